@@ -1,0 +1,1 @@
+# tileslc_add_kernels(): placeholder, filled by the runtime/CMake work.

@@ -1,0 +1,184 @@
+// The abstract syntax tree of a .tpy module: the parser's output and sema's
+// input. It mirrors Python's own `ast` module (same node names and fields,
+// https://docs.python.org/3/library/ast.html) restricted to the subset tileslc
+// accepts; every node carries the SourceRange it was parsed from. Nodes are
+// owned through unique_ptr by their parent; the tree is immutable after parsing.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "source/source.h"
+
+namespace tileslc::ast {
+
+using source::SourceRange;
+
+// ---------------------------------------------------------------- expressions
+
+enum class ExprKind : uint8_t {
+  Name, IntLit, FloatLit, StrLit, BoolLit, NoneLit, EllipsisLit,
+  Tuple, List, Dict, Attribute, Subscript, Slice, Call,
+  BinOp, UnaryOp, BoolOp, Compare, IfExp,
+};
+
+enum class BinOpKind : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, LShift, RShift, BitOr, BitXor, BitAnd };
+enum class UnaryOpKind : uint8_t { Neg, Pos, Invert, Not };
+enum class BoolOpKind : uint8_t { And, Or };
+enum class CmpOpKind : uint8_t { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
+
+/// Python spelling of an operator ("+", "//", "not in").
+const char* spelling(BinOpKind k);
+const char* spelling(UnaryOpKind k);
+const char* spelling(BoolOpKind k);
+const char* spelling(CmpOpKind k);
+
+struct Expr {
+  explicit Expr(ExprKind k, SourceRange r) : kind(k), range(r) {}
+  virtual ~Expr() = default;
+  ExprKind kind;
+  SourceRange range;
+
+  template <class T> T* as() { return kind == T::kKind ? static_cast<T*>(this) : nullptr; }
+  template <class T> const T* as() const { return kind == T::kKind ? static_cast<const T*>(this) : nullptr; }
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+#define TILESLC_AST_EXPR(K) \
+  static constexpr ExprKind kKind = ExprKind::K; \
+  explicit K(SourceRange r) : Expr(ExprKind::K, r) {}
+
+struct Name : Expr { TILESLC_AST_EXPR(Name) std::string id; };
+/// Integer literal; Python ints are unbounded, tileslc's static ints are int64.
+struct IntLit : Expr { TILESLC_AST_EXPR(IntLit) int64_t value = 0; };
+struct FloatLit : Expr { TILESLC_AST_EXPR(FloatLit) double value = 0; };
+/// String literal; adjacent literals are already concatenated.
+struct StrLit : Expr { TILESLC_AST_EXPR(StrLit) std::string value; };
+struct BoolLit : Expr { TILESLC_AST_EXPR(BoolLit) bool value = false; };
+struct NoneLit : Expr { TILESLC_AST_EXPR(NoneLit) };
+struct EllipsisLit : Expr { TILESLC_AST_EXPR(EllipsisLit) };
+struct Tuple : Expr { TILESLC_AST_EXPR(Tuple) std::vector<ExprPtr> elts; bool parenthesized = false; };
+struct List : Expr { TILESLC_AST_EXPR(List) std::vector<ExprPtr> elts; };
+struct Dict : Expr { TILESLC_AST_EXPR(Dict) std::vector<ExprPtr> keys, values; };
+struct Attribute : Expr {
+  TILESLC_AST_EXPR(Attribute)
+  ExprPtr value;
+  std::string attr;
+  SourceRange attr_range;
+};
+/// value[index]; a tuple index `a[i, j]` is a Tuple, `a[i:j]` a Slice.
+struct Subscript : Expr { TILESLC_AST_EXPR(Subscript) ExprPtr value, index; };
+/// lower:upper:step inside a subscript; each part may be null.
+struct Slice : Expr { TILESLC_AST_EXPR(Slice) ExprPtr lower, upper, step; };
+struct Keyword {
+  std::string name;
+  SourceRange name_range;
+  ExprPtr value;
+};
+struct Call : Expr {
+  TILESLC_AST_EXPR(Call)
+  ExprPtr func;
+  std::vector<ExprPtr> args;
+  std::vector<Keyword> keywords;
+};
+struct BinOp : Expr { TILESLC_AST_EXPR(BinOp) BinOpKind op{}; SourceRange op_range; ExprPtr lhs, rhs; };
+struct UnaryOp : Expr { TILESLC_AST_EXPR(UnaryOp) UnaryOpKind op{}; ExprPtr operand; };
+/// `a and b and c`: one node with all operands, as in Python's ast.
+struct BoolOp : Expr { TILESLC_AST_EXPR(BoolOp) BoolOpKind op{}; std::vector<ExprPtr> values; };
+/// `a < b <= c`: left, then ops[i] applied to comparators[i].
+struct Compare : Expr {
+  TILESLC_AST_EXPR(Compare)
+  ExprPtr left;
+  std::vector<CmpOpKind> ops;
+  std::vector<SourceRange> op_ranges;
+  std::vector<ExprPtr> comparators;
+};
+/// `body if test else orelse`
+struct IfExp : Expr { TILESLC_AST_EXPR(IfExp) ExprPtr test, body, orelse; };
+#undef TILESLC_AST_EXPR
+
+// ----------------------------------------------------------------- statements
+
+enum class StmtKind : uint8_t {
+  ExprStmt, Assign, AugAssign, AnnAssign, Return, Pass, Break, Continue, Assert,
+  If, For, While, FunctionDef, Import, ImportFrom,
+};
+
+struct Stmt {
+  explicit Stmt(StmtKind k, SourceRange r) : kind(k), range(r) {}
+  virtual ~Stmt() = default;
+  StmtKind kind;
+  SourceRange range;
+
+  template <class T> T* as() { return kind == T::kKind ? static_cast<T*>(this) : nullptr; }
+  template <class T> const T* as() const { return kind == T::kKind ? static_cast<const T*>(this) : nullptr; }
+};
+using StmtPtr = std::unique_ptr<Stmt>;
+using Body = std::vector<StmtPtr>;
+
+#define TILESLC_AST_STMT(K) \
+  static constexpr StmtKind kKind = StmtKind::K; \
+  explicit K(SourceRange r) : Stmt(StmtKind::K, r) {}
+
+struct ExprStmt : Stmt { TILESLC_AST_STMT(ExprStmt) ExprPtr value; };
+/// `t1 = t2 = value`: targets in source order.
+struct Assign : Stmt { TILESLC_AST_STMT(Assign) std::vector<ExprPtr> targets; ExprPtr value; };
+struct AugAssign : Stmt { TILESLC_AST_STMT(AugAssign) ExprPtr target; BinOpKind op{}; SourceRange op_range; ExprPtr value; };
+/// `target: annotation [= value]`
+struct AnnAssign : Stmt { TILESLC_AST_STMT(AnnAssign) ExprPtr target, annotation, value; };
+struct Return : Stmt { TILESLC_AST_STMT(Return) ExprPtr value; };
+struct Pass : Stmt { TILESLC_AST_STMT(Pass) };
+struct Break : Stmt { TILESLC_AST_STMT(Break) };
+struct Continue : Stmt { TILESLC_AST_STMT(Continue) };
+struct Assert : Stmt { TILESLC_AST_STMT(Assert) ExprPtr test, msg; };
+/// `elif` is an If as the only statement of orelse, as in Python's ast.
+struct If : Stmt { TILESLC_AST_STMT(If) ExprPtr test; Body body, orelse; };
+struct For : Stmt { TILESLC_AST_STMT(For) ExprPtr target, iter; Body body, orelse; };
+struct While : Stmt { TILESLC_AST_STMT(While) ExprPtr test; Body body, orelse; };
+
+struct Param {
+  std::string name;
+  SourceRange range;       ///< the name
+  ExprPtr annotation;      ///< may be null
+  ExprPtr default_value;   ///< may be null
+  bool keyword_only = false;  ///< declared after a bare `*`
+};
+struct FunctionDef : Stmt {
+  TILESLC_AST_STMT(FunctionDef)
+  std::string name;
+  SourceRange name_range;
+  std::vector<ExprPtr> decorators;  ///< `@cute.kernel`, `@cute.jit(...)`: the expression after '@'
+  std::vector<Param> params;
+  ExprPtr returns;                  ///< `-> T`, may be null
+  Body body;
+};
+struct Alias {
+  std::string name;        ///< dotted for `import a.b`, plain for `from m import name`
+  SourceRange range;
+  std::string asname;      ///< empty when there is no `as`
+};
+struct Import : Stmt { TILESLC_AST_STMT(Import) std::vector<Alias> names; };
+struct ImportFrom : Stmt {
+  TILESLC_AST_STMT(ImportFrom)
+  std::string module;      ///< dotted; empty for `from . import x`
+  SourceRange module_range;
+  int level = 0;           ///< number of leading dots
+  std::vector<Alias> names;
+};
+#undef TILESLC_AST_STMT
+
+/// One parsed file.
+struct Module {
+  source::FileId file = source::kNoFile;
+  Body body;
+};
+
+/// Renders the tree in a stable, Python-ast-like form for tests and
+/// `tileslc --dump-ast`, e.g. `Assign(targets=[Name('x')], value=IntLit(1))`.
+std::string dump(const Module& m);
+std::string dump(const Expr& e);
+
+}  // namespace tileslc::ast

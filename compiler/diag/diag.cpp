@@ -1,0 +1,216 @@
+// The diagnostic registry tables, the engine's bookkeeping, and the renderers
+// (human with caret/underline, gcc one-line, JSON lines).
+#include "diag/diag.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace tileslc::diag {
+
+namespace {
+
+const std::vector<KindInfo>& registry() {
+  static const std::vector<KindInfo> table = {
+#define DIAG(Name, Code, Lvl, Summary) {Kind::Name, #Name, Code, Level::Lvl, Summary},
+#include "diag/diag_kinds.def"
+  };
+  return table;
+}
+
+const char* level_name(Level l) {
+  switch (l) {
+    case Level::Note: return "note";
+    case Level::Warning: return "warning";
+    case Level::Error: return "error";
+  }
+  return "error";
+}
+
+const char* level_color(Level l) {
+  switch (l) {
+    case Level::Note: return "\x1b[1;36m";
+    case Level::Warning: return "\x1b[1;35m";
+    case Level::Error: return "\x1b[1;31m";
+  }
+  return "";
+}
+
+constexpr const char* kBold = "\x1b[1m";
+constexpr const char* kReset = "\x1b[0m";
+constexpr const char* kGreen = "\x1b[1;32m";
+constexpr const char* kBlue = "\x1b[1;34m";
+
+/// Number of display columns of `s` (UTF-8 code points; tabs count as one
+/// here because the snippet printer replaces them with a single space).
+size_t display_width(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s)
+    if ((c & 0xC0) != 0x80) ++n;
+  return n;
+}
+
+}  // namespace
+
+const KindInfo& info(Kind k) { return registry().at(static_cast<size_t>(k)); }
+const std::vector<KindInfo>& all_kinds() { return registry(); }
+
+std::optional<Kind> find_code(std::string_view code) {
+  for (const auto& k : registry())
+    if (k.code == code) return k.kind;
+  return std::nullopt;
+}
+
+Diagnostic& DiagnosticEngine::report(Kind kind, source::SourceRange range, std::string message) {
+  Level level = info(kind).level;
+  if (level == Level::Warning) {
+    if (suppress_warnings_) {
+      dropped_ = Diagnostic{};
+      return dropped_;
+    }
+    if (werror_) level = Level::Error;
+  }
+  if (level == Level::Error) ++errors_;
+  if (level == Level::Warning) ++warnings_;
+  diags_.push_back(Diagnostic{kind, level, std::move(message), range, {}, {}, {}});
+  return diags_.back();
+}
+
+void DiagnosticEngine::render_all(std::ostream& out, const RenderOptions& opts) const {
+  std::vector<const Diagnostic*> sorted;
+  for (const auto& d : diags_) sorted.push_back(&d);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Diagnostic* a, const Diagnostic* b) {
+    if (a->range.file != b->range.file) return a->range.file < b->range.file;
+    return a->range.begin < b->range.begin;
+  });
+  for (const auto* d : sorted) render(out, *d, opts);
+}
+
+namespace {
+
+struct Renderer {
+  const source::SourceManager& sm;
+  const RenderOptions& opts;
+  std::ostream& out;
+
+  std::string c(const char* code) const { return opts.color ? code : ""; }
+
+  std::string location(source::SourceRange r) const {
+    if (!r.valid()) return "tileslc";
+    auto lc = sm.line_col(r.start());
+    return sm.file(r.file).path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column);
+  }
+
+  /// Prints the source line of `r` with `^~~~` (primary) or `----` (secondary)
+  /// under the span, and an optional label after the underline.
+  void snippet(source::SourceRange r, bool primary, const std::string& label) const {
+    if (!r.valid()) return;
+    const auto& f = sm.file(r.file);
+    auto lc = sm.line_col(r.start());
+    std::string line(f.line_text(lc.line));
+    for (auto& ch : line)
+      if (ch == '\t') ch = ' ';
+    std::string num = std::to_string(lc.line);
+    std::string pad(num.size(), ' ');
+    out << c(kBlue) << " " << num << " | " << c(kReset) << line << "\n";
+    size_t col = display_width(std::string_view(line).substr(0, std::min<size_t>(lc.column - 1, line.size())));
+    // Clamp the underline to this line: multi-line spans underline to its end.
+    size_t line_start_off = r.begin - (lc.column - 1);
+    size_t end = std::min<size_t>(r.end, line_start_off + line.size());
+    size_t width = end > r.begin ? display_width(std::string_view(line).substr(lc.column - 1, end - r.begin)) : 1;
+    if (width == 0) width = 1;
+    std::string under;
+    under += primary ? '^' : '-';
+    under += std::string(width - 1, primary ? '~' : '-');
+    out << c(kBlue) << " " << pad << " | " << c(kReset) << std::string(col, ' ')
+        << c(primary ? kGreen : kBlue) << under;
+    if (!label.empty()) out << " " << label;
+    out << c(kReset) << "\n";
+  }
+
+  void human(const Diagnostic& d) const {
+    const auto& k = info(d.kind);
+    out << c(kBold) << location(d.range) << ": " << c(kReset) << c(level_color(d.level))
+        << level_name(d.level) << "[" << k.code << "]" << c(kReset) << c(kBold) << ": " << d.message
+        << c(kReset) << "\n";
+    snippet(d.range, true, d.primary_label);
+    for (const auto& l : d.labels) {
+      if (l.range.valid() && l.range.file != d.range.file) out << "  --> " << location(l.range) << "\n";
+      snippet(l.range, false, l.text);
+    }
+    for (const auto& ch : d.children) {
+      if (ch.range) {
+        out << c(kBold) << location(*ch.range) << ": " << c(kReset);
+      } else {
+        out << "  = ";
+      }
+      out << c(ch.is_help ? kGreen : level_color(Level::Note)) << (ch.is_help ? "help" : "note")
+          << c(kReset) << ": " << ch.message << "\n";
+      if (ch.range) snippet(*ch.range, false, "");
+    }
+  }
+
+  void gcc(const Diagnostic& d) const {
+    out << location(d.range) << ": " << level_name(d.level) << ": " << d.message << " ["
+        << info(d.kind).code << "]\n";
+    for (const auto& ch : d.children)
+      if (ch.range) out << location(*ch.range) << ": note: " << ch.message << "\n";
+  }
+
+  nlohmann::json span(source::SourceRange r, bool primary, const std::string& label) const {
+    nlohmann::json j;
+    j["file"] = sm.file(r.file).path();
+    auto b = sm.line_col(r.start());
+    auto e = sm.line_col({r.file, r.end});
+    j["line_start"] = b.line;
+    j["column_start"] = b.column;
+    j["line_end"] = e.line;
+    j["column_end"] = e.column;
+    j["byte_start"] = r.begin;
+    j["byte_end"] = r.end;
+    j["is_primary"] = primary;
+    j["label"] = label.empty() ? nlohmann::json(nullptr) : nlohmann::json(label);
+    return j;
+  }
+
+  void json(const Diagnostic& d) const {
+    nlohmann::json j;
+    j["code"] = std::string(info(d.kind).code);
+    j["level"] = level_name(d.level);
+    j["message"] = d.message;
+    auto spans = nlohmann::json::array();
+    if (d.range.valid()) spans.push_back(span(d.range, true, d.primary_label));
+    for (const auto& l : d.labels)
+      if (l.range.valid()) spans.push_back(span(l.range, false, l.text));
+    j["spans"] = spans;
+    auto children = nlohmann::json::array();
+    for (const auto& ch : d.children) {
+      nlohmann::json cj;
+      cj["level"] = ch.is_help ? "help" : "note";
+      cj["message"] = ch.message;
+      auto cs = nlohmann::json::array();
+      if (ch.range) cs.push_back(span(*ch.range, false, ""));
+      cj["spans"] = cs;
+      children.push_back(cj);
+    }
+    j["children"] = children;
+    std::ostringstream rendered;
+    RenderOptions plain{Format::Human, false};
+    Renderer{sm, plain, rendered}.human(d);
+    j["rendered"] = rendered.str();
+    out << j.dump() << "\n";
+  }
+};
+
+}  // namespace
+
+void DiagnosticEngine::render(std::ostream& out, const Diagnostic& d, const RenderOptions& opts) const {
+  Renderer r{sm_, opts, out};
+  switch (opts.format) {
+    case Format::Human: r.human(d); break;
+    case Format::Gcc: r.gcc(d); break;
+    case Format::Json: r.json(d); break;
+  }
+}
+
+}  // namespace tileslc::diag

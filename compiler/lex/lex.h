@@ -1,0 +1,45 @@
+// Lexer: turns one source file into a vector of tokens following Python 3's
+// lexical rules (https://docs.python.org/3/reference/lexical_analysis.html):
+// NEWLINE/INDENT/DEDENT from an indentation stack, implicit line joining
+// inside brackets, backslash continuation, comments, every integer and float
+// form, strings of every quoting and prefix (f-strings are rejected with
+// E0104), UTF-8 identifiers, and every operator and delimiter.
+// Errors are reported to the DiagnosticEngine with exact spans; the lexer
+// recovers and always ends the stream with balanced DEDENTs and EndOfFile.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "diag/diag.h"
+#include "source/source.h"
+
+namespace tileslc::lex {
+
+enum class TokenKind : uint8_t {
+#define TOKEN(Name, Spelling) Name,
+#include "lex/token_kinds.def"
+};
+
+/// The spelling of a punctuator/keyword, or a description ("identifier").
+std::string_view spelling(TokenKind k);
+/// The kind's name in the registry ("LParen"), for dumps and tests.
+std::string_view kind_name(TokenKind k);
+
+struct Token {
+  TokenKind kind = TokenKind::EndOfFile;
+  source::SourceRange range;
+  /// Identifier: its name. String: the decoded value (escapes processed,
+  /// adjacent literals are NOT concatenated here; the parser does that).
+  /// Integer/Float: the literal's text with underscores removed.
+  std::string text;
+  bool is_bytes = false;  ///< String with a b/B prefix
+};
+
+/// Tokenizes `file`. Never fails: errors go to `diags` and are skipped over.
+std::vector<Token> tokenize(const source::SourceManager& sm, source::FileId file,
+                            diag::DiagnosticEngine& diags);
+
+}  // namespace tileslc::lex
