@@ -1,0 +1,78 @@
+// Kernel launch: the single path from host code (generated or hand-written)
+// to a __global__ function. Validates the launch configuration on the host,
+// raises the dynamic shared memory limit when needed, launches through
+// cudaLaunchKernel and turns CUDA errors into Status messages naming the kernel.
+#include <string>
+
+#include "tileslc/runtime.h"
+
+namespace tileslc {
+namespace {
+
+constexpr unsigned kMaxGridX = 2147483647u;  // 2^31 - 1
+constexpr unsigned kMaxGridYZ = 65535u;
+constexpr unsigned kMaxBlockXY = 1024u;
+constexpr unsigned kMaxBlockZ = 64u;
+constexpr unsigned long long kMaxThreadsPerBlock = 1024ull;
+constexpr size_t kDefaultSmemLimit = 48u * 1024u;
+
+std::string name_of(const char* kernel_name) { return kernel_name ? kernel_name : "kernel"; }
+
+std::string dim_text(dim3 d) {
+  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+}
+
+std::string config_text(dim3 grid, dim3 block, size_t smem_bytes) {
+  return "grid " + dim_text(grid) + ", block " + dim_text(block) + ", " + std::to_string(smem_bytes) +
+         " bytes of dynamic shared memory";
+}
+
+Status check_dim(const std::string& kernel, const char* what, const char* axis, unsigned value, unsigned max) {
+  if (value == 0) {
+    return Status::error(kernel + ": " + what + " dimension " + axis + " is 0, expected a positive value");
+  }
+  if (value > max) {
+    return Status::error(kernel + ": " + what + " dimension " + axis + " is " + std::to_string(value) +
+                         ", expected at most " + std::to_string(max));
+  }
+  return Status();
+}
+
+}  // namespace
+
+Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
+                     cudaStream_t stream, void** args) {
+  const std::string name = name_of(kernel_name);
+  if (kernel == nullptr) return Status::error(name + ": null kernel address, expected a __global__ function");
+  if (Status s = check_dim(name, "grid", "x", grid.x, kMaxGridX); !s) return s;
+  if (Status s = check_dim(name, "grid", "y", grid.y, kMaxGridYZ); !s) return s;
+  if (Status s = check_dim(name, "grid", "z", grid.z, kMaxGridYZ); !s) return s;
+  if (Status s = check_dim(name, "block", "x", block.x, kMaxBlockXY); !s) return s;
+  if (Status s = check_dim(name, "block", "y", block.y, kMaxBlockXY); !s) return s;
+  if (Status s = check_dim(name, "block", "z", block.z, kMaxBlockZ); !s) return s;
+  const unsigned long long threads =
+      static_cast<unsigned long long>(block.x) * block.y * block.z;
+  if (threads > kMaxThreadsPerBlock) {
+    return Status::error(name + ": block " + dim_text(block) + " has " + std::to_string(threads) +
+                         " threads, expected at most " + std::to_string(kMaxThreadsPerBlock));
+  }
+  if (smem_bytes > kDefaultSmemLimit) {
+    cudaError_t err =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes));
+    if (err != cudaSuccess) {
+      (void)cudaGetLastError();  // clear the non-sticky error so it is not reported twice
+      return Status::error(name + ": cannot raise the dynamic shared memory limit to " + std::to_string(smem_bytes) +
+                           " bytes: " + cudaGetErrorString(err));
+    }
+  }
+  cudaError_t err = cudaLaunchKernel(kernel, grid, block, args, smem_bytes, stream);
+  if (err == cudaSuccess) err = cudaGetLastError();
+  else (void)cudaGetLastError();
+  if (err != cudaSuccess) {
+    return Status::error(name + ": launch failed: " + cudaGetErrorString(err) + " (" +
+                         config_text(grid, block, smem_bytes) + ")");
+  }
+  return Status();
+}
+
+}  // namespace tileslc
