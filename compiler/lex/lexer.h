@@ -1,0 +1,92 @@
+// The Lexer class, private to the lex phase and shared by its two source
+// files: lex.cpp owns the line structure (indentation stack, NEWLINE/INDENT/
+// DEDENT, brackets, comments, continuation), names, keywords and operators;
+// lex_literals.cpp owns numbers and strings. One Lexer tokenizes one file in
+// a single forward pass over its bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lex/lex.h"
+
+namespace tileslc::lex::detail {
+
+class Lexer {
+ public:
+  Lexer(const source::SourceManager& sm, source::FileId file, diag::DiagnosticEngine& diags);
+  std::vector<Token> run();
+
+ private:
+  /// One level of the indentation stack. `col` is the width with tabs to
+  /// multiples of 8, `altcol` with tabs of width 1 (CPython's ambiguity
+  /// check). A `silent` level was pushed during error recovery without an
+  /// INDENT, so popping it produces no DEDENT.
+  struct Level {
+    uint32_t col;
+    uint32_t altcol;
+    bool silent;
+  };
+  struct OpenBracket {
+    char ch;
+    uint32_t offset;
+  };
+
+  // ---- lex.cpp: line structure, names, operators ----
+  bool begin_line();
+  void apply_indentation(uint32_t line_start, uint32_t col, uint32_t altcol);
+  void lex_newline();
+  void lex_backslash();
+  void skip_comment();
+  void lex_name_or_string();
+  void lex_name();
+  void lex_non_ascii();
+  void lex_punct();
+  void open_bracket(TokenKind k);
+  void close_bracket(TokenKind k);
+  void finish();
+
+  // ---- lex_literals.cpp: numbers and strings ----
+  void lex_number();
+  bool scan_digits(int radix, std::string& out);
+  void consume_name_chars();
+  /// `begin` is the first prefix letter (or the quote); `pos_` is at the quote.
+  void lex_string(uint32_t begin, bool raw, bool bytes, bool fstring);
+  void scan_escape(std::string& value, bool bytes, bool report);
+  void skip_nested_string();
+  /// Handles one byte >= 0x80 inside a string or comment: validates it as
+  /// UTF-8 and appends it to `value` if given. Advances `pos_`.
+  void copy_non_ascii(std::string* value, bool bytes);
+
+  // ---- shared helpers ----
+  char peek(size_t ahead = 0) const {
+    return pos_ + ahead < n_ ? text_[pos_ + ahead] : '\0';
+  }
+  bool at_end(size_t ahead = 0) const { return pos_ + ahead >= n_; }
+  source::SourceRange range(uint32_t b, uint32_t e) const { return {file_, b, e}; }
+  uint32_t pos() const { return static_cast<uint32_t>(pos_); }
+  void emit(TokenKind k, uint32_t b, uint32_t e, std::string text = {}, bool is_bytes = false);
+  diag::Diagnostic& error(diag::Kind k, uint32_t b, uint32_t e, std::string message);
+  /// Reports the invalid UTF-8 byte at `pos_` and skips it.
+  void invalid_utf8();
+
+  source::FileId file_;
+  diag::DiagnosticEngine& diags_;
+  std::string_view text_;
+  size_t n_;
+  size_t pos_ = 0;
+  std::vector<Token> toks_;
+  std::vector<Level> indents_;
+  std::vector<OpenBracket> brackets_;
+  bool at_bol_ = true;           ///< at the start of a logical line
+  bool line_has_tokens_ = false; ///< the current logical line produced a token
+};
+
+/// "U+00A0"-style name of a code point, for messages.
+std::string code_point_name(char32_t cp);
+/// `c` quoted for a message: 'x' for printable ASCII, else U+XXXX.
+std::string describe_char(char c);
+
+}  // namespace tileslc::lex::detail
