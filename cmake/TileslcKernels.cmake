@@ -1,1 +1,154 @@
-# tileslc_add_kernels(): placeholder, filled by the runtime/CMake work.
+# tileslc_add_kernels: compile .tpy kernel sources with tileslc and build the
+# generated CUDA C++ into a static library.
+#
+#   tileslc_add_kernels(<target>
+#     SOURCES a.tpy [b.tpy ...]
+#     [ARCH sm_80|sm_90a|sm_XX|sm_XXa]
+#     [DEFINES NAME=VALUE ...]
+#     [INCLUDE_DIRS dir ...])
+#
+# For each source `<name>.tpy` this adds a custom command that runs
+#
+#   tileslc <name>.tpy -o <gen>/<name>.cu -H <gen>/<name>.h --emit-metadata <gen>/<name>.json
+#           --depfile <gen>/<name>.d [--arch ARCH] [-I dir ...] [-D NAME=VALUE ...]
+#
+# with <gen> = ${CMAKE_CURRENT_BINARY_DIR}/tileslc_gen. It re-runs when the
+# .tpy, any .tpy it imports (through the depfile) or the tileslc executable
+# changes. Then <target> is a STATIC library of the generated .cu files with
+# <gen> as a PUBLIC include directory (so `#include "<name>.h"` works for
+# consumers) and tileslc_rt linked PUBLIC.
+#
+#   ARCH          target architecture, passed to tileslc --arch and to nvcc:
+#                 sm_80 -> CUDA_ARCHITECTURES 80; an arch-specific target such
+#                 as sm_90a -> CUDA_ARCHITECTURES OFF and
+#                 -gencode=arch=compute_90a,code=sm_90a. Without ARCH the
+#                 library uses CMAKE_CUDA_ARCHITECTURES and tileslc its default.
+#   DEFINES       Constexpr parameter values, passed to tileslc as -D NAME=VALUE
+#                 (not to nvcc).
+#   INCLUDE_DIRS  directories searched for imported .tpy modules (tileslc -I).
+#
+# The tileslc executable is the in-tree `tileslc` target when it exists,
+# otherwise the cache variable TILESLC_EXECUTABLE (for an installed tileslc).
+# Needs the CUDA language enabled and the tileslc_rt target (or the imported
+# tileslc::rt).
+include_guard(GLOBAL)
+
+set(TILESLC_EXECUTABLE "" CACHE FILEPATH
+    "The tileslc compiler used by tileslc_add_kernels when the tileslc target is not part of this build")
+
+function(tileslc_add_kernels target)
+  cmake_parse_arguments(PARSE_ARGV 1 TK "" "ARCH" "SOURCES;DEFINES;INCLUDE_DIRS")
+  if(TK_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "tileslc_add_kernels(${target}): unexpected arguments: ${TK_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT TK_SOURCES)
+    message(FATAL_ERROR "tileslc_add_kernels(${target}): no SOURCES given, expected at least one .tpy file")
+  endif()
+  get_property(_tk_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "CUDA" IN_LIST _tk_languages)
+    message(FATAL_ERROR "tileslc_add_kernels(${target}): the CUDA language is not enabled; "
+                        "call enable_language(CUDA) (the tileslc build does so when it finds nvcc)")
+  endif()
+
+  # The compiler: in-tree target, else an installed executable.
+  if(TARGET tileslc)
+    set(_tk_exe "$<TARGET_FILE:tileslc>")
+    set(_tk_exe_dep tileslc)
+  elseif(TILESLC_EXECUTABLE)
+    set(_tk_exe "${TILESLC_EXECUTABLE}")
+    set(_tk_exe_dep "${TILESLC_EXECUTABLE}")
+  else()
+    message(FATAL_ERROR "tileslc_add_kernels(${target}): no tileslc compiler: there is no `tileslc` target in this "
+                        "build and TILESLC_EXECUTABLE is not set")
+  endif()
+
+  # The runtime: in-tree target, else the installed package's.
+  if(TARGET tileslc_rt)
+    set(_tk_rt tileslc_rt)
+  elseif(TARGET tileslc::rt)
+    set(_tk_rt tileslc::rt)
+  else()
+    message(FATAL_ERROR "tileslc_add_kernels(${target}): the tileslc runtime target (tileslc_rt) is missing; "
+                        "it is built only when CUDA is found")
+  endif()
+
+  # Architecture: tileslc flag and nvcc settings.
+  set(_tk_arch_args)
+  set(_tk_gencode)
+  set(_tk_cuda_archs)
+  if(TK_ARCH)
+    if(NOT TK_ARCH MATCHES "^sm_([0-9]+)(a?)$")
+      message(FATAL_ERROR "tileslc_add_kernels(${target}): ARCH is `${TK_ARCH}`, expected sm_80, sm_90a or "
+                          "another sm_<number>[a]")
+    endif()
+    set(_tk_arch_num "${CMAKE_MATCH_1}")
+    set(_tk_arch_suffix "${CMAKE_MATCH_2}")
+    set(_tk_arch_args --arch ${TK_ARCH})
+    if(_tk_arch_suffix STREQUAL "a")
+      set(_tk_cuda_archs OFF)
+      set(_tk_gencode "-gencode=arch=compute_${_tk_arch_num}a,code=sm_${_tk_arch_num}a")
+    else()
+      set(_tk_cuda_archs "${_tk_arch_num}")
+    endif()
+  endif()
+
+  set(_tk_extra_args)
+  foreach(_dir IN LISTS TK_INCLUDE_DIRS)
+    get_filename_component(_dir_abs "${_dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND _tk_extra_args -I "${_dir_abs}")
+  endforeach()
+  foreach(_def IN LISTS TK_DEFINES)
+    if(NOT _def MATCHES "^[A-Za-z_][A-Za-z0-9_]*=.+$")
+      message(FATAL_ERROR "tileslc_add_kernels(${target}): DEFINES entry `${_def}` is not NAME=VALUE")
+    endif()
+    list(APPEND _tk_extra_args -D "${_def}")
+  endforeach()
+
+  set(_tk_gen_dir "${CMAKE_CURRENT_BINARY_DIR}/tileslc_gen")
+  file(MAKE_DIRECTORY "${_tk_gen_dir}")
+  set(_tk_generated)
+  foreach(_src IN LISTS TK_SOURCES)
+    get_filename_component(_src_abs "${_src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    get_filename_component(_name "${_src_abs}" NAME_WE)
+    # Two sources with the same base name in one directory would write the same files.
+    get_property(_owner DIRECTORY PROPERTY "TILESLC_GENERATED_${_name}")
+    if(_owner)
+      message(FATAL_ERROR "tileslc_add_kernels(${target}): ${_src} generates tileslc_gen/${_name}.cu, which "
+                          "${_owner} in this directory already generates; rename one of the sources")
+    endif()
+    set_property(DIRECTORY PROPERTY "TILESLC_GENERATED_${_name}" "${_src_abs} (target ${target})")
+
+    set(_cu "${_tk_gen_dir}/${_name}.cu")
+    set(_h "${_tk_gen_dir}/${_name}.h")
+    set(_json "${_tk_gen_dir}/${_name}.json")
+    set(_d "${_tk_gen_dir}/${_name}.d")
+    add_custom_command(
+      OUTPUT "${_cu}" "${_h}" "${_json}"
+      COMMAND ${_tk_exe} "${_src_abs}" -o "${_cu}" -H "${_h}" --emit-metadata "${_json}" --depfile "${_d}"
+              ${_tk_arch_args} ${_tk_extra_args}
+      DEPENDS "${_src_abs}" ${_tk_exe_dep}
+      DEPFILE "${_d}"
+      WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
+      COMMENT "tileslc ${_name}.tpy"
+      COMMAND_EXPAND_LISTS
+      VERBATIM)
+    list(APPEND _tk_generated "${_cu}" "${_h}")
+  endforeach()
+
+  add_library(${target} STATIC ${_tk_generated})
+  target_include_directories(${target} PUBLIC "${_tk_gen_dir}")
+  target_link_libraries(${target} PUBLIC ${_tk_rt})
+  # The generated code is C++17; -lineinfo keeps the #line mapping to .tpy
+  # lines in profiler and sanitizer reports at no run-time cost.
+  set_target_properties(${target} PROPERTIES
+    CUDA_STANDARD 17
+    CUDA_STANDARD_REQUIRED ON
+    POSITION_INDEPENDENT_CODE ON)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  if(DEFINED _tk_cuda_archs AND NOT _tk_cuda_archs STREQUAL "")
+    set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${_tk_cuda_archs}")
+  endif()
+  if(_tk_gencode)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:${_tk_gencode}>)
+  endif()
+endfunction()

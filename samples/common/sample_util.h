@@ -1,0 +1,213 @@
+// sample_util.h: the small toolbox the sample drivers share: CHECK for CUDA
+// calls, the "no GPU: skip with 77" rule, a fixed-seed RNG, host-side bf16
+// conversion, relative error against a float64 reference, NaN poisoning, and
+// cudaEvent timing (median of many reps) next to a device-to-device copy of
+// the same traffic. Header-only, light includes.
+#ifndef TILESLC_SAMPLES_SAMPLE_UTIL_H
+#define TILESLC_SAMPLES_SAMPLE_UTIL_H
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tileslc/runtime.h"
+
+namespace sample {
+
+// Exit code for "built, but could not run" (ctest SKIP_RETURN_CODE).
+inline constexpr int kSkipExitCode = 77;
+
+// Aborts with file:line and the CUDA error string when a CUDA call fails.
+#define CHECK(call)                                                                             \
+  do {                                                                                          \
+    cudaError_t check_err_ = (call);                                                            \
+    if (check_err_ != cudaSuccess) {                                                            \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                 \
+                   cudaGetErrorString(check_err_));                                             \
+      std::exit(1);                                                                             \
+    }                                                                                           \
+  } while (0)
+
+// Aborts with file:line and the message when a tileslc::Status is an error.
+#define CHECK_OK(expr)                                                                          \
+  do {                                                                                          \
+    ::tileslc::Status check_status_ = (expr);                                                   \
+    if (!check_status_.ok()) {                                                                  \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #expr,                 \
+                   check_status_.message().c_str());                                            \
+      std::exit(1);                                                                             \
+    }                                                                                           \
+  } while (0)
+
+// Exits with kSkipExitCode, printing why, when no CUDA device can be used.
+inline void require_device_or_skip(const char* sample_name) {
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess || count == 0) {
+    std::printf("%s: built, but no CUDA device is present: not run (%s)\n", sample_name,
+                err != cudaSuccess ? cudaGetErrorString(err) : "cudaGetDeviceCount returned 0");
+    std::exit(kSkipExitCode);
+  }
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s: device 0: %s (sm_%d%d)\n", sample_name, prop.name, prop.major, prop.minor);
+}
+
+// Fixed-seed uniform floats; the same sequence on every run.
+class Rng {
+ public:
+  explicit Rng(uint32_t seed = 20240611u) : gen_(seed) {}
+  // Uniform in [lo, hi).
+  float uniform(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(gen_); }
+  // Fills `v` with uniform values in [lo, hi).
+  void fill(std::vector<float>& v, float lo, float hi) {
+    std::uniform_real_distribution<float> dist(lo, hi);
+    for (float& x : v) x = dist(gen_);
+  }
+
+ private:
+  std::mt19937 gen_;
+};
+
+// float -> bfloat16 bits, round to nearest even (NaN stays NaN).
+inline uint16_t float_to_bf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((u >> 16) | 0x40u);
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+// bfloat16 bits -> float (exact).
+inline float bf16_to_float(uint16_t b) {
+  uint32_t u = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+// Accumulates max |out - ref| and max |ref| over the elements of one run, and
+// counts outputs still NaN (never written, since outputs are NaN-poisoned).
+struct ErrorStats {
+  double max_abs_err = 0.0;
+  double max_abs_ref = 0.0;
+  int64_t unwritten = 0;
+  int64_t count = 0;
+
+  void add(double out, double ref) {
+    ++count;
+    if (std::isnan(out)) {
+      ++unwritten;
+      return;
+    }
+    max_abs_err = std::max(max_abs_err, std::fabs(out - ref));
+    max_abs_ref = std::max(max_abs_ref, std::fabs(ref));
+  }
+  // max |out - ref| / max(max |ref|, tiny).
+  double relative_error() const { return max_abs_err / std::max(max_abs_ref, 1e-30); }
+  bool passed(double tolerance) const { return unwritten == 0 && relative_error() <= tolerance; }
+};
+
+// Prints one PASS/FAIL line for a run and returns whether it passed.
+inline bool report(const char* sample_name, const std::string& what, const ErrorStats& e, double tolerance) {
+  const bool ok = e.passed(tolerance);
+  std::printf("%s: %-40s %s  rel_err %.3e (tol %.0e)", sample_name, what.c_str(), ok ? "PASS" : "FAIL",
+              e.relative_error(), tolerance);
+  if (e.unwritten) std::printf(", %lld of %lld outputs never written", (long long)e.unwritten, (long long)e.count);
+  std::printf("\n");
+  return ok;
+}
+
+// Fills `bytes` bytes of device memory with 0xFF (NaN for every float type).
+inline void poison(void* p, size_t bytes) { CHECK(cudaMemset(p, 0xFF, bytes)); }
+
+// Runs `f` (which enqueues work on `stream`) `warmup` times, then `reps` times
+// between cudaEvents; returns the median time in milliseconds.
+template <class F>
+double median_ms(F&& f, cudaStream_t stream, int warmup = 3, int reps = 25) {
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  for (int i = 0; i < warmup; ++i) f();
+  CHECK(cudaStreamSynchronize(stream));
+  std::vector<float> times;
+  for (int i = 0; i < reps; ++i) {
+    CHECK(cudaEventRecord(start, stream));
+    f();
+    CHECK(cudaEventRecord(stop, stream));
+    CHECK(cudaEventSynchronize(stop));
+    float ms = 0.0f;
+    CHECK(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+  }
+  CHECK(cudaEventDestroy(start));
+  CHECK(cudaEventDestroy(stop));
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// Times the kernel launched by `f`, which reads plus writes `bytes_moved`
+// bytes, against cudaMemcpyAsync device-to-device copies moving the same
+// number of bytes (bytes_moved / 2 read plus bytes_moved / 2 written), and
+// prints a table. Returns the kernel/copy bandwidth ratio.
+template <class F>
+double bandwidth_table(const char* sample_name, const std::string& what, size_t bytes_moved, F&& f,
+                       cudaStream_t stream) {
+  const size_t copy_bytes = bytes_moved / 2;
+  tileslc::DeviceBuffer src, dst;
+  CHECK_OK(src.allocate(copy_bytes));
+  CHECK_OK(dst.allocate(copy_bytes));
+  CHECK(cudaMemset(src.data(), 0, copy_bytes));
+  const double kernel_ms = median_ms(f, stream);
+  const double copy_ms = median_ms(
+      [&] { CHECK(cudaMemcpyAsync(dst.data(), src.data(), copy_bytes, cudaMemcpyDeviceToDevice, stream)); }, stream);
+  const double kernel_gbs = bytes_moved / (kernel_ms * 1e-3) / 1e9;
+  const double copy_gbs = 2.0 * copy_bytes / (copy_ms * 1e-3) / 1e9;
+  const double ratio = kernel_gbs / copy_gbs;
+  std::printf("%s: bandwidth, %s, %.1f MB moved (read + written), median of 25 reps\n", sample_name, what.c_str(),
+              bytes_moved / 1e6);
+  std::printf("  %-28s %10s %10s\n", "", "time (us)", "GB/s");
+  std::printf("  %-28s %10.1f %10.1f\n", "kernel", kernel_ms * 1e3, kernel_gbs);
+  std::printf("  %-28s %10.1f %10.1f\n", "cudaMemcpyAsync D2D", copy_ms * 1e3, copy_gbs);
+  std::printf("  %-28s %21.3f\n", "ratio kernel / copy", ratio);
+  return ratio;
+}
+
+// Number of floats in [p, p + n) that no longer hold the poison bit pattern
+// 0xFFFFFFFF, i.e. were written although they lie outside the output view.
+inline int64_t count_unpoisoned(const float* p, int64_t n) {
+  int64_t changed = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t u;
+    std::memcpy(&u, p + i, 4);
+    changed += u != 0xFFFFFFFFu;
+  }
+  return changed;
+}
+
+// The C-ABI twin of a view (same layout; see tileslc/runtime.h).
+inline tileslc_tensor_view to_c_view(const tileslc::TensorView& t) {
+  tileslc_tensor_view c;
+  std::memcpy(&c, &t, sizeof c);
+  return c;
+}
+
+// Checks that a host call rejected bad arguments with a message naming `param`.
+inline bool expect_rejected(const char* sample_name, const char* what, const tileslc::Status& s, const char* param) {
+  const bool ok = !s.ok() && s.message().find(param) != std::string::npos;
+  std::printf("%s: validation, %-28s %s  \"%s\"\n", sample_name, what, ok ? "PASS" : "FAIL",
+              s.ok() ? "(accepted: expected an error)" : s.message().c_str());
+  return ok;
+}
+
+}  // namespace sample
+
+#endif  // TILESLC_SAMPLES_SAMPLE_UTIL_H
