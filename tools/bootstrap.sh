@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# bootstrap.sh: makes this machine ready to build tileslc. Idempotent: installs
+# only the Debian packages that are missing (through apt-get, with sudo when
+# not root), then reports where nvcc is. CUDA itself is not installed here: the
+# compiler and its tests build without it; the runtime, samples and GPU tests
+# need it.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ python3 libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libgtest-dev)
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+  for p in "${packages[@]}"; do
+    installed "$p" || missing+=("$p")
+  done
+else
+  echo "bootstrap: dpkg not found: not a Debian-based system; install these yourself: ${packages[*]}" >&2
+fi
+
+if ((${#missing[@]})); then
+  echo "bootstrap: installing missing packages: ${missing[*]}"
+  sudo=()
+  if [[ "$(id -u)" -ne 0 ]]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+      echo "bootstrap: need root (or sudo) to install: ${missing[*]}" >&2
+      exit 1
+    fi
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "bootstrap: all build dependencies present (${packages[*]})"
+fi
+
+cmake_version="$(cmake --version | head -n1 | awk '{print $3}')"
+if [[ "$(printf '%s\n' 3.25 "$cmake_version" | sort -V | head -n1)" != "3.25" ]]; then
+  echo "bootstrap: cmake $cmake_version is too old: tileslc needs 3.25 or newer" >&2
+  exit 1
+fi
+
+nvcc=""
+if [[ -n "${CUDA_PATH:-}" && -x "$CUDA_PATH/bin/nvcc" ]]; then
+  nvcc="$CUDA_PATH/bin/nvcc"
+elif [[ -x /usr/local/cuda/bin/nvcc ]]; then
+  nvcc=/usr/local/cuda/bin/nvcc
+elif command -v nvcc >/dev/null 2>&1; then
+  nvcc="$(command -v nvcc)"
+fi
+if [[ -n "$nvcc" ]]; then
+  echo "bootstrap: CUDA: $nvcc ($("$nvcc" --version | grep -o 'release [0-9.]*' || echo 'unknown version'))"
+else
+  echo "bootstrap: CUDA: nvcc not found (looked in \$CUDA_PATH/bin, /usr/local/cuda/bin and PATH):" \
+       "the compiler and its tests build; the runtime, samples and GPU tests are skipped"
+fi

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# run_tests.sh: the test job (what CI runs, through .ci/run). Bootstraps,
+# configures the `default` preset, builds everything (compiler, runtime,
+# samples through tileslc and nvcc when CUDA is present, tests) and runs
+# ctest. GPU tests (gpu.*) report "Skipped" on machines without a GPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs="${TILESLC_JOBS:-2}"
+
+tools/bootstrap.sh
+cmake --preset default
+cmake --build build -j"$jobs"
+ctest --preset default -j"$jobs"
