@@ -27,12 +27,13 @@ std::string config_text(dim3 grid, dim3 block, size_t smem_bytes) {
          " bytes of dynamic shared memory";
 }
 
-Status check_dim(const std::string& kernel, const char* what, const char* axis, unsigned value, unsigned max) {
+// Builds strings only on failure: the success path of a launch allocates nothing.
+Status check_dim(const char* kernel, const char* what, const char* axis, unsigned value, unsigned max) {
   if (value == 0) {
-    return Status::error(kernel + ": " + what + " dimension " + axis + " is 0, expected a positive value");
+    return Status::error(name_of(kernel) + ": " + what + " dimension " + axis + " is 0, expected a positive value");
   }
   if (value > max) {
-    return Status::error(kernel + ": " + what + " dimension " + axis + " is " + std::to_string(value) +
+    return Status::error(name_of(kernel) + ": " + what + " dimension " + axis + " is " + std::to_string(value) +
                          ", expected at most " + std::to_string(max));
   }
   return Status();
@@ -42,8 +43,8 @@ Status check_dim(const std::string& kernel, const char* what, const char* axis, 
 
 Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
                      cudaStream_t stream, void** args) {
-  const std::string name = name_of(kernel_name);
-  if (kernel == nullptr) return Status::error(name + ": null kernel address, expected a __global__ function");
+  const char* name = kernel_name;
+  if (kernel == nullptr) return Status::error(name_of(name) + ": null kernel address, expected a __global__ function");
   if (Status s = check_dim(name, "grid", "x", grid.x, kMaxGridX); !s) return s;
   if (Status s = check_dim(name, "grid", "y", grid.y, kMaxGridYZ); !s) return s;
   if (Status s = check_dim(name, "grid", "z", grid.z, kMaxGridYZ); !s) return s;
@@ -53,7 +54,7 @@ Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim
   const unsigned long long threads =
       static_cast<unsigned long long>(block.x) * block.y * block.z;
   if (threads > kMaxThreadsPerBlock) {
-    return Status::error(name + ": block " + dim_text(block) + " has " + std::to_string(threads) +
+    return Status::error(name_of(name) + ": block " + dim_text(block) + " has " + std::to_string(threads) +
                          " threads, expected at most " + std::to_string(kMaxThreadsPerBlock));
   }
   if (smem_bytes > kDefaultSmemLimit) {
@@ -61,7 +62,7 @@ Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes));
     if (err != cudaSuccess) {
       (void)cudaGetLastError();  // clear the non-sticky error so it is not reported twice
-      return Status::error(name + ": cannot raise the dynamic shared memory limit to " + std::to_string(smem_bytes) +
+      return Status::error(name_of(name) + ": cannot raise the dynamic shared memory limit to " + std::to_string(smem_bytes) +
                            " bytes: " + cudaGetErrorString(err));
     }
   }
@@ -69,7 +70,7 @@ Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim
   if (err == cudaSuccess) err = cudaGetLastError();
   else (void)cudaGetLastError();
   if (err != cudaSuccess) {
-    return Status::error(name + ": launch failed: " + cudaGetErrorString(err) + " (" +
+    return Status::error(name_of(name) + ": launch failed: " + cudaGetErrorString(err) + " (" +
                          config_text(grid, block, smem_bytes) + ")");
   }
   return Status();
