@@ -33,12 +33,19 @@ struct Token {
   source::SourceRange range;
   /// Identifier: its name. String: the decoded value (escapes processed,
   /// adjacent literals are NOT concatenated here; the parser does that).
-  /// Integer/Float: the literal's text with underscores removed.
+  /// Integer/Float/Imaginary: the literal's text with underscores removed,
+  /// prefix and suffix kept as written ("0xff", "1.5e-3", "2j"); a malformed
+  /// literal (reported as E0105) has the text "0", "0.0" or "0j".
+  /// Keywords and punctuators: empty (see spelling()).
   std::string text;
   bool is_bytes = false;  ///< String with a b/B prefix
 };
 
 /// Tokenizes `file`. Never fails: errors go to `diags` and are skipped over.
+/// Stray characters and unmatched closing brackets produce no token; other
+/// bad input becomes the nearest well-formed token (so TokenKind::Error is
+/// not produced). The stream always ends with balanced DEDENTs, then
+/// EndOfFile; a NEWLINE precedes them if the last logical line had tokens.
 std::vector<Token> tokenize(const source::SourceManager& sm, source::FileId file,
                             diag::DiagnosticEngine& diags);
 
