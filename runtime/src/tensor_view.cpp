@@ -68,10 +68,12 @@ TensorView make_tensor_view(void* data, DType dtype, std::initializer_list<int64
     i = 0;
     for (int64_t s : stride) t.stride[i++] = s;
   } else {
-    int64_t step = 1;
+    // Unsigned arithmetic: extents whose product overflows give meaningless
+    // strides but no undefined behaviour; check_tensor rejects such views.
+    uint64_t step = 1;
     for (int m = t.rank - 1; m >= 0; --m) {
-      t.stride[m] = step;
-      step *= t.shape[m] > 1 ? t.shape[m] : 1;
+      t.stride[m] = static_cast<int64_t>(step);
+      step *= t.shape[m] > 1 ? static_cast<uint64_t>(t.shape[m]) : 1u;
     }
   }
   return t;
