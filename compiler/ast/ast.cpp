@@ -1,6 +1,457 @@
-// Placeholder: replaced by the real AST dump implementation.
+// The AST's text form (dump) and the Python spellings of its operators. The
+// format is documented at dump() in ast.h; it is one line, stable, and
+// compared verbatim by tests, so change it only together with them.
+#include <charconv>
+#include <cstdio>
+
 #include "ast/ast.h"
+
 namespace tileslc::ast {
-std::string dump(const Module& m) { return ""; }
-std::string dump(const Expr& e) { return ""; }
+
+const char* spelling(BinOpKind k) {
+  switch (k) {
+    case BinOpKind::Add: return "+";
+    case BinOpKind::Sub: return "-";
+    case BinOpKind::Mul: return "*";
+    case BinOpKind::Div: return "/";
+    case BinOpKind::FloorDiv: return "//";
+    case BinOpKind::Mod: return "%";
+    case BinOpKind::Pow: return "**";
+    case BinOpKind::MatMul: return "@";
+    case BinOpKind::LShift: return "<<";
+    case BinOpKind::RShift: return ">>";
+    case BinOpKind::BitOr: return "|";
+    case BinOpKind::BitXor: return "^";
+    case BinOpKind::BitAnd: return "&";
+  }
+  return "?";
+}
+
+const char* spelling(UnaryOpKind k) {
+  switch (k) {
+    case UnaryOpKind::Neg: return "-";
+    case UnaryOpKind::Pos: return "+";
+    case UnaryOpKind::Invert: return "~";
+    case UnaryOpKind::Not: return "not";
+  }
+  return "?";
+}
+
+const char* spelling(BoolOpKind k) { return k == BoolOpKind::And ? "and" : "or"; }
+
+const char* spelling(CmpOpKind k) {
+  switch (k) {
+    case CmpOpKind::Eq: return "==";
+    case CmpOpKind::NotEq: return "!=";
+    case CmpOpKind::Lt: return "<";
+    case CmpOpKind::LtE: return "<=";
+    case CmpOpKind::Gt: return ">";
+    case CmpOpKind::GtE: return ">=";
+    case CmpOpKind::Is: return "is";
+    case CmpOpKind::IsNot: return "is not";
+    case CmpOpKind::In: return "in";
+    case CmpOpKind::NotIn: return "not in";
+  }
+  return "?";
+}
+
+namespace {
+
+class Dumper {
+ public:
+  std::string out;
+
+  void str(std::string_view s) {
+    out += '\'';
+    for (unsigned char c : s) {
+      switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\'': out += "\\'"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+          if (c < 0x20 || c == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+    }
+    out += '\'';
+  }
+
+  void number(double v) {
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, v);
+    std::string s(buf, res.ptr);
+    if (s.find_first_of(".en") == std::string::npos) s += ".0";  // 1 -> 1.0; keeps inf, nan
+    out += s;
+  }
+
+  void opt(const ExprPtr& e) {
+    if (e) expr(*e);
+    else out += "null";
+  }
+
+  void exprs(const std::vector<ExprPtr>& v) {
+    out += '[';
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (i) out += ", ";
+      expr(*v[i]);
+    }
+    out += ']';
+  }
+
+  void expr(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::Name:
+        out += "Name(";
+        str(e.as<Name>()->id);
+        out += ')';
+        return;
+      case ExprKind::IntLit:
+        out += "IntLit(" + std::to_string(e.as<IntLit>()->value) + ")";
+        return;
+      case ExprKind::FloatLit:
+        out += "FloatLit(";
+        number(e.as<FloatLit>()->value);
+        out += ')';
+        return;
+      case ExprKind::StrLit:
+        out += "StrLit(";
+        str(e.as<StrLit>()->value);
+        out += ')';
+        return;
+      case ExprKind::BoolLit:
+        out += e.as<BoolLit>()->value ? "BoolLit(True)" : "BoolLit(False)";
+        return;
+      case ExprKind::NoneLit: out += "NoneLit"; return;
+      case ExprKind::EllipsisLit: out += "EllipsisLit"; return;
+      case ExprKind::Tuple:
+        out += "Tuple(";
+        exprs(e.as<Tuple>()->elts);
+        out += ')';
+        return;
+      case ExprKind::List:
+        out += "List(";
+        exprs(e.as<List>()->elts);
+        out += ')';
+        return;
+      case ExprKind::Dict: {
+        const auto* d = e.as<Dict>();
+        out += "Dict([";
+        for (size_t i = 0; i < d->keys.size(); ++i) {
+          if (i) out += ", ";
+          expr(*d->keys[i]);
+          out += ": ";
+          expr(*d->values[i]);
+        }
+        out += "])";
+        return;
+      }
+      case ExprKind::Attribute: {
+        const auto* a = e.as<Attribute>();
+        out += "Attribute(";
+        expr(*a->value);
+        out += ", ";
+        str(a->attr);
+        out += ')';
+        return;
+      }
+      case ExprKind::Subscript: {
+        const auto* s = e.as<Subscript>();
+        out += "Subscript(";
+        expr(*s->value);
+        out += ", ";
+        expr(*s->index);
+        out += ')';
+        return;
+      }
+      case ExprKind::Slice: {
+        const auto* s = e.as<Slice>();
+        out += "Slice(";
+        opt(s->lower);
+        out += ", ";
+        opt(s->upper);
+        out += ", ";
+        opt(s->step);
+        out += ')';
+        return;
+      }
+      case ExprKind::Call: {
+        const auto* c = e.as<Call>();
+        out += "Call(";
+        expr(*c->func);
+        out += ", ";
+        exprs(c->args);
+        if (!c->keywords.empty()) {
+          out += ", [";
+          for (size_t i = 0; i < c->keywords.size(); ++i) {
+            if (i) out += ", ";
+            out += c->keywords[i].name + "=";
+            expr(*c->keywords[i].value);
+          }
+          out += ']';
+        }
+        out += ')';
+        return;
+      }
+      case ExprKind::BinOp: {
+        const auto* b = e.as<BinOp>();
+        out += "BinOp(";
+        expr(*b->lhs);
+        out += ", ";
+        str(spelling(b->op));
+        out += ", ";
+        expr(*b->rhs);
+        out += ')';
+        return;
+      }
+      case ExprKind::UnaryOp: {
+        const auto* u = e.as<UnaryOp>();
+        out += "UnaryOp(";
+        str(spelling(u->op));
+        out += ", ";
+        expr(*u->operand);
+        out += ')';
+        return;
+      }
+      case ExprKind::BoolOp: {
+        const auto* b = e.as<BoolOp>();
+        out += "BoolOp(";
+        str(spelling(b->op));
+        out += ", ";
+        exprs(b->values);
+        out += ')';
+        return;
+      }
+      case ExprKind::Compare: {
+        const auto* c = e.as<Compare>();
+        out += "Compare(";
+        expr(*c->left);
+        for (size_t i = 0; i < c->ops.size(); ++i) {
+          out += ", ";
+          str(spelling(c->ops[i]));
+          out += ", ";
+          expr(*c->comparators[i]);
+        }
+        out += ')';
+        return;
+      }
+      case ExprKind::IfExp: {
+        const auto* i = e.as<IfExp>();
+        out += "IfExp(test=";
+        expr(*i->test);
+        out += ", body=";
+        expr(*i->body);
+        out += ", orelse=";
+        expr(*i->orelse);
+        out += ')';
+        return;
+      }
+    }
+  }
+
+  void body(const Body& b) {
+    out += '[';
+    for (size_t i = 0; i < b.size(); ++i) {
+      if (i) out += ", ";
+      stmt(*b[i]);
+    }
+    out += ']';
+  }
+
+  /// ", name=<expr>" when `e` is set.
+  void field(const char* name, const ExprPtr& e) {
+    if (!e) return;
+    out += ", ";
+    out += name;
+    out += '=';
+    expr(*e);
+  }
+
+  /// ", name=[...]" when `b` is not empty.
+  void field(const char* name, const Body& b) {
+    if (b.empty()) return;
+    out += ", ";
+    out += name;
+    out += '=';
+    body(b);
+  }
+
+  void alias(const Alias& a) {
+    out += "Alias(";
+    str(a.name);
+    if (!a.asname.empty()) {
+      out += ", ";
+      str(a.asname);
+    }
+    out += ')';
+  }
+
+  void aliases(const std::vector<Alias>& v) {
+    out += '[';
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (i) out += ", ";
+      alias(v[i]);
+    }
+    out += ']';
+  }
+
+  void stmt(const Stmt& s) {
+    switch (s.kind) {
+      case StmtKind::ExprStmt:
+        out += "ExprStmt(";
+        expr(*s.as<ExprStmt>()->value);
+        out += ')';
+        return;
+      case StmtKind::Assign: {
+        const auto* a = s.as<Assign>();
+        out += "Assign(targets=";
+        exprs(a->targets);
+        out += ", value=";
+        expr(*a->value);
+        out += ')';
+        return;
+      }
+      case StmtKind::AugAssign: {
+        const auto* a = s.as<AugAssign>();
+        out += "AugAssign(target=";
+        expr(*a->target);
+        out += ", op=";
+        str(std::string(spelling(a->op)) + "=");
+        out += ", value=";
+        expr(*a->value);
+        out += ')';
+        return;
+      }
+      case StmtKind::AnnAssign: {
+        const auto* a = s.as<AnnAssign>();
+        out += "AnnAssign(target=";
+        expr(*a->target);
+        out += ", annotation=";
+        expr(*a->annotation);
+        field("value", a->value);
+        out += ')';
+        return;
+      }
+      case StmtKind::Return: {
+        const auto* r = s.as<Return>();
+        out += "Return";
+        if (r->value) {
+          out += '(';
+          expr(*r->value);
+          out += ')';
+        }
+        return;
+      }
+      case StmtKind::Pass: out += "Pass"; return;
+      case StmtKind::Break: out += "Break"; return;
+      case StmtKind::Continue: out += "Continue"; return;
+      case StmtKind::Assert: {
+        const auto* a = s.as<Assert>();
+        out += "Assert(test=";
+        expr(*a->test);
+        field("msg", a->msg);
+        out += ')';
+        return;
+      }
+      case StmtKind::If: {
+        const auto* i = s.as<If>();
+        out += "If(test=";
+        expr(*i->test);
+        out += ", body=";
+        body(i->body);
+        field("orelse", i->orelse);
+        out += ')';
+        return;
+      }
+      case StmtKind::For: {
+        const auto* f = s.as<For>();
+        out += "For(target=";
+        expr(*f->target);
+        out += ", iter=";
+        expr(*f->iter);
+        out += ", body=";
+        body(f->body);
+        field("orelse", f->orelse);
+        out += ')';
+        return;
+      }
+      case StmtKind::While: {
+        const auto* w = s.as<While>();
+        out += "While(test=";
+        expr(*w->test);
+        out += ", body=";
+        body(w->body);
+        field("orelse", w->orelse);
+        out += ')';
+        return;
+      }
+      case StmtKind::FunctionDef: {
+        const auto* f = s.as<FunctionDef>();
+        out += "FunctionDef(name=";
+        str(f->name);
+        if (!f->decorators.empty()) {
+          out += ", decorators=";
+          exprs(f->decorators);
+        }
+        if (!f->params.empty()) {
+          out += ", params=[";
+          for (size_t i = 0; i < f->params.size(); ++i) {
+            const Param& p = f->params[i];
+            if (i) out += ", ";
+            out += "Param(";
+            str(p.name);
+            field("annotation", p.annotation);
+            field("default", p.default_value);
+            if (p.keyword_only) out += ", kwonly";
+            out += ')';
+          }
+          out += ']';
+        }
+        field("returns", f->returns);
+        out += ", body=";
+        body(f->body);
+        out += ')';
+        return;
+      }
+      case StmtKind::Import:
+        out += "Import(";
+        aliases(s.as<Import>()->names);
+        out += ')';
+        return;
+      case StmtKind::ImportFrom: {
+        const auto* i = s.as<ImportFrom>();
+        out += "ImportFrom(module=";
+        str(i->module);
+        out += ", names=";
+        aliases(i->names);
+        if (i->level) out += ", level=" + std::to_string(i->level);
+        out += ')';
+        return;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::string dump(const Module& m) {
+  Dumper d;
+  d.out += "Module(";
+  d.body(m.body);
+  d.out += ')';
+  return std::move(d.out);
+}
+
+std::string dump(const Expr& e) {
+  Dumper d;
+  d.expr(e);
+  return std::move(d.out);
+}
+
 }  // namespace tileslc::ast

@@ -177,7 +177,28 @@ struct Module {
 };
 
 /// Renders the tree in a stable, Python-ast-like form for tests and
-/// `tileslc --dump-ast`, e.g. `Assign(targets=[Name('x')], value=IntLit(1))`.
+/// `tileslc --dump-ast`, on one line, e.g.
+///   Module([Assign(targets=[Name('x')], value=BinOp(IntLit(1), '+', IntLit(2)))])
+/// Expressions are positional, in source order where that reads better:
+///   Name('x')  IntLit(1)  FloatLit(1.5)  FloatLit(2.0)  StrLit('a\'b\n')
+///   BoolLit(True)  NoneLit  EllipsisLit
+///   Tuple([a, b])  List([a])  Dict([k: v, k2: v2])
+///   Attribute(value, 'attr')  Subscript(value, index)  Slice(lower, upper, step)
+///   Call(func, [args])  Call(func, [args], [name=value, ...])  (keywords only if any)
+///   BinOp(lhs, '+', rhs)  UnaryOp('-', x)  UnaryOp('not', x)  BoolOp('and', [a, b, c])
+///   Compare(a, '<', b, 'not in', c)  IfExp(test=c, body=a, orelse=b)
+/// An absent optional expression (a Slice part) prints as `null`. Strings use
+/// single quotes with \\ \' \n \r \t \xNN escapes; floats print the shortest
+/// text that round-trips, with ".0" added to integral values.
+/// Statements name their fields; empty lists and null fields are left out:
+///   ExprStmt(e)  Assign(targets=[t1, t2], value=e)  AugAssign(target=t, op='+=', value=e)
+///   AnnAssign(target=t, annotation=e[, value=e])  Return  Return(e)  Pass  Break  Continue
+///   Assert(test=e[, msg=e])  If(test=e, body=[...][, orelse=[...]])
+///   For(target=t, iter=e, body=[...][, orelse=[...]])  While(test=e, body=[...][, orelse=[...]])
+///   FunctionDef(name='f'[, decorators=[...]][, params=[Param('a'[, annotation=e]
+///               [, default=e][, kwonly]), ...]][, returns=e], body=[...])
+///   Import([Alias('a.b', 'c'), Alias('d')])  ImportFrom(module='m', names=[...][, level=1])
+/// Tuple::parenthesized and source ranges are not shown.
 std::string dump(const Module& m);
 std::string dump(const Expr& e);
 

@@ -18,9 +18,12 @@
 namespace tileslc::parse {
 
 /// Parses a whole file's tokens (as produced by lex::tokenize). Always returns
-/// a Module; statements with syntax errors are dropped after reporting.
+/// a Module; statements with syntax errors are dropped after reporting. `sm`,
+/// if given, lets messages name line numbers ("expected an indented block
+/// after 'if' statement on line 3").
 ast::Module parse_module(const std::vector<lex::Token>& tokens, source::FileId file,
-                         diag::DiagnosticEngine& diags);
+                         diag::DiagnosticEngine& diags,
+                         const source::SourceManager* sm = nullptr);
 
 /// Convenience: tokenize and parse `file`.
 ast::Module parse_file(const source::SourceManager& sm, source::FileId file,
