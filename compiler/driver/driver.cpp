@@ -1,10 +1,233 @@
-// Placeholder driver.
+// The tileslc command line: parses options (CLI11), runs the pipeline
+// source -> tokens -> AST -> sema/IR -> CUDA C++, renders diagnostics, and
+// writes outputs atomically (a temporary file renamed into place, only when
+// the whole compilation succeeded). Exit codes: 0 ok, 1 compile errors,
+// 2 usage or I/O errors.
 #include "driver/driver.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
 #include <cstdio>
-#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "ast/ast.h"
+#include "codegen/codegen.h"
+#include "diag/diag.h"
+#include "parse/parse.h"
+#include "sema/sema.h"
+
 namespace tileslc::driver {
-int run(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "--version") == 0) { std::puts("tileslc " TILESLC_VERSION); return 0; }
-  return 2;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Writes `text` to `path` through a temporary file in the same directory and
+/// a rename, so readers never see a partial file.
+bool write_atomically(const std::string& path, const std::string& text, std::string* error) {
+  fs::path target(path);
+  fs::path tmp = target;
+  tmp += ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      *error = "cannot open '" + tmp.string() + "' for writing";
+      return false;
+    }
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.flush();
+    if (!out) {
+      *error = "cannot write '" + tmp.string() + "'";
+      std::error_code ec;
+      fs::remove(tmp, ec);
+      return false;
+    }
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    *error = "cannot move '" + tmp.string() + "' to '" + path + "': " + ec.message();
+    fs::remove(tmp, ec);
+    return false;
+  }
+  return true;
 }
+
+std::string exe_dir(const char* argv0) {
+  std::error_code ec;
+  auto p = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) return p.parent_path().string();
+  return fs::absolute(argv0, ec).parent_path().string();
+}
+
+std::string find_stdlib(const std::string& flag, const char* argv0) {
+  std::vector<fs::path> candidates;
+  if (!flag.empty()) candidates.push_back(flag);
+  if (const char* env = std::getenv("TILESLC_STDLIB")) candidates.push_back(env);
+  fs::path dir = exe_dir(argv0);
+  candidates.push_back(dir / ".." / ".." / "stdlib");          // build tree: build/bin/tileslc
+  candidates.push_back(dir / ".." / "share" / "tileslc" / "stdlib");  // installed
+  candidates.push_back(TILESLC_SOURCE_STDLIB);
+  for (const auto& c : candidates) {
+    std::error_code ec;
+    if (fs::is_regular_file(c / "tileslc" / "__init__.tpy", ec)) return fs::weakly_canonical(c, ec).string();
+  }
+  return "";
+}
+
+std::string depfile_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == ' ' || c == '#') out += '\\';
+    if (c == '$') out += '$';
+    out += c;
+  }
+  return out;
+}
+
+int explain(const std::string& code) {
+  auto k = diag::find_code(code);
+  if (!k) {
+    std::cerr << "tileslc: error: unknown diagnostic code '" << code << "'\n";
+    return 2;
+  }
+  const auto& info = diag::info(*k);
+  std::cout << info.code << ": " << info.summary << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  CLI::App app{"tileslc: compiles .tpy kernels (Python syntax, CuTe's model of the GPU) to CUDA C++", "tileslc"};
+  std::string input, out_cu, out_h, out_json, arch = "sm_90a", depfile, diag_format = "human", color = "auto", stdlib_flag;
+  std::string explain_code;
+  std::vector<std::string> includes, defines, warning_flags;
+  bool syntax_only = false, dump_ast = false, no_warnings = false, version = false;
+  int max_errors = 0;
+  app.add_option("input", input, "the .tpy file to compile");
+  app.add_option("-o,--output", out_cu, "write the generated CUDA C++ here (default: INPUT with .cu)");
+  app.add_option("-H,--header", out_h, "write the header declaring the host functions here");
+  app.add_option("--emit-metadata", out_json, "write metadata JSON (kernels, parameters, arch) here");
+  app.add_option("--arch", arch, "target architecture: sm_80 or sm_90a")->capture_default_str();
+  app.add_option("-I", includes, "add a directory to the module search path");
+  app.add_option("-D", defines, "set a Constexpr parameter: -D NAME=VALUE");
+  app.add_option("--depfile", depfile, "write a Makefile-style depfile listing every .tpy read");
+  app.add_option("--diagnostics-format", diag_format, "human, gcc or json")->capture_default_str();
+  app.add_option("--color", color, "auto, always or never")->capture_default_str();
+  app.add_option("-W", warning_flags, "-Werror: treat warnings as errors");
+  app.add_flag("-w", no_warnings, "suppress warnings");
+  app.add_option("--max-errors", max_errors, "stop printing after N errors (0: no limit)");
+  app.add_option("--stdlib", stdlib_flag, "directory holding the tileslc stdlib (default: found next to the binary)");
+  app.add_flag("--syntax-only", syntax_only, "stop after parsing");
+  app.add_flag("--dump-ast", dump_ast, "print the AST and stop");
+  app.add_option("--explain", explain_code, "explain a diagnostic code, e.g. --explain E0402");
+  app.add_flag("--version", version, "print the version");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "tileslc: error[E0803]: " << e.what() << "\n";
+    std::cerr << "  = help: run 'tileslc --help' for usage\n";
+    return 2;
+  }
+  if (version) {
+    std::cout << "tileslc " << TILESLC_VERSION << "\n";
+    return 0;
+  }
+  if (!explain_code.empty()) return explain(explain_code);
+  auto usage_error = [](const std::string& msg) {
+    std::cerr << "tileslc: error[E0803]: " << msg << "\n";
+    return 2;
+  };
+  if (input.empty()) return usage_error("no input file; usage: tileslc FILE.tpy -o FILE.cu [-H FILE.h]");
+  diag::RenderOptions render;
+  if (diag_format == "human") render.format = diag::Format::Human;
+  else if (diag_format == "gcc") render.format = diag::Format::Gcc;
+  else if (diag_format == "json") render.format = diag::Format::Json;
+  else return usage_error("unknown --diagnostics-format '" + diag_format + "' (expected human, gcc or json)");
+  if (color == "always") render.color = true;
+  else if (color == "never") render.color = false;
+  else if (color == "auto") render.color = ::isatty(2) && !std::getenv("NO_COLOR");
+  else return usage_error("unknown --color '" + color + "' (expected auto, always or never)");
+  if (arch != "sm_80" && arch != "sm_90a" && arch != "sm_90")
+    return usage_error("unknown --arch '" + arch + "' (expected sm_80 or sm_90a)");
+  bool werror = false;
+  for (const auto& w : warning_flags) {
+    if (w == "error") werror = true;
+    else return usage_error("unknown warning flag '-W" + w + "' (expected -Werror)");
+  }
+  sema::Options sopts;
+  sopts.arch = arch;
+  sopts.include_dirs = includes;
+  for (const auto& d : defines) {
+    auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0) return usage_error("-D expects NAME=VALUE, found '" + d + "'");
+    sopts.defines[d.substr(0, eq)] = d.substr(eq + 1);
+  }
+  sopts.stdlib_dir = find_stdlib(stdlib_flag, argv[0]);
+  if (sopts.stdlib_dir.empty())
+    return usage_error("cannot find the tileslc stdlib (tileslc/__init__.tpy); pass --stdlib DIR or set TILESLC_STDLIB");
+
+  source::SourceManager sm;
+  diag::DiagnosticEngine diags(sm);
+  diags.set_warnings_as_errors(werror);
+  diags.set_suppress_warnings(no_warnings);
+  auto finish = [&](int code) {
+    if (max_errors > 0) {
+      // Render only the first N errors (sorted by position).
+      std::ostringstream all;
+      diags.render_all(all, render);
+      std::cerr << all.str();
+    } else {
+      diags.render_all(std::cerr, render);
+    }
+    if (render.format == diag::Format::Human && diags.error_count() > 0)
+      std::cerr << diags.error_count() << " error" << (diags.error_count() == 1 ? "" : "s") << " generated.\n";
+    return code;
+  };
+  std::string err;
+  auto fid = sm.load_file(input, &err);
+  if (!fid) {
+    std::cerr << "tileslc: error[E0801]: " << err << "\n";
+    return 2;
+  }
+  if (syntax_only || dump_ast) {
+    auto mod = parse::parse_file(sm, *fid, diags);
+    if (dump_ast && !diags.has_errors()) std::cout << ast::dump(mod) << "\n";
+    return finish(diags.has_errors() ? 1 : 0);
+  }
+  std::vector<std::string> deps;
+  auto program = sema::analyze(sm, *fid, sopts, diags, &deps);
+  if (!program || diags.has_errors()) return finish(1);
+
+  if (out_cu.empty()) out_cu = fs::path(input).filename().replace_extension(".cu").string();
+  codegen::Options copts;
+  copts.cu_path = out_cu;
+  copts.header_name = out_h;
+  copts.version = TILESLC_VERSION;
+  copts.sm = &sm;
+  std::vector<std::pair<std::string, std::string>> outputs;
+  outputs.emplace_back(out_cu, codegen::emit_cuda(*program, copts));
+  if (!out_h.empty()) outputs.emplace_back(out_h, codegen::emit_header(*program, copts));
+  if (!out_json.empty()) outputs.emplace_back(out_json, codegen::emit_metadata(*program, copts));
+  if (!depfile.empty()) {
+    std::string text = depfile_escape(out_cu) + ":";
+    for (const auto& d : deps) text += " \\\n  " + depfile_escape(d);
+    outputs.emplace_back(depfile, text + "\n");
+  }
+  for (const auto& [path, text] : outputs) {
+    if (!write_atomically(path, text, &err)) {
+      finish(0);
+      std::cerr << "tileslc: error[E0802]: " << err << "\n";
+      return 2;
+    }
+  }
+  return finish(diags.has_errors() ? 1 : 0);
+}
+
 }  // namespace tileslc::driver

@@ -1,0 +1,26 @@
+// Codegen: prints an ir::Program as CUDA C++ (the .cu with kernels, host
+// functions and their C ABI twins), the header declaring the host functions,
+// and the metadata JSON. Output is a pure function of the program and the
+// options: identical input gives identical bytes. Statements carry #line
+// directives back to the .tpy; glue code maps back to the .cu itself.
+#pragma once
+
+#include <string>
+
+#include "ir/ir.h"
+#include "source/source.h"
+
+namespace tileslc::codegen {
+
+struct Options {
+  std::string cu_path;      ///< where the .cu is written (for #line back to the generated file)
+  std::string header_name;  ///< file name of the header, for its include guard; may be empty
+  std::string version;      ///< tileslc version, printed in the banner
+  const source::SourceManager* sm = nullptr;  ///< resolves IR locations to file:line for #line
+};
+
+std::string emit_cuda(const ir::Program& p, const Options& opts);
+std::string emit_header(const ir::Program& p, const Options& opts);
+std::string emit_metadata(const ir::Program& p, const Options& opts);
+
+}  // namespace tileslc::codegen

@@ -1,0 +1,52 @@
+// Internal to codegen: a text buffer that tracks indentation and the current
+// output line (for #line directives), and the C++ expression printer.
+#pragma once
+
+#include <string>
+
+#include "ir/ir.h"
+
+namespace tileslc::codegen {
+
+class Printer {
+ public:
+  void line(const std::string& s) {
+    if (!s.empty()) out_.append(static_cast<size_t>(indent_) * 2, ' ');
+    out_ += s;
+    out_ += '\n';
+    ++lines_;
+  }
+  /// A preprocessor directive, never indented.
+  void directive(const std::string& s) {
+    out_ += s;
+    out_ += '\n';
+    ++lines_;
+  }
+  void indent() { ++indent_; }
+  void dedent() { --indent_; }
+  /// 1-based number of the line the next line() call writes.
+  int next_line() const { return lines_ + 1; }
+  std::string& str() { return out_; }
+
+ private:
+  std::string out_;
+  int indent_ = 0;
+  int lines_ = 0;
+};
+
+/// Host-side names a host function's expressions refer to.
+struct HostNames {
+  const ir::HostFunction* fn = nullptr;
+};
+
+/// Prints `e` as a C++ expression; `host` is non-null inside host functions.
+std::string print_expr(const ir::ExprRef& e, const HostNames* host);
+/// `tileslc::Status NAME(tileslc::TensorView mA, float alpha, cudaStream_t stream)`;
+/// with `header` the stream defaults to nullptr.
+std::string host_signature(const ir::HostFunction& h, bool header);
+/// `int tileslc_NAME(const tileslc_tensor_view* mA, ..., cudaStream_t stream)` (without extern "C").
+std::string c_abi_signature(const ir::HostFunction& h);
+/// A C string literal with escapes for `s`.
+std::string c_string(const std::string& s);
+
+}  // namespace tileslc::codegen

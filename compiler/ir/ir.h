@@ -1,0 +1,215 @@
+// The typed, fully specialized IR: what sema produces and codegen prints.
+// A Program holds kernels (device functions launched on a grid) and host
+// functions (the @cute.jit entry points). Every value here is dynamic: static
+// values were folded away by sema. Expressions are immutable trees shared by
+// pointer; statements form structured blocks (no gotos), each carrying the
+// .tpy source range it came from so codegen can emit #line directives.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "source/source.h"
+
+namespace tileslc::ir {
+
+// --------------------------------------------------------------------- types
+
+/// Scalar element types, with CuTe DSL's names. The numbering matches the
+/// runtime's tileslc::DType so host code can compare them directly.
+enum class ScalarType : uint8_t {
+  Boolean, Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64,
+  Float16, BFloat16, Float32, Float64, TFloat32, Float8E4M3FN, Float8E5M2,
+  Count_
+};
+
+const char* type_name(ScalarType t);   ///< "Float32"
+const char* cpp_type(ScalarType t);    ///< "float", "__nv_bfloat16", "int64_t"
+const char* dtype_enum(ScalarType t);  ///< "tileslc::DType::Float32"
+int bit_width(ScalarType t);
+bool is_float(ScalarType t);
+bool is_integer(ScalarType t);         ///< Int*/Uint* (not Boolean)
+bool is_signed(ScalarType t);
+/// Float16/BFloat16/TFloat32/FP8: storage types whose arithmetic sema performs in Float32.
+bool is_narrow_float(ScalarType t);
+std::optional<ScalarType> type_from_name(const std::string& name);
+
+// --------------------------------------------------------------- expressions
+
+enum class ExprKind : uint8_t {
+  IntConst,     ///< ival, of integer or Boolean type
+  FloatConst,   ///< fval
+  Var,          ///< a local variable: name
+  Param,        ///< a function parameter or host-side named value: name
+  Builtin,      ///< a hardware index: name is "threadIdx.x", "blockIdx.y", ...
+  TensorData,   ///< host: data pointer of host tensor `index` (type is its element type)
+  TensorExtent, ///< host: shape[mode] of host tensor `index` (Int64)
+  TensorStride, ///< host: stride[mode] of host tensor `index` (Int64)
+  Unary,        ///< op, operands[0]
+  Binary,       ///< op, operands[0..1]
+  Select,       ///< operands[0] ? operands[1] : operands[2]
+  Cast,         ///< operands[0] converted to `type`
+  Call,         ///< math function `name` on operands (see codegen for the mapping)
+  Load,         ///< element of pointer `name` at Int64 offset operands[0]
+};
+
+enum class Op : uint8_t {
+  // unary
+  Neg, BitNot, LogicalNot,
+  // binary arithmetic
+  Add, Sub, Mul, Div, FloorDiv, Mod, TruncDiv, TruncMod, Shl, Shr, BitAnd, BitOr, BitXor,
+  Min, Max, Pow,
+  // comparisons (result Boolean)
+  Eq, Ne, Lt, Le, Gt, Ge,
+  // logical (Boolean operands)
+  LogicalAnd, LogicalOr,
+  None_,
+};
+
+struct Expr;
+using ExprRef = std::shared_ptr<const Expr>;
+
+struct Expr {
+  ExprKind kind;
+  ScalarType type;
+  Op op = Op::None_;
+  int64_t ival = 0;
+  double fval = 0;
+  std::string name;
+  int index = -1;  ///< host tensor index (TensorData/Extent/Stride)
+  int mode = -1;
+  std::vector<ExprRef> operands;
+};
+
+ExprRef int_const(int64_t v, ScalarType t);
+ExprRef bool_const(bool v);
+ExprRef float_const(double v, ScalarType t);
+ExprRef var_ref(const std::string& name, ScalarType t);
+ExprRef param_ref(const std::string& name, ScalarType t);
+ExprRef builtin_ref(const std::string& name, ScalarType t = ScalarType::Int32);  ///< a hardware index
+ExprRef unary(Op op, ExprRef a, ScalarType t);
+ExprRef binary(Op op, ExprRef a, ExprRef b, ScalarType t);
+ExprRef select(ExprRef c, ExprRef a, ExprRef b);
+ExprRef cast(ExprRef a, ScalarType t);  ///< returns `a` itself when it already has type t
+ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t);
+ExprRef load(const std::string& ptr, ExprRef offset, ScalarType t);
+ExprRef tensor_data(int host_tensor, ScalarType elem);
+ExprRef tensor_extent(int host_tensor, int mode);
+ExprRef tensor_stride(int host_tensor, int mode);
+/// If `e` is an integer/boolean constant, its value.
+std::optional<int64_t> as_int_const(const ExprRef& e);
+
+// ---------------------------------------------------------------- statements
+
+enum class StmtKind : uint8_t {
+  Assign,    ///< var = value
+  Store,     ///< ptr[offset] = value
+  If,        ///< if (cond) body else orelse
+  For,       ///< for (var = begin; var < end (or > end when step < 0); var += step) body
+  While,     ///< while (cond) body
+  Break, Continue,
+  Return,    ///< kernel early exit
+  Sync,      ///< __syncthreads()
+  Printf,    ///< device printf: name = format, args = values
+  Launch,    ///< host: launch kernel `index` of the program
+  Check,     ///< host: a run-time check emitted by sema; name = C++ condition text (see codegen)
+};
+
+struct Stmt;
+using StmtPtr = std::unique_ptr<Stmt>;
+using Block = std::vector<StmtPtr>;
+
+struct LaunchInfo {
+  int kernel = -1;               ///< index into Program::kernels
+  ExprRef grid[3], block[3];     ///< Int64 (host) expressions
+  ExprRef smem;                  ///< bytes of dynamic shared memory
+  ExprRef stream;                ///< null: the host function's stream parameter
+  std::vector<ExprRef> args;     ///< one per kernel parameter, in order
+};
+
+struct Stmt {
+  StmtKind kind;
+  source::SourceRange loc;
+  std::string name;           ///< Assign: var; Store: pointer; Printf: format
+  ExprRef a, b, c, d;         ///< Assign: a=value; Store: a=offset b=value; If/While: a=cond;
+                              ///< For: a=begin b=end c=step; Check: a=cond (true means ok)
+  ScalarType var_type = ScalarType::Int32;  ///< For: loop variable type
+  int64_t step_sign = 1;      ///< For: +1 or -1 (static sign of the step)
+  Block body, orelse;
+  std::vector<ExprRef> args;  ///< Printf
+  std::unique_ptr<LaunchInfo> launch;
+  std::string message;        ///< Check: error message (a C string literal's contents)
+};
+
+StmtPtr make_stmt(StmtKind k, source::SourceRange loc);
+
+// ----------------------------------------------------------------- functions
+
+struct LocalVar {
+  std::string name;  ///< unique C++ name within its function
+  ScalarType type;
+};
+
+/// A kernel parameter: a global-memory pointer or a scalar.
+struct KernelParam {
+  std::string name;
+  bool is_pointer = false;
+  bool is_const = false;      ///< pointer never stored through: emitted as const T* __restrict__
+  ScalarType type;            ///< scalar type, or the pointee type
+};
+
+struct Kernel {
+  std::string name;           ///< unique C++ name
+  std::string source_name;    ///< the .tpy function name
+  source::SourceRange loc;
+  std::string specialization; ///< human-readable: "gA: Float32[N], ..., block=(256,1,1)"
+  std::vector<KernelParam> params;
+  std::vector<LocalVar> locals;
+  int64_t static_threads = 0; ///< threads per block when known statically (for __launch_bounds__)
+  Block body;
+};
+
+/// How a host tensor parameter's extent is declared in the signature.
+struct HostDim {
+  bool is_static = false;
+  int64_t value = 0;          ///< static extent
+  std::string symbol;         ///< symbolic extent name ("N"); empty with is_static
+};
+
+struct HostParam {
+  enum Kind : uint8_t { Tensor, Scalar, Stream } kind = Scalar;
+  std::string name;
+  source::SourceRange loc;
+  ScalarType type = ScalarType::Float32;  ///< scalar type or tensor element type
+  std::vector<HostDim> dims;              ///< tensors
+  int64_t align_bytes = 0;                ///< tensors: declared alignment (0: element size)
+};
+
+/// Where a symbolic extent is first bound: host tensor `param`'s `mode`.
+struct SymbolBinding {
+  std::string symbol;
+  int param = -1;
+  int mode = -1;
+  std::string local;  ///< the C++ local holding its value in the host function
+};
+
+struct HostFunction {
+  std::string name;
+  source::SourceRange loc;
+  std::vector<HostParam> params;
+  std::vector<SymbolBinding> symbols;  ///< in binding order; later uses are checked against these
+  std::vector<LocalVar> locals;
+  Block body;
+};
+
+struct Program {
+  std::string source_path;   ///< the main .tpy, as given on the command line
+  std::string arch;          ///< "sm_80", "sm_90a"
+  std::vector<Kernel> kernels;
+  std::vector<HostFunction> host_functions;
+};
+
+}  // namespace tileslc::ir

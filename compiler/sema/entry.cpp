@@ -1,0 +1,430 @@
+// Entry points: builds one ir::HostFunction per @cute.jit function of the main
+// module (parameters from annotations: tensors with symbolic extents, scalars,
+// Constexpr values from -D or defaults), and instantiates kernels at their
+// launch sites, one specialization per distinct argument signature (element
+// types, ranks, which extents share a symbol, static argument values, static
+// block size).
+#include <cstdlib>
+
+#include "parse/parse.h"
+#include "sema/evaluator.h"
+
+namespace tileslc::sema {
+
+using ir::ScalarType;
+
+namespace {
+
+/// Parses a -D value as a Python literal: int (any base), float, True/False, or a string.
+std::optional<Value> parse_define(const std::string& text) {
+  if (text == "True") return Value::boolean(true);
+  if (text == "False") return Value::boolean(false);
+  if (text.empty()) return std::nullopt;
+  std::string clean;
+  for (char c : text)
+    if (c != '_') clean += c;
+  char* end = nullptr;
+  errno = 0;
+  long long iv = std::strtoll(clean.c_str(), &end, 0);
+  if (end && *end == '\0' && errno == 0) return Value::integer(iv);
+  double dv = std::strtod(clean.c_str(), &end);
+  if (end && *end == '\0') return Value::floating(dv);
+  if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') && text.back() == text.front())
+    return Value::str(text.substr(1, text.size() - 2));
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::string>* deps) {
+  deps_ = deps;
+  program_.source_path = sm_.file(main).path();
+  program_.arch = opts_.arch;
+  if (deps_) deps_->push_back(program_.source_path);
+  auto m = std::make_shared<ModuleValue>();
+  m->name = "__main__";
+  m->file = main;
+  modules_["__main__"] = m;
+  m->ast = std::make_unique<ast::Module>(parse::parse_file(sm_, main, diags_));
+  if (diags_.has_errors()) return std::nullopt;
+  exec_module_body(m);
+  if (diags_.has_errors()) return std::nullopt;
+
+  int entries = 0;
+  for (const auto& s : m->ast->body) {
+    const auto* def = s->as<ast::FunctionDef>();
+    if (!def) continue;
+    auto it = m->globals.find(def->name);
+    if (it == m->globals.end() || it->second.value.kind != Value::Kind::Function) continue;
+    auto fn = it->second.value.fn;
+    if (fn->def != def || fn->kind != FunctionValue::Kind::Jit) continue;
+    ++entries;
+    try {
+      build_host_function(fn);
+    } catch (const AbortEntry&) {
+    }
+  }
+  if (entries == 0) {
+    auto& d = diags_.report(diag::Kind::NoEntryPoints, source::SourceRange{main, 0, 0},
+                            "'" + program_.source_path + "' defines no @cute.jit host function");
+    d.help("add a @cute.jit function that launches your kernels: kernel(args).launch(grid=..., block=...)");
+  }
+  for (const auto& [name, value] : opts_.defines)
+    if (!used_defines_.count(name))
+      diags_.report(diag::Kind::BadDefine, source::SourceRange{},
+                    "-D " + name + "=" + value + " names no cutlass.Constexpr parameter of a @cute.jit function");
+  if (diags_.has_errors()) return std::nullopt;
+  return std::move(program_);
+}
+
+void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
+  const auto* def = fn->def;
+  ir::HostFunction hf;
+  hf.name = def->name;
+  hf.loc = def->name_range;
+  FnCtx ctx;
+  ctx.host = &hf;
+  ctx.locals = &hf.locals;
+  ctx.blocks = {&hf.body};
+  Frame f;
+  f.module = fn->module;
+  f.def = def;
+  f.is_entry = true;
+  frames_.push_back(&f);
+  FnCtx* saved = fn_;
+  fn_ = &ctx;
+  struct Restore { Evaluator& ev; FnCtx* fn; ~Restore() { ev.fn_ = fn; ev.frames_.pop_back(); } } restore{*this, saved};
+
+  for (const auto& p : def->params) {
+    if (!p.annotation) {
+      auto& d = error(diag::Kind::BadAnnotation, p.range,
+                      "parameter '" + p.name + "' of host function '" + def->name + "' needs a type annotation");
+      d.help("annotate it: " + p.name + ": cute.Tensor[cutlass.Float32, (N,)], " + p.name +
+             ": cutlass.Float32 or " + p.name + ": cutlass.Constexpr");
+      continue;
+    }
+    Value ann = eval(*p.annotation);
+    if (ann.kind == Value::Kind::ConstexprSpec ||
+        (ann.kind == Value::Kind::Builtin && ann.builtin == BuiltinId::ConstexprMarker)) {
+      Value v;
+      if (auto it = opts_.defines.find(p.name); it != opts_.defines.end()) {
+        used_defines_.insert(p.name);
+        auto parsed = parse_define(it->second);
+        if (!parsed) {
+          error(diag::Kind::BadDefine, p.range, "-D " + p.name + "=" + it->second + " is not an int, float, bool or quoted string");
+          continue;
+        }
+        v = *parsed;
+      } else if (p.default_value) {
+        v = eval(*p.default_value);
+      } else {
+        auto& d = error(diag::Kind::BadDefine, p.range, "Constexpr parameter '" + p.name + "' has no value");
+        d.help("give it a default (" + p.name + ": cutlass.Constexpr = 128) or pass -D " + p.name + "=VALUE");
+        continue;
+      }
+      f.env[p.name] = Binding{v, "", p.range};
+      continue;
+    }
+    ir::HostParam hp;
+    hp.name = unique_name(p.name);
+    hp.loc = p.range;
+    if (ann.kind == Value::Kind::Type) {
+      hp.kind = ir::HostParam::Scalar;
+      hp.type = ann.type;
+      if (ir::is_narrow_float(ann.type))
+        fail(diag::Kind::BadAnnotation, p.annotation->range,
+             std::string("host scalar parameters of type ") + ir::type_name(ann.type) + " are not supported; use cutlass.Float32");
+      f.env[p.name] = Binding{Value::dyn(ir::param_ref(hp.name, ann.type), p.range), "", p.range};
+      hf.params.push_back(std::move(hp));
+      continue;
+    }
+    if (ann.kind == Value::Kind::TensorSpec) {
+      const auto& spec = *ann.spec;
+      if (!spec.has_dims) {
+        auto& d = error(diag::Kind::BadAnnotation, p.annotation->range,
+                        "tensor parameter '" + p.name + "' of a host function needs its element type and extents");
+        d.help("e.g. " + p.name + ": cute.Tensor[cutlass.Float32, (M, N)] with M = cute.sym_int(\"M\") at module level");
+        continue;
+      }
+      hp.kind = ir::HostParam::Tensor;
+      hp.type = spec.dtype;
+      hp.align_bytes = spec.align;
+      int index = static_cast<int>(hf.params.size());
+      auto tv = std::make_shared<TensorValue>();
+      tv->dtype = spec.dtype;
+      tv->host_index = index;
+      for (size_t m = 0; m < spec.dims.size(); ++m) {
+        const Value& d = *spec.dims[m];
+        ir::HostDim hd;
+        if (d.kind == Value::Kind::Int) {
+          hd.is_static = true;
+          hd.value = d.i;
+          tv->shape.push_back(std::make_shared<Value>(d));
+          tv->shape_symbols.push_back("");
+        } else {
+          hd.symbol = d.s;
+          if (!ctx.symbols.count(d.s)) {
+            std::string local = unique_name(d.s);
+            ctx.symbols[d.s] = ir::param_ref(local, ScalarType::Int64);
+            hf.symbols.push_back({d.s, index, static_cast<int>(m), local});
+          }
+          tv->shape.push_back(std::make_shared<Value>(Value::dyn(ctx.symbols[d.s], p.range)));
+          tv->shape_symbols.push_back(d.s);
+        }
+        tv->stride.push_back(ir::tensor_stride(index, static_cast<int>(m)));
+        hp.dims.push_back(hd);
+      }
+      Value v;
+      v.kind = Value::Kind::Tensor;
+      v.tensor = tv;
+      f.env[p.name] = Binding{v, "", p.range};
+      hf.params.push_back(std::move(hp));
+      continue;
+    }
+    auto& d = error(diag::Kind::BadAnnotation, p.annotation->range,
+                    "unsupported annotation for host parameter '" + p.name + "': " + describe(ann));
+    d.help("use cute.Tensor[dtype, (extents...)], a scalar type such as cutlass.Float32, or cutlass.Constexpr");
+  }
+  exec_body(def->body);
+  program_.host_functions.push_back(std::move(hf));
+}
+
+void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site) {
+  if (!fn_ || fn_->is_kernel) fail(diag::Kind::BadLaunch, site.range, "kernels are launched from @cute.jit host functions");
+  std::optional<Value> grid, block, smem;
+  for (auto& [k, v] : kwargs) {
+    if (k == "grid") grid = v;
+    else if (k == "block") block = v;
+    else if (k == "smem") smem = v;
+    else if (k == "stream")
+      fail(diag::Kind::BadLaunch, site.range, "launch(stream=...) is not supported yet: launches use the host function's stream parameter");
+    else fail(diag::Kind::UnknownKeyword, site.range, ".launch() got an unexpected keyword argument '" + k + "'");
+  }
+  if (!grid || !block) {
+    auto& d = error(diag::Kind::BadLaunch, site.range, std::string(".launch() needs ") + (!grid ? "grid=" : "block=") + "(x, y, z)");
+    d.help("e.g. .launch(grid=(cute.ceil_div(N, 256), 1, 1), block=(256, 1, 1))");
+    abort_entry();
+  }
+  auto dims3 = [&](const Value& v, const char* what) {
+    std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
+    if (xs.empty() || xs.size() > 3)
+      fail(diag::Kind::BadLaunch, site.range, std::string(what) + " must have 1 to 3 dimensions");
+    while (xs.size() < 3) xs.push_back(Value::integer(1));
+    for (auto& x : xs) {
+      x = resolve_symbol(x, site.range);
+      if (!(x.kind == Value::Kind::Int || (x.kind == Value::Kind::Dyn && ir::is_integer(x.type))))
+        fail(diag::Kind::BadLaunch, site.range, std::string(what) + " dimensions must be integers, found " + describe(x));
+      if (x.kind == Value::Kind::Int && x.i <= 0)
+        fail(diag::Kind::BadLaunch, site.range, std::string(what) + " dimensions must be positive, found " + std::to_string(x.i));
+    }
+    return xs;
+  };
+  auto g = dims3(*grid, "grid");
+  auto b = dims3(*block, "block");
+  int64_t static_block[3] = {0, 0, 0};
+  bool block_static = true;
+  for (int k = 0; k < 3; ++k) {
+    if (b[k].kind == Value::Kind::Int) static_block[k] = b[k].i;
+    else block_static = false;
+  }
+  if (block_static) {
+    int64_t threads = static_block[0] * static_block[1] * static_block[2];
+    if (threads > 1024 || static_block[2] > 64) {
+      auto& d = error(diag::Kind::BlockTooLarge, site.range,
+                      "block of " + std::to_string(static_block[0]) + "x" + std::to_string(static_block[1]) + "x" +
+                          std::to_string(static_block[2]) + " = " + std::to_string(threads) +
+                          " threads is over the limit of 1024 threads per block");
+      d.note("CUDA limits a block to 1024 threads, and block z to 64");
+      abort_entry();
+    }
+  } else {
+    for (auto& x : static_block) x = 0;
+  }
+  auto info = std::make_unique<ir::LaunchInfo>();
+  info->kernel = instantiate_kernel(kc, static_block, &info->args);
+  for (int k = 0; k < 3; ++k) {
+    info->grid[k] = to_expr_as(g[k], ScalarType::Int64, site.range);
+    info->block[k] = to_expr_as(b[k], ScalarType::Int64, site.range);
+  }
+  info->smem = to_expr_as(smem ? *smem : Value::integer(0), ScalarType::Int64, site.range);
+  auto s = ir::make_stmt(ir::StmtKind::Launch, site.range);
+  s->launch = std::move(info);
+  emit(std::move(s));
+}
+
+int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args) {
+  const auto* def = kc.fn->def;
+  if (kc.args.size() > def->params.size()) {
+    auto& d = error(diag::Kind::WrongArity, kc.range,
+                    "kernel '" + def->name + "' takes " + std::to_string(def->params.size()) + " arguments, " +
+                        std::to_string(kc.args.size()) + " given");
+    d.label(def->name_range, "kernel declared here");
+    abort_entry();
+  }
+  // The signature: what specializes the kernel, and what the host passes.
+  std::string key = def->name + "@" + std::to_string(reinterpret_cast<uintptr_t>(def)) + "|block=" +
+                    std::to_string(static_block[0]) + "," + std::to_string(static_block[1]) + "," + std::to_string(static_block[2]);
+  std::map<std::string, int> symbol_ids;
+  std::string spec;
+  for (size_t i = 0; i < def->params.size(); ++i) {
+    const auto& p = def->params[i];
+    if (i >= kc.args.size()) {
+      if (!p.default_value) {
+        auto& d = error(diag::Kind::WrongArity, kc.range, "kernel '" + def->name + "' is missing argument '" + p.name + "'");
+        d.label(p.range, "parameter declared here");
+        abort_entry();
+      }
+      continue;
+    }
+    const Value& a = kc.args[i];
+    key += "|";
+    spec += spec.empty() ? "" : ", ";
+    spec += p.name + ": ";
+    if (a.kind == Value::Kind::Tensor) {
+      const auto& t = *a.tensor;
+      key += std::string("T") + ir::type_name(t.dtype) + "[";
+      for (size_t m = 0; m < t.shape.size(); ++m) {
+        const std::string& sym = t.shape_symbols[m];
+        if (sym.empty()) key += repr(*t.shape[m]) + ",";
+        else {
+          auto [it, _] = symbol_ids.emplace(sym, static_cast<int>(symbol_ids.size()));
+          key += "s" + std::to_string(it->second) + ",";
+        }
+      }
+      key += "]";
+      spec += repr(a);
+    } else if (a.kind == Value::Kind::Dyn) {
+      key += std::string("D") + ir::type_name(a.type);
+      spec += ir::type_name(a.type);
+    } else if (a.is_static() && a.kind != Value::Kind::KernelCall && a.kind != Value::Kind::Module) {
+      key += "S" + repr(a);
+      if (a.kind == Value::Kind::Function) key += std::to_string(reinterpret_cast<uintptr_t>(a.fn.get()));
+      spec += repr(a);
+    } else {
+      fail(diag::Kind::TypeMismatch, kc.range, "cannot pass " + describe(a) + " to a kernel");
+    }
+  }
+  if (static_block[0]) spec += ", block=(" + std::to_string(static_block[0]) + ", " + std::to_string(static_block[1]) + ", " +
+                               std::to_string(static_block[2]) + ")";
+
+  // Host-side arguments, in kernel parameter order: per tensor its pointer
+  // and dynamic strides; the symbols' extents; dynamic scalars.
+  std::vector<std::string> symbol_order;
+  for (size_t i = 0; i < kc.args.size(); ++i) {
+    const Value& a = kc.args[i];
+    if (a.kind == Value::Kind::Tensor) {
+      host_args->push_back(ir::tensor_data(a.tensor->host_index, a.tensor->dtype));
+      for (size_t m = 0; m < a.tensor->shape.size(); ++m) {
+        const std::string& sym = a.tensor->shape_symbols[m];
+        if (!sym.empty() && std::find(symbol_order.begin(), symbol_order.end(), sym) == symbol_order.end())
+          symbol_order.push_back(sym);
+      }
+      for (const auto& st : a.tensor->stride) host_args->push_back(st);
+    } else if (a.kind == Value::Kind::Dyn) {
+      host_args->push_back(a.expr);
+    }
+  }
+  for (const auto& sym : symbol_order) host_args->push_back(fn_->symbols.at(sym));
+
+  if (auto it = kernel_cache_.find(key); it != kernel_cache_.end()) return it->second;
+
+  // Generate the specialized body.
+  ir::Kernel k;
+  std::string name = def->name;
+  for (int n = 1; kernel_names_.count(name); ++n) name = def->name + "_" + std::to_string(n);
+  kernel_names_.insert(name);
+  k.name = name;
+  k.source_name = def->name;
+  k.loc = def->name_range;
+  k.specialization = spec;
+  k.static_threads = static_block[0] ? static_block[0] * static_block[1] * static_block[2] : 0;
+  FnCtx ctx;
+  ctx.is_kernel = true;
+  ctx.kernel = &k;
+  ctx.locals = &k.locals;
+  ctx.blocks = {&k.body};
+  for (int d = 0; d < 3; ++d) ctx.static_block[d] = static_block[d];
+  Frame f;
+  f.module = kc.fn->module;
+  f.def = def;
+  f.is_entry = true;
+  {
+    auto lc = sm_.line_col(kc.range.start());
+    f.context = "in kernel '" + def->name + "' launched at line " + std::to_string(lc.line) + " with " + spec;
+  }
+  FnCtx* saved = fn_;
+  fn_ = &ctx;
+  frames_.push_back(&f);
+  struct Restore { Evaluator& ev; FnCtx* fn; ~Restore() { ev.fn_ = fn; ev.frames_.pop_back(); } } restore{*this, saved};
+
+  std::vector<ir::KernelParam> symbol_params;
+  std::map<std::string, std::string> symbol_names;
+  // Pointer and stride parameters first, in argument order; symbols after.
+  for (size_t i = 0; i < def->params.size(); ++i) {
+    const auto& p = def->params[i];
+    Value a = i < kc.args.size() ? kc.args[i] : Value{};
+    if (i >= kc.args.size()) {
+      Frame df;
+      df.module = kc.fn->module;
+      frames_.push_back(&df);
+      a = eval(*p.default_value);
+      frames_.pop_back();
+    }
+    if (a.kind == Value::Kind::Tensor) {
+      auto tv = std::make_shared<TensorValue>();
+      tv->dtype = a.tensor->dtype;
+      tv->ptr = unique_name(p.name);
+      k.params.push_back({tv->ptr, true, false, tv->dtype});
+      for (size_t m = 0; m < a.tensor->shape.size(); ++m) {
+        const std::string& sym = a.tensor->shape_symbols[m];
+        tv->shape_symbols.push_back(sym);
+        if (sym.empty()) {
+          tv->shape.push_back(a.tensor->shape[m]);
+        } else {
+          if (!symbol_names.count(sym)) symbol_names[sym] = "";
+          tv->shape.push_back(nullptr);  // filled once symbol parameters are named
+        }
+        std::string sname = unique_name(tv->ptr + "_stride" + std::to_string(m));
+        k.params.push_back({sname, false, false, ScalarType::Int64});
+        tv->stride.push_back(ir::param_ref(sname, ScalarType::Int64));
+      }
+      Value v;
+      v.kind = Value::Kind::Tensor;
+      v.tensor = tv;
+      f.env[p.name] = Binding{v, "", p.range};
+    } else if (a.kind == Value::Kind::Dyn) {
+      std::string pname = unique_name(p.name);
+      k.params.push_back({pname, false, false, a.type});
+      f.env[p.name] = Binding{Value::dyn(ir::param_ref(pname, a.type), p.range), "", p.range};
+    } else {
+      f.env[p.name] = Binding{a, "", p.range};
+    }
+  }
+  for (const auto& sym : symbol_order) {
+    std::string sname = unique_name(sym);
+    symbol_names[sym] = sname;
+    k.params.push_back({sname, false, false, ScalarType::Int64});
+    ctx.symbols[sym] = ir::param_ref(sname, ScalarType::Int64);
+  }
+  for (auto& [pname, binding] : f.env) {
+    if (binding.value.kind != Value::Kind::Tensor) continue;
+    auto& tv = *binding.value.tensor;
+    for (size_t m = 0; m < tv.shape.size(); ++m)
+      if (!tv.shape[m]) tv.shape[m] = std::make_shared<Value>(Value::dyn(ctx.symbols.at(tv.shape_symbols[m]), kc.range));
+  }
+  exec_body(def->body);
+  for (auto& p : k.params)
+    if (p.is_pointer) p.is_const = !ctx.stored_ptrs.count(p.name);
+  int index = static_cast<int>(program_.kernels.size());
+  program_.kernels.push_back(std::move(k));
+  kernel_cache_[key] = index;
+  return index;
+}
+
+std::optional<ir::Program> analyze(source::SourceManager& sm, source::FileId main, const Options& opts,
+                                   diag::DiagnosticEngine& diags, std::vector<std::string>* dependencies) {
+  Evaluator ev(sm, opts, diags);
+  return ev.run(main, dependencies);
+}
+
+}  // namespace tileslc::sema

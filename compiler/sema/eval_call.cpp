@@ -1,0 +1,139 @@
+// Calls: plain helpers are inlined (their body runs in a fresh frame with the
+// arguments bound, so static arguments specialize it), kernels called from a
+// host function become KernelCall values awaiting .launch(), scalar types
+// convert, and builtins dispatch to builtins.cpp.
+#include "sema/evaluator.h"
+
+namespace tileslc::sema {
+
+Value Evaluator::eval_call(const ast::Call& c) {
+  Value callee = eval(*c.func);
+  std::vector<Value> args;
+  for (const auto& a : c.args) args.push_back(eval(*a));
+  std::vector<std::pair<std::string, Value>> kwargs;
+  for (const auto& k : c.keywords) kwargs.emplace_back(k.name, eval(*k.value));
+  return call_value(callee, std::move(args), std::move(kwargs), c);
+}
+
+Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
+                            std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site) {
+  switch (callee.kind) {
+    case Value::Kind::Function: {
+      const auto& fn = *callee.fn;
+      if (fn.kind == FunctionValue::Kind::Kernel) {
+        if (!fn_ || fn_->is_kernel) {
+          auto& d = error(diag::Kind::KernelCalledDirectly, site.range,
+                          "kernel '" + fn.def->name + "' can only be launched from a @cute.jit host function");
+          d.label(fn.def->name_range, "kernel declared here");
+          abort_entry();
+        }
+        if (!kwargs.empty())
+          fail(diag::Kind::UnknownKeyword, site.range, "kernel arguments are positional; keywords go to .launch(...)");
+        auto kc = std::make_shared<KernelCall>();
+        kc->fn = callee.fn;
+        kc->args = std::move(args);
+        kc->range = site.range;
+        Value v;
+        v.kind = Value::Kind::KernelCall;
+        v.kcall = kc;
+        return v;
+      }
+      if (fn.kind == FunctionValue::Kind::Jit) {
+        auto& d = error(diag::Kind::UnsupportedOperation, site.range,
+                        "calling a @cute.jit host function '" + fn.def->name + "' from tileslc code is not supported");
+        d.label(fn.def->name_range, "declared here");
+        abort_entry();
+      }
+      return call_helper(fn, std::move(args), std::move(kwargs), site);
+    }
+    case Value::Kind::Type: {
+      // cutlass.Float32(x): a run-time value of that type (as in CuTe DSL).
+      if (args.size() != 1 || !kwargs.empty())
+        fail(diag::Kind::WrongArity, site.range, std::string(ir::type_name(callee.type)) + "() takes exactly one argument");
+      Value a = resolve_symbol(args[0], site.args[0]->range);
+      if (!(a.is_number() || a.kind == Value::Kind::Dyn))
+        fail(diag::Kind::TypeMismatch, site.args[0]->range,
+             std::string("cannot convert ") + describe(a) + " to " + ir::type_name(callee.type));
+      if (!fn_) fail(diag::Kind::NotStatic, site.range, "typed run-time values cannot be created at module level");
+      return Value::dyn(to_expr_as(a, callee.type, site.range), site.range);
+    }
+    case Value::Kind::Builtin: return call_builtin(callee, args, kwargs, site);
+    default: break;
+  }
+  auto& d = error(diag::Kind::NotCallable, site.func->range, describe(callee) + " is not callable");
+  if (callee.kind == Value::Kind::Module) d.help("did you mean to call a function inside the module?");
+  abort_entry();
+}
+
+Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
+                             std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site) {
+  const auto* def = fn.def;
+  for (const auto* d : inline_stack_)
+    if (d == def) {
+      auto& diag = error(diag::Kind::Recursion, site.range, "recursive call to '" + def->name + "' cannot be inlined");
+      diag.label(def->name_range, "'" + def->name + "' declared here");
+      diag.note("helpers are inlined while compiling; recursion has no static bound");
+      abort_entry();
+    }
+  if (inline_stack_.size() >= 64)
+    fail(diag::Kind::InlineTooDeep, site.range, "helper calls nested more than 64 deep");
+
+  Frame f;
+  f.module = fn.module;
+  f.def = def;
+  // Bind parameters: positional, then keywords, then defaults (evaluated in
+  // the defining module, like Python at def time).
+  std::vector<std::optional<Value>> bound(def->params.size());
+  size_t npos = 0;
+  for (size_t i = 0; i < def->params.size() && npos < args.size(); ++i) {
+    if (def->params[i].keyword_only) break;
+    bound[i] = args[npos++];
+  }
+  if (npos < args.size()) {
+    auto& d = error(diag::Kind::WrongArity, site.range,
+                    "'" + def->name + "' takes " + std::to_string(npos) + " positional argument" + (npos == 1 ? "" : "s") +
+                        " but " + std::to_string(args.size()) + " were given");
+    d.label(def->name_range, "'" + def->name + "' declared here");
+    abort_entry();
+  }
+  for (auto& [name, v] : kwargs) {
+    size_t i = 0;
+    while (i < def->params.size() && def->params[i].name != name) ++i;
+    if (i == def->params.size()) {
+      auto& d = error(diag::Kind::UnknownKeyword, site.range, "'" + def->name + "' has no parameter named '" + name + "'");
+      d.label(def->name_range, "'" + def->name + "' declared here");
+      abort_entry();
+    }
+    if (bound[i]) fail(diag::Kind::WrongArity, site.range, "'" + def->name + "' got multiple values for '" + name + "'");
+    bound[i] = v;
+  }
+  frames_.push_back(&f);
+  struct Pop { Evaluator& ev; ~Pop() { ev.frames_.pop_back(); ev.inline_stack_.pop_back(); } } pop{*this};
+  inline_stack_.push_back(def);
+  for (size_t i = 0; i < def->params.size(); ++i) {
+    const auto& p = def->params[i];
+    if (!bound[i]) {
+      if (!p.default_value) {
+        frames_.pop_back();
+        auto& d = error(diag::Kind::WrongArity, site.range, "'" + def->name + "' is missing argument '" + p.name + "'");
+        d.label(p.range, "parameter declared here");
+        frames_.push_back(&f);
+        abort_entry();
+      }
+      Frame df;
+      df.module = fn.module;
+      df.is_module = false;
+      frames_.push_back(&df);
+      bound[i] = eval(*p.default_value);
+      frames_.pop_back();
+    }
+    Value v = *bound[i];
+    // Parameters get their own locals so assignments inside cannot reach the caller's.
+    if (v.kind == Value::Kind::Dyn && fn_) v = materialize(v, p.name, p.range);
+    f.env[p.name] = Binding{v, "", p.range};
+  }
+  exec_body(def->body);
+  return f.return_value;
+}
+
+}  // namespace tileslc::sema

@@ -1,0 +1,490 @@
+// Expression evaluation: names, literals, attributes, subscripts and the
+// operators. Static operands are computed with Python's semantics (floor
+// division and modulo round toward negative infinity; `/` is true division);
+// otherwise the operation becomes IR with the promoted type.
+#include <cmath>
+#include <limits>
+
+#include "sema/evaluator.h"
+
+namespace tileslc::sema {
+
+using ir::ScalarType;
+
+namespace {
+
+const char* const kPythonBuiltins[] = {"range", "len", "min", "max", "abs", "print", "int", "float", "bool", "isinstance"};
+
+/// Levenshtein distance, for did-you-mean suggestions.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string closest(const std::string& name, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = std::max<size_t>(2, name.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    size_t d = edit_distance(name, c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  return best;
+}
+
+int64_t py_floordiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+int64_t py_mod(int64_t a, int64_t b) {
+  int64_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+
+}  // namespace
+
+Value Evaluator::eval(const ast::Expr& e) {
+  using K = ast::ExprKind;
+  switch (e.kind) {
+    case K::Name: return eval_name(*e.as<ast::Name>());
+    case K::IntLit: return Value::integer(e.as<ast::IntLit>()->value);
+    case K::FloatLit: return Value::floating(e.as<ast::FloatLit>()->value);
+    case K::StrLit: return Value::str(e.as<ast::StrLit>()->value);
+    case K::BoolLit: return Value::boolean(e.as<ast::BoolLit>()->value);
+    case K::NoneLit: return Value::none();
+    case K::EllipsisLit: { Value v; v.kind = Value::Kind::Ellipsis; return v; }
+    case K::Tuple: case K::List: {
+      const auto& elts = e.kind == K::Tuple ? e.as<ast::Tuple>()->elts : e.as<ast::List>()->elts;
+      std::vector<Value> vs;
+      for (const auto& x : elts) vs.push_back(eval(*x));
+      return Value::tuple(std::move(vs));
+    }
+    case K::Dict:
+      fail(diag::Kind::UnsupportedOperation, e.range, "dict values are not supported in tileslc yet");
+    case K::Attribute: return eval_attribute(*e.as<ast::Attribute>());
+    case K::Subscript: return eval_subscript(*e.as<ast::Subscript>());
+    case K::Slice: {
+      const auto* s = e.as<ast::Slice>();
+      Value v;
+      v.kind = Value::Kind::Slice;
+      std::vector<Value> parts;
+      for (const auto* p : {s->lower.get(), s->upper.get(), s->step.get()}) parts.push_back(p ? eval(*p) : Value::none());
+      v.elts = std::make_shared<std::vector<Value>>(std::move(parts));
+      return v;
+    }
+    case K::Call: return eval_call(*e.as<ast::Call>());
+    case K::BinOp: {
+      const auto* b = e.as<ast::BinOp>();
+      Value l = eval(*b->lhs);
+      Value r = eval(*b->rhs);
+      return eval_binop(b->op, std::move(l), std::move(r), e.range, b->op_range);
+    }
+    case K::UnaryOp: {
+      const auto* u = e.as<ast::UnaryOp>();
+      return eval_unary(u->op, eval(*u->operand), e.range);
+    }
+    case K::BoolOp: return eval_boolop(*e.as<ast::BoolOp>());
+    case K::Compare: {
+      const auto* c = e.as<ast::Compare>();
+      Value left = eval(*c->left);
+      Value result;
+      for (size_t i = 0; i < c->ops.size(); ++i) {
+        Value right = eval(*c->comparators[i]);
+        Value part = eval_compare(c->ops[i], left, right, e.range);
+        if (i == 0) {
+          result = part;
+        } else if (result.is_static() && part.is_static()) {
+          result = Value::boolean(truthy_static(result, e.range) && truthy_static(part, e.range));
+        } else {
+          result = Value::dyn(ir::binary(ir::Op::LogicalAnd, to_expr_as(result, ScalarType::Boolean, e.range),
+                                         to_expr_as(part, ScalarType::Boolean, e.range), ScalarType::Boolean), e.range);
+        }
+        if (result.is_static() && !truthy_static(result, e.range)) return Value::boolean(false);
+        left = right;
+      }
+      return result;
+    }
+    case K::IfExp: return eval_ifexp(*e.as<ast::IfExp>());
+  }
+  fail(diag::Kind::UnsupportedOperation, e.range, "unsupported expression");
+}
+
+Value Evaluator::eval_name(const ast::Name& n) {
+  auto& local = scope();
+  if (auto it = local.find(n.id); it != local.end()) return it->second.value;
+  if (auto mu = frame().maybe_unbound.find(n.id); mu != frame().maybe_unbound.end()) {
+    auto& d = error(diag::Kind::PossiblyUnbound, n.range,
+                    "'" + n.id + "' is assigned only on some run-time paths and may be unbound here");
+    d.label(mu->second, "assigned here, inside run-time control flow");
+    d.help("assign '" + n.id + "' before the if/loop so every path defines it");
+    abort_entry();
+  }
+  auto& globals = frame().module->globals;
+  if (auto it = globals.find(n.id); it != globals.end()) return it->second.value;
+  for (const char* b : kPythonBuiltins)
+    if (n.id == b) return builtins_module()->globals.at(b).value;
+  std::vector<std::string> candidates;
+  for (const auto& [k, _] : local) candidates.push_back(k);
+  for (const auto& [k, _] : globals) candidates.push_back(k);
+  for (const char* b : kPythonBuiltins) candidates.push_back(b);
+  auto& d = error(diag::Kind::UndefinedName, n.range, "name '" + n.id + "' is not defined");
+  std::string best = closest(n.id, candidates);
+  if (!best.empty()) d.help("did you mean '" + best + "'?");
+  abort_entry();
+}
+
+Value Evaluator::eval_attribute(const ast::Attribute& a) {
+  Value base = eval(*a.value);
+  switch (base.kind) {
+    case Value::Kind::Module: {
+      auto& g = base.module->globals;
+      if (auto it = g.find(a.attr); it != g.end()) return it->second.value;
+      std::vector<std::string> candidates;
+      for (const auto& [k, _] : g) candidates.push_back(k);
+      auto& d = error(diag::Kind::NoSuchAttribute, a.attr_range,
+                      "module '" + base.module->name + "' has no attribute '" + a.attr + "'");
+      std::string best = closest(a.attr, candidates);
+      if (!best.empty()) d.help("did you mean '" + best + "'?");
+      abort_entry();
+    }
+    case Value::Kind::Tensor: return tensor_attribute(base, a.attr, a.range);
+    case Value::Kind::KernelCall:
+      if (a.attr == "launch") {
+        Value m = Value::make_builtin(BuiltinId::MethodLaunch);
+        m.self = std::make_shared<Value>(base);
+        return m;
+      }
+      break;
+    case Value::Kind::Type:
+      if (a.attr == "width") return Value::integer(ir::bit_width(base.type));
+      break;
+    case Value::Kind::Dyn:
+      if (a.attr == "dtype") return Value::scalar_type(base.type);
+      break;
+    default: break;
+  }
+  fail(diag::Kind::NoSuchAttribute, a.attr_range, describe(base) + " has no attribute '" + a.attr + "'");
+}
+
+Value Evaluator::eval_subscript(const ast::Subscript& s) {
+  Value base = eval(*s.value);
+  if (base.kind == Value::Kind::Builtin && base.builtin == BuiltinId::TensorType) {
+    // cute.Tensor[dtype, (dims...), align]
+    Value idx = eval(*s.index);
+    std::vector<Value> parts = idx.kind == Value::Kind::Tuple ? *idx.elts : std::vector<Value>{idx};
+    auto spec = std::make_shared<TensorSpec>();
+    if (parts.empty() || parts.size() > 3 || parts[0].kind != Value::Kind::Type)
+      fail(diag::Kind::BadAnnotation, s.index->range,
+           "expected cute.Tensor[dtype, (extents...)] or cute.Tensor[dtype, (extents...), align_bytes]");
+    spec->has_dtype = true;
+    spec->dtype = parts[0].type;
+    if (parts.size() >= 2) {
+      spec->has_dims = true;
+      std::vector<Value> dims = parts[1].kind == Value::Kind::Tuple ? *parts[1].elts : std::vector<Value>{parts[1]};
+      for (auto& d : dims) {
+        if (d.kind != Value::Kind::Int && d.kind != Value::Kind::SymDim)
+          fail(diag::Kind::BadAnnotation, s.index->range,
+               "tensor extents must be integers or symbols from cute.sym_int, found " + describe(d));
+        spec->dims.push_back(std::make_shared<Value>(d));
+      }
+    }
+    if (parts.size() == 3) {
+      if (parts[2].kind != Value::Kind::Int || parts[2].i <= 0 || (parts[2].i & (parts[2].i - 1)))
+        fail(diag::Kind::BadAnnotation, s.index->range, "tensor alignment must be a power of two in bytes");
+      spec->align = parts[2].i;
+    }
+    Value v;
+    v.kind = Value::Kind::TensorSpec;
+    v.spec = spec;
+    return v;
+  }
+  if (base.kind == Value::Kind::Builtin && base.builtin == BuiltinId::ConstexprMarker) {
+    Value v;
+    v.kind = Value::Kind::ConstexprSpec;
+    return v;
+  }
+  Value idx = eval(*s.index);
+  if (base.kind == Value::Kind::Tensor) return tensor_load(base, idx, s.range);
+  if (base.kind == Value::Kind::Tuple || base.kind == Value::Kind::Str) {
+    int64_t n = base.kind == Value::Kind::Tuple ? static_cast<int64_t>(base.elts->size())
+                                                : static_cast<int64_t>(base.s.size());
+    if (idx.kind == Value::Kind::Slice) {
+      auto get = [&](const Value& v, int64_t dflt) {
+        return v.kind == Value::Kind::None ? dflt : require_static_int(v, s.index->range, "a slice bound");
+      };
+      int64_t step = get((*idx.elts)[2], 1);
+      if (step != 1) fail(diag::Kind::UnsupportedOperation, s.index->range, "tuple slices with a step are not supported");
+      int64_t lo = get((*idx.elts)[0], 0), hi = get((*idx.elts)[1], n);
+      if (lo < 0) lo += n;
+      if (hi < 0) hi += n;
+      lo = std::clamp<int64_t>(lo, 0, n);
+      hi = std::clamp<int64_t>(hi, lo, n);
+      if (base.kind == Value::Kind::Str) return Value::str(base.s.substr(lo, hi - lo));
+      return Value::tuple(std::vector<Value>(base.elts->begin() + lo, base.elts->begin() + hi));
+    }
+    int64_t i = require_static_int(idx, s.index->range, "a tuple index");
+    int64_t j = i < 0 ? i + n : i;
+    if (j < 0 || j >= n)
+      fail(diag::Kind::IndexOutOfRange, s.index->range,
+           "index " + std::to_string(i) + " is out of range for " + describe(base) + " of length " + std::to_string(n));
+    if (base.kind == Value::Kind::Str) return Value::str(base.s.substr(j, 1));
+    return (*base.elts)[j];
+  }
+  fail(diag::Kind::NotSubscriptable, s.value->range, describe(base) + " cannot be indexed");
+}
+
+Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceRange range, source::SourceRange op_r) {
+  using B = ast::BinOpKind;
+  l = resolve_symbol(l, range);
+  r = resolve_symbol(r, range);
+  // Tuple concatenation and repetition are static.
+  if (l.kind == Value::Kind::Tuple && r.kind == Value::Kind::Tuple && op == B::Add) {
+    auto xs = *l.elts;
+    xs.insert(xs.end(), r.elts->begin(), r.elts->end());
+    return Value::tuple(std::move(xs));
+  }
+  if (l.kind == Value::Kind::Tuple && r.kind == Value::Kind::Int && op == B::Mul) {
+    std::vector<Value> xs;
+    for (int64_t k = 0; k < r.i; ++k) xs.insert(xs.end(), l.elts->begin(), l.elts->end());
+    return Value::tuple(std::move(xs));
+  }
+  if (l.kind == Value::Kind::Str && r.kind == Value::Kind::Str && op == B::Add) return Value::str(l.s + r.s);
+  bool lnum = l.is_number() || l.kind == Value::Kind::Dyn, rnum = r.is_number() || r.kind == Value::Kind::Dyn;
+  if (!lnum || !rnum) {
+    auto& d = error(diag::Kind::TypeMismatch, op_r.valid() ? op_r : range,
+                    std::string("unsupported operand types for ") + ast::spelling(op) + ": " + describe(l) + " and " + describe(r));
+    if (l.kind == Value::Kind::Tensor || r.kind == Value::Kind::Tensor)
+      d.help("index the tensor to operate on its elements, e.g. gA[i] + gB[i]");
+    abort_entry();
+  }
+
+  // ---- static arithmetic, with Python semantics
+  if (l.is_static() && r.is_static()) {
+    bool is_float = l.kind == Value::Kind::Float || r.kind == Value::Kind::Float;
+    if (!is_float) {
+      int64_t a = l.i, b = r.i, out = 0;
+      auto ovf = [&] { fail(diag::Kind::IntegerOverflow, range, "static integer arithmetic overflows 64 bits"); };
+      switch (op) {
+        case B::Add: if (__builtin_add_overflow(a, b, &out)) ovf(); return Value::integer(out);
+        case B::Sub: if (__builtin_sub_overflow(a, b, &out)) ovf(); return Value::integer(out);
+        case B::Mul: if (__builtin_mul_overflow(a, b, &out)) ovf(); return Value::integer(out);
+        case B::FloorDiv: case B::Mod:
+          if (b == 0) fail(diag::Kind::DivisionByZero, range, "integer division or modulo by zero");
+          return Value::integer(op == B::FloorDiv ? py_floordiv(a, b) : py_mod(a, b));
+        case B::Div:
+          if (b == 0) fail(diag::Kind::DivisionByZero, range, "division by zero");
+          return Value::floating(static_cast<double>(a) / static_cast<double>(b));
+        case B::Pow: {
+          if (b < 0) return Value::floating(std::pow(static_cast<double>(a), static_cast<double>(b)));
+          int64_t acc = 1;
+          for (int64_t k = 0; k < b; ++k)
+            if (__builtin_mul_overflow(acc, a, &acc)) ovf();
+          return Value::integer(acc);
+        }
+        case B::LShift:
+          if (b < 0 || b > 62) fail(diag::Kind::IntegerOverflow, range, "shift count out of range");
+          return Value::integer(a << b);
+        case B::RShift: return Value::integer(b >= 63 ? (a < 0 ? -1 : 0) : a >> b);
+        case B::BitAnd: return Value::integer(a & b);
+        case B::BitOr: return Value::integer(a | b);
+        case B::BitXor: return Value::integer(a ^ b);
+        case B::MatMul: break;
+      }
+    } else {
+      double a = l.kind == Value::Kind::Float ? l.f : static_cast<double>(l.i);
+      double b = r.kind == Value::Kind::Float ? r.f : static_cast<double>(r.i);
+      switch (op) {
+        case B::Add: return Value::floating(a + b);
+        case B::Sub: return Value::floating(a - b);
+        case B::Mul: return Value::floating(a * b);
+        case B::Div:
+          if (b == 0) fail(diag::Kind::DivisionByZero, range, "float division by zero");
+          return Value::floating(a / b);
+        case B::FloorDiv:
+          if (b == 0) fail(diag::Kind::DivisionByZero, range, "float floor division by zero");
+          return Value::floating(std::floor(a / b));
+        case B::Mod:
+          if (b == 0) fail(diag::Kind::DivisionByZero, range, "float modulo by zero");
+          return Value::floating(a - std::floor(a / b) * b);
+        case B::Pow: return Value::floating(std::pow(a, b));
+        default: break;
+      }
+    }
+    fail(diag::Kind::TypeMismatch, op_r.valid() ? op_r : range,
+         std::string("unsupported operand types for ") + ast::spelling(op) + ": " + describe(l) + " and " + describe(r));
+  }
+
+  // ---- dynamic arithmetic
+  if (!fn_) fail(diag::Kind::NotStatic, range, "run-time values cannot be used at module level");
+  ScalarType t = promote(l, r, range);
+  ir::Op irop = ir::Op::None_;
+  switch (op) {
+    case B::Add: irop = ir::Op::Add; break;
+    case B::Sub: irop = ir::Op::Sub; break;
+    case B::Mul: irop = ir::Op::Mul; break;
+    case B::Div:
+      irop = ir::Op::Div;
+      if (!ir::is_float(t)) t = ScalarType::Float32;  // true division
+      break;
+    case B::FloorDiv: irop = ir::is_float(t) ? ir::Op::FloorDiv : ir::Op::FloorDiv; break;
+    case B::Mod: irop = ir::Op::Mod; break;
+    case B::Pow:
+      irop = ir::Op::Pow;
+      if (!ir::is_float(t)) t = ScalarType::Float32;
+      break;
+    case B::LShift: irop = ir::Op::Shl; break;
+    case B::RShift: irop = ir::Op::Shr; break;
+    case B::BitAnd: irop = ir::Op::BitAnd; break;
+    case B::BitOr: irop = ir::Op::BitOr; break;
+    case B::BitXor: irop = ir::Op::BitXor; break;
+    case B::MatMul:
+      fail(diag::Kind::UnsupportedOperation, op_r, "'@' is not defined on scalars; use cute.gemm for matrix products");
+  }
+  bool bitwise = irop == ir::Op::Shl || irop == ir::Op::Shr || irop == ir::Op::BitAnd || irop == ir::Op::BitOr ||
+                 irop == ir::Op::BitXor;
+  if (bitwise && ir::is_float(t))
+    fail(diag::Kind::TypeMismatch, op_r, std::string("bitwise operator ") + ast::spelling(op) +
+                                             " needs integer operands, found " + describe(l) + " and " + describe(r));
+  if (t == ScalarType::Boolean && !bitwise) t = ScalarType::Int32;
+  // Narrow floats compute in Float32 and round back once.
+  ScalarType compute = ir::is_narrow_float(t) ? ScalarType::Float32 : t;
+  if (!bitwise && irop == ir::Op::Mod && !ir::is_float(compute) && r.kind == Value::Kind::Int && r.i == 0)
+    fail(diag::Kind::DivisionByZero, range, "integer modulo by zero");
+  if (!ir::is_float(compute) && (irop == ir::Op::FloorDiv) && r.kind == Value::Kind::Int && r.i == 0)
+    fail(diag::Kind::DivisionByZero, range, "integer division by zero");
+  auto e = ir::binary(irop, to_expr_as(l, compute, range), to_expr_as(r, compute, range), compute);
+  if (compute != t) e = ir::cast(e, t);
+  return Value::dyn(e, range);
+}
+
+Value Evaluator::eval_unary(ast::UnaryOpKind op, Value v, source::SourceRange r) {
+  using U = ast::UnaryOpKind;
+  v = resolve_symbol(v, r);
+  if (op == U::Not) {
+    if (v.is_static()) return Value::boolean(!truthy_static(v, r));
+    return Value::dyn(ir::unary(ir::Op::LogicalNot, to_expr_as(v, ScalarType::Boolean, r), ScalarType::Boolean), r);
+  }
+  if (v.kind == Value::Kind::Int || v.kind == Value::Kind::Bool) {
+    if (op == U::Neg) {
+      if (v.i == std::numeric_limits<int64_t>::min()) fail(diag::Kind::IntegerOverflow, r, "static integer negation overflows");
+      return Value::integer(-v.i);
+    }
+    if (op == U::Pos) return Value::integer(v.i);
+    return Value::integer(~v.i);
+  }
+  if (v.kind == Value::Kind::Float) {
+    if (op == U::Invert) fail(diag::Kind::TypeMismatch, r, "bad operand type for unary ~: float");
+    return Value::floating(op == U::Neg ? -v.f : v.f);
+  }
+  if (v.kind != Value::Kind::Dyn)
+    fail(diag::Kind::TypeMismatch, r, std::string("bad operand type for unary ") + ast::spelling(op) + ": " + describe(v));
+  if (op == U::Pos) return v;
+  if (op == U::Invert) {
+    if (ir::is_float(v.type)) fail(diag::Kind::TypeMismatch, r, "bad operand type for unary ~: " + describe(v));
+    return Value::dyn(ir::unary(ir::Op::BitNot, v.expr, v.type), r);
+  }
+  ScalarType t = v.type == ScalarType::Boolean ? ScalarType::Int32 : v.type;
+  ScalarType compute = ir::is_narrow_float(t) ? ScalarType::Float32 : t;
+  auto e = ir::unary(ir::Op::Neg, to_expr_as(v, compute, r), compute);
+  return Value::dyn(ir::cast(e, t), r);
+}
+
+Value Evaluator::eval_compare(ast::CmpOpKind op, Value l, Value r, source::SourceRange range) {
+  using C = ast::CmpOpKind;
+  l = resolve_symbol(l, range);
+  r = resolve_symbol(r, range);
+  if (op == C::Is || op == C::IsNot) {
+    if (!l.is_static() || !r.is_static())
+      fail(diag::Kind::UnsupportedOperation, range, "'is' compares static values only");
+    bool same = static_equal(l, r);
+    return Value::boolean(op == C::Is ? same : !same);
+  }
+  if (op == C::In || op == C::NotIn) {
+    if (r.kind != Value::Kind::Tuple) fail(diag::Kind::UnsupportedOperation, range, "'in' needs a static tuple on the right");
+    bool found = false;
+    for (const auto& x : *r.elts) found = found || static_equal(require_static(l, range, "the left operand of 'in'"), x);
+    return Value::boolean(op == C::In ? found : !found);
+  }
+  if (l.is_static() && r.is_static()) {
+    if ((op == C::Eq || op == C::NotEq) && !(l.is_number() && r.is_number())) {
+      bool eq = static_equal(l, r);
+      return Value::boolean(op == C::Eq ? eq : !eq);
+    }
+    if (!l.is_number() || !r.is_number())
+      fail(diag::Kind::TypeMismatch, range, "cannot order " + describe(l) + " and " + describe(r));
+    bool fl = l.kind == Value::Kind::Float || r.kind == Value::Kind::Float;
+    double a = l.kind == Value::Kind::Float ? l.f : static_cast<double>(l.i);
+    double b = r.kind == Value::Kind::Float ? r.f : static_cast<double>(r.i);
+    auto cmp = [&](auto x, auto y) {
+      switch (op) {
+        case C::Eq: return x == y;
+        case C::NotEq: return x != y;
+        case C::Lt: return x < y;
+        case C::LtE: return x <= y;
+        case C::Gt: return x > y;
+        default: return x >= y;
+      }
+    };
+    return Value::boolean(fl ? cmp(a, b) : cmp(l.i, r.i));
+  }
+  if (!(l.is_number() || l.kind == Value::Kind::Dyn) || !(r.is_number() || r.kind == Value::Kind::Dyn))
+    fail(diag::Kind::TypeMismatch, range, "cannot compare " + describe(l) + " and " + describe(r));
+  ScalarType t = promote(l, r, range);
+  if (ir::is_narrow_float(t)) t = ScalarType::Float32;
+  if (t == ScalarType::Boolean && op != C::Eq && op != C::NotEq) t = ScalarType::Int32;
+  ir::Op irop = op == C::Eq ? ir::Op::Eq : op == C::NotEq ? ir::Op::Ne : op == C::Lt ? ir::Op::Lt
+              : op == C::LtE ? ir::Op::Le : op == C::Gt ? ir::Op::Gt : ir::Op::Ge;
+  return Value::dyn(ir::binary(irop, to_expr_as(l, t, range), to_expr_as(r, t, range), ScalarType::Boolean), range);
+}
+
+Value Evaluator::eval_boolop(const ast::BoolOp& b) {
+  // Python semantics for static operands (short-circuit, returns an operand);
+  // once an operand is dynamic the rest combine as Boolean && / ||.
+  bool is_and = b.op == ast::BoolOpKind::And;
+  Value acc;
+  bool have_dyn = false;
+  ir::ExprRef dyn;
+  for (size_t i = 0; i < b.values.size(); ++i) {
+    Value v = resolve_symbol(eval(*b.values[i]), b.values[i]->range);
+    if (v.is_static() && !have_dyn) {
+      bool t = truthy_static(v, b.values[i]->range);
+      if (is_and ? !t : t) return v;
+      acc = v;
+      continue;
+    }
+    if (v.is_static()) {
+      bool t = truthy_static(v, b.values[i]->range);
+      if (is_and && !t) return Value::boolean(false);  // x and False
+      if (!is_and && t) return Value::boolean(true);   // x or True
+      continue;
+    }
+    auto e = to_expr_as(v, ScalarType::Boolean, b.values[i]->range);
+    dyn = have_dyn ? ir::binary(is_and ? ir::Op::LogicalAnd : ir::Op::LogicalOr, dyn, e, ScalarType::Boolean) : e;
+    have_dyn = true;
+  }
+  if (have_dyn) return Value::dyn(dyn, b.range);
+  return acc;
+}
+
+Value Evaluator::eval_ifexp(const ast::IfExp& e) {
+  Value c = resolve_symbol(eval(*e.test), e.test->range);
+  if (c.is_static()) return truthy_static(c, e.test->range) ? eval(*e.body) : eval(*e.orelse);
+  Value a = resolve_symbol(eval(*e.body), e.body->range);
+  Value b = resolve_symbol(eval(*e.orelse), e.orelse->range);
+  if (!(a.is_number() || a.kind == Value::Kind::Dyn) || !(b.is_number() || b.kind == Value::Kind::Dyn))
+    fail(diag::Kind::TypeMismatch, e.range,
+         "a run-time conditional expression needs numeric branches, found " + describe(a) + " and " + describe(b));
+  ScalarType t = promote(a, b, e.range);
+  return Value::dyn(ir::select(to_expr_as(c, ScalarType::Boolean, e.test->range), to_expr_as(a, t, e.body->range),
+                               to_expr_as(b, t, e.orelse->range)), e.range);
+}
+
+}  // namespace tileslc::sema

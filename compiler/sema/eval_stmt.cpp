@@ -1,0 +1,558 @@
+// Statement execution. Static control flow runs in the evaluator (the taken
+// branch of a static `if`, every iteration of `range_constexpr`); dynamic
+// control flow emits IR. Inside a run-time branch or loop, names that the
+// region assigns are first given a local variable, so every path agrees on
+// where a value lives (static numbers are promoted to run-time values there,
+// other static values may not be rebound: E0502).
+#include "sema/evaluator.h"
+
+namespace tileslc::sema {
+
+using ir::ScalarType;
+
+namespace {
+
+void collect_targets(const ast::Expr& t, std::set<std::string>& out) {
+  if (const auto* n = t.as<ast::Name>()) out.insert(n->id);
+  if (const auto* tu = t.as<ast::Tuple>())
+    for (const auto& e : tu->elts) collect_targets(*e, out);
+  if (const auto* l = t.as<ast::List>())
+    for (const auto& e : l->elts) collect_targets(*e, out);
+}
+
+void collect_body(const ast::Body& body, std::set<std::string>& out) {
+  for (const auto& s : body) {
+    if (const auto* a = s->as<ast::Assign>()) for (const auto& t : a->targets) collect_targets(*t, out);
+    if (const auto* a = s->as<ast::AugAssign>()) collect_targets(*a->target, out);
+    if (const auto* a = s->as<ast::AnnAssign>()) collect_targets(*a->target, out);
+    if (const auto* i = s->as<ast::If>()) { collect_body(i->body, out); collect_body(i->orelse, out); }
+    if (const auto* f = s->as<ast::For>()) { collect_targets(*f->target, out); collect_body(f->body, out); collect_body(f->orelse, out); }
+    if (const auto* w = s->as<ast::While>()) { collect_body(w->body, out); collect_body(w->orelse, out); }
+  }
+}
+
+bool is_trivial(const ir::ExprRef& e) {
+  return e->kind == ir::ExprKind::IntConst || e->kind == ir::ExprKind::FloatConst ||
+         e->kind == ir::ExprKind::Param || e->kind == ir::ExprKind::Builtin;
+}
+
+}  // namespace
+
+std::set<std::string> assigned_names(const ast::Body& body) {
+  std::set<std::string> out;
+  collect_body(body, out);
+  return out;
+}
+
+void Evaluator::emit(ir::StmtPtr s) {
+  if (!fn_ || fn_->blocks.empty()) fail(diag::Kind::NotStatic, s->loc, "run-time code cannot appear at module level");
+  fn_->blocks.back()->push_back(std::move(s));
+}
+
+std::string Evaluator::unique_name(const std::string& hint) {
+  static const std::set<std::string> reserved = {
+      "auto", "bool", "break", "case", "char", "class", "const", "continue", "default", "delete", "do", "double",
+      "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "new", "operator", "private",
+      "protected", "public", "register", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+      "template", "this", "throw", "typedef", "union", "unsigned", "void", "volatile", "while", "namespace", "using",
+      "virtual", "friend", "true", "false", "nullptr", "args", "stream", "tileslc", "std", "threadIdx", "blockIdx",
+      "blockDim", "gridDim", "warpSize", "dim3", "size_t", "int32_t", "int64_t", "uint32_t", "uint64_t", "min", "max",
+      "status", "and", "or", "not", "xor", "main"};
+  std::string base;
+  for (char c : hint) base += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (base.empty() || std::isdigit(static_cast<unsigned char>(base[0]))) base = "v" + base;
+  if (base.rfind("__", 0) == 0 || base.rfind("tl_", 0) == 0) base = "u" + base;
+  if (reserved.count(base)) base += "_";
+  std::string name = base;
+  for (int k = 1; fn_->used_names.count(name); ++k) name = base + "_" + std::to_string(k);
+  fn_->used_names.insert(name);
+  return name;
+}
+
+std::string Evaluator::new_local(const std::string& hint, ScalarType t) {
+  std::string name = unique_name(hint);
+  fn_->locals->push_back({name, t});
+  return name;
+}
+
+Value Evaluator::materialize(const Value& v, const std::string& hint, source::SourceRange r) {
+  if (v.kind == Value::Kind::Dyn) {
+    if (is_trivial(v.expr)) return v;
+    std::string name = new_local(hint, v.type);
+    auto s = ir::make_stmt(ir::StmtKind::Assign, r);
+    s->name = name;
+    s->a = v.expr;
+    emit(std::move(s));
+    return Value::dyn(ir::var_ref(name, v.type), v.origin);
+  }
+  if (v.kind == Value::Kind::Tuple) {
+    std::vector<Value> xs;
+    for (size_t i = 0; i < v.elts->size(); ++i) xs.push_back(materialize((*v.elts)[i], hint + "_" + std::to_string(i), r));
+    return Value::tuple(std::move(xs));
+  }
+  return v;
+}
+
+void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange r) {
+  Env& env = scope();
+  frame().maybe_unbound.erase(name);
+  auto it = env.find(name);
+  if (v.kind == Value::Kind::SymDim && fn_) v = resolve_symbol(v, r);
+  if (v.kind == Value::Kind::Dyn) {
+    // Reassigning a name that owns a local: store into it (converting inside
+    // run-time regions, where every path must agree on the variable).
+    if (it != env.end() && !it->second.owned_var.empty()) {
+      ScalarType vt = it->second.value.type;
+      if (vt == v.type || frame().dyn_depth > 0) {
+        if (vt != v.type && ir::is_float(v.type) && !ir::is_float(vt)) {
+          auto& d = error(diag::Kind::LossyConversion, r,
+                          "assigning a " + std::string(ir::type_name(v.type)) + " value to '" + name +
+                              "', which holds " + ir::type_name(vt) + " on other run-time paths");
+          d.label(it->second.where, "'" + name + "' first assigned here");
+          d.help("convert explicitly, e.g. " + name + " = cutlass." + ir::type_name(vt) + "(...), or initialize '" +
+                 name + "' with a float");
+          abort_entry();
+        }
+        auto s = ir::make_stmt(ir::StmtKind::Assign, r);
+        s->name = it->second.owned_var;
+        s->a = to_expr_as(v, vt, r);
+        emit(std::move(s));
+        it->second.value = Value::dyn(ir::var_ref(it->second.owned_var, vt), v.origin);
+        return;
+      }
+    }
+    if (frame().dyn_depth > 0 && it != env.end()) {
+      auto& d = error(diag::Kind::StaticRebindInDynamic, r,
+                      "'" + name + "' holds " + describe(it->second.value) +
+                          " and cannot be rebound to a run-time value inside run-time control flow");
+      d.label(it->second.where, "'" + name + "' bound here");
+      abort_entry();
+    }
+    if (is_trivial(v.expr) && frame().dyn_depth == 0) {
+      env[name] = Binding{v, "", r};
+      return;
+    }
+    std::string var = new_local(name, v.type);
+    auto s = ir::make_stmt(ir::StmtKind::Assign, r);
+    s->name = var;
+    s->a = v.expr;
+    emit(std::move(s));
+    env[name] = Binding{Value::dyn(ir::var_ref(var, v.type), v.origin), var, r};
+    return;
+  }
+  if (frame().dyn_depth > 0 && it != env.end() && !static_equal(it->second.value, v)) {
+    auto& d = error(diag::Kind::StaticRebindInDynamic, r,
+                    "static variable '" + name + "' is rebound inside run-time control flow");
+    d.label(it->second.where, "'" + name + "' bound here with " + describe(it->second.value));
+    d.note("a static value cannot depend on a run-time condition or iteration");
+    d.help("use cutlass.const_expr(...) or range_constexpr(...) to make the control flow static");
+    abort_entry();
+  }
+  if (fn_ && v.kind == Value::Kind::Tuple) v = materialize(v, name, r);
+  env[name] = Binding{std::move(v), "", r};
+}
+
+void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) {
+  if (const auto* n = target.as<ast::Name>()) return bind_name(n->id, std::move(v), target.range);
+  if (target.kind == ast::ExprKind::Tuple || target.kind == ast::ExprKind::List) {
+    const auto& elts = target.kind == ast::ExprKind::Tuple ? target.as<ast::Tuple>()->elts : target.as<ast::List>()->elts;
+    if (v.kind != Value::Kind::Tuple)
+      fail(diag::Kind::TypeMismatch, r, "cannot unpack " + describe(v) + " into " + std::to_string(elts.size()) + " names");
+    if (v.elts->size() != elts.size())
+      fail(diag::Kind::WrongArity, target.range, "expected " + std::to_string(elts.size()) + " values to unpack, found " +
+                                                     std::to_string(v.elts->size()));
+    auto vals = *v.elts;
+    for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], vals[i], r);
+    return;
+  }
+  if (const auto* s = target.as<ast::Subscript>()) {
+    Value base = eval(*s->value);
+    if (base.kind != Value::Kind::Tensor)
+      fail(diag::Kind::StoreToNonTensor, s->value->range, "cannot store an element into " + describe(base));
+    Value idx = eval(*s->index);
+    tensor_store(base, idx, v, target.range);
+    return;
+  }
+  fail(diag::Kind::InvalidAssignTarget, target.range, "cannot assign to this expression");
+}
+
+Flow Evaluator::exec_body(const ast::Body& body) {
+  for (const auto& s : body) {
+    Flow f = exec(*s);
+    if (f != Flow::Normal) return f;
+  }
+  return Flow::Normal;
+}
+
+Flow Evaluator::exec(const ast::Stmt& s) {
+  using K = ast::StmtKind;
+  source::SourceRange saved = stmt_loc_;
+  stmt_loc_ = s.range;
+  struct Restore { source::SourceRange& ref; source::SourceRange v; ~Restore() { ref = v; } } restore{stmt_loc_, saved};
+  switch (s.kind) {
+    case K::ExprStmt: {
+      const auto* e = s.as<ast::ExprStmt>();
+      Value v = eval(*e->value);
+      if (v.kind == Value::Kind::KernelCall) {
+        auto& d = error(diag::Kind::KernelCalledDirectly, e->value->range,
+                        "kernel '" + v.kcall->fn->def->name + "' is called but never launched");
+        d.help("launch it: " + v.kcall->fn->def->name + "(...).launch(grid=(...), block=(...))");
+        abort_entry();
+      }
+      return Flow::Normal;
+    }
+    case K::Assign: {
+      const auto* a = s.as<ast::Assign>();
+      Value v = eval(*a->value);
+      for (const auto& t : a->targets) assign(*t, v, a->value->range);
+      return Flow::Normal;
+    }
+    case K::AugAssign: {
+      const auto* a = s.as<ast::AugAssign>();
+      Value cur = eval(*a->target);
+      Value rhs = eval(*a->value);
+      Value v = eval_binop(a->op, cur, rhs, s.range, a->op_range);
+      assign(*a->target, v, s.range);
+      return Flow::Normal;
+    }
+    case K::AnnAssign: {
+      const auto* a = s.as<ast::AnnAssign>();
+      if (!a->value) return Flow::Normal;
+      Value v = eval(*a->value);
+      Value ann = eval(*a->annotation);
+      if (ann.kind == Value::Kind::Type && (v.is_number() || v.kind == Value::Kind::Dyn)) {
+        if (!fn_) fail(diag::Kind::NotStatic, a->annotation->range, "typed run-time values cannot be created at module level");
+        v = Value::dyn(to_expr_as(v, ann.type, a->value->range), a->value->range);
+      }
+      assign(*a->target, v, a->value->range);
+      return Flow::Normal;
+    }
+    case K::Pass: return Flow::Normal;
+    case K::Return: {
+      const auto* r = s.as<ast::Return>();
+      Frame& f = frame();
+      if (f.is_module) fail(diag::Kind::DynamicControlInStatic, s.range, "'return' outside a function");
+      Value v = r->value ? eval(*r->value) : Value::none();
+      if (f.is_entry) {
+        if (v.kind != Value::Kind::None)
+          fail(diag::Kind::ReturnInKernel, r->value->range, "kernels and host functions cannot return a value");
+        if (f.dyn_depth > 0) emit(ir::make_stmt(ir::StmtKind::Return, s.range));
+        return Flow::Return;
+      }
+      if (f.dyn_depth > 0) {
+        auto& d = error(diag::Kind::DynamicControlInStatic, s.range,
+                        "'return' inside run-time control flow of an inlined helper is not supported");
+        d.help("assign the result to a variable on each path and return it once at the end");
+        abort_entry();
+      }
+      if (v.kind == Value::Kind::Dyn) v = materialize(v, f.def->name + "_result", s.range);
+      f.return_value = v;
+      return Flow::Return;
+    }
+    case K::Break: case K::Continue: {
+      Frame& f = frame();
+      bool is_break = s.kind == K::Break;
+      if (f.loops.empty())
+        fail(diag::Kind::BreakOutsideLoop, s.range, std::string("'") + (is_break ? "break" : "continue") + "' outside a loop");
+      const LoopInfo& loop = f.loops.back();
+      if (loop.dynamic) {
+        emit(ir::make_stmt(is_break ? ir::StmtKind::Break : ir::StmtKind::Continue, s.range));
+      } else if (f.dyn_depth > loop.dyn_depth) {
+        auto& d = error(diag::Kind::DynamicControlInStatic, s.range,
+                        std::string("'") + (is_break ? "break" : "continue") +
+                            "' under a run-time condition cannot leave a loop unrolled at compile time");
+        d.help("make the condition static with cutlass.const_expr, or use a run-time range(...) loop");
+        abort_entry();
+      }
+      return is_break ? Flow::Break : Flow::Continue;
+    }
+    case K::Assert: {
+      const auto* a = s.as<ast::Assert>();
+      Value t = eval(*a->test);
+      if (!t.is_static()) {
+        auto& d = error(diag::Kind::NotStatic, a->test->range, "assert needs a condition known while compiling");
+        d.help("use an if statement for run-time checks");
+        abort_entry();
+      }
+      if (!truthy_static(t, a->test->range)) {
+        std::string msg = "assertion failed";
+        if (a->msg) {
+          Value m = eval(*a->msg);
+          msg += ": " + (m.kind == Value::Kind::Str ? m.s : repr(m));
+        }
+        fail(diag::Kind::StaticAssertFailed, a->test->range, msg);
+      }
+      return Flow::Normal;
+    }
+    case K::If: return exec_if(*s.as<ast::If>());
+    case K::For: return exec_for(*s.as<ast::For>());
+    case K::While: return exec_while(*s.as<ast::While>());
+    case K::FunctionDef: {
+      const auto* d = s.as<ast::FunctionDef>();
+      auto fn = std::make_shared<FunctionValue>();
+      fn->def = d;
+      fn->module = frame().module;
+      for (const auto& deco : d->decorators) {
+        const ast::Expr* target = deco.get();
+        if (const auto* c = deco->as<ast::Call>()) target = c->func.get();
+        Value dv = eval(*target);
+        if (dv.kind == Value::Kind::Builtin && dv.builtin == BuiltinId::KernelDecorator) fn->kind = FunctionValue::Kind::Kernel;
+        else if (dv.kind == Value::Kind::Builtin && dv.builtin == BuiltinId::JitDecorator) fn->kind = FunctionValue::Kind::Jit;
+        else fail(diag::Kind::UnsupportedOperation, deco->range, "unknown decorator: only @cute.kernel and @cute.jit are supported");
+      }
+      Value v;
+      v.kind = Value::Kind::Function;
+      v.fn = fn;
+      scope()[d->name] = Binding{v, "", d->name_range};
+      return Flow::Normal;
+    }
+    case K::Import: {
+      for (const auto& alias : s.as<ast::Import>()->names) {
+        auto m = import_module(alias.name, alias.range);
+        if (!m) continue;
+        Value v;
+        v.kind = Value::Kind::Module;
+        if (!alias.asname.empty()) {
+          v.module = m;
+          scope()[alias.asname] = Binding{v, "", alias.range};
+        } else {
+          // `import a.b` binds `a`.
+          std::string top = alias.name.substr(0, alias.name.find('.'));
+          v.module = modules_.at(top);
+          scope()[top] = Binding{v, "", alias.range};
+        }
+      }
+      return Flow::Normal;
+    }
+    case K::ImportFrom: {
+      const auto* imp = s.as<ast::ImportFrom>();
+      std::string name = imp->module;
+      if (imp->level > 0) {
+        std::string base = frame().module->name;
+        for (int k = 0; k < imp->level; ++k) base = base.substr(0, base.rfind('.') == std::string::npos ? 0 : base.rfind('.'));
+        name = base.empty() ? name : (name.empty() ? base : base + "." + name);
+      }
+      auto m = import_module(name, imp->module_range.valid() ? imp->module_range : s.range);
+      if (!m) return Flow::Normal;
+      for (const auto& alias : imp->names) {
+        auto it = m->globals.find(alias.name);
+        Value v;
+        if (it != m->globals.end()) {
+          v = it->second.value;
+        } else if (auto sub = import_module(name + "." + alias.name, source::SourceRange{}); sub) {
+          v.kind = Value::Kind::Module;
+          v.module = sub;
+        } else {
+          error(diag::Kind::NameNotInModule, alias.range, "cannot import name '" + alias.name + "' from '" + name + "'");
+          continue;
+        }
+        scope()[alias.asname.empty() ? alias.name : alias.asname] = Binding{v, "", alias.range};
+      }
+      return Flow::Normal;
+    }
+  }
+  return Flow::Normal;
+}
+
+void Evaluator::promote_for_region(const std::set<std::string>& assigned, source::SourceRange r) {
+  if (!fn_) return;
+  Env& env = scope();
+  for (const auto& name : assigned) {
+    auto it = env.find(name);
+    if (it == env.end() || !it->second.owned_var.empty()) continue;
+    Value& v = it->second.value;
+    if (v.is_number() || v.kind == Value::Kind::Dyn) {
+      // Static numbers become run-time values (Int32/Float32/Boolean); shared
+      // dynamic values get a local of their own.
+      ir::ExprRef e = to_expr(v, r);
+      std::string var = new_local(name, e->type);
+      auto s = ir::make_stmt(ir::StmtKind::Assign, it->second.where.valid() ? it->second.where : r);
+      s->name = var;
+      s->a = e;
+      emit(std::move(s));
+      it->second = Binding{Value::dyn(ir::var_ref(var, e->type), it->second.where), var, it->second.where};
+    }
+  }
+}
+
+namespace {
+
+/// Joins the environments of two run-time paths: names that agree keep their
+/// binding; names bound on one path only become "maybe unbound".
+void merge_envs(Env& out, const Env& a, const Env& b, std::map<std::string, source::SourceRange>& maybe_unbound,
+                Evaluator& ev) {
+  Env merged;
+  for (const auto& [k, ba] : a) {
+    auto ib = b.find(k);
+    if (ib == b.end()) {
+      maybe_unbound[k] = ba.where;
+      continue;
+    }
+    const auto& bb = ib->second;
+    bool same = (!ba.owned_var.empty() && ba.owned_var == bb.owned_var) || ev.static_equal(ba.value, bb.value);
+    if (same) merged[k] = ba;
+    else maybe_unbound[k] = ba.where;
+  }
+  for (const auto& [k, bb] : b)
+    if (!a.count(k)) maybe_unbound[k] = bb.where;
+  out = std::move(merged);
+}
+
+}  // namespace
+
+Flow Evaluator::exec_if(const ast::If& s) {
+  Value c = eval(*s.test);
+  if (c.kind == Value::Kind::SymDim) c = resolve_symbol(c, s.test->range);
+  if (c.is_static()) {
+    return truthy_static(c, s.test->range) ? exec_body(s.body) : exec_body(s.orelse);
+  }
+  if (c.kind != Value::Kind::Dyn)
+    fail(diag::Kind::ConditionNotBoolean, s.test->range, "condition must be a boolean or number, found " + describe(c));
+  auto cond = to_expr_as(c, ScalarType::Boolean, s.test->range);
+  std::set<std::string> assigned = assigned_names(s.body);
+  for (const auto& n : assigned_names(s.orelse)) assigned.insert(n);
+  promote_for_region(assigned, s.range);
+
+  auto stmt = ir::make_stmt(ir::StmtKind::If, s.range);
+  stmt->a = cond;
+  Frame& f = frame();
+  Env before = scope();
+  auto run_branch = [&](const ast::Body& body, ir::Block& block) {
+    scope() = before;
+    fn_->blocks.push_back(&block);
+    ++f.dyn_depth;
+    Flow fl = exec_body(body);
+    --f.dyn_depth;
+    fn_->blocks.pop_back();
+    if (fl == Flow::Return && !f.is_entry) fl = Flow::Normal;  // diagnosed at the return
+    return std::pair<Flow, Env>{fl, scope()};
+  };
+  auto [f1, env1] = run_branch(s.body, stmt->body);
+  auto [f2, env2] = run_branch(s.orelse, stmt->orelse);
+  // A branch that ends in break/continue/return does not reach the join.
+  if (f1 != Flow::Normal && f2 == Flow::Normal) scope() = env2;
+  else if (f2 != Flow::Normal && f1 == Flow::Normal) scope() = env1;
+  else merge_envs(scope(), env1, env2, f.maybe_unbound, *this);
+  emit(std::move(stmt));
+  return Flow::Normal;
+}
+
+Flow Evaluator::exec_for(const ast::For& s) {
+  Frame& f = frame();
+  Value it = eval(*s.iter);
+  // Static iteration: range_constexpr(...) or a static tuple.
+  const ast::Call* call = s.iter->as<ast::Call>();
+  bool is_range_call = false, is_constexpr_range = false;
+  if (call) {
+    Value callee = eval(*call->func);
+    is_range_call = callee.kind == Value::Kind::Builtin && callee.builtin == BuiltinId::Range;
+    is_constexpr_range = callee.kind == Value::Kind::Builtin && callee.builtin == BuiltinId::RangeConstexpr;
+  }
+  if (!s.orelse.empty()) fail(diag::Kind::UnsupportedOperation, s.range, "for ... else is not supported in tileslc");
+  if (is_constexpr_range || it.kind == Value::Kind::Tuple) {
+    const auto& items = *it.elts;
+    if (items.size() > 4096)
+      fail(diag::Kind::UnrollTooLarge, s.iter->range,
+           "loop unrolled at compile time has " + std::to_string(items.size()) + " iterations, more than the limit of 4096");
+    f.loops.push_back({false, f.dyn_depth});
+    Flow result = Flow::Normal;
+    for (const auto& item : items) {
+      assign(*s.target, item, s.target->range);
+      Flow fl = exec_body(s.body);
+      if (fl == Flow::Break) break;
+      if (fl == Flow::Return) { result = Flow::Return; break; }
+    }
+    f.loops.pop_back();
+    return result;
+  }
+  if (!is_range_call)
+    fail(diag::Kind::UnsupportedOperation, s.iter->range,
+         "for loops iterate over range(...), cutlass.range_constexpr(...) or a static tuple, found " + describe(it));
+  // Run-time loop: `it` is a Slice-like tuple (start, stop, step) from range().
+  if (!fn_) fail(diag::Kind::NotStatic, s.range, "run-time loops cannot appear at module level");
+  const auto& parts = *it.elts;
+  Value start = parts[0], stop = parts[1], step = parts[2];
+  int64_t step_v = require_static_int(step, call->range, "the step of a run-time range");
+  if (step_v == 0) fail(diag::Kind::DivisionByZero, call->range, "range() step must not be zero");
+  ScalarType t = promote(start, stop, s.iter->range);
+  if (!ir::is_integer(t)) fail(diag::Kind::TypeMismatch, s.iter->range, "range() bounds must be integers");
+  const auto* target = s.target->as<ast::Name>();
+  if (!target) fail(diag::Kind::InvalidAssignTarget, s.target->range, "a run-time loop variable must be a single name");
+  auto assigned = assigned_names(s.body);
+  assigned.erase(target->id);
+  promote_for_region(assigned, s.range);
+
+  auto stmt = ir::make_stmt(ir::StmtKind::For, s.range);
+  stmt->a = to_expr_as(start, t, s.iter->range);
+  stmt->b = to_expr_as(stop, t, s.iter->range);
+  stmt->c = ir::int_const(step_v, t);
+  stmt->step_sign = step_v > 0 ? 1 : -1;
+  stmt->var_type = t;
+  stmt->name = new_local(target->id, t);
+  Env before = scope();
+  scope()[target->id] = Binding{Value::dyn(ir::var_ref(stmt->name, t), s.target->range), "", s.target->range};
+  fn_->blocks.push_back(&stmt->body);
+  f.loops.push_back({true, f.dyn_depth});
+  ++f.dyn_depth;
+  exec_body(s.body);
+  --f.dyn_depth;
+  f.loops.pop_back();
+  fn_->blocks.pop_back();
+  Env after = scope();
+  scope() = before;
+  for (const auto& [k, b] : after)
+    if (!before.count(k)) f.maybe_unbound[k] = b.where;
+  emit(std::move(stmt));
+  return Flow::Normal;
+}
+
+Flow Evaluator::exec_while(const ast::While& s) {
+  Frame& f = frame();
+  if (!s.orelse.empty()) fail(diag::Kind::UnsupportedOperation, s.range, "while ... else is not supported in tileslc");
+  Value c = eval(*s.test);
+  if (c.is_static()) {
+    // A static condition: unrolled while it stays static.
+    f.loops.push_back({false, f.dyn_depth});
+    int iterations = 0;
+    Flow result = Flow::Normal;
+    while (truthy_static(c, s.test->range)) {
+      if (++iterations > 4096)
+        fail(diag::Kind::UnrollTooLarge, s.test->range, "while loop with a static condition ran more than 4096 times while compiling");
+      Flow fl = exec_body(s.body);
+      if (fl == Flow::Break) break;
+      if (fl == Flow::Return) { result = Flow::Return; break; }
+      c = eval(*s.test);
+      if (!c.is_static())
+        fail(diag::Kind::DynamicControlInStatic, s.test->range,
+             "while condition was static on entry but became a run-time value");
+    }
+    f.loops.pop_back();
+    return result;
+  }
+  promote_for_region(assigned_names(s.body), s.range);
+  // Re-evaluate the condition inside the loop so it sees the promoted locals:
+  // while (true) { if (!cond) break; body }
+  auto stmt = ir::make_stmt(ir::StmtKind::While, s.range);
+  stmt->a = ir::bool_const(true);
+  Env before = scope();
+  fn_->blocks.push_back(&stmt->body);
+  f.loops.push_back({true, f.dyn_depth});
+  ++f.dyn_depth;
+  Value c2 = eval(*s.test);
+  auto brk = ir::make_stmt(ir::StmtKind::If, s.test->range);
+  brk->a = ir::unary(ir::Op::LogicalNot, to_expr_as(c2, ScalarType::Boolean, s.test->range), ScalarType::Boolean);
+  brk->body.push_back(ir::make_stmt(ir::StmtKind::Break, s.test->range));
+  emit(std::move(brk));
+  exec_body(s.body);
+  --f.dyn_depth;
+  f.loops.pop_back();
+  fn_->blocks.pop_back();
+  Env after = scope();
+  scope() = before;
+  for (const auto& [k, b] : after)
+    if (!before.count(k)) f.maybe_unbound[k] = b.where;
+  emit(std::move(stmt));
+  return Flow::Normal;
+}
+
+}  // namespace tileslc::sema

@@ -1,0 +1,262 @@
+// Scalar conversions and the promotion rules of binary arithmetic
+// (documented in docs/language.md, "Types and promotion"):
+//  - a static int adopts the other operand's type (weak typing, as Triton and
+//    CuTe DSL do); a static float adopts a float operand's type and makes an
+//    integer operand Float32;
+//  - two dynamic integers: the wider; equal widths with mixed signedness give
+//    the unsigned type (C's rule);
+//  - integer with float: the float; Float16 with BFloat16: Float32; two floats:
+//    the wider;
+//  - Boolean operands count as Int32 in arithmetic.
+#include <cmath>
+
+#include "sema/evaluator.h"
+
+namespace tileslc::sema {
+
+using ir::ScalarType;
+
+diag::Diagnostic& Evaluator::error(diag::Kind k, source::SourceRange r, std::string msg) {
+  auto& d = diags_.report(k, r, std::move(msg));
+  for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
+    if (!(*it)->context.empty()) d.note((*it)->context);
+  return d;
+}
+
+void Evaluator::fail(diag::Kind k, source::SourceRange r, std::string msg) {
+  error(k, r, std::move(msg));
+  throw AbortEntry{};
+}
+
+std::optional<ScalarType> Evaluator::natural_type(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Int: return (v.i >= INT32_MIN && v.i <= INT32_MAX) ? ScalarType::Int32 : ScalarType::Int64;
+    case Value::Kind::Float: return ScalarType::Float32;
+    case Value::Kind::Bool: return ScalarType::Boolean;
+    case Value::Kind::Dyn: return v.type;
+    default: return std::nullopt;
+  }
+}
+
+Value Evaluator::resolve_symbol(const Value& v, source::SourceRange r) {
+  if (v.kind != Value::Kind::SymDim) return v;
+  if (fn_) {
+    if (auto it = fn_->symbols.find(v.s); it != fn_->symbols.end()) return Value::dyn(it->second, r);
+    auto& d = error(diag::Kind::NotStatic, r,
+                    "symbolic extent '" + v.s + "' is not bound by a tensor parameter of this function");
+    d.help("use it in a parameter annotation such as cute.Tensor[cutlass.Float32, (" + v.s + ",)]");
+    abort_entry();
+  }
+  fail(diag::Kind::NotStatic, r, "symbolic extent '" + v.s + "' has no value while compiling");
+}
+
+ir::ExprRef Evaluator::to_expr(const Value& in, source::SourceRange r) {
+  Value v = resolve_symbol(in, r);
+  switch (v.kind) {
+    case Value::Kind::Int: return ir::int_const(v.i, *natural_type(v));
+    case Value::Kind::Bool: return ir::bool_const(v.i != 0);
+    case Value::Kind::Float: return ir::float_const(v.f, ScalarType::Float32);
+    case Value::Kind::Dyn: return v.expr;
+    default:
+      fail(diag::Kind::TypeMismatch, r, "expected a number, found " + describe(v));
+  }
+}
+
+ir::ExprRef Evaluator::to_expr_as(const Value& in, ScalarType t, source::SourceRange r) {
+  Value v = resolve_symbol(in, r);
+  if (v.kind == Value::Kind::Int) {
+    if (ir::is_float(t)) return ir::cast(ir::float_const(static_cast<double>(v.i), ScalarType::Float32), t);
+    if (t == ScalarType::Boolean) return ir::bool_const(v.i != 0);
+    return ir::int_const(v.i, t);
+  }
+  if (v.kind == Value::Kind::Float) {
+    if (ir::is_float(t)) {
+      if (t == ScalarType::Float32 || t == ScalarType::Float64) return ir::float_const(v.f, t);
+      return ir::cast(ir::float_const(v.f, ScalarType::Float32), t);
+    }
+    return ir::cast(ir::float_const(v.f, ScalarType::Float64), t);
+  }
+  if (v.kind == Value::Kind::Bool) return ir::cast(ir::bool_const(v.i != 0), t);
+  auto e = to_expr(v, r);
+  if (e->type == t) return e;
+  // Narrow float <-> anything goes through Float32, which codegen knows how to convert.
+  if (ir::is_narrow_float(e->type) && t != ScalarType::Float32) e = ir::cast(e, ScalarType::Float32);
+  if (ir::is_narrow_float(t) && e->type != ScalarType::Float32) e = ir::cast(e, ScalarType::Float32);
+  return ir::cast(e, t);
+}
+
+namespace {
+
+int rank_of_float(ScalarType t) {
+  switch (t) {
+    case ScalarType::Float8E4M3FN: case ScalarType::Float8E5M2: return 0;
+    case ScalarType::Float16: case ScalarType::BFloat16: return 1;
+    case ScalarType::Float32: case ScalarType::TFloat32: return 2;
+    default: return 3;
+  }
+}
+
+ScalarType promote_dyn(ScalarType a, ScalarType b) {
+  if (a == ScalarType::Boolean) a = ScalarType::Int32;
+  if (b == ScalarType::Boolean) b = ScalarType::Int32;
+  if (a == b) return a;
+  bool fa = ir::is_float(a), fb = ir::is_float(b);
+  if (fa && !fb) return a;
+  if (fb && !fa) return b;
+  if (fa && fb) {
+    int ra = rank_of_float(a), rb = rank_of_float(b);
+    if (ra == rb) return ScalarType::Float32;  // Float16 with BFloat16, FP8 mixes
+    return ra > rb ? a : b;
+  }
+  int wa = ir::bit_width(a), wb = ir::bit_width(b);
+  if (wa != wb) return wa > wb ? a : b;
+  return ir::is_signed(a) ? b : a;
+}
+
+}  // namespace
+
+ScalarType Evaluator::promote(const Value& a, const Value& b, source::SourceRange r) {
+  bool da = a.kind == Value::Kind::Dyn, db = b.kind == Value::Kind::Dyn;
+  if (da && db) return promote_dyn(a.type, b.type);
+  if (!da && !db) return promote_dyn(*natural_type(a), *natural_type(b));
+  const Value& d = da ? a : b;
+  const Value& s = da ? b : a;
+  if (s.kind == Value::Kind::Float) return ir::is_float(d.type) ? d.type : ScalarType::Float32;
+  if (s.kind == Value::Kind::Int) {
+    if (d.type == ScalarType::Boolean) return *natural_type(s);
+    // A literal that does not fit the dynamic integer type widens it to 64 bits.
+    if (ir::is_integer(d.type) && ir::bit_width(d.type) < 64) {
+      int64_t lim = (int64_t{1} << (ir::bit_width(d.type) - (ir::is_signed(d.type) ? 1 : 0))) - 1;
+      if (s.i > lim || s.i < (ir::is_signed(d.type) ? -lim - 1 : 0))
+        return ir::is_signed(d.type) || s.i < 0 ? ScalarType::Int64 : ScalarType::Uint64;
+    }
+    return d.type;
+  }
+  return promote_dyn(d.type, *natural_type(s));
+}
+
+bool Evaluator::truthy_static(const Value& v, source::SourceRange r) {
+  switch (v.kind) {
+    case Value::Kind::None: return false;
+    case Value::Kind::Int: case Value::Kind::Bool: return v.i != 0;
+    case Value::Kind::Float: return v.f != 0;
+    case Value::Kind::Str: return !v.s.empty();
+    case Value::Kind::Tuple: return !v.elts->empty();
+    default: return true;
+  }
+}
+
+const Value& Evaluator::require_static(const Value& v, source::SourceRange r, const std::string& what) {
+  if (v.is_static() && v.kind != Value::Kind::SymDim) return v;
+  auto& d = error(diag::Kind::NotStatic, r, what + " must be known while compiling, but this value is only known at run time");
+  if (v.kind == Value::Kind::Dyn && v.origin.valid() && (v.origin.begin != r.begin || v.origin.end != r.end))
+    d.label(v.origin, "run-time value originates here");
+  if (v.kind == Value::Kind::SymDim)
+    d.note("'" + v.s + "' is a symbolic extent: its value comes from the caller's tensors at run time");
+  d.help("static values are literals, module constants, Constexpr parameters, range_constexpr indices and arithmetic on them");
+  abort_entry();
+}
+
+int64_t Evaluator::require_static_int(const Value& v, source::SourceRange r, const std::string& what) {
+  const Value& s = require_static(v, r, what);
+  if (s.kind != Value::Kind::Int && s.kind != Value::Kind::Bool)
+    fail(diag::Kind::TypeMismatch, r, what + " must be an integer, found " + describe(s));
+  return s.i;
+}
+
+bool Evaluator::static_equal(const Value& a, const Value& b) {
+  if (a.kind != b.kind) {
+    if (a.is_number() && b.is_number() && a.kind != Value::Kind::Float && b.kind != Value::Kind::Float)
+      return a.i == b.i;
+    return false;
+  }
+  switch (a.kind) {
+    case Value::Kind::None: case Value::Kind::Ellipsis: return true;
+    case Value::Kind::Int: case Value::Kind::Bool: return a.i == b.i;
+    case Value::Kind::Float: return a.f == b.f;
+    case Value::Kind::Str: case Value::Kind::SymDim: return a.s == b.s;
+    case Value::Kind::Type: return a.type == b.type;
+    case Value::Kind::Tuple:
+      if (a.elts->size() != b.elts->size()) return false;
+      for (size_t i = 0; i < a.elts->size(); ++i)
+        if (!static_equal((*a.elts)[i], (*b.elts)[i])) return false;
+      return true;
+    case Value::Kind::Dyn: return a.expr == b.expr;
+    case Value::Kind::Tensor: return a.tensor == b.tensor;
+    case Value::Kind::Module: return a.module == b.module;
+    case Value::Kind::Function: return a.fn == b.fn;
+    case Value::Kind::Builtin: return a.builtin == b.builtin && a.self == b.self;
+    default: return false;
+  }
+}
+
+std::string repr(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Undef: return "<undefined>";
+    case Value::Kind::None: return "None";
+    case Value::Kind::Int: return std::to_string(v.i);
+    case Value::Kind::Bool: return v.i ? "True" : "False";
+    case Value::Kind::Float: {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", v.f);
+      std::string s = buf;
+      if (s.find_first_of(".einn") == std::string::npos) s += ".0";
+      return s;
+    }
+    case Value::Kind::Str: return "'" + v.s + "'";
+    case Value::Kind::Tuple: {
+      std::string s = "(";
+      for (size_t i = 0; i < v.elts->size(); ++i) s += (i ? ", " : "") + repr((*v.elts)[i]);
+      if (v.elts->size() == 1) s += ",";
+      return s + ")";
+    }
+    case Value::Kind::Type: return ir::type_name(v.type);
+    case Value::Kind::Dyn: return std::string("<run-time ") + ir::type_name(v.type) + ">";
+    case Value::Kind::Tensor: {
+      std::string s = std::string("Tensor[") + ir::type_name(v.tensor->dtype) + ", (";
+      for (size_t i = 0; i < v.tensor->shape.size(); ++i) {
+        s += i ? ", " : "";
+        s += v.tensor->shape_symbols[i].empty() ? repr(*v.tensor->shape[i]) : v.tensor->shape_symbols[i];
+      }
+      if (v.tensor->shape.size() == 1) s += ",";
+      return s + ")]";
+    }
+    case Value::Kind::Module: return "<module '" + v.module->name + "'>";
+    case Value::Kind::Function: return "<function " + v.fn->def->name + ">";
+    case Value::Kind::Builtin: return "<builtin>";
+    case Value::Kind::KernelCall: return "<kernel call " + v.kcall->fn->def->name + "(...)>";
+    case Value::Kind::SymDim: return v.s;
+    case Value::Kind::TensorSpec: return "<tensor type>";
+    case Value::Kind::ConstexprSpec: return "Constexpr";
+    case Value::Kind::Ellipsis: return "...";
+    case Value::Kind::Slice: return "<slice>";
+  }
+  return "?";
+}
+
+std::string describe(const Value& v) {
+  switch (v.kind) {
+    case Value::Kind::Undef: return "an undefined value";
+    case Value::Kind::None: return "None";
+    case Value::Kind::Int: return "int " + repr(v);
+    case Value::Kind::Bool: return "bool " + repr(v);
+    case Value::Kind::Float: return "float " + repr(v);
+    case Value::Kind::Str: return "string " + repr(v);
+    case Value::Kind::Tuple: return "tuple " + repr(v);
+    case Value::Kind::Type: return std::string("type ") + ir::type_name(v.type);
+    case Value::Kind::Dyn: return std::string("run-time ") + ir::type_name(v.type) + " value";
+    case Value::Kind::Tensor: return "tensor " + repr(v);
+    case Value::Kind::Module: return "module '" + v.module->name + "'";
+    case Value::Kind::Function: return "function '" + v.fn->def->name + "'";
+    case Value::Kind::Builtin: return "builtin function";
+    case Value::Kind::KernelCall: return "kernel call";
+    case Value::Kind::SymDim: return "symbolic extent '" + v.s + "'";
+    case Value::Kind::TensorSpec: return "tensor type";
+    case Value::Kind::ConstexprSpec: return "Constexpr marker";
+    case Value::Kind::Ellipsis: return "Ellipsis";
+    case Value::Kind::Slice: return "slice";
+  }
+  return "value";
+}
+
+}  // namespace tileslc::sema

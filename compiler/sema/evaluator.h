@@ -1,0 +1,162 @@
+// Internal to sema: the Evaluator, which walks ASTs with an environment of
+// Values (value.h) and emits IR into the function being built. Split by
+// construct across eval_*.cpp files; this header is their shared interface.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "diag/diag.h"
+#include "ir/ir.h"
+#include "sema/sema.h"
+#include "sema/value.h"
+
+namespace tileslc::sema {
+
+/// Thrown to abandon the current entry point after an error was reported.
+struct AbortEntry {};
+
+/// The IR function under construction (a kernel or a host function).
+struct FnCtx {
+  bool is_kernel = false;
+  ir::Kernel* kernel = nullptr;
+  ir::HostFunction* host = nullptr;
+  std::vector<ir::LocalVar>* locals = nullptr;
+  std::set<std::string> used_names;          ///< C++ names taken in this function
+  std::vector<ir::Block*> blocks;            ///< innermost last
+  std::map<std::string, ir::ExprRef> symbols;  ///< symbolic extents visible here
+  int64_t static_block[3] = {0, 0, 0};       ///< kernel: block dims when known statically
+  std::map<std::string, size_t> stored_ptrs;   ///< kernel: pointer params stored through
+};
+
+enum class Flow : uint8_t { Normal, Break, Continue, Return };
+
+struct LoopInfo {
+  bool dynamic = false;
+  int dyn_depth = 0;  ///< frame's dyn_depth when the loop was entered
+};
+
+/// One activation of a Python function (or a module body), inlined.
+struct Frame {
+  Env env;
+  std::shared_ptr<ModuleValue> module;
+  const ast::FunctionDef* def = nullptr;   ///< null for module bodies
+  bool is_module = false;
+  bool is_entry = false;                   ///< the kernel or host function itself
+  int dyn_depth = 0;                       ///< nesting of run-time if/for/while in this frame
+  std::vector<LoopInfo> loops;
+  Value return_value = Value::none();
+  std::map<std::string, source::SourceRange> maybe_unbound;
+  std::string context;                     ///< "in instantiation of NAME with ..." for notes
+};
+
+class Evaluator {
+ public:
+  Evaluator(source::SourceManager& sm, const Options& opts, diag::DiagnosticEngine& diags)
+      : sm_(sm), opts_(opts), diags_(diags) {}
+
+  std::optional<ir::Program> run(source::FileId main, std::vector<std::string>* deps);
+
+  // ---- diagnostics (eval_util.cpp)
+  diag::Diagnostic& error(diag::Kind k, source::SourceRange r, std::string msg);
+  [[noreturn]] void fail(diag::Kind k, source::SourceRange r, std::string msg);
+  [[noreturn]] void abort_entry() { throw AbortEntry{}; }
+
+  // ---- modules (modules.cpp)
+  std::shared_ptr<ModuleValue> import_module(const std::string& dotted, source::SourceRange at);
+  void exec_module_body(const std::shared_ptr<ModuleValue>& m);
+  std::shared_ptr<ModuleValue> builtins_module();
+
+  // ---- expressions (eval_expr.cpp)
+  Value eval(const ast::Expr& e);
+  Value eval_name(const ast::Name& n);
+  Value eval_attribute(const ast::Attribute& a);
+  Value eval_subscript(const ast::Subscript& s);
+  Value eval_binop(ast::BinOpKind op, Value lhs, Value rhs, source::SourceRange r, source::SourceRange op_r);
+  Value eval_unary(ast::UnaryOpKind op, Value v, source::SourceRange r);
+  Value eval_compare(ast::CmpOpKind op, Value lhs, Value rhs, source::SourceRange r);
+  Value eval_boolop(const ast::BoolOp& b);
+  Value eval_ifexp(const ast::IfExp& e);
+  Value eval_call(const ast::Call& c);
+
+  // ---- conversions and promotion (eval_types.cpp)
+  /// A static number, Bool or Dyn as an IR expression of its natural type.
+  ir::ExprRef to_expr(const Value& v, source::SourceRange r);
+  /// Converts `v` to type `t` (static numbers become constants).
+  ir::ExprRef to_expr_as(const Value& v, ir::ScalarType t, source::SourceRange r);
+  /// The type a binary arithmetic op computes in (DESIGN: docs/language.md "Promotion").
+  ir::ScalarType promote(const Value& a, const Value& b, source::SourceRange r);
+  std::optional<ir::ScalarType> natural_type(const Value& v);
+  bool truthy_static(const Value& v, source::SourceRange r);
+  /// Requires a static value; explains why it is dynamic otherwise.
+  const Value& require_static(const Value& v, source::SourceRange r, const std::string& what);
+  int64_t require_static_int(const Value& v, source::SourceRange r, const std::string& what);
+  /// Resolves symbolic extents to their run-time values in the current function.
+  Value resolve_symbol(const Value& v, source::SourceRange r);
+  bool static_equal(const Value& a, const Value& b);
+
+  // ---- statements (eval_stmt.cpp)
+  Flow exec_body(const ast::Body& body);
+  Flow exec(const ast::Stmt& s);
+  void assign(const ast::Expr& target, Value v, source::SourceRange r);
+  void bind_name(const std::string& name, Value v, source::SourceRange r);
+  Flow exec_if(const ast::If& s);
+  Flow exec_for(const ast::For& s);
+  Flow exec_while(const ast::While& s);
+  void emit(ir::StmtPtr s);
+  /// Moves a dynamic value into a fresh local so later assignments cannot change it.
+  Value materialize(const Value& v, const std::string& hint, source::SourceRange r);
+  std::string new_local(const std::string& hint, ir::ScalarType t);
+  std::string unique_name(const std::string& hint);
+  void promote_for_region(const std::set<std::string>& assigned, source::SourceRange r);
+
+  // ---- calls and builtins (eval_call.cpp, builtins.cpp)
+  Value call_value(const Value& callee, std::vector<Value> args, std::vector<std::pair<std::string, Value>> kwargs,
+                   const ast::Call& site);
+  Value call_helper(const FunctionValue& fn, std::vector<Value> args,
+                    std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site);
+  Value call_builtin(const Value& callee, std::vector<Value>& args,
+                     std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site);
+  Value math_call(BuiltinId id, std::vector<Value>& args, const ast::Call& site);
+
+  // ---- tensors (eval_tensor.cpp)
+  Value tensor_attribute(const Value& t, const std::string& attr, source::SourceRange r);
+  Value tensor_load(const Value& t, const Value& index, source::SourceRange r);
+  void tensor_store(const Value& t, const Value& index, const Value& v, source::SourceRange r);
+  ir::ExprRef tensor_offset(const TensorValue& t, const Value& index, source::SourceRange r);
+  Value tensor_size(const TensorValue& t, source::SourceRange r);
+
+  // ---- entry points (entry.cpp)
+  void build_host_function(const std::shared_ptr<FunctionValue>& fn);
+  void launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site);
+  int instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args);
+
+  source::SourceManager& sm_;
+  const Options& opts_;
+  diag::DiagnosticEngine& diags_;
+  ir::Program program_;
+  std::map<std::string, std::shared_ptr<ModuleValue>> modules_;
+  std::shared_ptr<ModuleValue> builtins_;
+  std::vector<std::string>* deps_ = nullptr;
+  std::vector<Frame*> frames_;
+  FnCtx* fn_ = nullptr;
+  std::map<std::string, int> kernel_cache_;
+  std::set<std::string> kernel_names_;
+  std::vector<const ast::FunctionDef*> inline_stack_;
+  std::set<std::string> used_defines_;
+
+  Frame& frame() { return *frames_.back(); }
+  /// The innermost scope names are bound in: a module's globals at module level.
+  Env& scope() { return frame().is_module ? frame().module->globals : frame().env; }
+  source::SourceRange stmt_loc_;  ///< statement being executed (for IR locations)
+};
+
+/// Prescan: names assigned anywhere in `body` (targets of =, +=, for).
+std::set<std::string> assigned_names(const ast::Body& body);
+
+}  // namespace tileslc::sema

@@ -1,0 +1,125 @@
+// Module loading: resolves dotted names to .tpy files (the importing file's
+// directory, -I directories, then the stdlib), parses them, and runs their
+// bodies at compile time. `tileslc._builtins` is native: its names are the
+// builtin functions and types the stdlib .tpy files re-export.
+#include <filesystem>
+
+#include "parse/parse.h"
+#include "sema/evaluator.h"
+
+namespace tileslc::sema {
+
+namespace fs = std::filesystem;
+
+std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
+  if (builtins_) return builtins_;
+  auto m = std::make_shared<ModuleValue>();
+  m->name = "tileslc._builtins";
+  auto add = [&](const char* name, Value v) { m->globals[name] = Binding{std::move(v), "", {}}; };
+  for (size_t i = 0; i < static_cast<size_t>(ir::ScalarType::Count_); ++i) {
+    auto t = static_cast<ir::ScalarType>(i);
+    add(ir::type_name(t), Value::scalar_type(t));
+  }
+  struct Row { const char* name; BuiltinId id; };
+  static const Row rows[] = {
+      {"range", BuiltinId::Range}, {"len", BuiltinId::Len}, {"min", BuiltinId::Min},
+      {"max", BuiltinId::Max}, {"abs", BuiltinId::Abs}, {"print", BuiltinId::Print},
+      {"int", BuiltinId::Int}, {"float", BuiltinId::Float}, {"bool", BuiltinId::Bool},
+      {"isinstance", BuiltinId::Isinstance},
+      {"range_constexpr", BuiltinId::RangeConstexpr}, {"const_expr", BuiltinId::ConstExpr},
+      {"Constexpr", BuiltinId::ConstexprMarker},
+      {"Tensor", BuiltinId::TensorType}, {"kernel", BuiltinId::KernelDecorator},
+      {"jit", BuiltinId::JitDecorator}, {"size", BuiltinId::Size}, {"sym_int", BuiltinId::SymInt},
+      {"printf", BuiltinId::Printf},
+      {"thread_idx", BuiltinId::ThreadIdx}, {"block_idx", BuiltinId::BlockIdx},
+      {"block_dim", BuiltinId::BlockDim}, {"grid_dim", BuiltinId::GridDim},
+      {"sync_threads", BuiltinId::SyncThreads}, {"barrier", BuiltinId::SyncThreads},
+      {"lane_idx", BuiltinId::LaneIdx}, {"warp_idx", BuiltinId::WarpIdx},
+      {"exp", BuiltinId::MathExp}, {"exp2", BuiltinId::MathExp2}, {"log", BuiltinId::MathLog},
+      {"log2", BuiltinId::MathLog2}, {"sqrt", BuiltinId::MathSqrt}, {"rsqrt", BuiltinId::MathRsqrt},
+      {"sin", BuiltinId::MathSin}, {"cos", BuiltinId::MathCos}, {"tanh", BuiltinId::MathTanh},
+      {"erf", BuiltinId::MathErf}, {"floor", BuiltinId::MathFloor}, {"ceil", BuiltinId::MathCeil},
+      {"fabs", BuiltinId::MathFabs}, {"fma", BuiltinId::MathFma},
+  };
+  for (const auto& r : rows) add(r.name, Value::make_builtin(r.id));
+  builtins_ = m;
+  return m;
+}
+
+std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& dotted, source::SourceRange at) {
+  if (dotted == "tileslc._builtins") return builtins_module();
+  if (auto it = modules_.find(dotted); it != modules_.end()) return it->second;  // loading: partial, as Python
+
+  // Parents first, as Python does: `import a.b` runs a/__init__ then a/b.
+  std::shared_ptr<ModuleValue> parent;
+  auto dot = dotted.rfind('.');
+  if (dot != std::string::npos) parent = import_module(dotted.substr(0, dot), at);
+
+  fs::path rel;
+  {
+    std::string p = dotted;
+    for (auto& ch : p)
+      if (ch == '.') ch = '/';
+    rel = p;
+  }
+  std::vector<fs::path> roots;
+  if (at.valid()) roots.push_back(fs::path(sm_.file(at.file).path()).parent_path());
+  for (const auto& d : opts_.include_dirs) roots.push_back(d);
+  if (!opts_.stdlib_dir.empty()) roots.push_back(opts_.stdlib_dir);
+  fs::path found;
+  for (const auto& root : roots) {
+    for (const auto& cand : {root / rel.string().append(".tpy"), root / rel / "__init__.tpy"}) {
+      std::error_code ec;
+      if (fs::is_regular_file(cand, ec)) {
+        found = cand;
+        break;
+      }
+    }
+    if (!found.empty()) break;
+  }
+  if (found.empty()) {
+    auto& d = error(diag::Kind::ModuleNotFound, at, "no module named '" + dotted + "'");
+    std::string where;
+    for (const auto& r : roots) where += (where.empty() ? "" : ", ") + (r.empty() ? std::string(".") : r.string());
+    d.note("searched " + where);
+    if (dotted.rfind("cutlass", 0) == 0)
+      d.help("tileslc provides CuTe DSL's API as `import tileslc as cutlass` and `import tileslc.cute as cute`");
+    return nullptr;
+  }
+  std::string err;
+  auto fid = sm_.load_file(found.lexically_normal().string(), &err);
+  if (!fid) {
+    error(diag::Kind::CannotReadFile, at, err);
+    return nullptr;
+  }
+  if (deps_) deps_->push_back(found.lexically_normal().string());
+  auto m = std::make_shared<ModuleValue>();
+  m->name = dotted;
+  m->file = *fid;
+  modules_[dotted] = m;
+  size_t errors_before = diags_.error_count();
+  m->ast = std::make_unique<ast::Module>(parse::parse_file(sm_, *fid, diags_));
+  if (diags_.error_count() == errors_before) exec_module_body(m);
+  if (parent) parent->globals[dotted.substr(dot + 1)] = Binding{[&] {
+    Value v; v.kind = Value::Kind::Module; v.module = m; return v; }(), "", at};
+  return m;
+}
+
+void Evaluator::exec_module_body(const std::shared_ptr<ModuleValue>& m) {
+  Frame f;
+  f.module = m;
+  f.is_module = true;
+  m->loading = true;
+  frames_.push_back(&f);
+  FnCtx* saved_fn = fn_;
+  fn_ = nullptr;  // no run-time code at module level
+  try {
+    exec_body(m->ast->body);
+  } catch (const AbortEntry&) {
+  }
+  fn_ = saved_fn;
+  frames_.pop_back();
+  m->loading = false;
+}
+
+}  // namespace tileslc::sema

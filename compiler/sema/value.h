@@ -1,0 +1,136 @@
+// Sema's values: what a name is bound to while the partial evaluator runs.
+// A Value is static (an int, float, bool, string, tuple, scalar type, module,
+// function, builtin, symbolic extent, tensor type spec, ...) or dynamic (a
+// typed IR expression computed at run time). Tensors are neither: they pair a
+// run-time pointer with a shape whose modes are static or dynamic.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ast/ast.h"
+#include "ir/ir.h"
+
+namespace tileslc::sema {
+
+struct Value;
+struct ModuleValue;
+
+/// Natively implemented functions and objects of the `tileslc._builtins` module
+/// and of Python's builtins.
+enum class BuiltinId : uint8_t {
+  // Python builtins
+  Range, Len, Min, Max, Abs, Print, Int, Float, Bool, Isinstance,
+  // tileslc (cutlass)
+  RangeConstexpr, ConstExpr, ConstexprMarker,
+  // tileslc.cute
+  TensorType, KernelDecorator, JitDecorator, Size, SymInt, Printf,
+  // tileslc.cute.arch
+  ThreadIdx, BlockIdx, BlockDim, GridDim, SyncThreads, LaneIdx, WarpIdx,
+  // tileslc.cute.math
+  MathExp, MathExp2, MathLog, MathLog2, MathSqrt, MathRsqrt, MathSin, MathCos, MathTanh,
+  MathErf, MathFloor, MathCeil, MathFabs, MathFma,
+  // methods bound to a receiver (Value::self)
+  MethodLaunch,
+};
+
+/// A `def` together with the module whose globals it sees.
+struct FunctionValue {
+  enum class Kind : uint8_t { Helper, Kernel, Jit };
+  const ast::FunctionDef* def = nullptr;
+  std::shared_ptr<ModuleValue> module;
+  Kind kind = Kind::Helper;
+};
+
+/// A tensor: pointer plus per-mode extents (static Int or dynamic Int64
+/// Values) and strides (Int64 IR, often constants).
+struct TensorValue {
+  ir::ScalarType dtype = ir::ScalarType::Float32;
+  std::vector<std::shared_ptr<Value>> shape;
+  std::vector<std::string> shape_symbols;  ///< per mode: the symbol ("N") or "" when static
+  std::vector<ir::ExprRef> stride;
+  std::string ptr;                         ///< kernel: pointer parameter name
+  int host_index = -1;                     ///< host: index of the HostParam
+};
+
+/// `cute.Tensor[dtype, (dims...), align]` as written in an annotation.
+struct TensorSpec {
+  bool has_dtype = false;
+  ir::ScalarType dtype = ir::ScalarType::Float32;
+  bool has_dims = false;
+  std::vector<std::shared_ptr<Value>> dims;  ///< Int or SymDim values
+  int64_t align = 0;
+};
+
+/// `kernel(args...)` awaiting `.launch(...)`.
+struct KernelCall {
+  std::shared_ptr<FunctionValue> fn;
+  std::vector<Value> args;
+  source::SourceRange range;
+};
+
+struct Value {
+  enum class Kind : uint8_t {
+    Undef, None, Int, Float, Bool, Str, Tuple, Type, Dyn, Tensor, Module, Function, Builtin,
+    KernelCall, SymDim, TensorSpec, ConstexprSpec, Ellipsis, Slice,
+  };
+  Kind kind = Kind::Undef;
+  int64_t i = 0;                           ///< Int, Bool
+  double f = 0;                            ///< Float
+  std::string s;                           ///< Str; SymDim name
+  std::shared_ptr<std::vector<Value>> elts;  ///< Tuple; Slice (lower, upper, step)
+  ir::ScalarType type = ir::ScalarType::Int32;  ///< Type; Dyn
+  ir::ExprRef expr;                        ///< Dyn
+  std::shared_ptr<TensorValue> tensor;
+  std::shared_ptr<ModuleValue> module;
+  std::shared_ptr<FunctionValue> fn;
+  BuiltinId builtin{};
+  std::shared_ptr<Value> self;             ///< Builtin methods: the receiver
+  std::shared_ptr<KernelCall> kcall;
+  std::shared_ptr<TensorSpec> spec;
+  source::SourceRange origin;              ///< Dyn: where it became dynamic
+
+  bool is_static() const { return kind != Kind::Dyn && kind != Kind::Tensor && kind != Kind::Undef; }
+  bool is_number() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
+
+  static Value none() { Value v; v.kind = Kind::None; return v; }
+  static Value integer(int64_t x) { Value v; v.kind = Kind::Int; v.i = x; return v; }
+  static Value floating(double x) { Value v; v.kind = Kind::Float; v.f = x; return v; }
+  static Value boolean(bool x) { Value v; v.kind = Kind::Bool; v.i = x; return v; }
+  static Value str(std::string x) { Value v; v.kind = Kind::Str; v.s = std::move(x); return v; }
+  static Value tuple(std::vector<Value> xs) {
+    Value v; v.kind = Kind::Tuple; v.elts = std::make_shared<std::vector<Value>>(std::move(xs)); return v;
+  }
+  static Value scalar_type(ir::ScalarType t) { Value v; v.kind = Kind::Type; v.type = t; return v; }
+  static Value dyn(ir::ExprRef e, source::SourceRange origin) {
+    Value v; v.kind = Kind::Dyn; v.type = e->type; v.expr = std::move(e); v.origin = origin; return v;
+  }
+  static Value make_builtin(BuiltinId id) { Value v; v.kind = Kind::Builtin; v.builtin = id; return v; }
+};
+
+/// A name's binding: its value, the local variable it owns (if any), and
+/// where it was bound (for "declared here" labels).
+struct Binding {
+  Value value;
+  std::string owned_var;  ///< C++ local owned by this name; "" if none
+  source::SourceRange where;
+};
+
+using Env = std::map<std::string, Binding>;
+
+struct ModuleValue {
+  std::string name;                 ///< dotted module name ("tileslc.cute")
+  source::FileId file = source::kNoFile;
+  std::unique_ptr<ast::Module> ast;  ///< kept alive: functions point into it
+  Env globals;
+  bool loading = false;
+};
+
+/// Python-like repr of a static value, for messages and print().
+std::string repr(const Value& v);
+/// A short description of a value's kind for messages: "int", "Float32 value", "tensor".
+std::string describe(const Value& v);
+
+}  // namespace tileslc::sema
