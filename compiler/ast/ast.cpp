@@ -3,6 +3,8 @@
 // compared verbatim by tests, so change it only together with them.
 #include <charconv>
 #include <cstdio>
+#include <limits>
+#include <string>
 
 #include "ast/ast.h"
 
@@ -83,12 +85,37 @@ class Dumper {
     out += '\'';
   }
 
+  /// Python's repr of a float: the shortest round-trip digits, positional
+  /// when the decimal exponent is in [-4, 16), scientific otherwise.
   void number(double v) {
+    if (v != v) { out += "nan"; return; }
+    if (v == std::numeric_limits<double>::infinity()) { out += "inf"; return; }
+    if (v == -std::numeric_limits<double>::infinity()) { out += "-inf"; return; }
     char buf[64];
-    auto res = std::to_chars(buf, buf + sizeof buf, v);
-    std::string s(buf, res.ptr);
-    if (s.find_first_of(".en") == std::string::npos) s += ".0";  // 1 -> 1.0; keeps inf, nan
-    out += s;
+    auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    std::string sci(buf, res.ptr);  // "-1.2345e+05"
+    size_t e = sci.find('e');
+    int exp = std::stoi(sci.substr(e + 1));
+    if (exp < -4 || exp >= 16) {
+      out += sci;
+      return;
+    }
+    std::string mant = sci.substr(0, e);
+    bool neg = mant[0] == '-';
+    if (neg) mant.erase(0, 1);
+    std::string digits;
+    for (char c : mant)
+      if (c != '.') digits += c;
+    std::string text;
+    if (exp >= 0) {
+      if (digits.size() < static_cast<size_t>(exp) + 1) digits.append(exp + 1 - digits.size(), '0');
+      text = digits.substr(0, exp + 1) + ".";
+      text += digits.size() > static_cast<size_t>(exp) + 1 ? digits.substr(exp + 1) : "0";
+    } else {
+      text = "0." + std::string(-exp - 1, '0') + digits;
+    }
+    if (neg) out += '-';
+    out += text;
   }
 
   void opt(const ExprPtr& e) {

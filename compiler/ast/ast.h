@@ -188,8 +188,8 @@ struct Module {
 ///   BinOp(lhs, '+', rhs)  UnaryOp('-', x)  UnaryOp('not', x)  BoolOp('and', [a, b, c])
 ///   Compare(a, '<', b, 'not in', c)  IfExp(test=c, body=a, orelse=b)
 /// An absent optional expression (a Slice part) prints as `null`. Strings use
-/// single quotes with \\ \' \n \r \t \xNN escapes; floats print the shortest
-/// text that round-trips, with ".0" added to integral values.
+/// single quotes with \\ \' \n \r \t \xNN escapes; floats print as
+/// Python's repr() does (2.0, 10000000000.0, 1e+16, 1e-05, inf).
 /// Statements name their fields; empty lists and null fields are left out:
 ///   ExprStmt(e)  Assign(targets=[t1, t2], value=e)  AugAssign(target=t, op='+=', value=e)
 ///   AnnAssign(target=t, annotation=e[, value=e])  Return  Return(e)  Pass  Break  Continue

@@ -5,12 +5,15 @@
 // (several errors in one file), and nesting limits (E0210, never a crash).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "ast/ast.h"
 #include "diag/diag.h"
+#include "lex/lex.h"
 #include "parse/parse.h"
 #include "source/source.h"
 
@@ -108,6 +111,12 @@ TEST(ParseExpr, Literals) {
   EXPECT_EQ(dump_expr("1."), "FloatLit(1.0)");
   EXPECT_EQ(dump_expr("2e3"), "FloatLit(2000.0)");
   EXPECT_EQ(dump_expr("1e100"), "FloatLit(1e+100)");
+  EXPECT_EQ(dump_expr("1e10"), "FloatLit(10000000000.0)");  // Python's repr
+  EXPECT_EQ(dump_expr("1e16"), "FloatLit(1e+16)");
+  EXPECT_EQ(dump_expr("0.0001"), "FloatLit(0.0001)");
+  EXPECT_EQ(dump_expr("0.00001"), "FloatLit(1e-05)");
+  EXPECT_EQ(dump_expr("123.456"), "FloatLit(123.456)");
+  EXPECT_EQ(dump_expr("1e400"), "FloatLit(inf)");
   EXPECT_EQ(dump_expr("'a\\'b'"), "StrLit('a\\'b')");
   EXPECT_EQ(dump_expr("\"x\\n\""), "StrLit('x\\n')");
   EXPECT_EQ(dump_expr("True"), "BoolLit(True)");
@@ -829,6 +838,108 @@ TEST(ParseLimits, GarbageNeverHangs) {
   for (const char* src : inputs) {
     Parsed p(src);
     (void)p;
+  }
+  SUCCEED();
+}
+
+
+// -------------------------------------------- coverage and robustness
+
+TEST(ParseCoverage, EveryParserDiagnosticIsProduced) {
+  // One program per E02xx kind; fails when a kind is added without a test.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"E0201", "if x\n    pass\n"},       {"E0202", "x = (1 + )\n"},
+      {"E0203", "else:\n    pass\n"},       {"E0204", "if x:\npass\n"},
+      {"E0205", "f() = 1\n"},                {"E0206", "class A: pass\n"},
+      {"E0207", "def f(a, a): pass\n"},      {"E0208", "def f(a=1, b): pass\n"},
+      {"E0209", "f(a=1, b)\n"},              {"E0210", "x = " + std::string(250, '-') + "1\n"},
+      {"E0211", "f(a=1, a=2)\n"},
+  };
+  std::vector<std::string> covered;
+  for (const auto& [code, src] : cases) {
+    Parsed p(src);
+    ASSERT_EQ(p.diags->diagnostics().size(), 1u) << src;
+    EXPECT_EQ(diag::info(p.diags->diagnostics()[0].kind).code, code) << src;
+    covered.push_back(code);
+  }
+  for (const auto& k : diag::all_kinds()) {
+    if (k.code.substr(0, 3) != "E02") continue;
+    EXPECT_NE(std::find(covered.begin(), covered.end(), std::string(k.code)), covered.end())
+        << k.code << " has no parser test";
+  }
+}
+
+TEST(ParseCoverage, WithoutSourceManagerMessagesOmitLines) {
+  SourceManager sm;
+  source::FileId f = sm.add_buffer("t.tpy", "if x:\ny = 1\n");
+  diag::DiagnosticEngine diags(sm);
+  auto tokens = lex::tokenize(sm, f, diags);
+  ast::Module m = parse_module(tokens, f, diags);
+  ASSERT_EQ(diags.diagnostics().size(), 1u);
+  EXPECT_EQ(diags.diagnostics()[0].message, "expected an indented block after 'if' statement");
+}
+
+TEST(ParseCoverage, EmptyTokenVector) {
+  SourceManager sm;
+  source::FileId f = sm.add_buffer("t.tpy", "");
+  diag::DiagnosticEngine diags(sm);
+  ast::Module m = parse_module({}, f, diags);
+  EXPECT_EQ(ast::dump(m), "Module([])");
+  EXPECT_FALSE(diags.has_errors());
+}
+
+TEST(ParseRobustness, RandomFragmentsTerminate) {
+  const char* frags[] = {
+      "x", "f", "(", ")", "[", "]", "{", "}", ":", ",", ";", ".", "...", "->", "@", "=", ":=",
+      "+", "-", "*", "**", "/", "//", "%", "|", "&", "^", "~", "<<", ">>", "<", ">", "==", "!=",
+      "+=", "**=", "1", "2.5", "3j", "'s'", "b'b'", "\n", "\n    ", "\n        ", "\n  ",
+      "if", "elif", "else", "for", "in", "while", "def", "class", "return", "pass", "break",
+      "lambda", "yield", "await", "async", "with", "try", "except", "not", "and", "or", "is",
+      "import", "from", "as", "None", "True", "global", "del", "raise", "assert", "#c", "\\\n",
+  };
+  uint64_t state = 12345;
+  auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  for (int iter = 0; iter < 3000; ++iter) {
+    std::string src;
+    int n = 1 + next() % 40;
+    for (int i = 0; i < n; ++i) {
+      src += frags[next() % (sizeof frags / sizeof *frags)];
+      src += ' ';
+    }
+    Parsed p(src);
+    (void)ast::dump(p.module);
+  }
+  SUCCEED();
+}
+
+TEST(ParseRobustness, MutatedProgramTerminates) {
+  const std::string base =
+      "import tileslc.cute as cute\n@cute.kernel\ndef k(a: cute.Tensor, n=4, *, m):\n"
+      "    x, y = a[1:2, ::3], {'k': (1,)}\n    if x < y <= n: x += -2 ** 2\n"
+      "    elif not x: return f(x, k=1)[0].b\n    else:\n        for i in range(n):\n"
+      "            while i: i -= 1\n";
+  uint64_t state = 99;
+  auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  const std::string alphabet = "()[]{}:,.=+-*@ \n\tx1'\"#\\";
+  for (int iter = 0; iter < 2000; ++iter) {
+    std::string src = base;
+    int edits = 1 + next() % 4;
+    for (int e = 0; e < edits; ++e) {
+      size_t at = next() % (src.size() + 1);
+      switch (next() % 3) {
+        case 0: if (at < src.size()) src.erase(at, 1); break;
+        case 1: src.insert(at, 1, alphabet[next() % alphabet.size()]); break;
+        default: if (at < src.size()) src[at] = alphabet[next() % alphabet.size()];
+      }
+    }
+    Parsed p(src);
+    (void)ast::dump(p.module);
   }
   SUCCEED();
 }
