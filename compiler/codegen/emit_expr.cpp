@@ -116,7 +116,11 @@ std::string call_args(const std::vector<ir::ExprRef>& ops, const HostNames* host
 
 Printed print_cast(const ir::ExprRef& e, const HostNames* host) {
   ScalarType to = e->type, from = e->operands[0]->type;
-  Printed in = print(e->operands[0], host);
+  const auto& op = e->operands[0];
+  // A widened hardware index: cast the register itself.
+  if (op->kind == ExprKind::Builtin && op->name.find('.') != std::string::npos && ir::is_integer(to))
+    return {std::string("static_cast<") + ir::cpp_type(to) + ">(" + op->name + ")", kPrimary};
+  Printed in = print(op, host);
   if (from == ScalarType::Float16) return {"__half2float(" + in.text + ")", kPrimary};
   if (from == ScalarType::BFloat16) return {"__bfloat162float(" + in.text + ")", kPrimary};
   if (to == ScalarType::Float16) return {"__float2half_rn(" + in.text + ")", kPrimary};

@@ -360,7 +360,16 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
     fail(diag::Kind::DivisionByZero, range, "integer modulo by zero");
   if (!ir::is_float(compute) && (irop == ir::Op::FloorDiv) && r.kind == Value::Kind::Int && r.i == 0)
     fail(diag::Kind::DivisionByZero, range, "integer division by zero");
-  auto e = ir::binary(irop, to_expr_as(l, compute, range), to_expr_as(r, compute, range), compute);
+  auto le = to_expr_as(l, compute, range), re = to_expr_as(r, compute, range);
+  // Integer identities keep index arithmetic readable: x + 0, x - 0, x * 1, 1 * x.
+  if (ir::is_integer(compute)) {
+    auto lc = ir::as_int_const(le), rc = ir::as_int_const(re);
+    if ((irop == ir::Op::Add || irop == ir::Op::Sub) && rc && *rc == 0) return Value::dyn(ir::cast(le, t), range);
+    if (irop == ir::Op::Add && lc && *lc == 0) return Value::dyn(ir::cast(re, t), range);
+    if ((irop == ir::Op::Mul || irop == ir::Op::FloorDiv) && rc && *rc == 1) return Value::dyn(ir::cast(le, t), range);
+    if (irop == ir::Op::Mul && lc && *lc == 1) return Value::dyn(ir::cast(re, t), range);
+  }
+  auto e = ir::binary(irop, le, re, compute);
   if (compute != t) e = ir::cast(e, t);
   return Value::dyn(e, range);
 }

@@ -78,7 +78,9 @@ std::string Evaluator::new_local(const std::string& hint, ScalarType t) {
 Value Evaluator::materialize(const Value& v, const std::string& hint, source::SourceRange r) {
   if (v.kind == Value::Kind::Dyn) {
     if (is_trivial(v.expr)) return v;
+    if (v.expr->kind == ir::ExprKind::Var && fn_->immutable_vars.count(v.expr->name)) return v;
     std::string name = new_local(hint, v.type);
+    fn_->immutable_vars.insert(name);
     auto s = ir::make_stmt(ir::StmtKind::Assign, r);
     s->name = name;
     s->a = v.expr;
@@ -121,15 +123,16 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
         return;
       }
     }
-    if (frame().dyn_depth > 0 && it != env.end()) {
+    int depth = frame().dyn_depth;
+    if (it != env.end() && it->second.depth < depth) {
       auto& d = error(diag::Kind::StaticRebindInDynamic, r,
                       "'" + name + "' holds " + describe(it->second.value) +
                           " and cannot be rebound to a run-time value inside run-time control flow");
       d.label(it->second.where, "'" + name + "' bound here");
       abort_entry();
     }
-    if (is_trivial(v.expr) && frame().dyn_depth == 0) {
-      env[name] = Binding{v, "", r};
+    if (is_trivial(v.expr) && depth == 0) {
+      env[name] = Binding{v, "", r, depth};
       return;
     }
     std::string var = new_local(name, v.type);
@@ -137,10 +140,10 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
     s->name = var;
     s->a = v.expr;
     emit(std::move(s));
-    env[name] = Binding{Value::dyn(ir::var_ref(var, v.type), v.origin), var, r};
+    env[name] = Binding{Value::dyn(ir::var_ref(var, v.type), v.origin), var, r, depth};
     return;
   }
-  if (frame().dyn_depth > 0 && it != env.end() && !static_equal(it->second.value, v)) {
+  if (it != env.end() && it->second.depth < frame().dyn_depth && !static_equal(it->second.value, v)) {
     auto& d = error(diag::Kind::StaticRebindInDynamic, r,
                     "static variable '" + name + "' is rebound inside run-time control flow");
     d.label(it->second.where, "'" + name + "' bound here with " + describe(it->second.value));
@@ -149,7 +152,7 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
     abort_entry();
   }
   if (fn_ && v.kind == Value::Kind::Tuple) v = materialize(v, name, r);
-  env[name] = Binding{std::move(v), "", r};
+  env[name] = Binding{std::move(v), "", r, frame().dyn_depth};
 }
 
 void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) {
@@ -303,7 +306,7 @@ Flow Evaluator::exec(const ast::Stmt& s) {
       Value v;
       v.kind = Value::Kind::Function;
       v.fn = fn;
-      scope()[d->name] = Binding{v, "", d->name_range};
+      scope()[d->name] = Binding{v, "", d->name_range, frame().dyn_depth};
       return Flow::Normal;
     }
     case K::Import: {
@@ -370,7 +373,7 @@ void Evaluator::promote_for_region(const std::set<std::string>& assigned, source
       s->name = var;
       s->a = e;
       emit(std::move(s));
-      it->second = Binding{Value::dyn(ir::var_ref(var, e->type), it->second.where), var, it->second.where};
+      it->second = Binding{Value::dyn(ir::var_ref(var, e->type), it->second.where), var, it->second.where, it->second.depth};
     }
   }
 }
@@ -490,7 +493,7 @@ Flow Evaluator::exec_for(const ast::For& s) {
   stmt->var_type = t;
   stmt->name = new_local(target->id, t);
   Env before = scope();
-  scope()[target->id] = Binding{Value::dyn(ir::var_ref(stmt->name, t), s.target->range), "", s.target->range};
+  scope()[target->id] = Binding{Value::dyn(ir::var_ref(stmt->name, t), s.target->range), "", s.target->range, f.dyn_depth + 1};
   fn_->blocks.push_back(&stmt->body);
   f.loops.push_back({true, f.dyn_depth});
   ++f.dyn_depth;

@@ -32,6 +32,7 @@ struct FnCtx {
   std::map<std::string, ir::ExprRef> symbols;  ///< symbolic extents visible here
   int64_t static_block[3] = {0, 0, 0};       ///< kernel: block dims when known statically
   std::map<std::string, size_t> stored_ptrs;   ///< kernel: pointer params stored through
+  std::set<std::string> immutable_vars;        ///< locals assigned once (materialized temporaries)
 };
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };

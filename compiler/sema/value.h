@@ -116,6 +116,7 @@ struct Binding {
   Value value;
   std::string owned_var;  ///< C++ local owned by this name; "" if none
   source::SourceRange where;
+  int depth = 0;          ///< run-time control-flow depth where it was bound
 };
 
 using Env = std::map<std::string, Binding>;
