@@ -146,6 +146,7 @@ struct Param {
   ExprPtr default_value;   ///< may be null
   bool keyword_only = false;  ///< declared after a bare `*`
 };
+/// Its range starts at 'def', as in Python's ast; decorators lie before it.
 struct FunctionDef : Stmt {
   TILESLC_AST_STMT(FunctionDef)
   std::string name;
