@@ -152,8 +152,9 @@ class CudaEmitter {
     for (int d = 0; d < 3; ++d) out_.line("const int64_t grid_" + std::string(axes[d]) + " = " + e(l.grid[d]) + ";");
     for (int d = 0; d < 3; ++d) out_.line("const int64_t block_" + std::string(axes[d]) + " = " + e(l.block[d]) + ";");
     out_.line("const int64_t smem_bytes = " + e(l.smem) + ";");
-    // dim3 holds 32-bit values: reject what would wrap before converting.
-    out_.line("if (grid_x < 1 || grid_x > 2147483647 || grid_y < 1 || grid_y > 65535 || grid_z < 1 || grid_z > 65535 ||");
+    // dim3 holds 32-bit values: reject what would wrap before converting. An
+    // empty grid (a tensor with no elements) launches nothing.
+    out_.line("if (grid_x < 0 || grid_x > 2147483647 || grid_y < 0 || grid_y > 65535 || grid_z < 0 || grid_z > 65535 ||");
     out_.line("    block_x < 1 || block_y < 1 || block_z < 1 || block_x * block_y * block_z > 1024 || smem_bytes < 0) {");
     out_.indent();
     out_.line("return tileslc::Status::error(std::string(" + c_string(fn + ": cannot launch " + k.name + " with grid (") +
@@ -162,6 +163,8 @@ class CudaEmitter {
               "std::to_string(smem_bytes));");
     out_.dedent();
     out_.line("}");
+    out_.line("if (grid_x > 0 && grid_y > 0 && grid_z > 0) {");
+    out_.indent();
     std::string arg_list;
     for (size_t i = 0; i < k.params.size(); ++i) {
       const auto& p = k.params[i];
@@ -183,6 +186,8 @@ class CudaEmitter {
     out_.line("        dim3(static_cast<unsigned>(block_x), static_cast<unsigned>(block_y), static_cast<unsigned>(block_z)),");
     out_.line("        static_cast<size_t>(smem_bytes), stream, args); !status) {");
     out_.line("  return status;");
+    out_.line("}");
+    out_.dedent();
     out_.line("}");
     out_.dedent();
     out_.line("}");

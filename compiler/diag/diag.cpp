@@ -103,6 +103,8 @@ struct Renderer {
 
   /// Prints the source line of `r` with `^~~~` (primary) or `----` (secondary)
   /// under the span, and an optional label after the underline.
+  size_t gutter = 1;  ///< width of the line-number column, shared by one diagnostic's snippets
+
   void snippet(source::SourceRange r, bool primary, const std::string& label) const {
     if (!r.valid()) return;
     const auto& f = sm.file(r.file);
@@ -111,6 +113,7 @@ struct Renderer {
     for (auto& ch : line)
       if (ch == '\t') ch = ' ';
     std::string num = std::to_string(lc.line);
+    if (num.size() < gutter) num = std::string(gutter - num.size(), ' ') + num;
     std::string pad(num.size(), ' ');
     out << c(kBlue) << " " << num << " | " << c(kReset) << line << "\n";
     size_t col = display_width(std::string_view(line).substr(0, std::min<size_t>(lc.column - 1, line.size())));
@@ -128,8 +131,16 @@ struct Renderer {
     out << c(kReset) << "\n";
   }
 
-  void human(const Diagnostic& d) const {
+  void human(const Diagnostic& d) {
     const auto& k = info(d.kind);
+    auto width = [&](source::SourceRange r) {
+      if (r.valid()) gutter = std::max(gutter, std::to_string(sm.line_col(r.start()).line).size());
+    };
+    gutter = 1;
+    width(d.range);
+    for (const auto& l : d.labels) width(l.range);
+    for (const auto& ch : d.children)
+      if (ch.range) width(*ch.range);
     out << c(kBold) << location(d.range) << ": " << c(kReset) << c(level_color(d.level))
         << level_name(d.level) << "[" << k.code << "]" << c(kReset) << c(kBold) << ": " << d.message
         << c(kReset) << "\n";
@@ -173,7 +184,7 @@ struct Renderer {
     return j;
   }
 
-  void json(const Diagnostic& d) const {
+  void json(const Diagnostic& d) {
     nlohmann::json j;
     j["code"] = std::string(info(d.kind).code);
     j["level"] = level_name(d.level);
@@ -196,7 +207,7 @@ struct Renderer {
     j["children"] = children;
     std::ostringstream rendered;
     RenderOptions plain{Format::Human, false};
-    Renderer{sm, plain, rendered}.human(d);
+    Renderer{sm, plain, rendered, 1}.human(d);
     j["rendered"] = rendered.str();
     out << j.dump() << "\n";
   }
@@ -205,7 +216,7 @@ struct Renderer {
 }  // namespace
 
 void DiagnosticEngine::render(std::ostream& out, const Diagnostic& d, const RenderOptions& opts) const {
-  Renderer r{sm_, opts, out};
+  Renderer r{sm_, opts, out, 1};
   switch (opts.format) {
     case Format::Human: r.human(d); break;
     case Format::Gcc: r.gcc(d); break;

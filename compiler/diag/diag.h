@@ -102,6 +102,8 @@ class DiagnosticEngine {
   size_t warning_count() const { return warnings_; }
   bool has_errors() const { return errors_ > 0; }
   const std::vector<Diagnostic>& diagnostics() const { return diags_; }
+  /// The i-th reported diagnostic, for reporters that add notes later.
+  Diagnostic& diagnostic(size_t i) { return diags_.at(i); }
 
   /// Treat warnings as errors (-Werror) or drop them (-w).
   void set_warnings_as_errors(bool v) { werror_ = v; }

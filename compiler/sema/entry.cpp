@@ -63,6 +63,7 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
       build_host_function(fn);
     } catch (const AbortEntry&) {
     }
+    flush_context();
   }
   if (entries == 0) {
     auto& d = diags_.report(diag::Kind::NoEntryPoints, source::SourceRange{main, 0, 0},
@@ -205,17 +206,23 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
     d.help("e.g. .launch(grid=(cute.ceil_div(N, 256), 1, 1), block=(256, 1, 1))");
     abort_entry();
   }
+  auto kw_range = [&](const std::string& name) {
+    for (const auto& k : site.keywords)
+      if (k.name == name) return k.value->range;
+    return site.range;
+  };
   auto dims3 = [&](const Value& v, const char* what) {
+    source::SourceRange at = kw_range(what);
     std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
     if (xs.empty() || xs.size() > 3)
-      fail(diag::Kind::BadLaunch, site.range, std::string(what) + " must have 1 to 3 dimensions");
+      fail(diag::Kind::BadLaunch, at, std::string(what) + " must have 1 to 3 dimensions");
     while (xs.size() < 3) xs.push_back(Value::integer(1));
     for (auto& x : xs) {
-      x = resolve_symbol(x, site.range);
+      x = resolve_symbol(x, at);
       if (!(x.kind == Value::Kind::Int || (x.kind == Value::Kind::Dyn && ir::is_integer(x.type))))
-        fail(diag::Kind::BadLaunch, site.range, std::string(what) + " dimensions must be integers, found " + describe(x));
+        fail(diag::Kind::BadLaunch, at, std::string(what) + " dimensions must be integers, found " + describe(x));
       if (x.kind == Value::Kind::Int && x.i <= 0)
-        fail(diag::Kind::BadLaunch, site.range, std::string(what) + " dimensions must be positive, found " + std::to_string(x.i));
+        fail(diag::Kind::BadLaunch, at, std::string(what) + " dimensions must be positive, found " + std::to_string(x.i));
     }
     return xs;
   };
@@ -230,7 +237,7 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
   if (block_static) {
     int64_t threads = static_block[0] * static_block[1] * static_block[2];
     if (threads > 1024 || static_block[2] > 64) {
-      auto& d = error(diag::Kind::BlockTooLarge, site.range,
+      auto& d = error(diag::Kind::BlockTooLarge, kw_range("block"),
                       "block of " + std::to_string(static_block[0]) + "x" + std::to_string(static_block[1]) + "x" +
                           std::to_string(static_block[2]) + " = " + std::to_string(threads) +
                           " threads is over the limit of 1024 threads per block");
@@ -252,6 +259,78 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
   emit(std::move(s));
 }
 
+void Evaluator::check_kernel_annotations(const KernelCall& kc) {
+  // Annotated kernel parameters (cute.Tensor[dtype, (dims...)]) are checked
+  // against the launch's arguments; the annotation's symbols unify with the
+  // arguments' extents, so passing an (M, K) tensor where (K, N) is expected
+  // fails here, at compile time.
+  const auto* def = kc.fn->def;
+  std::map<std::string, std::pair<std::string, size_t>> unified;  // kernel symbol -> (argument extent, param index)
+  for (size_t i = 0; i < def->params.size() && i < kc.args.size(); ++i) {
+    const auto& p = def->params[i];
+    if (!p.annotation) continue;
+    Frame af;
+    af.module = kc.fn->module;
+    frames_.push_back(&af);
+    Value ann = eval(*p.annotation);
+    frames_.pop_back();
+    const Value& a = kc.args[i];
+    if (ann.kind == Value::Kind::Builtin && ann.builtin == BuiltinId::TensorType) {
+      if (a.kind != Value::Kind::Tensor) {
+        auto& d = error(diag::Kind::TypeMismatch, kc.range, "kernel parameter '" + p.name + "' expects a tensor, found " + describe(a));
+        d.label(p.range, "parameter declared here");
+        abort_entry();
+      }
+      continue;
+    }
+    if (ann.kind != Value::Kind::TensorSpec) continue;
+    if (a.kind != Value::Kind::Tensor) {
+      auto& d = error(diag::Kind::TypeMismatch, kc.range, "kernel parameter '" + p.name + "' expects a tensor, found " + describe(a));
+      d.label(p.annotation->range, "declared here");
+      abort_entry();
+    }
+    const auto& spec = *ann.spec;
+    const auto& t = *a.tensor;
+    if (spec.dtype != t.dtype) {
+      auto& d = error(diag::Kind::TensorDtypeMismatch, kc.range,
+                      "kernel parameter '" + p.name + "' expects a " + ir::type_name(spec.dtype) + " tensor, found " + repr(a));
+      d.label(p.annotation->range, "declared here");
+      abort_entry();
+    }
+    if (!spec.has_dims) continue;
+    if (spec.dims.size() != t.shape.size()) {
+      auto& d = error(diag::Kind::RankMismatch, kc.range,
+                      "kernel parameter '" + p.name + "' expects a rank-" + std::to_string(spec.dims.size()) + " tensor, found " + repr(a));
+      d.label(p.annotation->range, "declared here");
+      abort_entry();
+    }
+    for (size_t m = 0; m < spec.dims.size(); ++m) {
+      std::string arg_dim = t.shape_symbols[m].empty() ? repr(*t.shape[m]) : t.shape_symbols[m];
+      const Value& want = *spec.dims[m];
+      if (want.kind == Value::Kind::Int) {
+        if (arg_dim != std::to_string(want.i)) {
+          auto& d = error(diag::Kind::ShapeMismatch, kc.range,
+                          "extent " + std::to_string(m) + " of '" + p.name + "' must be " + std::to_string(want.i) + ", found " + arg_dim);
+          d.label(p.annotation->range, "declared here");
+          abort_entry();
+        }
+        continue;
+      }
+      auto [it, fresh] = unified.emplace(want.s, std::make_pair(arg_dim, i));
+      if (!fresh && it->second.first != arg_dim) {
+        const auto& first = def->params[it->second.second];
+        auto& d = error(diag::Kind::ShapeMismatch, kc.range,
+                        "extent '" + want.s + "' of kernel '" + def->name + "' is " + it->second.first + " for '" + first.name +
+                            "' but " + arg_dim + " for '" + p.name + "'");
+        d.label(first.annotation->range, "'" + want.s + "' bound to " + it->second.first + " here");
+        d.label(p.annotation->range, "and used again here");
+        d.note("the arguments are " + repr(kc.args[it->second.second]) + " and " + repr(a));
+        abort_entry();
+      }
+    }
+  }
+}
+
 int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args) {
   const auto* def = kc.fn->def;
   if (kc.args.size() > def->params.size()) {
@@ -261,6 +340,7 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
     d.label(def->name_range, "kernel declared here");
     abort_entry();
   }
+  check_kernel_annotations(kc);
   // The signature: what specializes the kernel, and what the host passes.
   std::string key = def->name + "@" + std::to_string(reinterpret_cast<uintptr_t>(def)) + "|block=" +
                     std::to_string(static_block[0]) + "," + std::to_string(static_block[1]) + "," + std::to_string(static_block[2]);

@@ -17,10 +17,21 @@ namespace tileslc::sema {
 using ir::ScalarType;
 
 diag::Diagnostic& Evaluator::error(diag::Kind k, source::SourceRange r, std::string msg) {
+  flush_context();
   auto& d = diags_.report(k, r, std::move(msg));
+  pending_diag_ = diags_.diagnostics().size() - 1;
   for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
-    if (!(*it)->context.empty()) d.note((*it)->context);
+    if (!(*it)->context.empty()) pending_context_.push_back((*it)->context);
   return d;
+}
+
+void Evaluator::flush_context() {
+  if (pending_diag_) {
+    auto& d = diags_.diagnostic(*pending_diag_);
+    for (auto& c : pending_context_) d.note(std::move(c));
+  }
+  pending_diag_.reset();
+  pending_context_.clear();
 }
 
 void Evaluator::fail(diag::Kind k, source::SourceRange r, std::string msg) {

@@ -135,6 +135,7 @@ class Evaluator {
   // ---- entry points (entry.cpp)
   void build_host_function(const std::shared_ptr<FunctionValue>& fn);
   void launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site);
+  void check_kernel_annotations(const KernelCall& kc);
   int instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args);
 
   source::SourceManager& sm_;
@@ -155,6 +156,11 @@ class Evaluator {
   /// The innermost scope names are bound in: a module's globals at module level.
   Env& scope() { return frame().is_module ? frame().module->globals : frame().env; }
   source::SourceRange stmt_loc_;  ///< statement being executed (for IR locations)
+  /// "in kernel ..." notes go after a diagnostic's own notes: the last
+  /// error's index and the contexts to append once its reporter is done.
+  std::optional<size_t> pending_diag_;
+  std::vector<std::string> pending_context_;
+  void flush_context();
 };
 
 /// Prescan: names assigned anywhere in `body` (targets of =, +=, for).

@@ -117,6 +117,7 @@ void Evaluator::exec_module_body(const std::shared_ptr<ModuleValue>& m) {
     exec_body(m->ast->body);
   } catch (const AbortEntry&) {
   }
+  flush_context();
   fn_ = saved_fn;
   frames_.pop_back();
   m->loading = false;
