@@ -452,7 +452,7 @@ Flow Evaluator::exec_for(const ast::For& s) {
     is_constexpr_range = callee.kind == Value::Kind::Builtin && callee.builtin == BuiltinId::RangeConstexpr;
   }
   if (!s.orelse.empty()) fail(diag::Kind::UnsupportedOperation, s.range, "for ... else is not supported in tileslc");
-  if (is_constexpr_range || it.kind == Value::Kind::Tuple) {
+  if (!is_range_call && (is_constexpr_range || it.kind == Value::Kind::Tuple)) {
     const auto& items = *it.elts;
     if (items.size() > 4096)
       fail(diag::Kind::UnrollTooLarge, s.iter->range,
