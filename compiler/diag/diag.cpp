@@ -83,7 +83,19 @@ void DiagnosticEngine::render_all(std::ostream& out, const RenderOptions& opts) 
     if (a->range.file != b->range.file) return a->range.file < b->range.file;
     return a->range.begin < b->range.begin;
   });
-  for (const auto* d : sorted) render(out, *d, opts);
+  if (opts.format == Format::Sarif) {
+    render_sarif(out, sorted, opts);
+    return;
+  }
+  size_t errors = 0;
+  for (const auto* d : sorted) {
+    if (d->level == Level::Error && opts.max_errors > 0 && errors++ >= opts.max_errors) {
+      if (opts.format == Format::Human)
+        out << "tileslc: too many errors, stopping after " << opts.max_errors << " (--max-errors)\n";
+      break;
+    }
+    render(out, *d, opts);
+  }
 }
 
 namespace {
@@ -221,7 +233,58 @@ void DiagnosticEngine::render(std::ostream& out, const Diagnostic& d, const Rend
     case Format::Human: r.human(d); break;
     case Format::Gcc: r.gcc(d); break;
     case Format::Json: r.json(d); break;
+    case Format::Sarif: render_sarif(out, {&d}, opts); break;
   }
+}
+
+void DiagnosticEngine::render_sarif(std::ostream& out, const std::vector<const Diagnostic*>& diags,
+                                    const RenderOptions& opts) const {
+  using nlohmann::ordered_json;
+  auto level = [](Level l) { return l == Level::Error ? "error" : l == Level::Warning ? "warning" : "note"; };
+  ordered_json rules = ordered_json::array();
+  for (const auto& k : all_kinds()) {
+    rules.push_back({{"id", std::string(k.code)},
+                     {"name", std::string(k.name)},
+                     {"shortDescription", {{"text", std::string(k.summary)}}},
+                     {"helpUri", "https://github.com/tileslc/tileslc/blob/main/docs/diagnostics.md#" + std::string(k.code)},
+                     {"defaultConfiguration", {{"level", level(k.level)}}}});
+  }
+  auto location = [&](source::SourceRange r, const std::string& message) {
+    auto b = sm_.line_col(r.start());
+    auto e = sm_.line_col({r.file, r.end});
+    ordered_json region = {{"startLine", b.line}, {"startColumn", b.column}, {"endLine", e.line}, {"endColumn", e.column}};
+    ordered_json physical = {{"artifactLocation", {{"uri", sm_.file(r.file).path()}}}, {"region", region}};
+    ordered_json loc = {{"physicalLocation", physical}};
+    if (!message.empty()) loc["message"] = {{"text", message}};
+    return loc;
+  };
+  ordered_json results = ordered_json::array();
+  for (const auto* d : diags) {
+    const auto& k = info(d->kind);
+    std::string text = d->message;
+    for (const auto& ch : d->children) text += std::string("\n") + (ch.is_help ? "help: " : "note: ") + ch.message;
+    ordered_json r = {{"ruleId", std::string(k.code)},
+                      {"ruleIndex", static_cast<size_t>(d->kind)},
+                      {"level", level(d->level)},
+                      {"message", {{"text", text}}}};
+    ordered_json locs = ordered_json::array();
+    if (d->range.valid()) locs.push_back(location(d->range, d->primary_label));
+    r["locations"] = locs;
+    ordered_json related = ordered_json::array();
+    for (const auto& l : d->labels)
+      if (l.range.valid()) related.push_back(location(l.range, l.text));
+    if (!related.empty()) r["relatedLocations"] = related;
+    results.push_back(r);
+  }
+  ordered_json driver = {{"name", "tileslc"},
+                         {"version", opts.tool_version},
+                         {"informationUri", "https://github.com/tileslc/tileslc"},
+                         {"rules", rules}};
+  ordered_json run = {{"tool", {{"driver", driver}}}, {"results", results}};
+  ordered_json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                      {"version", "2.1.0"},
+                      {"runs", ordered_json::array({run})}};
+  out << log.dump(2) << "\n";
 }
 
 }  // namespace tileslc::diag

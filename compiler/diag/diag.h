@@ -81,11 +81,15 @@ struct Diagnostic {
   }
 };
 
-enum class Format { Human, Gcc, Json };
+/// Human: clang/rustc style; Gcc: one line each; Json: one object per line;
+/// Sarif: one SARIF 2.1.0 log (https://docs.oasis-open.org/sarif/sarif/v2.1.0/).
+enum class Format { Human, Gcc, Json, Sarif };
 
 struct RenderOptions {
   Format format = Format::Human;
   bool color = false;
+  size_t max_errors = 0;  ///< render at most this many errors (0: all); warnings are not counted
+  std::string tool_version;  ///< for SARIF's tool.driver.version
 };
 
 /// Collects diagnostics for one compilation. Phases report into it and keep
@@ -111,6 +115,8 @@ class DiagnosticEngine {
 
   /// Renders all diagnostics, sorted by file and position, to `out`.
   void render_all(std::ostream& out, const RenderOptions& opts) const;
+  /// Renders `diags` as one SARIF 2.1.0 log whose rules are the whole registry.
+  void render_sarif(std::ostream& out, const std::vector<const Diagnostic*>& diags, const RenderOptions& opts) const;
   /// Renders one diagnostic.
   void render(std::ostream& out, const Diagnostic& d, const RenderOptions& opts) const;
 

@@ -116,7 +116,7 @@ int run(int argc, char** argv) {
   app.add_option("-I", includes, "add a directory to the module search path");
   app.add_option("-D", defines, "set a Constexpr parameter: -D NAME=VALUE");
   app.add_option("--depfile", depfile, "write a Makefile-style depfile listing every .tpy read");
-  app.add_option("--diagnostics-format", diag_format, "human, gcc or json")->capture_default_str();
+  app.add_option("--diagnostics-format", diag_format, "human, gcc, json or sarif")->capture_default_str();
   app.add_option("--color", color, "auto, always or never")->capture_default_str();
   app.add_option("-W", warning_flags, "-Werror: treat warnings as errors");
   app.add_flag("-w", no_warnings, "suppress warnings");
@@ -149,7 +149,8 @@ int run(int argc, char** argv) {
   if (diag_format == "human") render.format = diag::Format::Human;
   else if (diag_format == "gcc") render.format = diag::Format::Gcc;
   else if (diag_format == "json") render.format = diag::Format::Json;
-  else return usage_error("unknown --diagnostics-format '" + diag_format + "' (expected human, gcc or json)");
+  else if (diag_format == "sarif") render.format = diag::Format::Sarif;
+  else return usage_error("unknown --diagnostics-format '" + diag_format + "' (expected human, gcc, json or sarif)");
   if (color == "always") render.color = true;
   else if (color == "never") render.color = false;
   else if (color == "auto") render.color = ::isatty(2) && !std::getenv("NO_COLOR");
@@ -177,15 +178,10 @@ int run(int argc, char** argv) {
   diag::DiagnosticEngine diags(sm);
   diags.set_warnings_as_errors(werror);
   diags.set_suppress_warnings(no_warnings);
+  render.tool_version = TILESLC_VERSION;
+  render.max_errors = max_errors > 0 ? static_cast<size_t>(max_errors) : 0;
   auto finish = [&](int code) {
-    if (max_errors > 0) {
-      // Render only the first N errors (sorted by position).
-      std::ostringstream all;
-      diags.render_all(all, render);
-      std::cerr << all.str();
-    } else {
-      diags.render_all(std::cerr, render);
-    }
+    diags.render_all(std::cerr, render);
     if (render.format == diag::Format::Human && diags.error_count() > 0)
       std::cerr << diags.error_count() << " error" << (diags.error_count() == 1 ? "" : "s") << " generated.\n";
     return code;
