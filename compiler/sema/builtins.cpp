@@ -4,6 +4,7 @@
 // barriers, and tileslc.cute.math's functions. Each checks its arity and
 // argument kinds and says which one is wrong.
 #include <cmath>
+#include <cstring>
 #include <iostream>
 
 #include "sema/evaluator.h"
@@ -262,16 +263,43 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       no_kwargs();
       if (args.empty() || args[0].kind != Value::Kind::Str)
         fail(diag::Kind::TypeMismatch, site.range, "cute.printf() takes a format string first");
-      // "{}" placeholders (CuTe DSL style) become printf conversions by type.
+      // "{}" placeholders (CuTe DSL style) become printf conversions by type;
+      // C conversions (%d, %f, %lld, ...) are kept and their arguments
+      // converted to what the conversion reads.
       std::string fmt = args[0].s, out;
       auto s = ir::make_stmt(ir::StmtKind::Printf, site.range);
       size_t next = 1;
+      auto take = [&]() {
+        if (next >= args.size())
+          fail(diag::Kind::WrongArity, site.range, "cute.printf() has more placeholders than arguments");
+        Value v = resolve_symbol(args[next], arg_range(next));
+        ++next;
+        return v;
+      };
       for (size_t i = 0; i < fmt.size(); ++i) {
-        if (fmt[i] == '%') { out += "%%"; continue; }
+        if (fmt[i] == '%') {
+          if (i + 1 < fmt.size() && fmt[i + 1] == '%') { out += "%%"; ++i; continue; }
+          size_t j = i + 1;
+          while (j < fmt.size() && std::strchr("-+ #0123456789.", fmt[j])) ++j;
+          std::string length;
+          while (j < fmt.size() && std::strchr("hlLzjt", fmt[j])) length += fmt[j++];
+          if (j >= fmt.size() || !std::strchr("diouxXeEfFgGaAc", fmt[j]))
+            fail(diag::Kind::TypeMismatch, arg_range(0), "cute.printf(): unsupported conversion in '" + fmt + "'");
+          char conv = fmt[j];
+          Value v = take();
+          if (!(v.is_number() || v.kind == Value::Kind::Dyn))
+            fail(diag::Kind::TypeMismatch, site.range, "cute.printf() can print numbers only, found " + describe(v));
+          std::string spec = fmt.substr(i, j - i - length.size());
+          if (std::strchr("di", conv)) { s->args.push_back(to_expr_as(v, ScalarType::Int64, site.range)); out += spec + "ll" + conv; }
+          else if (std::strchr("ouxXc", conv)) {
+            s->args.push_back(to_expr_as(v, conv == 'c' ? ScalarType::Int32 : ScalarType::Uint64, site.range));
+            out += spec + (conv == 'c' ? "" : "ll") + conv;
+          } else { s->args.push_back(to_expr_as(v, ScalarType::Float64, site.range)); out += spec + conv; }
+          i = j;
+          continue;
+        }
         if (fmt.compare(i, 2, "{}") == 0) {
-          if (next >= args.size()) fail(diag::Kind::WrongArity, site.range, "cute.printf() has more {} placeholders than arguments");
-          Value v = resolve_symbol(args[next], arg_range(next));
-          ++next;
+          Value v = take();
           if (v.kind == Value::Kind::Str) { out += v.s; ++i; continue; }
           auto e = to_expr(v, site.range);
           if (ir::is_float(e->type)) { e = to_expr_as(v, ScalarType::Float64, site.range); out += "%g"; }
@@ -283,7 +311,7 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
         }
         out += fmt[i];
       }
-      if (next != args.size()) fail(diag::Kind::WrongArity, site.range, "cute.printf() has more arguments than {} placeholders");
+      if (next != args.size()) fail(diag::Kind::WrongArity, site.range, "cute.printf() has more arguments than placeholders");
       s->name = out;
       emit(std::move(s));
       return Value::none();

@@ -2,6 +2,8 @@
 // arguments bound, so static arguments specialize it), kernels called from a
 // host function become KernelCall values awaiting .launch(), scalar types
 // convert, and builtins dispatch to builtins.cpp.
+#include <algorithm>
+
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -68,16 +70,18 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
 Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
                              std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site) {
   const auto* def = fn.def;
-  for (const auto* d : inline_stack_)
-    if (d == def) {
-      auto& diag = error(diag::Kind::Recursion, site.range, "recursive call to '" + def->name + "' cannot be inlined");
-      diag.label(def->name_range, "'" + def->name + "' declared here");
-      diag.note("helpers are inlined while compiling; recursion has no static bound");
-      abort_entry();
-    }
-  if (inline_stack_.size() >= 64)
-    fail(diag::Kind::InlineTooDeep, site.range, "helper calls nested more than 64 deep");
-
+  // Recursion is allowed when static arguments bound it (metaprogramming);
+  // the inlining depth limit stops the rest.
+  if (inline_stack_.size() >= 64) {
+    bool recursive = std::find(inline_stack_.begin(), inline_stack_.end(), def) != inline_stack_.end();
+    auto& diag = error(recursive ? diag::Kind::Recursion : diag::Kind::InlineTooDeep, site.range,
+                       recursive ? "recursive call to '" + def->name + "' does not terminate while compiling"
+                                 : "helper calls nested more than 64 deep");
+    diag.label(def->name_range, "'" + def->name + "' declared here");
+    if (recursive)
+      diag.note("helpers are inlined while compiling; a recursion must end on a static condition within 64 calls");
+    abort_entry();
+  }
   Frame f;
   f.module = fn.module;
   f.def = def;
