@@ -27,6 +27,7 @@ must write the .cu and .h, byte-identical across two runs.
     python3 tools/golden.py --tileslc build/bin/tileslc            # check all
     python3 tools/golden.py --tileslc build/bin/tileslc --update   # rewrite expectations
     python3 tools/golden.py --tileslc build/bin/tileslc tests/golden/fail_x.tpy
+    python3 tools/golden.py --coverage     # diagnostic codes no golden file expects
 
 Exit status 1 when any file fails. Python 3 standard library only.
 """
@@ -221,12 +222,36 @@ def collect(paths):
     return sorted(files)
 
 
+def coverage(files):
+    """Prints the codes of compiler/diag/diag_kinds.def that no golden file expects."""
+    kinds = os.path.join(REPO, "compiler", "diag", "diag_kinds.def")
+    with open(kinds, encoding="utf-8") as f:
+        codes = re.findall(r'^DIAG\(\s*(\w+),\s*"([EW]\d{4})"', f.read(), re.M)
+    seen = set()
+    pattern = re.compile(r'(?:error|warning)\[([EW]\d{4})\]|"code":"([EW]\d{4})"')
+    for path in files:
+        for line in TestFile(path).expected:
+            for pair in pattern.findall(line):
+                seen.update(c for c in pair if c)
+    missing = [(name, code) for name, code in codes if code not in seen]
+    for name, code in missing:
+        print(f"golden: no test expects {code} ({name})")
+    print(f"golden: {len(codes) - len(missing)} of {len(codes)} diagnostic kinds covered")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tileslc", required=True, help="path to the tileslc executable")
+    ap.add_argument("--tileslc", help="path to the tileslc executable (required unless --coverage)")
+    ap.add_argument("--coverage", action="store_true",
+                    help="list diagnostic kinds that no golden file expects, then exit (report only)")
     ap.add_argument("--update", action="store_true", help="rewrite the expectations instead of checking them")
     ap.add_argument("files", nargs="*", help=f"golden files or directories (default: {DEFAULT_DIR})")
     args = ap.parse_args()
+    if args.coverage:
+        return coverage(collect(args.files or [DEFAULT_DIR]))
+    if not args.tileslc:
+        ap.error("--tileslc is required")
     tileslc = os.path.abspath(args.tileslc)
     if not os.access(tileslc, os.X_OK):
         print(f"golden: {args.tileslc} is not an executable", file=sys.stderr)
