@@ -14,8 +14,10 @@
 #include <iostream>
 
 #include "ast/ast.h"
+#include "driver/nvcc.h"
 #include "codegen/codegen.h"
 #include "diag/diag.h"
+#include "driver/layout_cli.h"
 #include "parse/parse.h"
 #include "sema/sema.h"
 
@@ -78,6 +80,15 @@ std::string find_stdlib(const std::string& flag, const char* argv0) {
   return "";
 }
 
+std::string find_runtime_include(const char* argv0) {
+  fs::path dir = exe_dir(argv0);
+  for (const auto& c : {dir / ".." / ".." / "runtime" / "include", dir / ".." / "include", fs::path(TILESLC_SOURCE_RUNTIME_INCLUDE)}) {
+    std::error_code ec;
+    if (fs::is_regular_file(c / "tileslc" / "runtime.h", ec)) return fs::weakly_canonical(c, ec).string();
+  }
+  return "";
+}
+
 std::string depfile_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -102,14 +113,16 @@ int explain(const std::string& code) {
 }  // namespace
 
 int run(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "layout") return run_layout_cli(argc - 1, argv + 1);
   CLI::App app{"tileslc: compiles .tpy kernels (Python syntax, CuTe's model of the GPU) to CUDA C++", "tileslc"};
   std::string input, out_cu, out_h, out_json, arch = "sm_90a", depfile, diag_format = "human", color = "auto", stdlib_flag;
   std::string explain_code;
   std::vector<std::string> includes, defines, warning_flags;
-  bool syntax_only = false, dump_ast = false, no_warnings = false, version = false;
+  bool syntax_only = false, dump_ast = false, no_warnings = false, version = false, compile_only = false;
   int max_errors = 0;
   app.add_option("input", input, "the .tpy file to compile");
-  app.add_option("-o,--output", out_cu, "write the generated CUDA C++ here (default: INPUT with .cu)");
+  app.add_option("-o,--output", out_cu, "write the generated CUDA C++ here (default: INPUT with .cu); with -c, the object file");
+  app.add_flag("-c", compile_only, "also compile the generated code with nvcc into an object file (-o), reporting nvcc's errors at .tpy lines");
   app.add_option("-H,--header", out_h, "write the header declaring the host functions here");
   app.add_option("--emit-metadata", out_json, "write metadata JSON (kernels, parameters, arch) here");
   app.add_option("--arch", arch, "target architecture: sm_80 or sm_90a")->capture_default_str();
@@ -201,6 +214,11 @@ int run(int argc, char** argv) {
   auto program = sema::analyze(sm, *fid, sopts, diags, &deps);
   if (!program || diags.has_errors()) return finish(1);
 
+  std::string object_path;
+  if (compile_only) {
+    object_path = out_cu.empty() ? fs::path(input).filename().replace_extension(".o").string() : out_cu;
+    out_cu = object_path + ".tileslc.cu";
+  }
   if (out_cu.empty()) out_cu = fs::path(input).filename().replace_extension(".cu").string();
   codegen::Options copts;
   copts.cu_path = out_cu;
@@ -221,6 +239,18 @@ int run(int argc, char** argv) {
       finish(0);
       std::cerr << "tileslc: error[E0802]: " << err << "\n";
       return 2;
+    }
+  }
+  if (compile_only) {
+    NvccJob job{out_cu, object_path, arch, find_runtime_include(argv[0]), {}};
+    std::string unmapped;
+    int rc = run_nvcc(job, sm, diags, &unmapped);
+    std::error_code ec;
+    fs::remove(out_cu, ec);
+    if (rc != 0 && !unmapped.empty()) std::cerr << unmapped;
+    if (rc != 0) {
+      fs::remove(object_path, ec);
+      return finish(1);
     }
   }
   return finish(diags.has_errors() ? 1 : 0);

@@ -57,7 +57,12 @@ std::string Evaluator::unique_name(const std::string& hint) {
       "template", "this", "throw", "typedef", "union", "unsigned", "void", "volatile", "while", "namespace", "using",
       "virtual", "friend", "true", "false", "nullptr", "args", "stream", "tileslc", "std", "threadIdx", "blockIdx",
       "blockDim", "gridDim", "warpSize", "dim3", "size_t", "int32_t", "int64_t", "uint32_t", "uint64_t", "min", "max",
-      "status", "and", "or", "not", "xor", "main"};
+      "status", "and", "or", "not", "xor", "main",
+      // C/CUDA functions the generated code calls: a local of the same name would hide them.
+      "printf", "abs", "llabs", "exp", "expf", "exp2", "exp2f", "log", "logf", "log2", "log2f", "sqrt", "sqrtf",
+      "rsqrt", "rsqrtf", "sin", "sinf", "cos", "cosf", "tanh", "tanhf", "erf", "erff", "floor", "floorf", "ceil",
+      "ceilf", "fabs", "fabsf", "fma", "fmaf", "pow", "powf", "fmin", "fminf", "fmax", "fmaxf", "grid_x", "grid_y",
+      "grid_z", "block_x", "block_y", "block_z", "smem_bytes", "INT32_MIN", "INT64_MIN"};
   std::string base;
   for (char c : hint) base += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
   if (base.empty() || std::isdigit(static_cast<unsigned char>(base[0]))) base = "v" + base;

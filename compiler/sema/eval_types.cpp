@@ -78,6 +78,12 @@ ir::ExprRef Evaluator::to_expr_as(const Value& in, ScalarType t, source::SourceR
   if (v.kind == Value::Kind::Int) {
     if (ir::is_float(t)) return ir::cast(ir::float_const(static_cast<double>(v.i), ScalarType::Float32), t);
     if (t == ScalarType::Boolean) return ir::bool_const(v.i != 0);
+    int bits = ir::bit_width(t);
+    bool fits = bits == 64 ? (ir::is_signed(t) || v.i >= 0)
+                           : ir::is_signed(t) ? (v.i >= -(int64_t{1} << (bits - 1)) && v.i < (int64_t{1} << (bits - 1)))
+                                              : (v.i >= 0 && v.i < (int64_t{1} << bits));
+    if (!fits)
+      fail(diag::Kind::LossyConversion, r, std::to_string(v.i) + " does not fit in " + ir::type_name(t));
     return ir::int_const(v.i, t);
   }
   if (v.kind == Value::Kind::Float) {

@@ -71,6 +71,8 @@ class SourceManager {
   FileId add_buffer(std::string path, std::string text);
 
   const SourceFile& file(FileId id) const { return *files_.at(id - 1); }
+  /// Number of files; valid ids are 1..file_count().
+  size_t file_count() const { return files_.size(); }
   LineCol line_col(SourceLoc loc) const { return file(loc.file).line_col(loc.offset); }
   std::string_view text(SourceRange r) const {
     return std::string_view(file(r.file).text()).substr(r.begin, r.end - r.begin);
