@@ -168,8 +168,10 @@ int run(int argc, char** argv) {
   else if (color == "never") render.color = false;
   else if (color == "auto") render.color = ::isatty(2) && !std::getenv("NO_COLOR");
   else return usage_error("unknown --color '" + color + "' (expected auto, always or never)");
-  if (arch != "sm_80" && arch != "sm_90a" && arch != "sm_90")
-    return usage_error("unknown --arch '" + arch + "' (expected sm_80 or sm_90a)");
+  if (arch != "sm_80" && arch != "sm_90a" && arch != "sm_90") {
+    std::cerr << "tileslc: error[E0703]: unknown --arch '" << arch << "' (expected sm_80, sm_90 or sm_90a)\n";
+    return 2;
+  }
   bool werror = false;
   for (const auto& w : warning_flags) {
     if (w == "error") werror = true;

@@ -96,6 +96,9 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
   fn_ = &ctx;
   struct Restore { Evaluator& ev; FnCtx* fn; ~Restore() { ev.fn_ = fn; ev.frames_.pop_back(); } } restore{*this, saved};
 
+  // Parameters start poisoned: one that fails its annotation check is
+  // reported once, and its uses in the body stay quiet.
+  for (const auto& p : def->params) f.env[p.name] = Binding{Value{}, "", p.range};
   for (const auto& p : def->params) {
     if (!p.annotation) {
       auto& d = error(diag::Kind::BadAnnotation, p.range,
@@ -141,9 +144,9 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
     }
     if (ann.kind == Value::Kind::TensorSpec) {
       const auto& spec = *ann.spec;
-      if (!spec.has_dims) {
+      if (!spec.has_dims || spec.dims.empty()) {
         auto& d = error(diag::Kind::BadAnnotation, p.annotation->range,
-                        "tensor parameter '" + p.name + "' of a host function needs its element type and extents");
+                        "tensor parameter '" + p.name + "' of a host function needs its element type and at least one extent");
         d.help("e.g. " + p.name + ": cute.Tensor[cutlass.Float32, (M, N)] with M = cute.sym_int(\"M\") at module level");
         continue;
       }
@@ -246,6 +249,13 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
     }
   } else {
     for (auto& x : static_block) x = 0;
+  }
+  if (smem) {
+    Value sm = resolve_symbol(*smem, kw_range("smem"));
+    if (!(sm.kind == Value::Kind::Int || (sm.kind == Value::Kind::Dyn && ir::is_integer(sm.type))))
+      fail(diag::Kind::BadLaunch, kw_range("smem"), "smem must be an integer number of bytes, found " + describe(sm));
+    if (sm.kind == Value::Kind::Int && sm.i < 0)
+      fail(diag::Kind::BadLaunch, kw_range("smem"), "smem must not be negative, found " + std::to_string(sm.i) + " bytes");
   }
   auto info = std::make_unique<ir::LaunchInfo>();
   info->kernel = instantiate_kernel(kc, static_block, &info->args);

@@ -28,7 +28,9 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-std::string closest(const std::string& name, const std::vector<std::string>& candidates) {
+}  // namespace
+
+std::string closest_name(const std::string& name, const std::vector<std::string>& candidates) {
   std::string best;
   size_t best_d = std::max<size_t>(2, name.size() / 3) + 1;
   for (const auto& c : candidates) {
@@ -37,6 +39,8 @@ std::string closest(const std::string& name, const std::vector<std::string>& can
   }
   return best;
 }
+
+namespace {
 
 int64_t py_floordiv(int64_t a, int64_t b) {
   int64_t q = a / b;
@@ -119,7 +123,11 @@ Value Evaluator::eval(const ast::Expr& e) {
 
 Value Evaluator::eval_name(const ast::Name& n) {
   auto& local = scope();
-  if (auto it = local.find(n.id); it != local.end()) return it->second.value;
+  // A poisoned name (bound by a statement that failed) aborts silently: its error is already reported.
+  if (auto it = local.find(n.id); it != local.end()) {
+    if (it->second.value.kind == Value::Kind::Undef) abort_entry();
+    return it->second.value;
+  }
   if (auto mu = frame().maybe_unbound.find(n.id); mu != frame().maybe_unbound.end()) {
     auto& d = error(diag::Kind::PossiblyUnbound, n.range,
                     "'" + n.id + "' is assigned only on some run-time paths and may be unbound here");
@@ -128,7 +136,10 @@ Value Evaluator::eval_name(const ast::Name& n) {
     abort_entry();
   }
   auto& globals = frame().module->globals;
-  if (auto it = globals.find(n.id); it != globals.end()) return it->second.value;
+  if (auto it = globals.find(n.id); it != globals.end()) {
+    if (it->second.value.kind == Value::Kind::Undef) abort_entry();
+    return it->second.value;
+  }
   for (const char* b : kPythonBuiltins)
     if (n.id == b) return builtins_module()->globals.at(b).value;
   std::vector<std::string> candidates;
@@ -136,7 +147,7 @@ Value Evaluator::eval_name(const ast::Name& n) {
   for (const auto& [k, _] : globals) candidates.push_back(k);
   for (const char* b : kPythonBuiltins) candidates.push_back(b);
   auto& d = error(diag::Kind::UndefinedName, n.range, "name '" + n.id + "' is not defined");
-  std::string best = closest(n.id, candidates);
+  std::string best = closest_name(n.id, candidates);
   if (!best.empty()) d.help("did you mean '" + best + "'?");
   abort_entry();
 }
@@ -151,7 +162,7 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
       for (const auto& [k, _] : g) candidates.push_back(k);
       auto& d = error(diag::Kind::NoSuchAttribute, a.attr_range,
                       "module '" + base.module->name + "' has no attribute '" + a.attr + "'");
-      std::string best = closest(a.attr, candidates);
+      std::string best = closest_name(a.attr, candidates);
       if (!best.empty()) d.help("did you mean '" + best + "'?");
       abort_entry();
     }

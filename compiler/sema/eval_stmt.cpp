@@ -20,15 +20,32 @@ void collect_targets(const ast::Expr& t, std::set<std::string>& out) {
     for (const auto& e : l->elts) collect_targets(*e, out);
 }
 
+void collect_body(const ast::Body& body, std::set<std::string>& out);
+
+void collect_stmt(const ast::Stmt& s, std::set<std::string>& out) {
+  if (const auto* a = s.as<ast::Assign>()) for (const auto& t : a->targets) collect_targets(*t, out);
+  if (const auto* a = s.as<ast::AugAssign>()) collect_targets(*a->target, out);
+  if (const auto* a = s.as<ast::AnnAssign>()) collect_targets(*a->target, out);
+  if (const auto* i = s.as<ast::If>()) { collect_body(i->body, out); collect_body(i->orelse, out); }
+  if (const auto* f = s.as<ast::For>()) { collect_targets(*f->target, out); collect_body(f->body, out); collect_body(f->orelse, out); }
+  if (const auto* w = s.as<ast::While>()) { collect_body(w->body, out); collect_body(w->orelse, out); }
+}
+
 void collect_body(const ast::Body& body, std::set<std::string>& out) {
-  for (const auto& s : body) {
-    if (const auto* a = s->as<ast::Assign>()) for (const auto& t : a->targets) collect_targets(*t, out);
-    if (const auto* a = s->as<ast::AugAssign>()) collect_targets(*a->target, out);
-    if (const auto* a = s->as<ast::AnnAssign>()) collect_targets(*a->target, out);
-    if (const auto* i = s->as<ast::If>()) { collect_body(i->body, out); collect_body(i->orelse, out); }
-    if (const auto* f = s->as<ast::For>()) { collect_targets(*f->target, out); collect_body(f->body, out); collect_body(f->orelse, out); }
-    if (const auto* w = s->as<ast::While>()) { collect_body(w->body, out); collect_body(w->orelse, out); }
-  }
+  for (const auto& s : body) collect_stmt(*s, out);
+}
+
+/// Names a statement binds in its scope, including definitions and imports
+/// (for poisoning them after an error).
+std::set<std::string> bound_by(const ast::Stmt& s) {
+  std::set<std::string> out;
+  collect_stmt(s, out);
+  if (const auto* d = s.as<ast::FunctionDef>()) out.insert(d->name);
+  if (const auto* imp = s.as<ast::Import>())
+    for (const auto& a : imp->names) out.insert(a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname);
+  if (const auto* imp = s.as<ast::ImportFrom>())
+    for (const auto& a : imp->names) out.insert(a.asname.empty() ? a.name : a.asname);
+  return out;
 }
 
 bool is_trivial(const ir::ExprRef& e) {
@@ -148,6 +165,11 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
     env[name] = Binding{Value::dyn(ir::var_ref(var, v.type), v.origin), var, r, depth};
     return;
   }
+  if (it != env.end() && !it->second.owned_var.empty() && it->second.depth < frame().dyn_depth && v.is_number()) {
+    // A promoted run-time variable (section "Variables in run-time control
+    // flow" of docs/language.md) takes the number as a run-time value.
+    return bind_name(name, Value::dyn(to_expr_as(v, it->second.value.type, r), r), r);
+  }
   if (it != env.end() && it->second.depth < frame().dyn_depth && !static_equal(it->second.value, v)) {
     auto& d = error(diag::Kind::StaticRebindInDynamic, r,
                     "static variable '" + name + "' is rebound inside run-time control flow");
@@ -186,8 +208,34 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
 
 Flow Evaluator::exec_body(const ast::Body& body) {
   for (const auto& s : body) {
-    Flow f = exec(*s);
-    if (f != Flow::Normal) return f;
+    Frame& fr = frame();
+    if (!fr.is_entry && !fr.is_module) {
+      // Inside an inlined helper, an error abandons the caller's statement.
+      Flow f = exec(*s);
+      if (f != Flow::Normal) return f;
+      continue;
+    }
+    // Recovery: after an error in a statement of a kernel, host function or
+    // module, restore the evaluator's stacks, poison the names the statement
+    // would have bound (their uses abort silently, so one mistake gives one
+    // error), and go on to find the next mistake.
+    size_t nframes = frames_.size(), ninline = inline_stack_.size(), nloops = fr.loops.size();
+    FnCtx* fn = fn_;
+    size_t nblocks = fn ? fn->blocks.size() : 0;
+    int depth = fr.dyn_depth;
+    try {
+      Flow f = exec(*s);
+      if (f != Flow::Normal) return f;
+    } catch (const AbortEntry&) {
+      frames_.resize(nframes);
+      inline_stack_.resize(ninline);
+      fn_ = fn;
+      if (fn_) fn_->blocks.resize(nblocks);
+      fr.dyn_depth = depth;
+      fr.loops.resize(nloops);
+      if (diags_.error_count() >= 100) throw;
+      for (const auto& name : bound_by(*s)) scope()[name] = Binding{Value{}, "", s->range, depth};
+    }
   }
   return Flow::Normal;
 }
@@ -317,7 +365,10 @@ Flow Evaluator::exec(const ast::Stmt& s) {
     case K::Import: {
       for (const auto& alias : s.as<ast::Import>()->names) {
         auto m = import_module(alias.name, alias.range);
-        if (!m) continue;
+        if (!m) {
+          scope()[alias.asname.empty() ? alias.name.substr(0, alias.name.find('.')) : alias.asname] = Binding{Value{}, "", alias.range};
+          continue;
+        }
         Value v;
         v.kind = Value::Kind::Module;
         if (!alias.asname.empty()) {
@@ -341,17 +392,24 @@ Flow Evaluator::exec(const ast::Stmt& s) {
         name = base.empty() ? name : (name.empty() ? base : base + "." + name);
       }
       auto m = import_module(name, imp->module_range.valid() ? imp->module_range : s.range);
-      if (!m) return Flow::Normal;
+      if (!m) {
+        for (const auto& alias : imp->names) scope()[alias.asname.empty() ? alias.name : alias.asname] = Binding{Value{}, "", alias.range};
+        return Flow::Normal;
+      }
       for (const auto& alias : imp->names) {
         auto it = m->globals.find(alias.name);
         Value v;
         if (it != m->globals.end()) {
           v = it->second.value;
-        } else if (auto sub = import_module(name + "." + alias.name, source::SourceRange{}); sub) {
+        } else if (auto sub = import_module(name + "." + alias.name, source::SourceRange{}, /*quiet=*/true); sub) {
           v.kind = Value::Kind::Module;
           v.module = sub;
         } else {
-          error(diag::Kind::NameNotInModule, alias.range, "cannot import name '" + alias.name + "' from '" + name + "'");
+          std::vector<std::string> names;
+          for (const auto& [k, _] : m->globals) names.push_back(k);
+          auto& d = error(diag::Kind::NameNotInModule, alias.range, "cannot import name '" + alias.name + "' from '" + name + "'");
+          if (auto best = closest_name(alias.name, names); !best.empty()) d.help("did you mean '" + best + "'?");
+          scope()[alias.asname.empty() ? alias.name : alias.asname] = Binding{Value{}, "", alias.range};
           continue;
         }
         scope()[alias.asname.empty() ? alias.name : alias.asname] = Binding{v, "", alias.range};
@@ -397,6 +455,10 @@ void merge_envs(Env& out, const Env& a, const Env& b, std::map<std::string, sour
       continue;
     }
     const auto& bb = ib->second;
+    if (ba.value.kind == Value::Kind::Undef || bb.value.kind == Value::Kind::Undef) {
+      merged[k] = ba.value.kind == Value::Kind::Undef ? ba : bb;  // poisoned on a path: stays quiet
+      continue;
+    }
     bool same = (!ba.owned_var.empty() && ba.owned_var == bb.owned_var) || ev.static_equal(ba.value, bb.value);
     if (same) merged[k] = ba;
     else maybe_unbound[k] = ba.where;

@@ -9,6 +9,7 @@
 //    the wider;
 //  - Boolean operands count as Int32 in arithmetic.
 #include <cmath>
+#include <cstdlib>
 
 #include "sema/evaluator.h"
 
@@ -214,10 +215,25 @@ std::string repr(const Value& v) {
     case Value::Kind::Int: return std::to_string(v.i);
     case Value::Kind::Bool: return v.i ? "True" : "False";
     case Value::Kind::Float: {
+      // Python's repr: the shortest form that reads back as the same double.
+      if (std::isnan(v.f)) return "nan";
+      if (std::isinf(v.f)) return v.f < 0 ? "-inf" : "inf";
       char buf[64];
-      std::snprintf(buf, sizeof buf, "%.17g", v.f);
+      for (int precision = 1; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, v.f);
+        if (std::strtod(buf, nullptr) == v.f) break;
+      }
       std::string s = buf;
-      if (s.find_first_of(".einn") == std::string::npos) s += ".0";
+      int exponent = v.f == 0 ? 0 : static_cast<int>(std::floor(std::log10(std::fabs(v.f))));
+      if (s.find('e') != std::string::npos && exponent >= -4 && exponent < 16) {
+        std::snprintf(buf, sizeof buf, "%.17f", v.f);  // Python writes these positionally
+        s = buf;
+        for (int precision = 0; precision <= 17; ++precision) {
+          std::snprintf(buf, sizeof buf, "%.*f", precision, v.f);
+          if (std::strtod(buf, nullptr) == v.f) { s = buf; break; }
+        }
+      }
+      if (s.find_first_of(".e") == std::string::npos) s += ".0";
       return s;
     }
     case Value::Kind::Str: return "'" + v.s + "'";

@@ -69,7 +69,8 @@ class Evaluator {
   [[noreturn]] void abort_entry() { throw AbortEntry{}; }
 
   // ---- modules (modules.cpp)
-  std::shared_ptr<ModuleValue> import_module(const std::string& dotted, source::SourceRange at);
+  /// Loads a module (and its parents); nullptr after reporting E0303, or silently with `quiet`.
+  std::shared_ptr<ModuleValue> import_module(const std::string& dotted, source::SourceRange at, bool quiet = false);
   void exec_module_body(const std::shared_ptr<ModuleValue>& m);
   std::shared_ptr<ModuleValue> builtins_module();
 
@@ -162,6 +163,9 @@ class Evaluator {
   std::vector<std::string> pending_context_;
   void flush_context();
 };
+
+/// The candidate closest to `name` by edit distance, or "" if none is close.
+std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);
 
 /// Prescan: names assigned anywhere in `body` (targets of =, +=, for).
 std::set<std::string> assigned_names(const ast::Body& body);

@@ -46,14 +46,14 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
   return m;
 }
 
-std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& dotted, source::SourceRange at) {
+std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& dotted, source::SourceRange at, bool quiet) {
   if (dotted == "tileslc._builtins") return builtins_module();
   if (auto it = modules_.find(dotted); it != modules_.end()) return it->second;  // loading: partial, as Python
 
   // Parents first, as Python does: `import a.b` runs a/__init__ then a/b.
   std::shared_ptr<ModuleValue> parent;
   auto dot = dotted.rfind('.');
-  if (dot != std::string::npos) parent = import_module(dotted.substr(0, dot), at);
+  if (dot != std::string::npos) parent = import_module(dotted.substr(0, dot), at, quiet);
 
   fs::path rel;
   {
@@ -78,6 +78,7 @@ std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& dotted,
     if (!found.empty()) break;
   }
   if (found.empty()) {
+    if (quiet) return nullptr;
     auto& d = error(diag::Kind::ModuleNotFound, at, "no module named '" + dotted + "'");
     std::string where;
     for (const auto& r : roots) where += (where.empty() ? "" : ", ") + (r.empty() ? std::string(".") : r.string());
