@@ -126,12 +126,13 @@ int run(int argc, char** argv) {
   app.add_option("-H,--header", out_h, "write the header declaring the host functions here");
   app.add_option("--emit-metadata", out_json, "write metadata JSON (kernels, parameters, arch) here");
   app.add_option("--arch", arch, "target architecture: sm_80 or sm_90a")->capture_default_str();
-  app.add_option("-I", includes, "add a directory to the module search path");
-  app.add_option("-D", defines, "set a Constexpr parameter: -D NAME=VALUE");
+  // One value per occurrence: `-I dir file.tpy` must leave file.tpy positional.
+  app.add_option("-I", includes, "add a directory to the module search path")->allow_extra_args(false);
+  app.add_option("-D", defines, "set a Constexpr parameter: -D NAME=VALUE")->allow_extra_args(false);
   app.add_option("--depfile", depfile, "write a Makefile-style depfile listing every .tpy read");
   app.add_option("--diagnostics-format", diag_format, "human, gcc, json or sarif")->capture_default_str();
   app.add_option("--color", color, "auto, always or never")->capture_default_str();
-  app.add_option("-W", warning_flags, "-Werror: treat warnings as errors");
+  app.add_option("-W", warning_flags, "-Werror: treat warnings as errors")->allow_extra_args(false);
   app.add_flag("-w", no_warnings, "suppress warnings");
   app.add_option("--max-errors", max_errors, "stop printing after N errors (0: no limit)");
   app.add_option("--stdlib", stdlib_flag, "directory holding the tileslc stdlib (default: found next to the binary)");
