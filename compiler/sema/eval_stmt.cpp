@@ -561,10 +561,19 @@ Flow Evaluator::exec_for(const ast::For& s) {
   stmt->name = new_local(target->id, t);
   Env before = scope();
   scope()[target->id] = Binding{Value::dyn(ir::var_ref(stmt->name, t), s.target->range), "", s.target->range, f.dyn_depth + 1};
-  fn_->blocks.push_back(&stmt->body);
+  run_loop_body(stmt, before, [&] { exec_body(s.body); });
+  return Flow::Normal;
+}
+
+void Evaluator::run_loop_body(ir::StmtPtr& loop, const Env& before, const std::function<void()>& body) {
+  // The body runs once, emitting IR into the loop; afterwards the scope is
+  // what it was before (promoted locals keep their variables), and names the
+  // body introduced may be unbound when the loop runs zero times.
+  Frame& f = frame();
+  fn_->blocks.push_back(&loop->body);
   f.loops.push_back({true, f.dyn_depth});
   ++f.dyn_depth;
-  exec_body(s.body);
+  body();
   --f.dyn_depth;
   f.loops.pop_back();
   fn_->blocks.pop_back();
@@ -572,8 +581,7 @@ Flow Evaluator::exec_for(const ast::For& s) {
   scope() = before;
   for (const auto& [k, b] : after)
     if (!before.count(k)) f.maybe_unbound[k] = b.where;
-  emit(std::move(stmt));
-  return Flow::Normal;
+  emit(std::move(loop));
 }
 
 Flow Evaluator::exec_while(const ast::While& s) {
@@ -605,23 +613,14 @@ Flow Evaluator::exec_while(const ast::While& s) {
   auto stmt = ir::make_stmt(ir::StmtKind::While, s.range);
   stmt->a = ir::bool_const(true);
   Env before = scope();
-  fn_->blocks.push_back(&stmt->body);
-  f.loops.push_back({true, f.dyn_depth});
-  ++f.dyn_depth;
-  Value c2 = eval(*s.test);
-  auto brk = ir::make_stmt(ir::StmtKind::If, s.test->range);
-  brk->a = ir::unary(ir::Op::LogicalNot, to_expr_as(c2, ScalarType::Boolean, s.test->range), ScalarType::Boolean);
-  brk->body.push_back(ir::make_stmt(ir::StmtKind::Break, s.test->range));
-  emit(std::move(brk));
-  exec_body(s.body);
-  --f.dyn_depth;
-  f.loops.pop_back();
-  fn_->blocks.pop_back();
-  Env after = scope();
-  scope() = before;
-  for (const auto& [k, b] : after)
-    if (!before.count(k)) f.maybe_unbound[k] = b.where;
-  emit(std::move(stmt));
+  run_loop_body(stmt, before, [&] {
+    Value c2 = eval(*s.test);
+    auto brk = ir::make_stmt(ir::StmtKind::If, s.test->range);
+    brk->a = ir::unary(ir::Op::LogicalNot, to_expr_as(c2, ScalarType::Boolean, s.test->range), ScalarType::Boolean);
+    brk->body.push_back(ir::make_stmt(ir::StmtKind::Break, s.test->range));
+    emit(std::move(brk));
+    exec_body(s.body);
+  });
   return Flow::Normal;
 }
 

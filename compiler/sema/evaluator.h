@@ -111,6 +111,8 @@ class Evaluator {
   Flow exec_for(const ast::For& s);
   Flow exec_while(const ast::While& s);
   void emit(ir::StmtPtr s);
+  /// Runs `body` inside the run-time loop `loop`, restores the scope, and emits the loop.
+  void run_loop_body(ir::StmtPtr& loop, const Env& before, const std::function<void()>& body);
   /// Moves a dynamic value into a fresh local so later assignments cannot change it.
   Value materialize(const Value& v, const std::string& hint, source::SourceRange r);
   std::string new_local(const std::string& hint, ir::ScalarType t);
