@@ -17,6 +17,7 @@
 #include "driver/nvcc.h"
 #include "codegen/codegen.h"
 #include "diag/diag.h"
+#include "diag/explain.h"
 #include "driver/layout_cli.h"
 #include "parse/parse.h"
 #include "sema/sema.h"
@@ -100,13 +101,14 @@ std::string depfile_escape(const std::string& s) {
 }
 
 int explain(const std::string& code) {
-  auto k = diag::find_code(code);
+  auto k = diag::find_code_for_explain(code);
   if (!k) {
-    std::cerr << "tileslc: error: unknown diagnostic code '" << code << "'\n";
+    std::cerr << "tileslc: error[E0803]: unknown diagnostic code '" << code
+              << "', expected a code such as E0404 or W0701\n";
+    std::cerr << "  = help: docs/diagnostics.md lists every code\n";
     return 2;
   }
-  const auto& info = diag::info(*k);
-  std::cout << info.code << ": " << info.summary << "\n";
+  std::cout << diag::render_explanation(*k);
   return 0;
 }
 
