@@ -54,7 +54,7 @@ class Kind:
 def read_registry(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    kinds = [Kind(m.group(1), m.group(2), m.group(3), m.group(4).encode().decode("unicode_escape"))
+    kinds = [Kind(m.group(1), m.group(2), m.group(3), m.group(4).replace('\\"', '"').replace("\\\\", "\\"))
              for m in DIAG_RE.finditer(text)]
     if not kinds:
         sys.exit(f"check_explanations: no DIAG(...) lines found in {path}")
