@@ -234,6 +234,15 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       }
       arity(1, 1);
       Value x = args[0];
+      if (x.kind == Value::Kind::Layout) {
+        layout::Layout l = *x.layout;
+        if (mode) {
+          if (*mode < 0 || static_cast<size_t>(*mode) >= l.rank())
+            fail(diag::Kind::IndexOutOfRange, site.range, "mode " + std::to_string(*mode) + " is out of range for " + l.to_string());
+          l = layout::get(l, static_cast<size_t>(*mode));
+        }
+        return Value::integer(layout::size(l).require_value("size"));
+      }
       if (x.kind == Value::Kind::Tensor) {
         if (!mode) return tensor_size(*x.tensor, site.range);
         int64_t r = static_cast<int64_t>(x.tensor->shape.size());
@@ -346,6 +355,9 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       fail(diag::Kind::NotCallable, site.range, "cutlass.Constexpr is an annotation for parameters, not a function");
     case BuiltinId::Isinstance:
       fail(diag::Kind::UnsupportedOperation, site.range, "isinstance() is not supported yet");
+    default:
+      if (id >= BuiltinId::MakeLayout && id <= BuiltinId::GetMode) return call_layout_builtin(id, args, kwargs, site);
+      break;
   }
   fail(diag::Kind::NotCallable, site.range, "this builtin cannot be called");
 }

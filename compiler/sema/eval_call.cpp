@@ -60,6 +60,17 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
       return Value::dyn(to_expr_as(a, callee.type, site.range), site.range);
     }
     case Value::Kind::Builtin: return call_builtin(callee, args, kwargs, site);
+    case Value::Kind::Layout: {
+      // L(coord) or L(c0, c1, ...): CuTe's layout evaluation.
+      if (!kwargs.empty()) fail(diag::Kind::UnknownKeyword, site.range, "a layout takes a coordinate, not keywords");
+      if (args.empty()) fail(diag::Kind::WrongArity, site.range, "a layout is called with a coordinate");
+      Value coord = args.size() == 1 ? args[0] : Value::tuple(args);
+      try {
+        return evaluate_layout(*callee.layout, coord, site.range);
+      } catch (const layout::LayoutError& e) {
+        fail(diag::Kind::LayoutAlgebraError, site.range, e.what());
+      }
+    }
     default: break;
   }
   auto& d = error(diag::Kind::NotCallable, site.func->range, describe(callee) + " is not callable");

@@ -42,6 +42,27 @@ std::string closest_name(const std::string& name, const std::vector<std::string>
 
 namespace {
 
+/// True when `e` is provably >= 0: hardware indices, non-negative constants,
+/// and sums, products, quotients and remainders of such values. Python's
+/// floor division and modulo then equal C's, so codegen can use / and %.
+bool provably_nonneg(const ir::ExprRef& e) {
+  using ir::ExprKind;
+  switch (e->kind) {
+    case ExprKind::IntConst: return e->ival >= 0;
+    case ExprKind::Builtin: return true;
+    case ExprKind::Cast: return ir::is_integer(e->type) && provably_nonneg(e->operands[0]);
+    case ExprKind::Binary:
+      switch (e->op) {
+        case ir::Op::Add: case ir::Op::Mul: case ir::Op::FloorDiv: case ir::Op::Mod: case ir::Op::TruncDiv:
+        case ir::Op::TruncMod: case ir::Op::Min: case ir::Op::Max: case ir::Op::Shr:
+          return provably_nonneg(e->operands[0]) && provably_nonneg(e->operands[1]);
+        case ir::Op::BitAnd: return provably_nonneg(e->operands[0]) || provably_nonneg(e->operands[1]);
+        default: return false;
+      }
+    default: return !ir::is_signed(e->type) && ir::is_integer(e->type);
+  }
+}
+
 int64_t py_floordiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -179,6 +200,10 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
       break;
     case Value::Kind::Dyn:
       if (a.attr == "dtype") return Value::scalar_type(base.type);
+      break;
+    case Value::Kind::Layout:
+      if (a.attr == "shape") return from_int_tuple(base.layout->shape, a.range);
+      if (a.attr == "stride") return from_int_tuple(base.layout->stride, a.range);
       break;
     default: break;
   }
@@ -379,6 +404,11 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
     if (irop == ir::Op::Add && lc && *lc == 0) return Value::dyn(ir::cast(re, t), range);
     if ((irop == ir::Op::Mul || irop == ir::Op::FloorDiv) && rc && *rc == 1) return Value::dyn(ir::cast(le, t), range);
     if (irop == ir::Op::Mul && lc && *lc == 1) return Value::dyn(ir::cast(re, t), range);
+  }
+  // Non-negative operands: Python's // and % are C's / and %.
+  if ((irop == ir::Op::FloorDiv || irop == ir::Op::Mod) && ir::is_integer(compute) && provably_nonneg(le)) {
+    auto rc = ir::as_int_const(re);
+    if (rc && *rc > 0) irop = irop == ir::Op::FloorDiv ? ir::Op::TruncDiv : ir::Op::TruncMod;
   }
   auto e = ir::binary(irop, le, re, compute);
   if (compute != t) e = ir::cast(e, t);

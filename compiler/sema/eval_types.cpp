@@ -201,6 +201,7 @@ bool Evaluator::static_equal(const Value& a, const Value& b) {
       return true;
     case Value::Kind::Dyn: return a.expr == b.expr;
     case Value::Kind::Tensor: return a.tensor == b.tensor;
+    case Value::Kind::Layout: return a.layout->identical(*b.layout);
     case Value::Kind::Module: return a.module == b.module;
     case Value::Kind::Function: return a.fn == b.fn;
     case Value::Kind::Builtin: return a.builtin == b.builtin && a.self == b.self;
@@ -263,6 +264,7 @@ std::string repr(const Value& v) {
     case Value::Kind::ConstexprSpec: return "Constexpr";
     case Value::Kind::Ellipsis: return "...";
     case Value::Kind::Slice: return "<slice>";
+    case Value::Kind::Layout: return v.layout->to_string();
   }
   return "?";
 }
@@ -288,6 +290,7 @@ std::string describe(const Value& v) {
     case Value::Kind::ConstexprSpec: return "Constexpr marker";
     case Value::Kind::Ellipsis: return "Ellipsis";
     case Value::Kind::Slice: return "slice";
+    case Value::Kind::Layout: return "layout " + v.layout->to_string();
   }
   return "value";
 }

@@ -135,6 +135,16 @@ class Evaluator {
   ir::ExprRef tensor_offset(const TensorValue& t, const Value& index, source::SourceRange r);
   Value tensor_size(const TensorValue& t, source::SourceRange r);
 
+  // ---- layouts (layouts.cpp)
+  layout::IntTuple to_int_tuple(const Value& v, source::SourceRange r, const std::string& what);
+  Value from_int_tuple(const layout::IntTuple& t, source::SourceRange r);
+  layout::Layout to_layout(const Value& v, source::SourceRange r, const std::string& what);
+  layout::Tiler to_tiler(const Value& v, source::SourceRange r, const std::string& what);
+  /// L(coord): static for static coordinates, index arithmetic otherwise.
+  Value evaluate_layout(const layout::Layout& l, const Value& coord, source::SourceRange r);
+  Value call_layout_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
+                            const ast::Call& site);
+
   // ---- entry points (entry.cpp)
   void build_host_function(const std::shared_ptr<FunctionValue>& fn);
   void launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site);

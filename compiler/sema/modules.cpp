@@ -40,6 +40,20 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"sin", BuiltinId::MathSin}, {"cos", BuiltinId::MathCos}, {"tanh", BuiltinId::MathTanh},
       {"erf", BuiltinId::MathErf}, {"floor", BuiltinId::MathFloor}, {"ceil", BuiltinId::MathCeil},
       {"fabs", BuiltinId::MathFabs}, {"fma", BuiltinId::MathFma},
+      {"make_layout", BuiltinId::MakeLayout}, {"make_ordered_layout", BuiltinId::MakeOrderedLayout},
+      {"cosize", BuiltinId::Cosize}, {"rank", BuiltinId::Rank}, {"depth", BuiltinId::Depth},
+      {"coalesce", BuiltinId::Coalesce}, {"filter", BuiltinId::Filter}, {"composition", BuiltinId::Composition},
+      {"complement", BuiltinId::Complement}, {"right_inverse", BuiltinId::RightInverse},
+      {"left_inverse", BuiltinId::LeftInverse}, {"logical_divide", BuiltinId::LogicalDivide},
+      {"zipped_divide", BuiltinId::ZippedDivide}, {"tiled_divide", BuiltinId::TiledDivide},
+      {"flat_divide", BuiltinId::FlatDivide}, {"logical_product", BuiltinId::LogicalProduct},
+      {"zipped_product", BuiltinId::ZippedProduct}, {"tiled_product", BuiltinId::TiledProduct},
+      {"flat_product", BuiltinId::FlatProduct}, {"blocked_product", BuiltinId::BlockedProduct},
+      {"raked_product", BuiltinId::RakedProduct}, {"tile_to_shape", BuiltinId::TileToShape},
+      {"make_layout_tv", BuiltinId::MakeLayoutTv}, {"max_common_vector", BuiltinId::MaxCommonVector},
+      {"recast_layout", BuiltinId::RecastLayout}, {"crd2idx", BuiltinId::Crd2Idx}, {"idx2crd", BuiltinId::Idx2Crd},
+      {"flatten", BuiltinId::FlattenLayout}, {"select", BuiltinId::SelectModes}, {"group_modes", BuiltinId::GroupModes},
+      {"get", BuiltinId::GetMode},
   };
   for (const auto& r : rows) add(r.name, Value::make_builtin(r.id));
   builtins_ = m;

@@ -12,6 +12,7 @@
 
 #include "ast/ast.h"
 #include "ir/ir.h"
+#include "layout/layout.h"
 
 namespace tileslc::sema {
 
@@ -32,6 +33,11 @@ enum class BuiltinId : uint8_t {
   // tileslc.cute.math
   MathExp, MathExp2, MathLog, MathLog2, MathSqrt, MathRsqrt, MathSin, MathCos, MathTanh,
   MathErf, MathFloor, MathCeil, MathFabs, MathFma,
+  // layout algebra (tileslc.cute), evaluated while compiling
+  MakeLayout, MakeOrderedLayout, Cosize, Rank, Depth, Coalesce, Filter, Composition, Complement,
+  RightInverse, LeftInverse, LogicalDivide, ZippedDivide, TiledDivide, FlatDivide, LogicalProduct,
+  ZippedProduct, TiledProduct, FlatProduct, BlockedProduct, RakedProduct, TileToShape, MakeLayoutTv,
+  MaxCommonVector, RecastLayout, Crd2Idx, Idx2Crd, FlattenLayout, SelectModes, GroupModes, GetMode,
   // methods bound to a receiver (Value::self)
   MethodLaunch,
 };
@@ -74,7 +80,7 @@ struct KernelCall {
 struct Value {
   enum class Kind : uint8_t {
     Undef, None, Int, Float, Bool, Str, Tuple, Type, Dyn, Tensor, Module, Function, Builtin,
-    KernelCall, SymDim, TensorSpec, ConstexprSpec, Ellipsis, Slice,
+    KernelCall, SymDim, TensorSpec, ConstexprSpec, Ellipsis, Slice, Layout,
   };
   Kind kind = Kind::Undef;
   int64_t i = 0;                           ///< Int, Bool
@@ -90,6 +96,7 @@ struct Value {
   std::shared_ptr<Value> self;             ///< Builtin methods: the receiver
   std::shared_ptr<KernelCall> kcall;
   std::shared_ptr<TensorSpec> spec;
+  std::shared_ptr<const layout::Layout> layout;  ///< Layout: a static CuTe layout
   source::SourceRange origin;              ///< Dyn: where it became dynamic
 
   bool is_static() const { return kind != Kind::Dyn && kind != Kind::Tensor && kind != Kind::Undef; }
