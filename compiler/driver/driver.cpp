@@ -28,33 +28,42 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// Writes `text` to `path` through a temporary file in the same directory and
-/// a rename, so readers never see a partial file.
-bool write_atomically(const std::string& path, const std::string& text, std::string* error) {
-  fs::path target(path);
-  fs::path tmp = target;
-  tmp += ".tmp." + std::to_string(::getpid());
-  {
+/// Writes every (path, text) through a temporary file in the same directory,
+/// then renames them all: readers never see a partial file, and when any
+/// write fails none of the outputs is replaced.
+bool write_outputs(const std::vector<std::pair<std::string, std::string>>& outputs, std::string* error) {
+  std::vector<std::pair<fs::path, fs::path>> staged;  // (tmp, target)
+  auto discard = [&] {
+    std::error_code ec;
+    for (const auto& [tmp, _] : staged) fs::remove(tmp, ec);
+  };
+  for (const auto& [path, text] : outputs) {
+    fs::path target(path);
+    fs::path tmp = target;
+    tmp += ".tmp." + std::to_string(::getpid());
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
       *error = "cannot open '" + tmp.string() + "' for writing";
+      discard();
       return false;
     }
+    staged.emplace_back(tmp, target);
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     out.flush();
     if (!out) {
       *error = "cannot write '" + tmp.string() + "'";
-      std::error_code ec;
-      fs::remove(tmp, ec);
+      discard();
       return false;
     }
   }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    *error = "cannot move '" + tmp.string() + "' to '" + path + "': " + ec.message();
-    fs::remove(tmp, ec);
-    return false;
+  for (const auto& [tmp, target] : staged) {
+    std::error_code ec;
+    fs::rename(tmp, target, ec);
+    if (ec) {
+      *error = "cannot move '" + tmp.string() + "' to '" + target.string() + "': " + ec.message();
+      discard();
+      return false;
+    }
   }
   return true;
 }
@@ -207,8 +216,8 @@ int run(int argc, char** argv) {
   std::string err;
   auto fid = sm.load_file(input, &err);
   if (!fid) {
-    std::cerr << "tileslc: error[E0801]: " << err << "\n";
-    return 2;
+    diags.report(diag::Kind::CannotReadFile, {}, err);
+    return finish(2);
   }
   if (syntax_only || dump_ast) {
     auto mod = parse::parse_file(sm, *fid, diags);
@@ -225,6 +234,22 @@ int run(int argc, char** argv) {
     out_cu = object_path + ".tileslc.cu";
   }
   if (out_cu.empty()) out_cu = fs::path(input).filename().replace_extension(".cu").string();
+  {
+    // An output that names the input or another output would destroy it.
+    std::vector<std::pair<std::string, std::string>> paths = {{"the input", input}, {"-o", out_cu}};
+    if (!out_h.empty()) paths.emplace_back("-H", out_h);
+    if (!out_json.empty()) paths.emplace_back("--emit-metadata", out_json);
+    if (!depfile.empty()) paths.emplace_back("--depfile", depfile);
+    for (size_t i = 0; i < paths.size(); ++i)
+      for (size_t j = i + 1; j < paths.size(); ++j) {
+        std::error_code ec1, ec2;
+        if (fs::weakly_canonical(paths[i].second, ec1) == fs::weakly_canonical(paths[j].second, ec2)) {
+          diags.report(diag::Kind::BadCommandLine, {},
+                       paths[j].first + " '" + paths[j].second + "' is the same file as " + paths[i].first);
+          return finish(2);
+        }
+      }
+  }
   codegen::Options copts;
   copts.cu_path = out_cu;
   copts.header_name = out_h;
@@ -239,12 +264,9 @@ int run(int argc, char** argv) {
     for (const auto& d : deps) text += " \\\n  " + depfile_escape(d);
     outputs.emplace_back(depfile, text + "\n");
   }
-  for (const auto& [path, text] : outputs) {
-    if (!write_atomically(path, text, &err)) {
-      finish(0);
-      std::cerr << "tileslc: error[E0802]: " << err << "\n";
-      return 2;
-    }
+  if (!write_outputs(outputs, &err)) {
+    diags.report(diag::Kind::CannotWriteFile, {}, err);
+    return finish(2);
   }
   if (compile_only) {
     NvccJob job{out_cu, object_path, arch, find_runtime_include(argv[0]), {}};
@@ -252,7 +274,8 @@ int run(int argc, char** argv) {
     int rc = run_nvcc(job, sm, diags, &unmapped);
     std::error_code ec;
     fs::remove(out_cu, ec);
-    if (rc != 0 && !unmapped.empty()) std::cerr << unmapped;
+    // nvcc's own lines that name no .tpy line: only in human output, where they help.
+    if (rc != 0 && !unmapped.empty() && render.format == diag::Format::Human) std::cerr << unmapped;
     if (rc != 0) {
       fs::remove(object_path, ec);
       return finish(1);

@@ -4,6 +4,7 @@
 // launch sites, one specialization per distinct argument signature (element
 // types, ranks, which extents share a symbol, static argument values, static
 // block size).
+#include <cerrno>
 #include <cstdlib>
 
 #include "parse/parse.h"
@@ -27,6 +28,7 @@ std::optional<Value> parse_define(const std::string& text) {
   errno = 0;
   long long iv = std::strtoll(clean.c_str(), &end, 0);
   if (end && *end == '\0' && errno == 0) return Value::integer(iv);
+  if (end && *end == '\0' && errno == ERANGE) return std::nullopt;  // an integer over 64 bits
   double dv = std::strtod(clean.c_str(), &end);
   if (end && *end == '\0') return Value::floating(dv);
   if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') && text.back() == text.front())
@@ -50,6 +52,10 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
   exec_module_body(m);
   if (diags_.has_errors()) return std::nullopt;
 
+  for (const auto& [name, b] : m->globals)
+    if (b.value.kind == Value::Kind::Function && b.value.fn->kind == FunctionValue::Kind::Jit &&
+        b.value.fn->module == m)
+      host_names_.insert(name);
   int entries = 0;
   for (const auto& s : m->ast->body) {
     const auto* def = s->as<ast::FunctionDef>();
@@ -80,6 +86,12 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
 
 void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
   const auto* def = fn->def;
+  if (is_reserved_cpp_name(def->name)) {
+    auto& d = diags_.report(diag::Kind::BadAnnotation, def->name_range,
+                            "host function name '" + def->name + "' is reserved in the generated C++");
+    d.help("rename the @cute.jit function: its name is the C++ function callers use");
+    return;
+  }
   ir::HostFunction hf;
   hf.name = def->name;
   hf.loc = def->name_range;
@@ -115,7 +127,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
         used_defines_.insert(p.name);
         auto parsed = parse_define(it->second);
         if (!parsed) {
-          error(diag::Kind::BadDefine, p.range, "-D " + p.name + "=" + it->second + " is not an int, float, bool or quoted string");
+          error(diag::Kind::BadDefine, p.range, "-D " + p.name + "=" + it->second + " is not an int (64-bit), float, bool or quoted string");
           continue;
         }
         v = *parsed;
@@ -240,10 +252,12 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
   if (block_static) {
     int64_t threads = static_block[0] * static_block[1] * static_block[2];
     if (threads > 1024 || static_block[2] > 64) {
+      std::string dims = std::to_string(static_block[0]) + "x" + std::to_string(static_block[1]) + "x" + std::to_string(static_block[2]);
       auto& d = error(diag::Kind::BlockTooLarge, kw_range("block"),
-                      "block of " + std::to_string(static_block[0]) + "x" + std::to_string(static_block[1]) + "x" +
-                          std::to_string(static_block[2]) + " = " + std::to_string(threads) +
-                          " threads is over the limit of 1024 threads per block");
+                      threads > 1024 ? "block of " + dims + " = " + std::to_string(threads) +
+                                           " threads is over the limit of 1024 threads per block"
+                                     : "block of " + dims + " has z = " + std::to_string(static_block[2]) +
+                                           ", over the limit of 64");
       d.note("CUDA limits a block to 1024 threads, and block z to 64");
       abort_entry();
     }
@@ -420,8 +434,11 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
 
   // Generate the specialized body.
   ir::Kernel k;
-  std::string name = def->name;
-  for (int n = 1; kernel_names_.count(name); ++n) name = def->name + "_" + std::to_string(n);
+  // Kernel names are internal: avoid C++ reserved names, host functions and each other.
+  std::string base = is_reserved_cpp_name(def->name) ? def->name + "_kernel" : def->name;
+  if (base.rfind("__", 0) == 0) base = "k" + base;
+  std::string name = base;
+  for (int n = 1; kernel_names_.count(name) || host_names_.count(name); ++n) name = base + "_" + std::to_string(n);
   kernel_names_.insert(name);
   k.name = name;
   k.source_name = def->name;

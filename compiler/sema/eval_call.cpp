@@ -93,9 +93,11 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
       diag.note("helpers are inlined while compiling; a recursion must end on a static condition within 64 calls");
     abort_entry();
   }
+  count_step(site.range);
   Frame f;
   f.module = fn.module;
   f.def = def;
+  f.call_site = site.range;
   // Bind parameters: positional, then keywords, then defaults (evaluated in
   // the defining module, like Python at def time).
   std::vector<std::optional<Value>> bound(def->params.size());

@@ -283,11 +283,17 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
   r = resolve_symbol(r, range);
   // Tuple concatenation and repetition are static.
   if (l.kind == Value::Kind::Tuple && r.kind == Value::Kind::Tuple && op == B::Add) {
+    if (l.elts->size() + r.elts->size() > (size_t{1} << 16))
+      fail(diag::Kind::EvaluationTooLarge, range, "static tuple of more than 65536 elements");
     auto xs = *l.elts;
     xs.insert(xs.end(), r.elts->begin(), r.elts->end());
     return Value::tuple(std::move(xs));
   }
   if (l.kind == Value::Kind::Tuple && r.kind == Value::Kind::Int && op == B::Mul) {
+    if (r.i > 0 && static_cast<int64_t>(l.elts->size()) * r.i > (int64_t{1} << 16))
+      fail(diag::Kind::EvaluationTooLarge, range,
+           "static tuple of " + std::to_string(static_cast<int64_t>(l.elts->size()) * r.i) +
+               " elements is over the limit of 65536");
     std::vector<Value> xs;
     for (int64_t k = 0; k < r.i; ++k) xs.insert(xs.end(), l.elts->begin(), l.elts->end());
     return Value::tuple(std::move(xs));

@@ -66,7 +66,7 @@ void Evaluator::emit(ir::StmtPtr s) {
   fn_->blocks.back()->push_back(std::move(s));
 }
 
-std::string Evaluator::unique_name(const std::string& hint) {
+bool is_reserved_cpp_name(const std::string& name) {
   static const std::set<std::string> reserved = {
       "auto", "bool", "break", "case", "char", "class", "const", "continue", "default", "delete", "do", "double",
       "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "new", "operator", "private",
@@ -79,12 +79,22 @@ std::string Evaluator::unique_name(const std::string& hint) {
       "printf", "abs", "llabs", "exp", "expf", "exp2", "exp2f", "log", "logf", "log2", "log2f", "sqrt", "sqrtf",
       "rsqrt", "rsqrtf", "sin", "sinf", "cos", "cosf", "tanh", "tanhf", "erf", "erff", "floor", "floorf", "ceil",
       "ceilf", "fabs", "fabsf", "fma", "fmaf", "pow", "powf", "fmin", "fminf", "fmax", "fmaxf", "grid_x", "grid_y",
-      "grid_z", "block_x", "block_y", "block_z", "smem_bytes", "INT32_MIN", "INT64_MIN"};
+      "grid_z", "block_x", "block_y", "block_z", "smem_bytes", "INT32_MIN", "INT64_MIN",
+      // types and functions of the CUDA runtime and the C library
+      "cudaStream_t", "cudaError_t", "cudaEvent_t", "int8_t", "int16_t", "uint8_t", "uint16_t", "uintptr_t", "ptrdiff_t",
+      "malloc", "free", "memcpy", "memset", "exit", "abort", "assert", "__syncthreads", "nullptr_t", "typeid",
+      "decltype", "constexpr", "mutable", "export", "noexcept", "static_assert", "thread_local", "alignas",
+      "alignof", "char16_t", "char32_t", "wchar_t", "concept", "requires", "co_await", "co_return", "co_yield",
+      "asm", "catch", "try", "dynamic_cast", "static_cast", "reinterpret_cast", "const_cast", "explicit", "typename"};
+  return reserved.count(name) > 0 || name.rfind("__", 0) == 0 || name.rfind("tl_", 0) == 0;
+}
+
+std::string Evaluator::unique_name(const std::string& hint) {
   std::string base;
   for (char c : hint) base += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
   if (base.empty() || std::isdigit(static_cast<unsigned char>(base[0]))) base = "v" + base;
   if (base.rfind("__", 0) == 0 || base.rfind("tl_", 0) == 0) base = "u" + base;
-  if (reserved.count(base)) base += "_";
+  if (is_reserved_cpp_name(base)) base += "_";
   std::string name = base;
   for (int k = 1; fn_->used_names.count(name); ++k) name = base + "_" + std::to_string(k);
   fn_->used_names.insert(name);
@@ -242,6 +252,7 @@ Flow Evaluator::exec_body(const ast::Body& body) {
 
 Flow Evaluator::exec(const ast::Stmt& s) {
   using K = ast::StmtKind;
+  count_step(s.range);
   source::SourceRange saved = stmt_loc_;
   stmt_loc_ = s.range;
   struct Restore { source::SourceRange& ref; source::SourceRange v; ~Restore() { ref = v; } } restore{stmt_loc_, saved};

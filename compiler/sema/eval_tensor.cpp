@@ -125,10 +125,10 @@ void Evaluator::tensor_store(const Value& tv, const Value& index, const Value& v
     if (val.kind == Value::Kind::Tensor) d.help("index the source tensor too, e.g. gB[i] = gA[i]");
     abort_entry();
   }
-  if (val.kind == Value::Kind::Dyn && ir::is_float(val.type) && !ir::is_float(t.dtype)) {
+  if (((val.kind == Value::Kind::Dyn && ir::is_float(val.type)) || val.kind == Value::Kind::Float) && !ir::is_float(t.dtype)) {
     auto& d = error(diag::Kind::LossyConversion, r,
-                    std::string("storing a ") + ir::type_name(val.type) + " value into a " + ir::type_name(t.dtype) +
-                        " tensor would drop its fraction");
+                    std::string("storing a ") + (val.kind == Value::Kind::Float ? std::string("float") : ir::type_name(val.type)) +
+                        " value into a " + ir::type_name(t.dtype) + " tensor would drop its fraction");
     d.help(std::string("convert explicitly: cutlass.") + ir::type_name(t.dtype) + "(value)");
     abort_entry();
   }

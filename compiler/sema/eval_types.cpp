@@ -21,15 +21,42 @@ diag::Diagnostic& Evaluator::error(diag::Kind k, source::SourceRange r, std::str
   flush_context();
   auto& d = diags_.report(k, r, std::move(msg));
   pending_diag_ = diags_.diagnostics().size() - 1;
-  for (auto it = frames_.rbegin(); it != frames_.rend(); ++it)
-    if (!(*it)->context.empty()) pending_context_.push_back((*it)->context);
+  // Inlined call sites, innermost first: repeated sites (recursion) once, at most six.
+  int sites = 0;
+  for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
+    const auto& cs = (*it)->call_site;
+    if (cs.valid() && (*it)->def && sites < 6) {
+      std::string msg = "in '" + (*it)->def->name + "', inlined here";
+      bool repeat = !pending_context_.empty() && pending_context_.back().first == msg &&
+                    pending_context_.back().second.begin == cs.begin && pending_context_.back().second.file == cs.file;
+      if (!repeat) {
+        pending_context_.emplace_back(std::move(msg), cs);
+        ++sites;
+      }
+    }
+    if (!(*it)->context.empty()) pending_context_.emplace_back((*it)->context, source::SourceRange{});
+  }
   return d;
+}
+
+void Evaluator::count_step(source::SourceRange r) {
+  constexpr int64_t kBudget = 500000;
+  if (++steps_ == kBudget) {
+    auto& d = error(diag::Kind::EvaluationTooLarge, r,
+                    "compile-time evaluation ran " + std::to_string(kBudget) + " statements and inlined calls without finishing");
+    d.note("unrolled loops (range_constexpr) and helpers specialized on static arguments all run while compiling");
+    d.help("use a run-time range(...) loop, or reduce the unrolled trip counts or the recursion depth");
+  }
+  if (steps_ >= kBudget) abort_entry();
 }
 
 void Evaluator::flush_context() {
   if (pending_diag_) {
     auto& d = diags_.diagnostic(*pending_diag_);
-    for (auto& c : pending_context_) d.note(std::move(c));
+    for (auto& [msg, where] : pending_context_) {
+      if (where.valid()) d.note(std::move(msg), where);
+      else d.note(std::move(msg));
+    }
   }
   pending_diag_.reset();
   pending_context_.clear();

@@ -53,7 +53,8 @@ struct Frame {
   std::vector<LoopInfo> loops;
   Value return_value = Value::none();
   std::map<std::string, source::SourceRange> maybe_unbound;
-  std::string context;                     ///< "in instantiation of NAME with ..." for notes
+  std::string context;                     ///< "in kernel NAME launched at ... with ..." for notes
+  source::SourceRange call_site;           ///< inlined helpers: where they were called
 };
 
 class Evaluator {
@@ -172,9 +173,18 @@ class Evaluator {
   /// "in kernel ..." notes go after a diagnostic's own notes: the last
   /// error's index and the contexts to append once its reporter is done.
   std::optional<size_t> pending_diag_;
-  std::vector<std::string> pending_context_;
+  std::vector<std::pair<std::string, source::SourceRange>> pending_context_;
+  std::set<std::string> host_names_;  ///< @cute.jit names: kernels must not take them
+  /// Statements run and helpers inlined while compiling: a budget against
+  /// programs whose static evaluation would not finish (E0512).
+  int64_t steps_ = 0;
+  void count_step(source::SourceRange r);
   void flush_context();
 };
+
+/// True for names the generated C++ cannot use for a function or variable
+/// (keywords, CUDA and C library names, tileslc's own).
+bool is_reserved_cpp_name(const std::string& name);
 
 /// The candidate closest to `name` by edit distance, or "" if none is close.
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);

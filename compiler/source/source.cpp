@@ -2,6 +2,7 @@
 #include "source/source.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -32,6 +33,11 @@ std::string_view SourceFile::line_text(uint32_t line) const {
 }
 
 std::optional<FileId> SourceManager::load_file(const std::string& path, std::string* error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    if (error) *error = "'" + path + "' is a directory, not a .tpy file";
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     if (error) *error = "cannot open '" + path + "'";
