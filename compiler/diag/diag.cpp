@@ -116,8 +116,10 @@ struct Renderer {
   /// Prints the source line of `r` with `^~~~` (primary) or `----` (secondary)
   /// under the span, and an optional label after the underline.
   size_t gutter = 1;  ///< width of the line-number column, shared by one diagnostic's snippets
+  uint32_t last_line = 0;  ///< the source line the previous snippet showed (0: none)
+  source::FileId last_file = source::kNoFile;
 
-  void snippet(source::SourceRange r, bool primary, const std::string& label) const {
+  void snippet(source::SourceRange r, bool primary, const std::string& label) {
     if (!r.valid()) return;
     const auto& f = sm.file(r.file);
     auto lc = sm.line_col(r.start());
@@ -127,7 +129,10 @@ struct Renderer {
     std::string num = std::to_string(lc.line);
     if (num.size() < gutter) num = std::string(gutter - num.size(), ' ') + num;
     std::string pad(num.size(), ' ');
-    out << c(kBlue) << " " << num << " | " << c(kReset) << line << "\n";
+    // Labels on the line just shown reuse it: only their underline is printed.
+    if (lc.line != last_line || r.file != last_file) out << c(kBlue) << " " << num << " | " << c(kReset) << line << "\n";
+    last_line = lc.line;
+    last_file = r.file;
     size_t col = display_width(std::string_view(line).substr(0, std::min<size_t>(lc.column - 1, line.size())));
     // Clamp the underline to this line: multi-line spans underline to its end.
     size_t line_start_off = r.begin - (lc.column - 1);
@@ -149,6 +154,7 @@ struct Renderer {
       if (r.valid()) gutter = std::max(gutter, std::to_string(sm.line_col(r.start()).line).size());
     };
     gutter = 1;
+    last_line = 0;
     width(d.range);
     for (const auto& l : d.labels) width(l.range);
     for (const auto& ch : d.children)
@@ -169,7 +175,10 @@ struct Renderer {
       }
       out << c(ch.is_help ? kGreen : level_color(Level::Note)) << (ch.is_help ? "help" : "note")
           << c(kReset) << ": " << ch.message << "\n";
-      if (ch.range) snippet(*ch.range, false, "");
+      if (ch.range) {
+        last_line = 0;
+        snippet(*ch.range, false, "");
+      }
     }
   }
 
