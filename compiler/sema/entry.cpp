@@ -344,10 +344,10 @@ void Evaluator::check_kernel_annotations(const KernelCall& kc) {
       if (!fresh && it->second.first != arg_dim) {
         const auto& first = def->params[it->second.second];
         auto& d = error(diag::Kind::ShapeMismatch, kc.range,
-                        "extent '" + want.s + "' of kernel '" + def->name + "' is " + it->second.first + " for '" + first.name +
-                            "' but " + arg_dim + " for '" + p.name + "'");
-        d.label(first.annotation->range, "'" + want.s + "' bound to " + it->second.first + " here");
-        d.label(p.annotation->range, "and used again here");
+                        "kernel '" + def->name + "' needs one extent '" + want.s + "' for '" + first.name + "' and '" +
+                            p.name + "', but the arguments give " + it->second.first + " and " + arg_dim);
+        d.label(first.annotation->range, "'" + want.s + "' is " + it->second.first + " here");
+        d.label(p.annotation->range, "and " + arg_dim + " here");
         d.note("the arguments are " + repr(kc.args[it->second.second]) + " and " + repr(a));
         abort_entry();
       }

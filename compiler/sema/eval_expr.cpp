@@ -63,6 +63,14 @@ bool provably_nonneg(const ir::ExprRef& e) {
   }
 }
 
+/// Where a run-time result's run-time-ness comes from: its first dynamic
+/// operand's origin (so E0501 can point at the thread index, not the +).
+source::SourceRange origin_of(const Value& a, const Value& b, source::SourceRange fallback) {
+  if (a.kind == Value::Kind::Dyn && a.origin.valid()) return a.origin;
+  if (b.kind == Value::Kind::Dyn && b.origin.valid()) return b.origin;
+  return fallback;
+}
+
 int64_t py_floordiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -418,7 +426,7 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
   }
   auto e = ir::binary(irop, le, re, compute);
   if (compute != t) e = ir::cast(e, t);
-  return Value::dyn(e, range);
+  return Value::dyn(e, origin_of(l, r, range));
 }
 
 Value Evaluator::eval_unary(ast::UnaryOpKind op, Value v, source::SourceRange r) {
@@ -426,7 +434,8 @@ Value Evaluator::eval_unary(ast::UnaryOpKind op, Value v, source::SourceRange r)
   v = resolve_symbol(v, r);
   if (op == U::Not) {
     if (v.is_static()) return Value::boolean(!truthy_static(v, r));
-    return Value::dyn(ir::unary(ir::Op::LogicalNot, to_expr_as(v, ScalarType::Boolean, r), ScalarType::Boolean), r);
+    return Value::dyn(ir::unary(ir::Op::LogicalNot, to_expr_as(v, ScalarType::Boolean, r), ScalarType::Boolean),
+                      v.origin.valid() ? v.origin : r);
   }
   if (v.kind == Value::Kind::Int || v.kind == Value::Kind::Bool) {
     if (op == U::Neg) {
@@ -498,7 +507,8 @@ Value Evaluator::eval_compare(ast::CmpOpKind op, Value l, Value r, source::Sourc
   if (t == ScalarType::Boolean && op != C::Eq && op != C::NotEq) t = ScalarType::Int32;
   ir::Op irop = op == C::Eq ? ir::Op::Eq : op == C::NotEq ? ir::Op::Ne : op == C::Lt ? ir::Op::Lt
               : op == C::LtE ? ir::Op::Le : op == C::Gt ? ir::Op::Gt : ir::Op::Ge;
-  return Value::dyn(ir::binary(irop, to_expr_as(l, t, range), to_expr_as(r, t, range), ScalarType::Boolean), range);
+  return Value::dyn(ir::binary(irop, to_expr_as(l, t, range), to_expr_as(r, t, range), ScalarType::Boolean),
+                    origin_of(l, r, range));
 }
 
 Value Evaluator::eval_boolop(const ast::BoolOp& b) {
