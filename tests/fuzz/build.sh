@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer target tests/fuzz/fuzz_compile.cpp with clang++-14 and
+# ASan + UBSan, compiling the compiler's phase sources directly (no CMake),
+# and (re)builds the seed corpus. Usage:
+#   tests/fuzz/build.sh [OUT_DIR]          # default /tmp/tileslc-fuzz
+# Outputs: OUT_DIR/fuzz_compile, OUT_DIR/seeds/ (see make_seeds.sh).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+OUT="${1:-/tmp/tileslc-fuzz}"
+CXX="${CXX:-clang++-14}"
+JOBS="${JOBS:-2}"
+FLAGS=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined
+       -I"$ROOT/compiler" -DTILESLC_FUZZ_STDLIB="\"$ROOT/stdlib\"")
+[[ -n "${NO_JSON:-}" ]] && FLAGS+=(-DTILESLC_FUZZ_NO_JSON)
+mkdir -p "$OUT/obj"
+SRCS=()
+for d in source diag lex ast parse ir sema layout codegen; do
+  for f in "$ROOT"/compiler/$d/*.cpp; do
+    [[ "$(basename "$f")" == explain.cpp ]] && continue  # needs generated data; not used here
+    SRCS+=("$f")
+  done
+done
+SRCS+=("$ROOT/tests/fuzz/fuzz_compile.cpp")
+export CXX OUT ROOT
+printf '%s\n' "${SRCS[@]}" | xargs -P "$JOBS" -I{} sh -c '
+  src="$1"; shift
+  obj="$OUT/obj/$(echo "${src#$ROOT/}" | tr / _).o"
+  if [ "${src##*/}" = fuzz_compile.cpp ] || [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find "$ROOT/compiler" -name "*.h" -newer "$obj" -o -name "*.def" -newer "$obj" | head -1)" ]; then
+    echo "CXX $src"; "$CXX" "$@" -c "$src" -o "$obj"
+  fi' _ {} "${FLAGS[@]}"
+"$CXX" -fsanitize=fuzzer,address,undefined -g "$OUT"/obj/*.o -lfmt -o "$OUT/fuzz_compile"
+"$ROOT/tests/fuzz/make_seeds.sh" "$OUT/seeds"
+echo "built $OUT/fuzz_compile; seeds in $OUT/seeds ($(ls "$OUT/seeds" | wc -l) files)"
