@@ -176,7 +176,11 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
         default: break;
       }
       int p = binary_prec(e->op);
-      return {wrap(print(a, host), p) + " " + binary_token(e->op) + " " + wrap(print(b, host), p + 1), p};
+      std::string text = wrap(print(a, host), p) + " " + binary_token(e->op) + " " + wrap(print(b, host), p + 1);
+      // C++ computes 8- and 16-bit integers in int: wrap back to the IR's type at each operation.
+      if (ir::is_integer(e->type) && ir::bit_width(e->type) < 32)
+        return {std::string("static_cast<") + ir::cpp_type(e->type) + ">(" + text + ")", kPrimary};
+      return {text, p};
     }
     case ExprKind::Select: {
       return {wrap(print(e->operands[0], host), 3) + " ? " + wrap(print(e->operands[1], host), 3) + " : " +

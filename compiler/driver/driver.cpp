@@ -38,12 +38,22 @@ bool write_outputs(const std::vector<std::pair<std::string, std::string>>& outpu
     for (const auto& [tmp, _] : staged) fs::remove(tmp, ec);
   };
   for (const auto& [path, text] : outputs) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      *error = "cannot write '" + path + "': it is a directory";
+      discard();
+      return false;
+    }
+  }
+  for (const auto& [path, text] : outputs) {
     fs::path target(path);
     fs::path tmp = target;
     tmp += ".tmp." + std::to_string(::getpid());
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {
-      *error = "cannot open '" + tmp.string() + "' for writing";
+      *error = "cannot write '" + path + "': " + (fs::exists(target.parent_path().empty() ? "." : target.parent_path())
+                                                       ? "permission denied or not a regular file"
+                                                       : "its directory does not exist");
       discard();
       return false;
     }
@@ -51,7 +61,7 @@ bool write_outputs(const std::vector<std::pair<std::string, std::string>>& outpu
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     out.flush();
     if (!out) {
-      *error = "cannot write '" + tmp.string() + "'";
+      *error = "cannot write '" + path + "'";
       discard();
       return false;
     }

@@ -19,28 +19,43 @@ using ir::ScalarType;
 
 diag::Diagnostic& Evaluator::error(diag::Kind k, source::SourceRange r, std::string msg) {
   flush_context();
+  // The same mistake met again (a helper inlined into two specializations) is reported once.
+  for (const auto& prev : diags_.diagnostics())
+    if (prev.kind == k && prev.range.file == r.file && prev.range.begin == r.begin && prev.range.end == r.end &&
+        prev.message == msg) {
+      duplicate_sink_ = diag::Diagnostic{};
+      return duplicate_sink_;
+    }
   auto& d = diags_.report(k, r, std::move(msg));
   pending_diag_ = diags_.diagnostics().size() - 1;
-  // Inlined call sites, innermost first: repeated sites (recursion) once, at most six.
-  int sites = 0;
+  // Inlined call sites, innermost first; a repeated site (recursion) once; of
+  // long chains the three innermost and the two outermost (the user's call).
+  std::vector<std::pair<std::string, source::SourceRange>> sites;
   for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
     const auto& cs = (*it)->call_site;
-    if (cs.valid() && (*it)->def && sites < 6) {
+    if (cs.valid() && (*it)->def) {
       std::string msg = "in '" + (*it)->def->name + "', inlined here";
-      bool repeat = !pending_context_.empty() && pending_context_.back().first == msg &&
-                    pending_context_.back().second.begin == cs.begin && pending_context_.back().second.file == cs.file;
-      if (!repeat) {
-        pending_context_.emplace_back(std::move(msg), cs);
-        ++sites;
-      }
+      bool repeat = !sites.empty() && sites.back().first == msg && sites.back().second.begin == cs.begin &&
+                    sites.back().second.file == cs.file;
+      if (!repeat) sites.emplace_back(std::move(msg), cs);
     }
-    if (!(*it)->context.empty()) pending_context_.emplace_back((*it)->context, source::SourceRange{});
+    if (!(*it)->context.empty()) {
+      if (sites.size() > 5) {
+        size_t dropped = sites.size() - 5;
+        sites.erase(sites.begin() + 3, sites.begin() + 3 + static_cast<long>(dropped));
+        sites.insert(sites.begin() + 3, {"... " + std::to_string(dropped) + " more inlined calls ...", source::SourceRange{}});
+      }
+      for (auto& site : sites) pending_context_.push_back(std::move(site));
+      sites.clear();
+      pending_context_.emplace_back((*it)->context, source::SourceRange{});
+    }
   }
+  for (auto& site : sites) pending_context_.push_back(std::move(site));
   return d;
 }
 
 void Evaluator::count_step(source::SourceRange r) {
-  constexpr int64_t kBudget = 500000;
+  constexpr int64_t kBudget = 200000;
   if (++steps_ == kBudget) {
     auto& d = error(diag::Kind::EvaluationTooLarge, r,
                     "compile-time evaluation ran " + std::to_string(kBudget) + " statements and inlined calls without finishing");

@@ -174,7 +174,8 @@ class Evaluator {
   /// error's index and the contexts to append once its reporter is done.
   std::optional<size_t> pending_diag_;
   std::vector<std::pair<std::string, source::SourceRange>> pending_context_;
-  std::set<std::string> host_names_;  ///< @cute.jit names: kernels must not take them
+  std::set<std::string> host_names_;
+  diag::Diagnostic duplicate_sink_;  ///< receives notes for a suppressed duplicate error  ///< @cute.jit names: kernels must not take them
   /// Statements run and helpers inlined while compiling: a budget against
   /// programs whose static evaluation would not finish (E0512).
   int64_t steps_ = 0;

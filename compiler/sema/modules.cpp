@@ -67,7 +67,10 @@ std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& dotted,
   // Parents first, as Python does: `import a.b` runs a/__init__ then a/b.
   std::shared_ptr<ModuleValue> parent;
   auto dot = dotted.rfind('.');
-  if (dot != std::string::npos) parent = import_module(dotted.substr(0, dot), at, quiet);
+  if (dot != std::string::npos) {
+    parent = import_module(dotted.substr(0, dot), at, quiet);
+    if (!parent) return nullptr;  // already reported for the parent
+  }
 
   fs::path rel;
   {
