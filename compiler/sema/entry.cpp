@@ -71,6 +71,7 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
     }
     flush_context();
   }
+  if (!diags_.has_errors()) warn_unused_imports(*m);
   if (entries == 0) {
     auto& d = diags_.report(diag::Kind::NoEntryPoints, source::SourceRange{main, 0, 0},
                             "'" + program_.source_path + "' defines no @cute.jit host function");
@@ -82,6 +83,21 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
                     "-D " + name + "=" + value + " names no cutlass.Constexpr parameter of a @cute.jit function");
   if (diags_.has_errors()) return std::nullopt;
   return std::move(program_);
+}
+
+void Evaluator::warn_unused_imports(const ModuleValue& m) {
+  // W0301: a top-level import of the compiled file that no code read.
+  for (const auto& s : m.ast->body) {
+    std::vector<std::pair<std::string, source::SourceRange>> names;
+    if (const auto* imp = s->as<ast::Import>())
+      for (const auto& a : imp->names) names.emplace_back(a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname, a.range);
+    if (const auto* imp = s->as<ast::ImportFrom>())
+      for (const auto& a : imp->names) names.emplace_back(a.asname.empty() ? a.name : a.asname, a.range);
+    for (const auto& [name, range] : names)
+      if (!main_globals_read_.count(name))
+        diags_.report(diag::Kind::UnusedImport, range, "'" + name + "' is imported but never used")
+            .help("remove the import");
+  }
 }
 
 void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
@@ -214,7 +230,11 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
     else if (k == "smem") smem = v;
     else if (k == "stream")
       fail(diag::Kind::BadLaunch, site.range, "launch(stream=...) is not supported yet: launches use the host function's stream parameter");
-    else fail(diag::Kind::UnknownKeyword, site.range, ".launch() got an unexpected keyword argument '" + k + "'");
+    else {
+      // Reported, then ignored: the kernel itself is still checked.
+      auto& d = error(diag::Kind::UnknownKeyword, site.range, ".launch() got an unexpected keyword argument '" + k + "'");
+      d.help("launch takes grid=, block= and smem=");
+    }
   }
   if (!grid || !block) {
     auto& d = error(diag::Kind::BadLaunch, site.range, std::string(".launch() needs ") + (!grid ? "grid=" : "block=") + "(x, y, z)");

@@ -152,6 +152,7 @@ Value Evaluator::eval(const ast::Expr& e) {
 
 Value Evaluator::eval_name(const ast::Name& n) {
   auto& local = scope();
+  if (frame().is_module && frame().module->name == "__main__") main_globals_read_.insert(n.id);
   // A poisoned name (bound by a statement that failed) aborts silently: its error is already reported.
   if (auto it = local.find(n.id); it != local.end()) {
     if (it->second.value.kind == Value::Kind::Undef) abort_entry();
@@ -165,6 +166,7 @@ Value Evaluator::eval_name(const ast::Name& n) {
     abort_entry();
   }
   auto& globals = frame().module->globals;
+  if (frame().module->name == "__main__") main_globals_read_.insert(n.id);
   if (auto it = globals.find(n.id); it != globals.end()) {
     if (it->second.value.kind == Value::Kind::Undef) abort_entry();
     return it->second.value;

@@ -148,6 +148,7 @@ class Evaluator {
 
   // ---- entry points (entry.cpp)
   void build_host_function(const std::shared_ptr<FunctionValue>& fn);
+  void warn_unused_imports(const ModuleValue& m);
   void launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site);
   void check_kernel_annotations(const KernelCall& kc);
   int instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args);
@@ -175,6 +176,7 @@ class Evaluator {
   std::optional<size_t> pending_diag_;
   std::vector<std::pair<std::string, source::SourceRange>> pending_context_;
   std::set<std::string> host_names_;
+  std::set<std::string> main_globals_read_;  ///< names of the compiled file read through its globals
   diag::Diagnostic duplicate_sink_;  ///< receives notes for a suppressed duplicate error  ///< @cute.jit names: kernels must not take them
   /// Statements run and helpers inlined while compiling: a budget against
   /// programs whose static evaluation would not finish (E0512).
