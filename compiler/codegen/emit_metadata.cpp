@@ -50,7 +50,7 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
     hosts.push_back(hj);
   }
   j["host_functions"] = hosts;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace tileslc::codegen

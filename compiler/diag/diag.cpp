@@ -230,7 +230,7 @@ struct Renderer {
     RenderOptions plain{Format::Human, false};
     Renderer{sm, plain, rendered, 1}.human(d);
     j["rendered"] = rendered.str();
-    out << j.dump() << "\n";
+    out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   }
 };
 
@@ -293,7 +293,7 @@ void DiagnosticEngine::render_sarif(std::ostream& out, const std::vector<const D
   ordered_json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                       {"version", "2.1.0"},
                       {"runs", ordered_json::array({run})}};
-  out << log.dump(2) << "\n";
+  out << log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace tileslc::diag

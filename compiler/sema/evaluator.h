@@ -61,6 +61,12 @@ class Evaluator {
  public:
   Evaluator(source::SourceManager& sm, const Options& opts, diag::DiagnosticEngine& diags)
       : sm_(sm), opts_(opts), diags_(diags) {}
+  /// Modules and the functions they define point at each other (a function
+  /// sees its module's globals): break those cycles so nothing leaks.
+  ~Evaluator() {
+    for (auto& [name, m] : modules_) m->globals.clear();
+    if (builtins_) builtins_->globals.clear();
+  }
 
   std::optional<ir::Program> run(source::FileId main, std::vector<std::string>* deps);
 
