@@ -200,6 +200,11 @@ inline tileslc_tensor_view to_c_view(const tileslc::TensorView& t) {
   return c;
 }
 
+// The Status behind a C ABI return code: ok for 0, else tileslc_last_error()'s message.
+inline tileslc::Status c_abi_status(int rc) {
+  return rc == 0 ? tileslc::Status() : tileslc::Status::error(tileslc_last_error());
+}
+
 // Checks that a host call rejected bad arguments with a message naming `param`.
 inline bool expect_rejected(const char* sample_name, const char* what, const tileslc::Status& s, const char* param) {
   const bool ok = !s.ok() && s.message().find(param) != std::string::npos;

@@ -68,7 +68,7 @@ bool run_validation(cudaStream_t stream) {
 
   tileslc_tensor_view cX = sample::to_c_view(mX), cY = sample::to_c_view(mY_long);
   const int rc = tileslc_saxpy(kAlpha, &cX, &cY, stream);
-  tileslc::Status s = rc == 0 ? tileslc::Status() : tileslc::Status::error(tileslc_last_error());
+  tileslc::Status s = sample::c_abi_status(rc);
   ok &= sample::expect_rejected(kName, "mismatched extents (C ABI)", s, "mY");
   CHECK(cudaStreamSynchronize(stream));
   return ok;

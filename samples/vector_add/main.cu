@@ -67,7 +67,7 @@ bool run_validation(cudaStream_t stream) {
   auto mB_long = tileslc::make_tensor_view(dB.data(), tileslc::DType::Float32, {n + 1});
   tileslc_tensor_view cA = sample::to_c_view(mA), cB = sample::to_c_view(mB_long), cC = sample::to_c_view(mC);
   const int rc = tileslc_vector_add(&cA, &cB, &cC, stream);
-  tileslc::Status s = rc == 0 ? tileslc::Status() : tileslc::Status::error(tileslc_last_error());
+  tileslc::Status s = sample::c_abi_status(rc);
   ok &= sample::expect_rejected(kName, "mismatched extents (C ABI)", s, "mB");
   CHECK(cudaStreamSynchronize(stream));
   return ok;
