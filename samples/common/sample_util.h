@@ -1,8 +1,10 @@
 // sample_util.h: the small toolbox the sample drivers share: CHECK for CUDA
 // calls, the "no GPU: skip with 77" rule, a fixed-seed RNG, host-side bf16
-// conversion, relative error against a float64 reference, NaN poisoning, and
+// conversion, relative error against a float64 reference, NaN poisoning,
 // cudaEvent timing (median of many reps) next to a device-to-device copy of
-// the same traffic. Header-only, light includes.
+// the same traffic, and strided Float32 matrices in device memory kept with a
+// host copy (for drivers whose views have padding or a guard to check).
+// Header-only, light includes.
 #ifndef TILESLC_SAMPLES_SAMPLE_UTIL_H
 #define TILESLC_SAMPLES_SAMPLE_UTIL_H
 
@@ -191,6 +193,95 @@ inline int64_t count_unpoisoned(const float* p, int64_t n) {
     changed += u != 0xFFFFFFFFu;
   }
   return changed;
+}
+
+// An (M, N) view of a buffer: element (m, n) lives at m * s0 + n * s1
+// (strides in elements, non-negative).
+struct Matrix2D {
+  int64_t M, N, s0, s1;
+
+  // Row-major with a row pitch of `ld` elements (N when 0).
+  static Matrix2D row_major(int64_t M, int64_t N, int64_t ld = 0) { return {M, N, ld ? ld : N, 1}; }
+  // Column-major and compact: the transposed view of an (N, M) row-major matrix.
+  static Matrix2D col_major(int64_t M, int64_t N) { return {M, N, 1, M}; }
+
+  // Storage elements from (0, 0) to (M - 1, N - 1) inclusive; 0 for an empty view.
+  int64_t span() const { return (M == 0 || N == 0) ? 0 : (M - 1) * s0 + (N - 1) * s1 + 1; }
+  int64_t at(int64_t m, int64_t n) const { return m * s0 + n * s1; }
+  bool compact_row_major() const { return s0 == N && s1 == 1; }
+  // "37x1000"
+  std::string shape() const { return std::to_string(M) + "x" + std::to_string(N); }
+  // "stride (1000, 1)"
+  std::string strides() const { return "stride (" + std::to_string(s0) + ", " + std::to_string(s1) + ")"; }
+};
+
+// A Float32 matrix in device memory together with a host copy of all of its
+// storage: the view's span plus `guard` elements after it. Storage outside the
+// view (row padding, the guard) is there to catch stray writes.
+class DeviceMatrix {
+ public:
+  // Every storage element (padding included) uniform in [lo, hi), uploaded.
+  static DeviceMatrix random(const Matrix2D& layout, float lo, float hi, Rng& rng) {
+    DeviceMatrix d(layout, 0);
+    rng.fill(d.host_, lo, hi);
+    CHECK_OK(d.buffer_.copy_from_host(d.host_.data(), d.buffer_.size()));
+    return d;
+  }
+  // An output: storage plus `guard` elements, all poisoned with NaN.
+  static DeviceMatrix poisoned(const Matrix2D& layout, int64_t guard) {
+    DeviceMatrix d(layout, guard);
+    poison(d.buffer_.data(), d.buffer_.size());
+    return d;
+  }
+
+  const Matrix2D& layout() const { return layout_; }
+  tileslc::TensorView view() const {
+    return tileslc::make_tensor_view(buffer_.data(), tileslc::DType::Float32, {layout_.M, layout_.N},
+                                     {layout_.s0, layout_.s1});
+  }
+  // Element (m, n) of the host copy.
+  float at(int64_t m, int64_t n) const { return host_[layout_.at(m, n)]; }
+  // Copies the device storage (guard included) back into the host copy.
+  void download() { CHECK_OK(buffer_.copy_to_host(host_.data(), buffer_.size())); }
+  // Storage elements outside the view that no longer hold the poison (call
+  // after download() on a poisoned() matrix): writes that missed the view.
+  int64_t written_outside_view() const {
+    std::vector<char> in_view(host_.size(), 0);
+    for (int64_t m = 0; m < layout_.M; ++m) {
+      for (int64_t n = 0; n < layout_.N; ++n) in_view[layout_.at(m, n)] = 1;
+    }
+    int64_t stray = 0;
+    for (size_t i = 0; i < host_.size(); ++i) {
+      if (!in_view[i]) stray += count_unpoisoned(&host_[i], 1);
+    }
+    return stray;
+  }
+
+ private:
+  DeviceMatrix(const Matrix2D& layout, int64_t guard) : layout_(layout), host_(layout.span() + guard) {
+    CHECK_OK(buffer_.allocate(host_.size() * sizeof(float)));
+  }
+
+  Matrix2D layout_;
+  std::vector<float> host_;
+  tileslc::DeviceBuffer buffer_;
+};
+
+// The body of a sample's main(): exits with kSkipExitCode without a device,
+// else runs `cases(rng, stream)` (which returns whether all checks passed) on
+// a fresh stream with a fixed-seed Rng, synchronizes it, prints "NAME: all checks passed" or
+// "NAME: FAILED", and returns the exit status (0 or 1).
+template <class F>
+int run_sample(const char* sample_name, F&& cases) {
+  require_device_or_skip(sample_name);
+  cudaStream_t stream;
+  CHECK(cudaStreamCreate(&stream));
+  Rng rng;
+  const bool ok = cases(rng, stream);
+  CHECK(cudaStreamSynchronize(stream));  // a late error of anything the cases enqueued
+  CHECK(cudaStreamDestroy(stream));
+  std::printf("%s: %s\n", sample_name, ok ? "all checks passed" : "FAILED");
+  return ok ? 0 : 1;
 }
 
 // The C-ABI twin of a view (same layout; see tileslc/runtime.h).
