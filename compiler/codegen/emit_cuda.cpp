@@ -77,6 +77,14 @@ class CudaEmitter {
     out_.line(sig + ") {");
     out_.indent();
     for (const auto& v : k.locals) out_.line(std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
+    for (const auto& a : k.arrays)
+      out_.line("alignas(16) " + std::string(ir::cpp_type(a.type)) + " " + a.name + "[" + std::to_string(a.count) + "];");
+    if (!k.smem.empty()) {
+      out_.line("TILESLC_DYNAMIC_SMEM(tileslc_smem);");
+      for (const auto& b : k.smem)
+        out_.line(std::string(ir::cpp_type(b.type)) + "* const " + b.name + " = reinterpret_cast<" + ir::cpp_type(b.type) +
+                  "*>(tileslc_smem + " + std::to_string(b.byte_offset) + ");");
+    }
     host_ = nullptr;
     block(k.body, true);
     out_.dedent();
@@ -96,6 +104,10 @@ class CudaEmitter {
     switch (s.kind) {
       case K::Assign: out_.line(s.name + " = " + e(s.a) + ";"); break;
       case K::Store: out_.line(s.name + "[" + e(s.a) + "] = " + e(s.b) + ";"); break;
+      case K::VecCopy:
+        out_.line(std::string(s.to_global ? "TILESLC_VEC_STORE_GLOBAL(" : "TILESLC_VEC_COPY(") + std::to_string(s.vector_bits) + ", &" + s.name + "[" + e(s.a) + "], &" + s.src + "[" +
+                  e(s.b) + "]);");
+        break;
       case K::If: {
         out_.line("if (" + e(s.a) + ") {");
         nested(s.body, is_kernel);
@@ -110,6 +122,7 @@ class CudaEmitter {
         std::string cmp = s.step_sign > 0 ? " < " : " > ";
         auto step = ir::as_int_const(s.c);
         std::string inc = step && *step == 1 ? "++" + s.name : step && *step == -1 ? "--" + s.name : s.name + " += " + e(s.c);
+        if (s.unroll) out_.line("#pragma unroll");
         out_.line("for (" + s.name + " = " + e(s.a) + "; " + s.name + cmp + e(s.b) + "; " + inc + ") {");
         nested(s.body, is_kernel);
         out_.line("}");
@@ -210,11 +223,13 @@ class CudaEmitter {
                 "); !status) return status;");
     }
     std::map<std::string, std::pair<int, int>> bound;
-    for (const auto& sb : h.symbols) bound[sb.symbol] = {sb.param, sb.mode};
+    for (const auto& sb : h.symbols)
+      if (!sb.is_stride) bound[sb.symbol] = {sb.param, sb.mode};
     std::map<std::string, std::string> symbol_local;
     for (const auto& sb : h.symbols) {
       symbol_local[sb.symbol] = sb.local;
-      out_.line("const int64_t " + sb.local + " = " + h.params.at(sb.param).name + ".shape[" + std::to_string(sb.mode) + "];");
+      out_.line("const int64_t " + sb.local + " = " + h.params.at(sb.param).name + (sb.is_stride ? ".stride[" : ".shape[") +
+                std::to_string(sb.mode) + "];");
     }
     for (size_t i = 0; i < h.params.size(); ++i) {
       const auto& p = h.params[i];
@@ -226,6 +241,7 @@ class CudaEmitter {
                     ", " + std::to_string(m) + ", " + std::to_string(d.value) + "LL); !status) return status;");
           continue;
         }
+        if (!bound.count(d.symbol)) continue;  // bound by a stride: sema checks it
         auto [bp, bm] = bound.at(d.symbol);
         if (bp == static_cast<int>(i) && bm == static_cast<int>(m)) continue;
         out_.line("if (tileslc::Status status = tileslc::check_extent_equal(" + p.name + ", " + fn + ", " + c_string(p.name) +

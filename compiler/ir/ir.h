@@ -116,6 +116,7 @@ enum class StmtKind : uint8_t {
   Printf,    ///< device printf: name = format, args = values
   Launch,    ///< host: launch kernel `index` of the program
   Check,     ///< host: a run-time check emitted by sema; name = C++ condition text (see codegen)
+  VecCopy,   ///< name[a .. a+n) = src[b .. b+n), one access of vector_bits (8..128), both aligned to it
 };
 
 struct Stmt;
@@ -142,6 +143,10 @@ struct Stmt {
   std::vector<ExprRef> args;  ///< Printf
   std::unique_ptr<LaunchInfo> launch;
   std::string message;        ///< Check: error message (a C string literal's contents)
+  std::string src;            ///< VecCopy: source pointer or array
+  int vector_bits = 0;        ///< VecCopy: bits moved by the one access
+  bool to_global = false;     ///< VecCopy: the destination is global memory
+  bool unroll = false;        ///< For: unroll fully (its body indexes register arrays)
 };
 
 StmtPtr make_stmt(StmtKind k, source::SourceRange loc);
@@ -161,6 +166,23 @@ struct KernelParam {
   ScalarType type;            ///< scalar type, or the pointee type
 };
 
+/// A register array (a fragment, CuTe's rmem tensor), declared at the top of
+/// the kernel, aligned to 16 bytes so vector copies can target it.
+struct LocalArray {
+  std::string name;
+  ScalarType type;
+  int64_t count = 0;
+};
+
+/// A tensor in dynamic shared memory: `name` points `byte_offset` bytes into
+/// the kernel's shared memory (which is aligned to 1024 bytes).
+struct SmemBuffer {
+  std::string name;
+  ScalarType type;
+  int64_t byte_offset = 0;
+  int64_t bytes = 0;
+};
+
 struct Kernel {
   std::string name;           ///< unique C++ name
   std::string source_name;    ///< the .tpy function name
@@ -169,6 +191,9 @@ struct Kernel {
   std::vector<KernelParam> params;
   std::vector<LocalVar> locals;
   int64_t static_threads = 0; ///< threads per block when known statically (for __launch_bounds__)
+  std::vector<LocalArray> arrays;
+  std::vector<SmemBuffer> smem;
+  int64_t smem_bytes = 0;     ///< dynamic shared memory the kernel's allocations need
   Block body;
 };
 
@@ -194,6 +219,7 @@ struct SymbolBinding {
   int param = -1;
   int mode = -1;
   std::string local;  ///< the C++ local holding its value in the host function
+  bool is_stride = false;  ///< bound by stride[mode] rather than shape[mode]
 };
 
 struct HostFunction {

@@ -88,7 +88,11 @@ Int binary(const Int& a, const Int& b, char op) {
     if (x.has_value() && x.value_ < 0) return "(" + s + ")";
     return s;
   };
-  return Int::make_symbolic(wrap(a) + op + wrap(b), false);
+  Int r = Int::make_symbolic(wrap(a) + op + wrap(b), false);
+  r.op_ = op;
+  r.lhs_ = std::make_shared<const Int>(a);
+  r.rhs_ = std::make_shared<const Int>(b);
+  return r;
 }
 
 Int operator+(const Int& a, const Int& b) { return binary(a, b, '+'); }

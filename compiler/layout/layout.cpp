@@ -338,4 +338,12 @@ Int slice_offset(const Coord& crd, const Layout& l) {
   return crd2idx(z, l.shape, l.stride);
 }
 
+bool Layout::is_static() const {
+  std::vector<Int> leaves = flatten_leaves(shape), strides = flatten_leaves(stride);
+  leaves.insert(leaves.end(), strides.begin(), strides.end());
+  for (const auto& x : leaves)
+    if (!x.has_value()) return false;
+  return true;
+}
+
 }  // namespace tileslc::layout

@@ -79,6 +79,16 @@ class Int {
   /// Same value and the same static/dynamic kind (symbolic: same expression).
   bool identical(const Int& o) const;
 
+  /// Symbolic integers are expression trees, so that a client (sema) can
+  /// turn them into its own arithmetic: a leaf is a named run-time value
+  /// (symbolic_op() == 0, symbol_name()); an inner node applies
+  /// symbolic_op() ('+' '-' '*' '/' '%', '/' and '%' truncating) to
+  /// lhs() and rhs(). @pre !has_value()
+  char symbolic_op() const { return op_; }
+  const std::string& symbol_name() const { return *expr_; }
+  const Int& lhs() const { return *lhs_; }
+  const Int& rhs() const { return *rhs_; }
+
   friend Int operator+(const Int& a, const Int& b);
   friend Int operator-(const Int& a, const Int& b);
   friend Int operator*(const Int& a, const Int& b);
@@ -91,8 +101,10 @@ class Int {
   enum class Kind : uint8_t { Static, Dynamic, Symbolic };
   Kind kind_ = Kind::Static;
   int64_t value_ = 0;
-  std::shared_ptr<const std::string> expr_;  // Symbolic only
+  std::shared_ptr<const std::string> expr_;  // Symbolic only: the printed form
   bool atomic_ = true;                       // expr_ needs no parentheses
+  char op_ = 0;                              // Symbolic inner node: the operation
+  std::shared_ptr<const Int> lhs_, rhs_;     // Symbolic inner node: the operands
 
   static Int make_symbolic(std::string expr, bool atomic);
   friend Int binary(const Int& a, const Int& b, char op);
@@ -196,6 +208,8 @@ struct Layout {
   Int operator()(int64_t i) const { return crd2idx(Coord(i), shape, stride); }
   std::string to_string(bool mark_static = false) const;
   bool identical(const Layout& o) const { return shape.identical(o.shape) && stride.identical(o.stride); }
+  /// No symbolic (run-time) integer in the shape or the stride.
+  bool is_static() const;
 };
 
 /// A column-major (compact colexicographic) layout of `shape`.

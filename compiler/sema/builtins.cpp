@@ -60,6 +60,11 @@ Value Evaluator::math_call(BuiltinId id, std::vector<Value>& args, const ast::Ca
   const Row* row = nullptr;
   for (const auto& r : rows)
     if (r.id == id) row = &r;
+  if (args.size() == 1 && args[0].kind == Value::Kind::TensorSSA)
+    return ssa_map(args[0], nullptr, [&](const Value& x, const Value*) {
+      std::vector<Value> one{x};
+      return math_call(id, one, site);
+    }, site.range);
   std::string name = std::string("cute.math.") + row->fn;
   if (static_cast<int>(args.size()) != row->arity)
     fail(diag::Kind::WrongArity, site.range,
@@ -156,7 +161,7 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       arity(1, 1);
       if (args[0].kind == Value::Kind::Tuple) return Value::integer(static_cast<int64_t>(args[0].elts->size()));
       if (args[0].kind == Value::Kind::Str) return Value::integer(static_cast<int64_t>(args[0].s.size()));
-      if (args[0].kind == Value::Kind::Tensor) return Value::integer(static_cast<int64_t>(args[0].tensor->shape.size()));
+      if (args[0].kind == Value::Kind::Tensor) return Value::integer(static_cast<int64_t>(args[0].tensor->layout.rank()));
       fail(diag::Kind::TypeMismatch, arg_range(0), "len() needs a tuple or string, found " + describe(args[0]));
     }
     case BuiltinId::Min: case BuiltinId::Max: {
@@ -223,6 +228,11 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       Value v;
       v.kind = Value::Kind::SymDim;
       v.s = args[0].s;
+      for (auto& [k, x] : kwargs) {
+        if (k != "divisibility") fail(diag::Kind::UnknownKeyword, site.range, "cute.sym_int() got an unexpected keyword argument '" + k + "'");
+        v.i = require_static_int(x, site.range, "divisibility");
+        if (v.i < 1) fail(diag::Kind::BadLayoutArgument, site.range, "divisibility must be at least 1, found " + std::to_string(v.i));
+      }
       return v;
     }
     case BuiltinId::Size: {
@@ -241,14 +251,19 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
             fail(diag::Kind::IndexOutOfRange, site.range, "mode " + std::to_string(*mode) + " is out of range for " + l.to_string());
           l = layout::get(l, static_cast<size_t>(*mode));
         }
-        return Value::integer(layout::size(l).require_value("size"));
+        return int_value(layout::size(l), site.range);
       }
-      if (x.kind == Value::Kind::Tensor) {
-        if (!mode) return tensor_size(*x.tensor, site.range);
-        int64_t r = static_cast<int64_t>(x.tensor->shape.size());
+      if (x.kind == Value::Kind::Tensor || x.kind == Value::Kind::TensorSSA) {
+        const layout::Layout& l = x.kind == Value::Kind::Tensor ? x.tensor->layout : *x.layout;
+        if (!mode) return int_value(layout::size(l), site.range);
+        int64_t r = static_cast<int64_t>(l.rank());
         if (*mode < 0 || *mode >= r)
           fail(diag::Kind::IndexOutOfRange, site.range, "mode " + std::to_string(*mode) + " is out of range for a rank-" + std::to_string(r) + " tensor");
-        return *x.tensor->shape[*mode];
+        return int_value(layout::size(layout::get(l, static_cast<size_t>(*mode))), site.range);
+      }
+      if (x.kind == Value::Kind::TiledCopy) {
+        if (mode) fail(diag::Kind::UnknownKeyword, site.range, "cute.size() of a tiled copy takes no mode");
+        return Value::integer(layout::size(layout::get(x.tiled_copy->tv, 0)).require_value("thread count"));
       }
       if (x.kind == Value::Kind::Tuple) {
         std::vector<Value> xs = *x.elts;
@@ -356,7 +371,15 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
     case BuiltinId::Isinstance:
       fail(diag::Kind::UnsupportedOperation, site.range, "isinstance() is not supported yet");
     default:
-      if (id >= BuiltinId::MakeLayout && id <= BuiltinId::GetMode) return call_layout_builtin(id, args, kwargs, site);
+      if (id >= BuiltinId::MakeLayout && id <= BuiltinId::GetMode) {
+        bool on_tensor = !args.empty() && args[0].kind == Value::Kind::Tensor;
+        if (on_tensor && (id == BuiltinId::ZippedDivide || id == BuiltinId::LogicalDivide || id == BuiltinId::TiledDivide ||
+                          id == BuiltinId::FlatDivide))
+          return call_tensor_builtin(id, args, kwargs, site);
+        return call_layout_builtin(id, args, kwargs, site);
+      }
+      if (id >= BuiltinId::MakeIdentityTensor && id <= BuiltinId::SmemAllocatorNew) return call_tensor_builtin(id, args, kwargs, site);
+      if (id >= BuiltinId::MethodLoad && id <= BuiltinId::MethodAllocateTensor) return call_tensor_method(callee, args, kwargs, site);
       break;
   }
   fail(diag::Kind::NotCallable, site.range, "this builtin cannot be called");

@@ -124,6 +124,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
   fn_ = &ctx;
   struct Restore { Evaluator& ev; FnCtx* fn; ~Restore() { ev.fn_ = fn; ev.frames_.pop_back(); } } restore{*this, saved};
 
+  std::set<std::string> stride_symbols;  // symbols first bound by a stride
   // Parameters start poisoned: one that fails its annotation check is
   // reported once, and its uses in the body stay quiet.
   for (const auto& p : def->params) f.env[p.name] = Binding{Value{}, "", p.range};
@@ -185,27 +186,70 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
       auto tv = std::make_shared<TensorValue>();
       tv->dtype = spec.dtype;
       tv->host_index = index;
+      tv->align_bytes = spec.align ? spec.align : std::max(1, ir::bit_width(spec.dtype) / 8);
+      std::vector<layout::IntTuple> shape, stride;
+      auto bind_symbol = [&](const Value& d, int mode, bool is_stride) {
+        std::string local = unique_name(d.s);
+        ctx.symbols[d.s] = ir::param_ref(local, ScalarType::Int64);
+        if (d.i > 1) ctx.divisors[local] = d.i;
+        ir::SymbolBinding sb{d.s, index, mode, local};
+        sb.is_stride = is_stride;
+        hf.symbols.push_back(sb);
+        if (d.i > 1) {
+          auto c = ir::make_stmt(ir::StmtKind::Check, p.range);
+          c->a = ir::binary(ir::Op::Eq, ir::binary(ir::Op::TruncMod, ctx.symbols[d.s], ir::int_const(d.i, ScalarType::Int64), ScalarType::Int64),
+                            ir::int_const(0, ScalarType::Int64), ScalarType::Boolean);
+          c->message = def->name + ": " + d.s + " (" + (is_stride ? "stride " : "extent ") + std::to_string(mode) + " of " + p.name +
+                       ") must be a multiple of " + std::to_string(d.i);
+          emit(std::move(c));
+        }
+      };
       for (size_t m = 0; m < spec.dims.size(); ++m) {
         const Value& d = *spec.dims[m];
         ir::HostDim hd;
         if (d.kind == Value::Kind::Int) {
           hd.is_static = true;
           hd.value = d.i;
-          tv->shape.push_back(std::make_shared<Value>(d));
-          tv->shape_symbols.push_back("");
+          shape.push_back(layout::Int(d.i));
         } else {
           hd.symbol = d.s;
           if (!ctx.symbols.count(d.s)) {
-            std::string local = unique_name(d.s);
-            ctx.symbols[d.s] = ir::param_ref(local, ScalarType::Int64);
-            hf.symbols.push_back({d.s, index, static_cast<int>(m), local});
+            bind_symbol(d, static_cast<int>(m), false);
+          } else if (stride_symbols.count(d.s)) {
+            auto c = ir::make_stmt(ir::StmtKind::Check, p.range);
+            c->a = ir::binary(ir::Op::Eq, ir::tensor_extent(index, static_cast<int>(m)), ctx.symbols[d.s], ScalarType::Boolean);
+            c->message = def->name + ": " + p.name + ".shape[" + std::to_string(m) + "] must be " + d.s;
+            emit(std::move(c));
           }
-          tv->shape.push_back(std::make_shared<Value>(Value::dyn(ctx.symbols[d.s], p.range)));
-          tv->shape_symbols.push_back(d.s);
+          shape.push_back(layout::Int::symbol(d.s));
         }
-        tv->stride.push_back(ir::tensor_stride(index, static_cast<int>(m)));
         hp.dims.push_back(hd);
       }
+      for (size_t m = 0; m < spec.dims.size(); ++m) {
+        const Value* st = spec.strides.empty() ? nullptr : spec.strides[m].get();
+        auto want = [&](ir::ExprRef expect, const std::string& what) {
+          auto c = ir::make_stmt(ir::StmtKind::Check, p.range);
+          c->a = ir::binary(ir::Op::Eq, ir::tensor_stride(index, static_cast<int>(m)), expect, ScalarType::Boolean);
+          c->message = def->name + ": " + p.name + ".stride[" + std::to_string(m) + "] must be " + what;
+          emit(std::move(c));
+        };
+        if (st && st->kind == Value::Kind::Int) {
+          want(ir::int_const(st->i, ScalarType::Int64), std::to_string(st->i));
+          stride.push_back(layout::Int(st->i));
+        } else if (st && st->kind == Value::Kind::SymDim) {
+          if (ctx.symbols.count(st->s)) want(ctx.symbols[st->s], st->s);
+          else {
+            bind_symbol(*st, static_cast<int>(m), true);
+            stride_symbols.insert(st->s);
+          }
+          stride.push_back(layout::Int::symbol(st->s));
+        } else {
+          std::string leaf = p.name + ".stride[" + std::to_string(m) + "]";
+          ctx.symbols[leaf] = ir::tensor_stride(index, static_cast<int>(m));
+          stride.push_back(layout::Int::symbol(leaf));
+        }
+      }
+      tv->layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));
       Value v;
       v.kind = Value::Kind::Tensor;
       v.tensor = tv;
@@ -297,7 +341,10 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
     info->grid[k] = to_expr_as(g[k], ScalarType::Int64, site.range);
     info->block[k] = to_expr_as(b[k], ScalarType::Int64, site.range);
   }
-  info->smem = to_expr_as(smem ? *smem : Value::integer(0), ScalarType::Int64, site.range);
+  // The kernel's own allocations (SmemAllocator) come first; smem= adds to them.
+  Value smem_total = Value::integer(program_.kernels.at(info->kernel).smem_bytes);
+  if (smem) smem_total = eval_binop(ast::BinOpKind::Add, smem_total, resolve_symbol(*smem, kw_range("smem")), site.range, site.range);
+  info->smem = to_expr_as(smem_total, ScalarType::Int64, site.range);
   auto s = ir::make_stmt(ir::StmtKind::Launch, site.range);
   s->launch = std::move(info);
   emit(std::move(s));
@@ -342,14 +389,14 @@ void Evaluator::check_kernel_annotations(const KernelCall& kc) {
       abort_entry();
     }
     if (!spec.has_dims) continue;
-    if (spec.dims.size() != t.shape.size()) {
+    if (spec.dims.size() != t.layout.rank()) {
       auto& d = error(diag::Kind::RankMismatch, kc.range,
                       "kernel parameter '" + p.name + "' expects a rank-" + std::to_string(spec.dims.size()) + " tensor, found " + repr(a));
       d.label(p.annotation->range, "declared here");
       abort_entry();
     }
     for (size_t m = 0; m < spec.dims.size(); ++m) {
-      std::string arg_dim = t.shape_symbols[m].empty() ? repr(*t.shape[m]) : t.shape_symbols[m];
+      std::string arg_dim = t.layout.shape[m].to_string();
       const Value& want = *spec.dims[m];
       if (want.kind == Value::Kind::Int) {
         if (arg_dim != std::to_string(want.i)) {
@@ -389,6 +436,8 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   std::string key = def->name + "@" + std::to_string(reinterpret_cast<uintptr_t>(def)) + "|block=" +
                     std::to_string(static_block[0]) + "," + std::to_string(static_block[1]) + "," + std::to_string(static_block[2]);
   std::map<std::string, int> symbol_ids;
+  std::vector<std::string> symbol_order;  // run-time layout leaves, in first-use order
+  std::map<std::string, std::string> leaf_hint;  // leaf -> kernel parameter name
   std::string spec;
   for (size_t i = 0; i < def->params.size(); ++i) {
     const auto& p = def->params[i];
@@ -406,20 +455,52 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
     spec += p.name + ": ";
     if (a.kind == Value::Kind::Tensor) {
       const auto& t = *a.tensor;
-      key += std::string("T") + ir::type_name(t.dtype) + "[";
-      for (size_t m = 0; m < t.shape.size(); ++m) {
-        const std::string& sym = t.shape_symbols[m];
-        if (sym.empty()) key += repr(*t.shape[m]) + ",";
-        else {
-          auto [it, _] = symbol_ids.emplace(sym, static_cast<int>(symbol_ids.size()));
-          key += "s" + std::to_string(it->second) + ",";
-        }
+      if (t.offset && ir::as_int_const(t.offset).value_or(1) != 0)
+        fail(diag::Kind::UnsupportedOperation, kc.range,
+             "tensor '" + p.name + "' is a slice with a run-time offset: pass the whole tensor and slice it in the kernel");
+      std::vector<std::string> leaves;
+      collect_leaves(t.layout.shape, leaves);
+      collect_leaves(t.layout.stride, leaves);
+      for (const auto& l : leaves) {
+        auto [it, fresh] = symbol_ids.emplace(l, static_cast<int>(symbol_ids.size()));
+        if (fresh) symbol_order.push_back(l);
       }
-      key += "]";
+      // Kernel parameters for a host tensor's strides are named after the
+      // kernel's parameter: gA_stride0.
+      if (t.layout.stride.is_tuple())
+        for (size_t m = 0; m < t.layout.rank(); ++m)
+          if (t.layout.stride[m].is_leaf() && !t.layout.stride[m].value().has_value() &&
+              t.layout.stride[m].value().symbolic_op() == 0)
+            leaf_hint.emplace(t.layout.stride[m].value().symbol_name(), p.name + "_stride" + std::to_string(m));
+      std::map<std::string, std::string> ids;
+      for (const auto& [l, id] : symbol_ids) {
+        ids[l] = "s" + std::to_string(id);
+        if (int64_t dv = known_divisor(fn_->symbols.at(l)); dv > 1) ids[l] += "%" + std::to_string(dv);
+      }
+      key += std::string("T") + ir::type_name(t.dtype) + (t.space == MemSpace::Coord ? "C" : "G") + "a" +
+             std::to_string(t.align_bytes) + canonical(t.layout.shape, ids) + ":" + canonical(t.layout.stride, ids);
       spec += repr(a);
     } else if (a.kind == Value::Kind::Dyn) {
       key += std::string("D") + ir::type_name(a.type);
       spec += ir::type_name(a.type);
+    } else if (a.kind == Value::Kind::Tuple && contains_runtime(a)) {
+      std::function<bool(const Value&)> ok = [&](const Value& x) {
+        if (x.kind == Value::Kind::Tuple) {
+          for (const auto& e : *x.elts)
+            if (!ok(e)) return false;
+          return true;
+        }
+        return x.kind == Value::Kind::Dyn || (x.is_static() && x.kind != Value::Kind::Layout);
+      };
+      if (!ok(a)) fail(diag::Kind::TypeMismatch, kc.range, "cannot pass " + describe(a) + " to a kernel: tuples may hold numbers only");
+      key += "P" + repr(a);
+      spec += repr(a);
+    } else if (a.kind == Value::Kind::Layout && !a.layout->is_static()) {
+      auto& d = error(diag::Kind::DynamicLayout, kc.range,
+                      "layout argument '" + p.name + "' has run-time extents or strides: " + a.layout->to_string());
+      d.note("kernels are specialized on their static arguments; a layout passed by value must be static");
+      d.help("pass a tensor instead (its layout's run-time parts travel with it), or build the layout inside the kernel");
+      abort_entry();
     } else if (a.is_static() && a.kind != Value::Kind::KernelCall && a.kind != Value::Kind::Module) {
       key += "S" + repr(a);
       if (a.kind == Value::Kind::Function) key += std::to_string(reinterpret_cast<uintptr_t>(a.fn.get()));
@@ -431,24 +512,26 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   if (static_block[0]) spec += ", block=(" + std::to_string(static_block[0]) + ", " + std::to_string(static_block[1]) + ", " +
                                std::to_string(static_block[2]) + ")";
 
-  // Host-side arguments, in kernel parameter order: per tensor its pointer
-  // and dynamic strides; the symbols' extents; dynamic scalars.
-  std::vector<std::string> symbol_order;
+  // Host-side arguments, in kernel parameter order: per tensor its data
+  // pointer, per dynamic scalar its value, then the layouts' run-time leaves.
   for (size_t i = 0; i < kc.args.size(); ++i) {
     const Value& a = kc.args[i];
     if (a.kind == Value::Kind::Tensor) {
-      host_args->push_back(ir::tensor_data(a.tensor->host_index, a.tensor->dtype));
-      for (size_t m = 0; m < a.tensor->shape.size(); ++m) {
-        const std::string& sym = a.tensor->shape_symbols[m];
-        if (!sym.empty() && std::find(symbol_order.begin(), symbol_order.end(), sym) == symbol_order.end())
-          symbol_order.push_back(sym);
-      }
-      for (const auto& st : a.tensor->stride) host_args->push_back(st);
+      if (a.tensor->space != MemSpace::Coord) host_args->push_back(ir::tensor_data(a.tensor->host_index, a.tensor->dtype));
     } else if (a.kind == Value::Kind::Dyn) {
       host_args->push_back(a.expr);
+    } else if (a.kind == Value::Kind::Tuple) {
+      // A tuple with run-time elements (a tensor's shape): one parameter each.
+      std::function<void(const Value&)> lift = [&](const Value& x) {
+        if (x.kind == Value::Kind::Tuple) for (const auto& e : *x.elts) lift(e);
+        else if (x.kind == Value::Kind::Dyn) host_args->push_back(x.expr);
+      };
+      lift(a);
     }
   }
   for (const auto& sym : symbol_order) host_args->push_back(fn_->symbols.at(sym));
+  std::map<std::string, int64_t> leaf_divisors;
+  for (const auto& sym : symbol_order) leaf_divisors[sym] = known_divisor(fn_->symbols.at(sym));
 
   if (auto it = kernel_cache_.find(key); it != kernel_cache_.end()) return it->second;
 
@@ -484,9 +567,7 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   frames_.push_back(&f);
   struct Restore { Evaluator& ev; FnCtx* fn; ~Restore() { ev.fn_ = fn; ev.frames_.pop_back(); } } restore{*this, saved};
 
-  std::vector<ir::KernelParam> symbol_params;
-  std::map<std::string, std::string> symbol_names;
-  // Pointer and stride parameters first, in argument order; symbols after.
+  // Pointer parameters first, in argument order; layout leaves after.
   for (size_t i = 0; i < def->params.size(); ++i) {
     const auto& p = def->params[i];
     Value a = i < kc.args.size() ? kc.args[i] : Value{};
@@ -498,22 +579,12 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
       frames_.pop_back();
     }
     if (a.kind == Value::Kind::Tensor) {
-      auto tv = std::make_shared<TensorValue>();
-      tv->dtype = a.tensor->dtype;
-      tv->ptr = unique_name(p.name);
-      k.params.push_back({tv->ptr, true, false, tv->dtype});
-      for (size_t m = 0; m < a.tensor->shape.size(); ++m) {
-        const std::string& sym = a.tensor->shape_symbols[m];
-        tv->shape_symbols.push_back(sym);
-        if (sym.empty()) {
-          tv->shape.push_back(a.tensor->shape[m]);
-        } else {
-          if (!symbol_names.count(sym)) symbol_names[sym] = "";
-          tv->shape.push_back(nullptr);  // filled once symbol parameters are named
-        }
-        std::string sname = unique_name(tv->ptr + "_stride" + std::to_string(m));
-        k.params.push_back({sname, false, false, ScalarType::Int64});
-        tv->stride.push_back(ir::param_ref(sname, ScalarType::Int64));
+      auto tv = std::make_shared<TensorValue>(*a.tensor);
+      tv->host_index = -1;
+      tv->offset = nullptr;
+      if (tv->space != MemSpace::Coord) {
+        tv->ptr = unique_name(p.name);
+        k.params.push_back({tv->ptr, true, false, tv->dtype});
       }
       Value v;
       v.kind = Value::Kind::Tensor;
@@ -523,29 +594,66 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
       std::string pname = unique_name(p.name);
       k.params.push_back({pname, false, false, a.type});
       f.env[p.name] = Binding{Value::dyn(ir::param_ref(pname, a.type), p.range), "", p.range};
+    } else if (a.kind == Value::Kind::Tuple) {
+      int n = 0;
+      std::function<Value(const Value&)> lift = [&](const Value& x) -> Value {
+        if (x.kind == Value::Kind::Tuple) {
+          std::vector<Value> xs;
+          for (const auto& e : *x.elts) xs.push_back(lift(e));
+          return Value::tuple(std::move(xs));
+        }
+        if (x.kind != Value::Kind::Dyn) return x;
+        std::string pname = unique_name(p.name + "_" + std::to_string(n++));
+        k.params.push_back({pname, false, false, x.type});
+        return Value::dyn(ir::param_ref(pname, x.type), p.range);
+      };
+      f.env[p.name] = Binding{lift(a), "", p.range};
     } else {
       f.env[p.name] = Binding{a, "", p.range};
     }
   }
   for (const auto& sym : symbol_order) {
-    std::string sname = unique_name(sym);
-    symbol_names[sym] = sname;
+    auto hint = leaf_hint.find(sym);
+    std::string readable = sym;  // "mA.stride[0]" -> "mA_stride0"
+    if (auto at = readable.find(".stride["); at != std::string::npos && readable.back() == ']')
+      readable = readable.substr(0, at) + "_stride" + readable.substr(at + 8, readable.size() - at - 9);
+    std::string sname = unique_name(hint != leaf_hint.end() ? hint->second : readable);
     k.params.push_back({sname, false, false, ScalarType::Int64});
     ctx.symbols[sym] = ir::param_ref(sname, ScalarType::Int64);
-  }
-  for (auto& [pname, binding] : f.env) {
-    if (binding.value.kind != Value::Kind::Tensor) continue;
-    auto& tv = *binding.value.tensor;
-    for (size_t m = 0; m < tv.shape.size(); ++m)
-      if (!tv.shape[m]) tv.shape[m] = std::make_shared<Value>(Value::dyn(ctx.symbols.at(tv.shape_symbols[m]), kc.range));
+    if (leaf_divisors[sym] > 1) ctx.divisors[sname] = leaf_divisors[sym];
   }
   exec_body(def->body);
   for (auto& p : k.params)
     if (p.is_pointer) p.is_const = !ctx.stored_ptrs.count(p.name);
+  k.smem_bytes = ctx.smem_bytes;
+  check_smem_limit(ctx, def->name);
   int index = static_cast<int>(program_.kernels.size());
   program_.kernels.push_back(std::move(k));
   kernel_cache_[key] = index;
   return index;
+}
+
+bool contains_runtime(const Value& v) {
+  if (v.kind == Value::Kind::Tuple) {
+    for (const auto& e : *v.elts)
+      if (contains_runtime(e)) return true;
+    return false;
+  }
+  return !v.is_static();
+}
+
+void Evaluator::check_smem_limit(const FnCtx& ctx, const std::string& kernel) {
+  // Per-block shared memory a kernel may opt in to (CUDA C++ Programming
+  // Guide, "Technical Specifications per Compute Capability"): 227 KB on
+  // sm_90, 163 KB on sm_80.
+  int64_t limit = program_.arch.rfind("sm_90", 0) == 0 ? 227 * 1024 : 163 * 1024;
+  if (ctx.smem_bytes <= limit) return;
+  auto& d = error(diag::Kind::SmemOverLimit, ctx.smem_peak_at,
+                  "kernel '" + kernel + "' allocates " + std::to_string(ctx.smem_bytes) + " bytes of shared memory, over the " +
+                      program_.arch + " limit of " + std::to_string(limit) + " bytes per block");
+  d.label(ctx.smem_peak_at, "this allocation brings the total to " + std::to_string(ctx.smem_bytes) + " bytes");
+  d.help("use smaller tiles or fewer pipeline stages");
+  abort_entry();
 }
 
 std::optional<ir::Program> analyze(source::SourceManager& sm, source::FileId main, const Options& opts,

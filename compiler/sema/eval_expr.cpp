@@ -183,6 +183,16 @@ Value Evaluator::eval_name(const ast::Name& n) {
   abort_entry();
 }
 
+namespace {
+
+Value bound_method(BuiltinId id, const Value& self) {
+  Value m = Value::make_builtin(id);
+  m.self = std::make_shared<Value>(self);
+  return m;
+}
+
+}  // namespace
+
 Value Evaluator::eval_attribute(const ast::Attribute& a) {
   Value base = eval(*a.value);
   switch (base.kind) {
@@ -215,6 +225,26 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
       if (a.attr == "shape") return from_int_tuple(base.layout->shape, a.range);
       if (a.attr == "stride") return from_int_tuple(base.layout->stride, a.range);
       break;
+    case Value::Kind::TensorSSA:
+      if (a.attr == "shape") return from_int_tuple(base.layout->shape, a.range);
+      if (a.attr == "dtype" || a.attr == "element_type") return Value::scalar_type(base.type);
+      if (a.attr == "to") return bound_method(BuiltinId::MethodTo, base);
+      break;
+    case Value::Kind::TiledCopy:
+      if (a.attr == "get_slice") return bound_method(BuiltinId::MethodGetSlice, base);
+      if (a.attr == "partition_S") return bound_method(BuiltinId::MethodPartitionS, base);
+      if (a.attr == "partition_D") return bound_method(BuiltinId::MethodPartitionD, base);
+      if (a.attr == "tiler_mn") return from_int_tuple(base.tiled_copy->tiler, a.range);
+      if (a.attr == "layout_tv_tiled") {
+        Value v;
+        v.kind = Value::Kind::Layout;
+        v.layout = std::make_shared<const layout::Layout>(base.tiled_copy->tv);
+        return v;
+      }
+      break;
+    case Value::Kind::SmemAllocator:
+      if (a.attr == "allocate_tensor") return bound_method(BuiltinId::MethodAllocateTensor, base);
+      break;
     default: break;
   }
   fail(diag::Kind::NoSuchAttribute, a.attr_range, describe(base) + " has no attribute '" + a.attr + "'");
@@ -223,13 +253,13 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
 Value Evaluator::eval_subscript(const ast::Subscript& s) {
   Value base = eval(*s.value);
   if (base.kind == Value::Kind::Builtin && base.builtin == BuiltinId::TensorType) {
-    // cute.Tensor[dtype, (dims...), align]
+    // cute.Tensor[dtype, (dims...), (strides...), align]; strides and align optional
     Value idx = eval(*s.index);
     std::vector<Value> parts = idx.kind == Value::Kind::Tuple ? *idx.elts : std::vector<Value>{idx};
     auto spec = std::make_shared<TensorSpec>();
-    if (parts.empty() || parts.size() > 3 || parts[0].kind != Value::Kind::Type)
+    if (parts.empty() || parts.size() > 4 || parts[0].kind != Value::Kind::Type)
       fail(diag::Kind::BadAnnotation, s.index->range,
-           "expected cute.Tensor[dtype, (extents...)] or cute.Tensor[dtype, (extents...), align_bytes]");
+           "expected cute.Tensor[dtype, (extents...)], optionally followed by (strides...) and align_bytes");
     spec->has_dtype = true;
     spec->dtype = parts[0].type;
     if (parts.size() >= 2) {
@@ -242,10 +272,23 @@ Value Evaluator::eval_subscript(const ast::Subscript& s) {
         spec->dims.push_back(std::make_shared<Value>(d));
       }
     }
-    if (parts.size() == 3) {
-      if (parts[2].kind != Value::Kind::Int || parts[2].i <= 0 || (parts[2].i & (parts[2].i - 1)))
+    for (size_t k = 2; k < parts.size(); ++k) {
+      if (parts[k].kind == Value::Kind::Tuple && k == 2) {
+        for (auto& d : *parts[k].elts) {
+          if (d.kind != Value::Kind::Int && d.kind != Value::Kind::SymDim && d.kind != Value::Kind::None)
+            fail(diag::Kind::BadAnnotation, s.index->range,
+                 "tensor strides must be integers, symbols from cute.sym_int or None (any), found " + describe(d));
+          spec->strides.push_back(std::make_shared<Value>(d));
+        }
+        if (spec->strides.size() != spec->dims.size())
+          fail(diag::Kind::BadAnnotation, s.index->range,
+               "the stride pattern has " + std::to_string(spec->strides.size()) + " modes but the shape has " +
+                   std::to_string(spec->dims.size()));
+        continue;
+      }
+      if (parts[k].kind != Value::Kind::Int || parts[k].i <= 0 || (parts[k].i & (parts[k].i - 1)))
         fail(diag::Kind::BadAnnotation, s.index->range, "tensor alignment must be a power of two in bytes");
-      spec->align = parts[2].i;
+      spec->align = parts[k].i;
     }
     Value v;
     v.kind = Value::Kind::TensorSpec;
@@ -291,6 +334,8 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
   using B = ast::BinOpKind;
   l = resolve_symbol(l, range);
   r = resolve_symbol(r, range);
+  if (l.kind == Value::Kind::TensorSSA || r.kind == Value::Kind::TensorSSA)
+    return ssa_map(l, &r, [&](const Value& a, const Value* b) { return eval_binop(op, a, *b, range, op_r); }, range);
   // Tuple concatenation and repetition are static.
   if (l.kind == Value::Kind::Tuple && r.kind == Value::Kind::Tuple && op == B::Add) {
     if (l.elts->size() + r.elts->size() > (size_t{1} << 16))
@@ -434,6 +479,8 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
 Value Evaluator::eval_unary(ast::UnaryOpKind op, Value v, source::SourceRange r) {
   using U = ast::UnaryOpKind;
   v = resolve_symbol(v, r);
+  if (v.kind == Value::Kind::TensorSSA)
+    return ssa_map(v, nullptr, [&](const Value& a, const Value*) { return eval_unary(op, a, r); }, r);
   if (op == U::Not) {
     if (v.is_static()) return Value::boolean(!truthy_static(v, r));
     return Value::dyn(ir::unary(ir::Op::LogicalNot, to_expr_as(v, ScalarType::Boolean, r), ScalarType::Boolean),
@@ -468,6 +515,8 @@ Value Evaluator::eval_compare(ast::CmpOpKind op, Value l, Value r, source::Sourc
   using C = ast::CmpOpKind;
   l = resolve_symbol(l, range);
   r = resolve_symbol(r, range);
+  if (l.kind == Value::Kind::TensorSSA || r.kind == Value::Kind::TensorSSA)
+    return ssa_map(l, &r, [&](const Value& a, const Value* b) { return eval_compare(op, a, *b, range); }, range);
   if (op == C::Is || op == C::IsNot) {
     if (!l.is_static() || !r.is_static())
       fail(diag::Kind::UnsupportedOperation, range, "'is' compares static values only");

@@ -113,6 +113,8 @@ Value Evaluator::materialize(const Value& v, const std::string& hint, source::So
     if (v.expr->kind == ir::ExprKind::Var && fn_->immutable_vars.count(v.expr->name)) return v;
     std::string name = new_local(hint, v.type);
     fn_->immutable_vars.insert(name);
+    if (ir::is_integer(v.type))
+      if (int64_t d = known_divisor(v.expr); d > 1) fn_->divisors[name] = d;
     auto s = ir::make_stmt(ir::StmtKind::Assign, r);
     s->name = name;
     s->a = v.expr;
@@ -582,11 +584,13 @@ void Evaluator::run_loop_body(ir::StmtPtr& loop, const Env& before, const std::f
   // body introduced may be unbound when the loop runs zero times.
   Frame& f = frame();
   fn_->blocks.push_back(&loop->body);
+  fn_->open_loops.push_back(loop.get());
   f.loops.push_back({true, f.dyn_depth});
   ++f.dyn_depth;
   body();
   --f.dyn_depth;
   f.loops.pop_back();
+  fn_->open_loops.pop_back();
   fn_->blocks.pop_back();
   Env after = scope();
   scope() = before;

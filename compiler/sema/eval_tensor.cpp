@@ -1,8 +1,10 @@
-// Tensor element access: an N-D coordinate maps to an element offset through
-// the tensor's strides (offset = sum_k coord_k * stride_k, CuTe's crd2idx for
-// a flat layout); a single integer index into a rank-N tensor is first turned
-// into a coordinate colexicographically (CuTe's idx2crd). Offsets are Int64:
-// global-memory offsets never wrap at 2^31.
+// Tensor element access and slicing. A tensor is an origin plus a CuTe layout
+// (value.h); an element's offset is the layout applied to its coordinate
+// (CuTe's crd2idx: hierarchical, colexicographic for integers given to tuple
+// modes). Static coordinates fold; run-time ones become index arithmetic with
+// the static part of every stride folded in. Global-memory offsets are Int64,
+// so tensors over 2^31 elements never wrap. A coordinate with None modes
+// slices (CuTe's slice): the result keeps the None modes and moves the origin.
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -11,112 +13,273 @@ using ir::ScalarType;
 
 namespace {
 
-std::string dims_text(const TensorValue& t) {
-  std::string s = "(";
-  for (size_t i = 0; i < t.shape.size(); ++i) {
-    s += i ? ", " : "";
-    s += t.shape_symbols[i].empty() ? repr(*t.shape[i]) : t.shape_symbols[i];
+bool has_none(const Value& v) {
+  if (v.kind == Value::Kind::None) return true;
+  if (v.kind == Value::Kind::Tuple)
+    for (const auto& e : *v.elts)
+      if (has_none(e)) return true;
+  return false;
+}
+
+/// The coordinate's structure for layout::slice: None -> `_`, anything else 0.
+layout::IntTuple slice_pattern(const Value& v) {
+  if (v.kind == Value::Kind::None) return layout::IntTuple::underscore();
+  if (v.kind == Value::Kind::Tuple) {
+    std::vector<layout::IntTuple> xs;
+    for (const auto& e : *v.elts) xs.push_back(slice_pattern(e));
+    return layout::IntTuple::tuple(std::move(xs));
   }
-  return s + (t.shape.size() == 1 ? ",)" : ")");
+  return layout::IntTuple(0);
+}
+
+/// The coefficient of basis E<k> in a coordinate tensor's stride.
+layout::Int project(const layout::Int& s, size_t k) {
+  if (s.has_value()) {
+    if (s.value() != 0) throw layout::LayoutError("a coordinate tensor's stride " + s.to_string() + " has no basis");
+    return layout::Int(0);
+  }
+  if (s.symbolic_op() == 0) {
+    const std::string& n = s.symbol_name();
+    if (!is_basis_leaf(n)) throw layout::LayoutError("a coordinate tensor's stride " + n + " has no basis");
+    return layout::Int(std::stoll(n.substr(2)) == static_cast<long long>(k) ? 1 : 0);
+  }
+  std::function<bool(const layout::Int&)> has_basis = [&](const layout::Int& x) -> bool {
+    if (x.has_value()) return false;
+    if (x.symbolic_op() == 0) return is_basis_leaf(x.symbol_name());
+    return has_basis(x.lhs()) || has_basis(x.rhs());
+  };
+  switch (s.symbolic_op()) {
+    case '+': return project(s.lhs(), k) + project(s.rhs(), k);
+    case '-': return project(s.lhs(), k) - project(s.rhs(), k);
+    case '*': return has_basis(s.lhs()) ? project(s.lhs(), k) * s.rhs() : s.lhs() * project(s.rhs(), k);
+    default: throw layout::LayoutError("a coordinate tensor's stride " + s.to_string() + " is not a scaled basis");
+  }
+}
+
+layout::IntTuple project(const layout::IntTuple& t, size_t k) {
+  if (t.is_leaf()) return layout::IntTuple(project(t.value(), k));
+  std::vector<layout::IntTuple> xs;
+  for (const auto& e : t.elems()) xs.push_back(project(e, k));
+  return layout::IntTuple::tuple(std::move(xs));
 }
 
 }  // namespace
 
+Value Evaluator::tensor_value(TensorValue t) {
+  Value v;
+  v.kind = Value::Kind::Tensor;
+  v.tensor = std::make_shared<TensorValue>(std::move(t));
+  return v;
+}
+
+std::string Evaluator::shape_text(const layout::IntTuple& shape) {
+  // Flat shapes print as Python tuples ("(M, N)"), nested ones in CuTe notation.
+  if (shape.is_leaf()) return "(" + shape.to_string() + ",)";
+  bool flat = true;
+  for (const auto& e : shape.elems()) flat = flat && e.is_leaf();
+  if (!flat) return shape.to_string();
+  std::string s = "(";
+  for (size_t i = 0; i < shape.elems().size(); ++i) s += (i ? ", " : "") + shape.elems()[i].to_string();
+  return s + (shape.elems().size() == 1 ? ",)" : ")");
+}
+
 Value Evaluator::tensor_size(const TensorValue& t, source::SourceRange r) {
-  if (t.shape.empty()) return Value::integer(1);
-  Value acc = *t.shape[0];
-  for (size_t m = 1; m < t.shape.size(); ++m) acc = eval_binop(ast::BinOpKind::Mul, acc, *t.shape[m], r, r);
-  return acc;
+  return int_value(layout::size(t.layout), r);
 }
 
 Value Evaluator::tensor_attribute(const Value& tv, const std::string& attr, source::SourceRange r) {
   const auto& t = *tv.tensor;
-  if (attr == "shape") {
-    std::vector<Value> xs;
-    for (const auto& d : t.shape) xs.push_back(*d);
-    return Value::tuple(std::move(xs));
-  }
+  if (attr == "shape") return from_int_tuple(t.layout.shape, r);
   if (attr == "stride") {
-    std::vector<Value> xs;
-    for (const auto& s : t.stride) {
-      if (auto c = ir::as_int_const(s)) xs.push_back(Value::integer(*c));
-      else xs.push_back(Value::dyn(s, r));
-    }
-    return Value::tuple(std::move(xs));
+    if (t.space == MemSpace::Coord) fail(diag::Kind::UnsupportedOperation, r, "a coordinate tensor's strides are basis elements, not integers");
+    return from_int_tuple(t.layout.stride, r);
+  }
+  if (attr == "layout") {
+    Value v;
+    v.kind = Value::Kind::Layout;
+    v.layout = std::make_shared<const layout::Layout>(t.layout);
+    return v;
   }
   if (attr == "element_type" || attr == "dtype") return Value::scalar_type(t.dtype);
-  if (attr == "rank") return Value::integer(static_cast<int64_t>(t.shape.size()));
-  fail(diag::Kind::NoSuchAttribute, r, "tensor has no attribute '" + attr + "' (available: shape, stride, element_type, rank)");
+  if (attr == "rank") return Value::integer(static_cast<int64_t>(t.layout.rank()));
+  static const std::pair<const char*, BuiltinId> methods[] = {
+      {"load", BuiltinId::MethodLoad}, {"store", BuiltinId::MethodStore}, {"fill", BuiltinId::MethodFill}};
+  for (const auto& [name, id] : methods) {
+    if (attr != name) continue;
+    Value m = Value::make_builtin(id);
+    m.self = std::make_shared<Value>(tv);
+    return m;
+  }
+  fail(diag::Kind::NoSuchAttribute, r,
+       "tensor has no attribute '" + attr + "' (available: shape, stride, layout, element_type, rank, load, store, fill)");
+}
+
+Value Evaluator::layout_offset(const layout::Layout& l, const Value& coord, source::SourceRange r) {
+  // Coordinates, extents and strides are Values: static parts fold, run-time
+  // parts become Int64 arithmetic.
+  auto is_int = [](const Value& v, int64_t x) { return v.kind == Value::Kind::Int && v.i == x; };
+  auto mul = [&](const Value& a, const Value& b) {
+    if (is_int(a, 0) || is_int(b, 0)) return Value::integer(0);
+    if (is_int(a, 1)) return b;
+    if (is_int(b, 1)) return a;
+    return eval_binop(ast::BinOpKind::Mul, a, b, r, r);
+  };
+  auto add = [&](const Value& a, const Value& b) {
+    if (is_int(a, 0)) return b;
+    if (is_int(b, 0)) return a;
+    return eval_binop(ast::BinOpKind::Add, a, b, r, r);
+  };
+  auto wide = [&](Value c) {
+    c = resolve_symbol(c, r);
+    if (c.kind == Value::Kind::Dyn) {
+      if (!ir::is_integer(c.type) && c.type != ScalarType::Boolean)
+        fail(diag::Kind::TypeMismatch, r, "tensor coordinates must be integers, found " + describe(c));
+      return Value::dyn(ir::cast(c.expr, ScalarType::Int64), c.origin);
+    }
+    if (!(c.kind == Value::Kind::Int || c.kind == Value::Kind::Bool))
+      fail(diag::Kind::TypeMismatch, r, "tensor coordinates must be integers, found " + describe(c));
+    return Value::integer(c.i);
+  };
+  std::function<Value(const Value&, const layout::IntTuple&, const layout::IntTuple&)> dot =
+      [&](const Value& c, const layout::IntTuple& shape, const layout::IntTuple& stride) -> Value {
+    if (c.kind == Value::Kind::None) return Value::integer(0);
+    if (shape.is_leaf()) {
+      if (c.kind == Value::Kind::Tuple) {
+        if (c.elts->size() == 1) return dot((*c.elts)[0], shape, stride);
+        fail(diag::Kind::RankMismatch, r, "coordinate " + repr(c) + " has more modes than the extent " + shape.to_string());
+      }
+      Value ci = wide(c);
+      if (ci.kind == Value::Kind::Int && shape.value().has_value() && (ci.i < 0 || ci.i >= shape.value().value())) {
+        auto& d = error(diag::Kind::IndexOutOfRange, r,
+                        "coordinate " + std::to_string(ci.i) + " is out of range for a mode of extent " + shape.value().to_string());
+        d.note("the tensor's layout is " + l.to_string());
+        abort_entry();
+      }
+      return mul(ci, int_value(stride.value(), r));
+    }
+    std::vector<Value> parts;
+    if (c.kind == Value::Kind::Tuple) {
+      if (c.elts->size() != shape.rank()) {
+        auto& d = error(diag::Kind::RankMismatch, r,
+                        "coordinate " + repr(c) + " has " + std::to_string(c.elts->size()) + " modes, the shape " +
+                            shape.to_string() + " has " + std::to_string(shape.rank()));
+        d.note("the tensor's layout is " + l.to_string());
+        abort_entry();
+      }
+      parts = *c.elts;
+    } else {
+      // An integer into a tuple mode: colexicographic split (CuTe's idx2crd).
+      Value rest = wide(c);
+      if (rest.kind == Value::Kind::Int) {
+        auto total = layout::size(shape);
+        if (total.has_value() && (rest.i < 0 || rest.i >= total.value())) {
+          auto& d = error(diag::Kind::IndexOutOfRange, r,
+                          "index " + std::to_string(rest.i) + " is out of range for " + total.to_string() + " elements");
+          d.note("the tensor's layout is " + l.to_string());
+          abort_entry();
+        }
+      }
+      for (size_t k = 0; k < shape.rank(); ++k) {
+        if (k + 1 == shape.rank()) {
+          parts.push_back(rest);
+          break;
+        }
+        Value extent = int_value(layout::size(shape[k]), r);
+        if ((rest.kind == Value::Kind::Int && rest.i == 0) || (extent.kind == Value::Kind::Int && extent.i == 1)) {
+          parts.push_back(Value::integer(0));
+        } else if (rest.kind == Value::Kind::Dyn && extent.kind == Value::Kind::Dyn) {
+          // Valid coordinates are non-negative: C's truncating / and % are
+          // CuTe's idx2crd here, and cheaper than Python's floor forms.
+          auto re = to_expr_as(rest, ScalarType::Int64, r), ee = to_expr_as(extent, ScalarType::Int64, r);
+          parts.push_back(Value::dyn(ir::binary(ir::Op::TruncMod, re, ee, ScalarType::Int64), r));
+          rest = Value::dyn(ir::binary(ir::Op::TruncDiv, re, ee, ScalarType::Int64), r);
+        } else {
+          parts.push_back(eval_binop(ast::BinOpKind::Mod, rest, extent, r, r));
+          rest = eval_binop(ast::BinOpKind::FloorDiv, rest, extent, r, r);
+        }
+      }
+    }
+    Value acc = Value::integer(0);
+    for (size_t k = 0; k < shape.rank(); ++k) acc = add(acc, dot(parts[k], shape[k], stride[k]));
+    return acc;
+  };
+  return dot(coord, l.shape, l.stride);
+}
+
+Value Evaluator::coord_element(const TensorValue& t, const Value& coord, source::SourceRange r) {
+  std::vector<Value> xs;
+  for (size_t k = 0; k < t.coord_offset.size(); ++k) {
+    layout::Layout pk;
+    try {
+      pk = layout::make_layout(t.layout.shape, project(t.layout.stride, k));
+    } catch (const layout::LayoutError& e) {
+      fail(diag::Kind::LayoutAlgebraError, r, e.what());
+    }
+    Value off = layout_offset(pk, coord, r);
+    Value base = t.coord_offset[k] ? Value::dyn(t.coord_offset[k], r) : Value::integer(0);
+    if (auto c = t.coord_offset[k] ? ir::as_int_const(t.coord_offset[k]) : std::optional<int64_t>(0)) base = Value::integer(*c);
+    xs.push_back(eval_binop(ast::BinOpKind::Add, base, off, r, r));
+  }
+  return xs.size() == 1 ? xs[0] : Value::tuple(std::move(xs));
 }
 
 ir::ExprRef Evaluator::tensor_offset(const TensorValue& t, const Value& index, source::SourceRange r) {
   if (!fn_ || !fn_->is_kernel)
     fail(diag::Kind::UnsupportedOperation, r, "tensor elements can only be read or written inside a @cute.kernel");
-  std::vector<Value> coord;
-  size_t rank = t.shape.size();
-  if (index.kind == Value::Kind::Tuple) {
-    coord = *index.elts;
-    if (coord.size() != rank) {
-      auto& d = error(diag::Kind::RankMismatch, r,
-                      "tensor of rank " + std::to_string(rank) + " indexed with " + std::to_string(coord.size()) +
-                          " coordinates");
-      d.note("the tensor's shape is " + dims_text(t));
-      abort_entry();
-    }
-  } else if (index.kind == Value::Kind::Slice || index.kind == Value::Kind::None) {
-    fail(diag::Kind::UnsupportedOperation, r, "slicing tensors is not supported yet; index single elements");
-  } else {
-    // A linear index: colexicographic idx2crd over the shape.
-    if (rank == 1) {
-      coord = {index};
-    } else {
-      Value rest = index;
-      for (size_t k = 0; k < rank; ++k) {
-        if (k + 1 == rank) {
-          coord.push_back(rest);
-        } else {
-          coord.push_back(eval_binop(ast::BinOpKind::Mod, rest, *t.shape[k], r, r));
-          rest = eval_binop(ast::BinOpKind::FloorDiv, rest, *t.shape[k], r, r);
-        }
-      }
-    }
+  if (index.kind == Value::Kind::Tuple && index.elts->size() != t.layout.rank()) {
+    auto& d = error(diag::Kind::RankMismatch, r,
+                    "tensor of rank " + std::to_string(t.layout.rank()) + " indexed with " + std::to_string(index.elts->size()) +
+                        " coordinates");
+    d.note("the tensor's shape is " + shape_text(t.layout.shape));
+    abort_entry();
   }
-  ir::ExprRef offset;
-  for (size_t k = 0; k < rank; ++k) {
-    Value c = resolve_symbol(coord[k], r);
-    if (!(c.kind == Value::Kind::Int || c.kind == Value::Kind::Bool || c.kind == Value::Kind::Dyn))
-      fail(diag::Kind::TypeMismatch, r, "tensor coordinates must be integers, found " + describe(c));
-    if (c.kind == Value::Kind::Dyn && !ir::is_integer(c.type) && c.type != ScalarType::Boolean)
-      fail(diag::Kind::TypeMismatch, r, "tensor coordinates must be integers, found " + describe(c));
-    if (c.kind == Value::Kind::Int && t.shape[k]->kind == Value::Kind::Int && (c.i < 0 || c.i >= t.shape[k]->i)) {
-      auto& d = error(diag::Kind::IndexOutOfRange, r,
-                      "coordinate " + std::to_string(c.i) + " is out of range for mode " + std::to_string(k) +
-                          " of extent " + std::to_string(t.shape[k]->i));
-      d.note("the tensor's shape is " + dims_text(t));
-      abort_entry();
-    }
-    auto ck = to_expr_as(c, ScalarType::Int64, r);
-    ir::ExprRef term;
-    auto ci = ir::as_int_const(ck), si = ir::as_int_const(t.stride[k]);
-    if (ci && si) term = ir::int_const(*ci * *si, ScalarType::Int64);
-    else if (ci && *ci == 0) continue;
-    else if (si && *si == 1) term = ck;
-    else if (ci && *ci == 1) term = t.stride[k];
-    else term = ir::binary(ir::Op::Mul, ck, t.stride[k], ScalarType::Int64);
-    if (auto z = ir::as_int_const(term); z && *z == 0) continue;
-    offset = offset ? ir::binary(ir::Op::Add, offset, term, ScalarType::Int64) : term;
+  Value off = layout_offset(t.layout, index, r);
+  if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
+  ir::ExprRef e = to_expr_as(off, ScalarType::Int64, r);
+  if (t.space == MemSpace::Rmem && !ir::as_int_const(e)) {
+    // A register array indexed at run time would live in local memory:
+    // the loops around this access are unrolled so the index becomes static.
+    for (auto* loop : fn_->open_loops)
+      if (loop->kind == ir::StmtKind::For) loop->unroll = true;
   }
-  return offset ? offset : ir::int_const(0, ScalarType::Int64);
+  return e;
+}
+
+Value Evaluator::tensor_slice(const Value& tv, const Value& coord, source::SourceRange r) {
+  const auto& t = *tv.tensor;
+  TensorValue out = t;
+  try {
+    out.layout = layout::slice(slice_pattern(coord), t.layout);
+  } catch (const layout::LayoutError& e) {
+    auto& d = error(diag::Kind::RankMismatch, r, std::string("cannot slice the tensor with ") + repr(coord) + ": " + e.what());
+    d.note("the tensor's layout is " + t.layout.to_string());
+    abort_entry();
+  }
+  if (t.space == MemSpace::Coord) {
+    Value c = coord_element(t, coord, r);
+    std::vector<Value> xs = c.kind == Value::Kind::Tuple ? *c.elts : std::vector<Value>{c};
+    for (size_t k = 0; k < xs.size(); ++k) out.coord_offset[k] = to_expr_as(xs[k], ScalarType::Int64, r);
+    return tensor_value(std::move(out));
+  }
+  Value off = layout_offset(t.layout, coord, r);
+  if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
+  if (off.kind == Value::Kind::Dyn) off = materialize(off, "offset", r);
+  out.offset = to_expr_as(off, ScalarType::Int64, r);
+  return tensor_value(std::move(out));
 }
 
 Value Evaluator::tensor_load(const Value& tv, const Value& index, source::SourceRange r) {
+  if (has_none(index)) return tensor_slice(tv, index, r);
   const auto& t = *tv.tensor;
+  if (t.space == MemSpace::Coord) return coord_element(t, index, r);
   auto off = tensor_offset(t, index, r);
   return Value::dyn(ir::load(t.ptr, off, t.dtype), r);
 }
 
 void Evaluator::tensor_store(const Value& tv, const Value& index, const Value& v, source::SourceRange r) {
   const auto& t = *tv.tensor;
+  if (t.space == MemSpace::Coord) fail(diag::Kind::StoreToNonTensor, r, "a coordinate (identity) tensor cannot be written");
+  if (has_none(index)) fail(diag::Kind::UnsupportedOperation, r, "assigning to a slice is not supported; use .store() or cute.copy");
   auto off = tensor_offset(t, index, r);
   Value val = resolve_symbol(v, r);
   if (!(val.is_number() || val.kind == Value::Kind::Dyn)) {

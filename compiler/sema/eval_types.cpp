@@ -289,13 +289,20 @@ std::string repr(const Value& v) {
     case Value::Kind::Type: return ir::type_name(v.type);
     case Value::Kind::Dyn: return std::string("<run-time ") + ir::type_name(v.type) + ">";
     case Value::Kind::Tensor: {
-      std::string s = std::string("Tensor[") + ir::type_name(v.tensor->dtype) + ", (";
-      for (size_t i = 0; i < v.tensor->shape.size(); ++i) {
-        s += i ? ", " : "";
-        s += v.tensor->shape_symbols[i].empty() ? repr(*v.tensor->shape[i]) : v.tensor->shape_symbols[i];
+      static const char* spaces[] = {"", "smem ", "rmem ", "coord "};
+      const auto& sh = v.tensor->layout.shape;
+      std::string dims;
+      bool flat = sh.is_tuple();
+      if (flat) for (const auto& e : sh.elems()) flat = flat && e.is_leaf();
+      if (flat) {
+        dims = "(";
+        for (size_t i = 0; i < sh.elems().size(); ++i) dims += (i ? ", " : "") + sh.elems()[i].to_string();
+        dims += sh.elems().size() == 1 ? ",)" : ")";
+      } else {
+        dims = sh.to_string();
       }
-      if (v.tensor->shape.size() == 1) s += ",";
-      return s + ")]";
+      return std::string("Tensor[") + spaces[static_cast<int>(v.tensor->space)] +
+             (v.tensor->space == MemSpace::Coord ? "" : std::string(ir::type_name(v.tensor->dtype)) + ", ") + dims + "]";
     }
     case Value::Kind::Module: return "<module '" + v.module->name + "'>";
     case Value::Kind::Function: return "<function " + v.fn->def->name + ">";
@@ -307,6 +314,12 @@ std::string repr(const Value& v) {
     case Value::Kind::Ellipsis: return "...";
     case Value::Kind::Slice: return "<slice>";
     case Value::Kind::Layout: return v.layout->to_string();
+    case Value::Kind::TensorSSA: return std::string("TensorSSA[") + ir::type_name(v.type) + ", " + v.layout->shape.to_string() + "]";
+    case Value::Kind::CopyAtom: return std::string("CopyAtom[universal, ") + ir::type_name(v.atom->dtype) + ", " + std::to_string(v.atom->bits) + " bits]";
+    case Value::Kind::TiledCopy:
+      return "TiledCopy[tile " + v.tiled_copy->tiler.to_string() + ", tv " + v.tiled_copy->tv.to_string() + "]";
+    case Value::Kind::SmemAllocator: return "<SmemAllocator>";
+    case Value::Kind::Marker: return v.s + "()";
   }
   return "?";
 }
@@ -333,6 +346,11 @@ std::string describe(const Value& v) {
     case Value::Kind::Ellipsis: return "Ellipsis";
     case Value::Kind::Slice: return "slice";
     case Value::Kind::Layout: return "layout " + v.layout->to_string();
+    case Value::Kind::TensorSSA: return "tensor value " + repr(v);
+    case Value::Kind::CopyAtom: return "copy atom " + repr(v);
+    case Value::Kind::TiledCopy: return "tiled copy " + repr(v);
+    case Value::Kind::SmemAllocator: return "shared memory allocator";
+    case Value::Kind::Marker: return repr(v);
   }
   return "value";
 }

@@ -33,6 +33,10 @@ struct FnCtx {
   int64_t static_block[3] = {0, 0, 0};       ///< kernel: block dims when known statically
   std::map<std::string, size_t> stored_ptrs;   ///< kernel: pointer params stored through
   std::set<std::string> immutable_vars;        ///< locals assigned once (materialized temporaries)
+  std::map<std::string, int64_t> divisors;     ///< Param/Var name -> what its value is known to divide by
+  std::vector<ir::Stmt*> open_loops;           ///< run-time loops being built, innermost last
+  int64_t smem_bytes = 0;                      ///< kernel: shared memory allocated so far
+  source::SourceRange smem_peak_at;            ///< kernel: the allocation that reached smem_bytes
 };
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
@@ -142,6 +146,42 @@ class Evaluator {
   ir::ExprRef tensor_offset(const TensorValue& t, const Value& index, source::SourceRange r);
   Value tensor_size(const TensorValue& t, source::SourceRange r);
 
+  // ---- run-time integers in layouts (symbols.cpp)
+  /// A static or run-time integer as a layout integer; run-time ones become named leaves.
+  layout::Int symbol_for(const Value& v, source::SourceRange r);
+  /// A layout integer as Int64 IR (its leaves looked up in FnCtx::symbols).
+  ir::ExprRef lower_int(const layout::Int& x, source::SourceRange r);
+  /// A layout integer as a Value: Int when static, else Dyn.
+  Value int_value(const layout::Int& x, source::SourceRange r);
+  /// The largest power-of-two-or-not integer the value is known to be a multiple of (1 if nothing is known).
+  int64_t known_divisor(const ir::ExprRef& e);
+  int64_t known_divisor(const layout::Int& x);
+  void collect_leaves(const layout::IntTuple& t, std::vector<std::string>& out);
+  /// A layout's text with leaves renamed (for specialization keys).
+  std::string canonical(const layout::Int& x, const std::map<std::string, std::string>& ids);
+  std::string canonical(const layout::IntTuple& t, const std::map<std::string, std::string>& ids);
+
+  // ---- tensors with layouts (tensor_ops.cpp)
+  Value tensor_value(TensorValue t);
+  /// t[coord] with None modes: the sub-tensor (CuTe slice).
+  Value tensor_slice(const Value& t, const Value& coord, source::SourceRange r);
+  /// The element offset (Int or Int64 Dyn) of a coordinate, None modes contributing 0.
+  Value layout_offset(const layout::Layout& l, const Value& coord, source::SourceRange r);
+  /// A coordinate tensor's element: one Value per mode of its codomain.
+  Value coord_element(const TensorValue& t, const Value& coord, source::SourceRange r);
+  Value call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
+                            const ast::Call& site);
+  Value call_tensor_method(const Value& callee, std::vector<Value>& args,
+                           std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site);
+  Value partition(const TiledCopy& tc, const Value& t, source::SourceRange r);
+  void copy(const CopyAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& pred, source::SourceRange r);
+  Value make_rmem(const layout::Layout& l, ir::ScalarType t, source::SourceRange r);
+  Value ssa_load(const Value& t, source::SourceRange r);
+  void ssa_store(const Value& t, const Value& v, source::SourceRange r);
+  /// Element-wise arithmetic when an operand is a TensorSSA.
+  Value ssa_map(const Value& a, const Value* b, const std::function<Value(const Value&, const Value*)>& f, source::SourceRange r);
+  std::string shape_text(const layout::IntTuple& shape);
+
   // ---- layouts (layouts.cpp)
   layout::IntTuple to_int_tuple(const Value& v, source::SourceRange r, const std::string& what);
   Value from_int_tuple(const layout::IntTuple& t, source::SourceRange r);
@@ -157,6 +197,8 @@ class Evaluator {
   void warn_unused_imports(const ModuleValue& m);
   void launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site);
   void check_kernel_annotations(const KernelCall& kc);
+  /// E0703-style: the kernel's shared memory over the target's per-block limit.
+  void check_smem_limit(const FnCtx& ctx, const std::string& kernel);
   int instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args);
 
   source::SourceManager& sm_;
@@ -194,6 +236,12 @@ class Evaluator {
 /// True for names the generated C++ cannot use for a function or variable
 /// (keywords, CUDA and C library names, tileslc's own).
 bool is_reserved_cpp_name(const std::string& name);
+
+/// True if a value (or a tuple's element, recursively) is only known at run time.
+bool contains_runtime(const Value& v);
+
+/// True for layout leaves that stand for CuTe's basis strides E<k> ("1@k").
+bool is_basis_leaf(const std::string& name);
 
 /// The candidate closest to `name` by edit distance, or "" if none is close.
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);

@@ -30,9 +30,12 @@ layout::IntTuple Evaluator::to_int_tuple(const Value& v, source::SourceRange r, 
       return layout::IntTuple::tuple(std::move(xs));
     }
     case Value::Kind::Dyn: case Value::Kind::SymDim: {
-      auto& d = error(diag::Kind::DynamicLayout, r, what + " must be static here, found " + describe(v));
-      d.note("layouts with run-time extents or strides are not supported in .tpy code yet; tile sizes and thread layouts are static");
-      abort_entry();
+      if (!fn_) {
+        auto& d = error(diag::Kind::DynamicLayout, r, what + " must be static here, found " + describe(v));
+        d.note("outside functions, layouts are built while compiling and need static extents");
+        abort_entry();
+      }
+      return layout::IntTuple(symbol_for(v, r));
     }
     default:
       fail(diag::Kind::BadLayoutArgument, r, what + " must be an integer or a tuple of integers, found " + describe(v));
@@ -41,11 +44,7 @@ layout::IntTuple Evaluator::to_int_tuple(const Value& v, source::SourceRange r, 
 
 Value Evaluator::from_int_tuple(const layout::IntTuple& t, source::SourceRange r) {
   if (t.is_underscore()) return Value::none();
-  if (t.is_leaf()) {
-    if (!t.value().has_value())
-      fail(diag::Kind::DynamicLayout, r, "the result has a run-time extent: " + t.to_string());
-    return Value::integer(t.value().value());
-  }
+  if (t.is_leaf()) return int_value(t.value(), r);
   std::vector<Value> xs;
   for (const auto& e : t.elems()) xs.push_back(from_int_tuple(e, r));
   return Value::tuple(std::move(xs));
@@ -82,6 +81,14 @@ Value Evaluator::evaluate_layout(const layout::Layout& l, const Value& coord, so
     else if (!v.is_number()) all_static = false;
   };
   scan(coord);
+  bool layout_static = true;
+  std::function<void(const layout::IntTuple&)> scan_l = [&](const layout::IntTuple& t) {
+    if (t.is_leaf()) layout_static = layout_static && t.value().has_value();
+    else if (t.is_tuple()) for (const auto& e : t.elems()) scan_l(e);
+  };
+  scan_l(l.shape);
+  scan_l(l.stride);
+  if (!layout_static) return layout_offset(l, coord, r);
   if (all_static) {
     auto idx = l(to_int_tuple(coord, r, "the coordinate"));
     return Value::integer(idx.require_value("layout evaluation"));
@@ -165,11 +172,11 @@ Value Evaluator::call_layout_builtin(BuiltinId id, std::vector<Value>& args,
         return layout_value(layout::make_ordered_layout(to_int_tuple(args[0], arg_range(0), "the shape"),
                                                         to_int_tuple(order, site.range, "the order")));
       }
-      case BuiltinId::Cosize: arity(1, 1, "cosize"); return Value::integer(layout::cosize(L(0)).require_value("cosize"));
+      case BuiltinId::Cosize: arity(1, 1, "cosize"); return int_value(layout::cosize(L(0)), site.range);
       case BuiltinId::Rank: {
         arity(1, 1, "rank");
         if (args[0].kind == Value::Kind::Layout) return Value::integer(static_cast<int64_t>(args[0].layout->rank()));
-        if (args[0].kind == Value::Kind::Tensor) return Value::integer(static_cast<int64_t>(args[0].tensor->shape.size()));
+        if (args[0].kind == Value::Kind::Tensor) return Value::integer(static_cast<int64_t>(args[0].tensor->layout.rank()));
         return Value::integer(static_cast<int64_t>(layout::rank(to_int_tuple(args[0], arg_range(0), "the argument"))));
       }
       case BuiltinId::Depth: {

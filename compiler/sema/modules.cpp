@@ -54,6 +54,12 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"recast_layout", BuiltinId::RecastLayout}, {"crd2idx", BuiltinId::Crd2Idx}, {"idx2crd", BuiltinId::Idx2Crd},
       {"flatten", BuiltinId::FlattenLayout}, {"select", BuiltinId::SelectModes}, {"group_modes", BuiltinId::GroupModes},
       {"get", BuiltinId::GetMode},
+      {"make_identity_tensor", BuiltinId::MakeIdentityTensor}, {"elem_less", BuiltinId::ElemLess},
+      {"make_fragment", BuiltinId::MakeFragment}, {"make_fragment_like", BuiltinId::MakeFragmentLike},
+      {"make_rmem_tensor", BuiltinId::MakeRmemTensor}, {"make_copy_atom", BuiltinId::MakeCopyAtom},
+      {"CopyUniversalOp", BuiltinId::CopyUniversalOp}, {"make_tiled_copy_tv", BuiltinId::MakeTiledCopyTv},
+      {"copy", BuiltinId::Copy}, {"local_tile", BuiltinId::LocalTile}, {"local_partition", BuiltinId::LocalPartition},
+      {"SmemAllocator", BuiltinId::SmemAllocatorNew},
   };
   for (const auto& r : rows) add(r.name, Value::make_builtin(r.id));
   builtins_ = m;

@@ -38,8 +38,12 @@ enum class BuiltinId : uint8_t {
   RightInverse, LeftInverse, LogicalDivide, ZippedDivide, TiledDivide, FlatDivide, LogicalProduct,
   ZippedProduct, TiledProduct, FlatProduct, BlockedProduct, RakedProduct, TileToShape, MakeLayoutTv,
   MaxCommonVector, RecastLayout, Crd2Idx, Idx2Crd, FlattenLayout, SelectModes, GroupModes, GetMode,
+  // tensors, copies and shared memory (tileslc.cute, tileslc.utils)
+  MakeIdentityTensor, ElemLess, MakeFragment, MakeFragmentLike, MakeRmemTensor, MakeCopyAtom,
+  CopyUniversalOp, MakeTiledCopyTv, Copy, LocalTile, LocalPartition, SmemAllocatorNew,
   // methods bound to a receiver (Value::self)
-  MethodLaunch,
+  MethodLaunch, MethodLoad, MethodStore, MethodFill, MethodGetSlice, MethodPartitionS, MethodPartitionD,
+  MethodTo, MethodAllocateTensor,
 };
 
 /// A `def` together with the module whose globals it sees.
@@ -50,15 +54,39 @@ struct FunctionValue {
   Kind kind = Kind::Helper;
 };
 
-/// A tensor: pointer plus per-mode extents (static Int or dynamic Int64
-/// Values) and strides (Int64 IR, often constants).
+/// Where a tensor's elements live. Coord tensors hold no data: element c of
+/// an identity tensor is its own coordinate (CuTe's make_identity_tensor).
+enum class MemSpace : uint8_t { Gmem, Smem, Rmem, Coord };
+
+/// A tensor: an origin in some memory plus a CuTe layout (in elements). The
+/// layout's run-time integers are symbolic leaves named in the current
+/// function's FnCtx::symbols ("M", "mA.stride[0]"); identity tensors have
+/// basis strides, leaves named "1@k" (CuTe's E<k>), projected per coordinate
+/// when an element is read.
 struct TensorValue {
   ir::ScalarType dtype = ir::ScalarType::Float32;
-  std::vector<std::shared_ptr<Value>> shape;
-  std::vector<std::string> shape_symbols;  ///< per mode: the symbol ("N") or "" when static
-  std::vector<ir::ExprRef> stride;
-  std::string ptr;                         ///< kernel: pointer parameter name
-  int host_index = -1;                     ///< host: index of the HostParam
+  MemSpace space = MemSpace::Gmem;
+  layout::Layout layout;
+  std::string ptr;                     ///< kernel: pointer parameter, smem pointer or rmem array
+  ir::ExprRef offset;                  ///< Int64 elements from ptr to the origin; null means 0
+  std::vector<ir::ExprRef> coord_offset;  ///< Coord: the origin's coordinate, one per mode of the codomain
+  int host_index = -1;                 ///< host: index of the HostParam
+  int64_t align_bytes = 0;             ///< alignment of ptr, in bytes
+};
+
+/// A copy atom (CuTe DSL make_copy_atom): the universal copy moves
+/// `bits` per instruction.
+struct CopyAtom {
+  ir::ScalarType dtype = ir::ScalarType::Float32;
+  int64_t bits = 0;
+};
+
+/// make_tiled_copy_tv's result, and (thread set) its per-thread slice.
+struct TiledCopy {
+  CopyAtom atom;
+  layout::IntTuple tiler;              ///< the tile (M, N) the TV layout covers
+  layout::Layout tv;                   ///< (thread, value) -> offset in the tile (col-major)
+  std::shared_ptr<Value> thread;       ///< get_slice(tidx): the thread index; null for the tiled copy
 };
 
 /// `cute.Tensor[dtype, (dims...), align]` as written in an annotation.
@@ -67,6 +95,7 @@ struct TensorSpec {
   ir::ScalarType dtype = ir::ScalarType::Float32;
   bool has_dims = false;
   std::vector<std::shared_ptr<Value>> dims;  ///< Int or SymDim values
+  std::vector<std::shared_ptr<Value>> strides;  ///< empty, or per mode Int, SymDim or None (any)
   int64_t align = 0;
 };
 
@@ -81,9 +110,11 @@ struct Value {
   enum class Kind : uint8_t {
     Undef, None, Int, Float, Bool, Str, Tuple, Type, Dyn, Tensor, Module, Function, Builtin,
     KernelCall, SymDim, TensorSpec, ConstexprSpec, Ellipsis, Slice, Layout,
+    TensorSSA,   ///< a register value of a whole tensor (.load()): elts flat, `layout` its static shape
+    CopyAtom, TiledCopy, SmemAllocator, Marker,
   };
   Kind kind = Kind::Undef;
-  int64_t i = 0;                           ///< Int, Bool
+  int64_t i = 0;                           ///< Int, Bool; SymDim: its declared divisibility (0: none)
   double f = 0;                            ///< Float
   std::string s;                           ///< Str; SymDim name
   std::shared_ptr<std::vector<Value>> elts;  ///< Tuple; Slice (lower, upper, step)
@@ -96,10 +127,16 @@ struct Value {
   std::shared_ptr<Value> self;             ///< Builtin methods: the receiver
   std::shared_ptr<KernelCall> kcall;
   std::shared_ptr<TensorSpec> spec;
-  std::shared_ptr<const layout::Layout> layout;  ///< Layout: a static CuTe layout
+  std::shared_ptr<const layout::Layout> layout;  ///< Layout; TensorSSA: its shape (compact)
+  std::shared_ptr<CopyAtom> atom;
+  std::shared_ptr<TiledCopy> tiled_copy;
   source::SourceRange origin;              ///< Dyn: where it became dynamic
 
-  bool is_static() const { return kind != Kind::Dyn && kind != Kind::Tensor && kind != Kind::Undef; }
+  bool is_static() const {
+    if (kind == Kind::TiledCopy) return !tiled_copy || !tiled_copy->thread;
+    return kind != Kind::Dyn && kind != Kind::Tensor && kind != Kind::Undef && kind != Kind::TensorSSA &&
+           kind != Kind::SmemAllocator;
+  }
   bool is_number() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
 
   static Value none() { Value v; v.kind = Kind::None; return v; }

@@ -107,8 +107,8 @@ TEST(Codegen, VectorAddKernelText) {
   Emitted e(std::string(kPrelude) + kVectorAdd);
   EXPECT_EQ(e.kernel("add_kernel"),
             "TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(256) add_kernel(const float* TILESLC_RESTRICT gA, "
-            "int64_t gA_stride0, const float* TILESLC_RESTRICT gB, int64_t gB_stride0, "
-            "float* TILESLC_RESTRICT gC, int64_t gC_stride0, int64_t N) {\n"
+            "const float* TILESLC_RESTRICT gB, float* TILESLC_RESTRICT gC, int64_t N, "
+            "int64_t gA_stride0, int64_t gB_stride0, int64_t gC_stride0) {\n"
             "  int64_t i;\n"
             "  i = static_cast<int64_t>(blockIdx.x) * int64_t{256} + static_cast<int64_t>(threadIdx.x);\n"
             "  if (i < N) {\n"

@@ -121,10 +121,11 @@ TEST(Sema, VectorAddHasOneKernelAndOneHostFunction) {
 TEST(Sema, KernelParametersArePointersStridesAndExtents) {
   Analyzed a(std::string(kPrelude) + kVectorAdd);
   const auto& k = a.ok().kernels.at(0);
-  // gA and gB are only read: const; gC is stored through.
+  // gA and gB are only read: const; gC is stored through. Pointers come
+  // first, then the run-time integers of the layouts, shared ones once.
   EXPECT_EQ(param_list(k),
-            "const Float32* gA, Int64 gA_stride0, const Float32* gB, Int64 gB_stride0, "
-            "Float32* gC, Int64 gC_stride0, Int64 N");
+            "const Float32* gA, const Float32* gB, Float32* gC, Int64 N, "
+            "Int64 gA_stride0, Int64 gB_stride0, Int64 gC_stride0");
 }
 
 TEST(Sema, StaticThreadsComesFromTheStaticBlock) {
@@ -215,7 +216,7 @@ TEST(Sema, OneSpecializationPerStaticArgumentAndReuseOfEqualOnes) {
   EXPECT_NE(p.kernels[0].specialization.find("s: 2.0"), std::string::npos) << p.kernels[0].specialization;
   EXPECT_NE(p.kernels[1].specialization.find("s: 0.5"), std::string::npos) << p.kernels[1].specialization;
   // The static argument is folded: it is not a kernel parameter.
-  for (const auto& k : p.kernels) EXPECT_EQ(param_list(k), "Float32* gA, Int64 gA_stride0, Int64 N");
+  for (const auto& k : p.kernels) EXPECT_EQ(param_list(k), "Float32* gA, Int64 N, Int64 gA_stride0");
   EXPECT_EQ(count_launches(p.host_functions.at(0).body), 3);
 }
 
@@ -262,7 +263,7 @@ TEST(Sema, HelpersAreInlinedNotEmittedAsKernels) {
   ASSERT_EQ(p.kernels.size(), 1u);
   EXPECT_EQ(p.kernels[0].source_name, "k");
   // gX is read only, gY is read and written.
-  EXPECT_EQ(param_list(p.kernels[0]), "const Float32* gX, Int64 gX_stride0, Float32* gY, Int64 gY_stride0, Int64 N");
+  EXPECT_EQ(param_list(p.kernels[0]), "const Float32* gX, Float32* gY, Int64 N, Int64 gX_stride0, Int64 gY_stride0");
 }
 
 TEST(Sema, RangeConstexprUnrollsIntoStraightLineStores) {

@@ -17,9 +17,28 @@
 #define TILESLC_RESTRICT __restrict__
 #define TILESLC_LAUNCH_BOUNDS(threads) __launch_bounds__(threads)
 #define TILESLC_SYNCTHREADS() __syncthreads()
+// The kernel's dynamic shared memory; sema places every SmemAllocator tensor
+// at a static byte offset into it.
+#define TILESLC_DYNAMIC_SMEM(name) extern __shared__ __align__(1024) unsigned char name[]
+// One access of BITS bits (8..128) from SRC to DST; sema proved both aligned
+// to BITS (a universal copy atom, vectorized: LDG.128/STG.128 at 128 bits).
+#define TILESLC_VEC_COPY(BITS, DST, SRC) \
+  (*reinterpret_cast<tileslc::dev::bits##BITS##_t*>(DST) = *reinterpret_cast<const tileslc::dev::bits##BITS##_t*>(SRC))
+// The same into global memory. NVVM splits a vector store of values that sit
+// in registers into scalar stores; st.global.wb through __stwb stays one
+// STG.128.
+#define TILESLC_VEC_STORE_GLOBAL(BITS, DST, SRC) \
+  __stwb(reinterpret_cast<tileslc::dev::bits##BITS##_t*>(DST), *reinterpret_cast<const tileslc::dev::bits##BITS##_t*>(SRC))
 
 namespace tileslc {
 namespace dev {
+
+// Types of one vector access, by width in bits.
+typedef uint8_t bits8_t;
+typedef uint16_t bits16_t;
+typedef uint32_t bits32_t;
+typedef uint2 bits64_t;
+typedef uint4 bits128_t;
 
 // Python's floor division and modulo: the quotient rounds toward negative
 // infinity and the remainder takes the divisor's sign (C++ truncates).

@@ -1,0 +1,656 @@
+// Tensor-level CuTe operations in .tpy code: divides and local_tile /
+// local_partition on tensors, identity (coordinate) tensors, register
+// fragments and their whole-tensor values (.load()/.store(), TensorSSA),
+// shared-memory allocation, copy atoms, make_tiled_copy_tv with
+// partition_S/partition_D, and cute.copy, which vectorizes up to the atom's
+// width where the layouts prove contiguity and alignment.
+//
+// Semantics follow CuTe (02_layout_algebra.md for the divides, 0x_tensor.md
+// for slicing and partitioning, CuTe DSL's API for names and arguments).
+#include <numeric>
+
+#include "sema/evaluator.h"
+
+namespace tileslc::sema {
+
+using ir::ScalarType;
+
+namespace {
+
+constexpr int64_t kMaxFragmentElements = 1024;  // more would spill registers
+
+int64_t static_size(const layout::IntTuple& shape) {
+  auto s = layout::size(shape);
+  return s.is_static() ? s.value() : -1;
+}
+
+}  // namespace
+
+Value Evaluator::make_rmem(const layout::Layout& l, ScalarType t, source::SourceRange r) {
+  if (!fn_ || !fn_->is_kernel)
+    fail(diag::Kind::UnsupportedOperation, r, "register tensors can only be made inside a @cute.kernel");
+  int64_t n = -1;
+  try {
+    auto c = layout::cosize(l);
+    if (c.is_static() && layout::size(l).is_static()) n = c.value();
+  } catch (const layout::LayoutError&) {
+  }
+  if (n < 0) {
+    auto& d = error(diag::Kind::FragmentNotStatic, r, "a register tensor needs a static layout, found " + l.to_string());
+    d.note("registers are allocated while compiling; their number cannot depend on run-time extents");
+    d.help("partition with static tiles first (local_tile, partition_S) so the per-thread shape is static");
+    abort_entry();
+  }
+  if (n > kMaxFragmentElements) {
+    auto& d = error(diag::Kind::FragmentNotStatic, r,
+                    "a register tensor of " + std::to_string(n) + " elements is over the limit of " +
+                        std::to_string(kMaxFragmentElements));
+    d.note("a thread has at most 255 registers; larger fragments spill to local memory");
+    abort_entry();
+  }
+  TensorValue tv;
+  tv.dtype = t;
+  tv.space = MemSpace::Rmem;
+  tv.layout = l;
+  tv.ptr = unique_name("frg");
+  tv.align_bytes = 16;
+  fn_->kernel->arrays.push_back({tv.ptr, t, std::max<int64_t>(n, 1)});
+  return tensor_value(std::move(tv));
+}
+
+Value Evaluator::ssa_load(const Value& tv, source::SourceRange r) {
+  const auto& t = *tv.tensor;
+  if (t.space == MemSpace::Coord) fail(diag::Kind::UnsupportedOperation, r, "a coordinate tensor has no .load(); index it instead");
+  int64_t n = static_size(t.layout.shape);
+  if (n < 0) fail(diag::Kind::FragmentNotStatic, r, ".load() needs a tensor of static shape, found " + shape_text(t.layout.shape));
+  Value v;
+  v.kind = Value::Kind::TensorSSA;
+  v.type = t.dtype;
+  v.layout = std::make_shared<const layout::Layout>(layout::make_layout(t.layout.shape));
+  std::vector<Value> xs;
+  for (int64_t i = 0; i < n; ++i) xs.push_back(tensor_load(tv, Value::integer(i), r));
+  v.elts = std::make_shared<std::vector<Value>>(std::move(xs));
+  return v;
+}
+
+void Evaluator::ssa_store(const Value& tv, const Value& v, source::SourceRange r) {
+  const auto& t = *tv.tensor;
+  int64_t n = static_size(t.layout.shape);
+  if (n < 0) fail(diag::Kind::FragmentNotStatic, r, ".store() needs a tensor of static shape, found " + shape_text(t.layout.shape));
+  if (v.kind == Value::Kind::TensorSSA) {
+    if (static_cast<int64_t>(v.elts->size()) != n) {
+      auto& d = error(diag::Kind::TensorShapeMismatch, r,
+                      "cannot store a value of shape " + shape_text(v.layout->shape) + " into a tensor of shape " +
+                          shape_text(t.layout.shape));
+      d.note("the two must have the same number of elements (" + std::to_string(v.elts->size()) + " vs " + std::to_string(n) + ")");
+      abort_entry();
+    }
+    for (int64_t i = 0; i < n; ++i) tensor_store(tv, Value::integer(i), (*v.elts)[i], r);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) tensor_store(tv, Value::integer(i), v, r);
+}
+
+Value Evaluator::ssa_map(const Value& a, const Value* b, const std::function<Value(const Value&, const Value*)>& f,
+                         source::SourceRange r) {
+  const Value* shape_of = a.kind == Value::Kind::TensorSSA ? &a : b;
+  size_t n = shape_of->elts->size();
+  if (a.kind == Value::Kind::TensorSSA && b && b->kind == Value::Kind::TensorSSA && b->elts->size() != n) {
+    auto& d = error(diag::Kind::TensorShapeMismatch, r,
+                    "element-wise operation on values of shapes " + shape_text(a.layout->shape) + " and " +
+                        shape_text(b->layout->shape));
+    d.note("both operands must have the same number of elements");
+    abort_entry();
+  }
+  Value out;
+  out.kind = Value::Kind::TensorSSA;
+  out.layout = shape_of->layout;
+  std::vector<Value> xs;
+  for (size_t i = 0; i < n; ++i) {
+    const Value& ai = a.kind == Value::Kind::TensorSSA ? (*a.elts)[i] : a;
+    Value bi;
+    if (b) bi = b->kind == Value::Kind::TensorSSA ? (*b->elts)[i] : *b;
+    xs.push_back(f(ai, b ? &bi : nullptr));
+  }
+  out.type = xs.empty() || xs[0].kind != Value::Kind::Dyn ? shape_of->type : xs[0].type;
+  out.elts = std::make_shared<std::vector<Value>>(std::move(xs));
+  return out;
+}
+
+Value Evaluator::partition(const TiledCopy& tc, const Value& tv, source::SourceRange r) {
+  // CuTe's TiledCopy::tidfrg_S for a universal atom: tile the tensor by the
+  // copy's tile, compose the tile with the (thread, value) layout, keep this
+  // thread's values, and split them into (atom values, rest) so cute.copy
+  // issues one access per atom. Result modes: (ATOM, REST_V, REST_TILES).
+  const auto& t = *tv.tensor;
+  if (t.layout.rank() < tc.tiler.rank()) {
+    auto& d = error(diag::Kind::RankMismatch, r,
+                    "a rank-" + std::to_string(t.layout.rank()) + " tensor cannot be partitioned by a copy over " +
+                        shape_text(tc.tiler) + " tiles");
+    d.note("the tensor's layout is " + t.layout.to_string());
+    abort_entry();
+  }
+  try {
+    std::vector<layout::Tiler> modes;
+    for (const auto& e : tc.tiler.elems()) modes.push_back(layout::Tiler(layout::make_layout(e)));
+    layout::Layout z = layout::zipped_divide(t.layout, layout::Tiler::tuple(std::move(modes)));
+    layout::Layout tile = layout::get(z, 0), rest = layout::get(z, 1);
+    layout::Layout c = layout::composition(tile, layout::Tiler(tc.tv));
+    layout::Layout thr = layout::get(c, 0), val = layout::get(c, 1);
+    int64_t atom_v = std::max<int64_t>(1, tc.atom.bits / ir::bit_width(t.dtype));
+    layout::Layout atom, rest_v;
+    if (atom_v > 1) {
+      layout::Layout vd = layout::zipped_divide(val, layout::Tiler(layout::make_layout(layout::IntTuple(atom_v))));
+      atom = layout::get(vd, 0);
+      rest_v = layout::get(vd, 1);
+    } else {
+      atom = layout::make_layout(layout::IntTuple(1), layout::IntTuple(0));
+      rest_v = val;
+    }
+    TensorValue out = t;
+    out.layout = layout::make_layout(std::vector<layout::Layout>{atom, rest_v, rest});
+    if (t.space == MemSpace::Coord) {
+      Value base = tensor_value(t);
+      auto sliced = std::make_shared<TensorValue>(t);
+      sliced->layout = layout::make_layout(std::vector<layout::Layout>{thr});
+      Value c0 = coord_element(*sliced, Value::tuple({*tc.thread}), r);
+      std::vector<Value> xs = c0.kind == Value::Kind::Tuple ? *c0.elts : std::vector<Value>{c0};
+      for (size_t k = 0; k < xs.size(); ++k) out.coord_offset[k] = to_expr_as(materialize(xs[k], "crd", r), ScalarType::Int64, r);
+      return tensor_value(std::move(out));
+    }
+    Value off = layout_offset(layout::make_layout(std::vector<layout::Layout>{thr}), Value::tuple({*tc.thread}), r);
+    if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
+    if (off.kind == Value::Kind::Dyn) off = materialize(off, "offset", r);
+    out.offset = to_expr_as(off, ScalarType::Int64, r);
+    return tensor_value(std::move(out));
+  } catch (const layout::LayoutError& e) {
+    auto& d = error(diag::Kind::LayoutAlgebraError, r, std::string("cannot partition the tensor: ") + e.what());
+    d.note("the tensor's layout is " + t.layout.to_string() + "; the copy's tile is " + shape_text(tc.tiler) +
+           " with thread-value layout " + tc.tv.to_string());
+    abort_entry();
+  }
+}
+
+void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_v, const std::optional<Value>& pred,
+                     source::SourceRange r) {
+  const auto& src = *src_v.tensor;
+  const auto& dst = *dst_v.tensor;
+  if (dst.space == MemSpace::Coord) fail(diag::Kind::StoreToNonTensor, r, "cute.copy cannot write a coordinate (identity) tensor");
+  if (src.space == MemSpace::Coord) fail(diag::Kind::UnsupportedOperation, r, "cute.copy cannot read a coordinate tensor; index it");
+  int64_t n = static_size(src.layout.shape), nd = static_size(dst.layout.shape);
+  auto shape_error = [&](const std::string& why) {
+    auto& d = error(diag::Kind::TensorShapeMismatch, r,
+                    "cute.copy between tensors of shapes " + shape_text(src.layout.shape) + " and " + shape_text(dst.layout.shape));
+    d.note(why);
+    d.note("source layout " + src.layout.to_string() + ", destination layout " + dst.layout.to_string());
+    abort_entry();
+  };
+  if (n < 0 || nd < 0) {
+    auto& d = error(diag::Kind::FragmentNotStatic, r, "cute.copy needs tensors of static shape, found " +
+                                                          shape_text(src.layout.shape) + " and " + shape_text(dst.layout.shape));
+    d.help("partition the tensors first (partition_S / partition_D) so that each thread's part is static");
+    abort_entry();
+  }
+  if (n != nd) shape_error("they have " + std::to_string(n) + " and " + std::to_string(nd) + " elements");
+  int64_t s0 = static_size(layout::get(src.layout, 0).shape);
+  if (src.layout.rank() != dst.layout.rank() || s0 != static_size(layout::get(dst.layout, 0).shape))
+    shape_error("their modes differ; both must be (ATOM, REST...) with the same extents");
+  if (src.dtype != dst.dtype) {
+    auto& d = error(diag::Kind::TensorDtypeMismatch, r,
+                    std::string("cute.copy from a ") + ir::type_name(src.dtype) + " tensor to a " + ir::type_name(dst.dtype) +
+                        " tensor");
+    d.help("copies move bits; convert through registers: frg.store(src_frg.load().to(cutlass." + std::string(ir::type_name(dst.dtype)) + "))");
+    abort_entry();
+  }
+  const int elem_bits = ir::bit_width(src.dtype);
+  const int64_t elem_bytes = std::max(1, elem_bits / 8);
+
+  // The widest access both sides allow: mode 0 contiguous (M0(q) == q) and
+  // every chunk's offset a multiple of the width, with the base pointers
+  // aligned to it.
+  auto contiguous = [&](const TensorValue& t) {
+    layout::Layout m0 = layout::get(t.layout, 0);
+    for (int64_t q = 0; q < s0; ++q) {
+      auto idx = layout::crd2idx(layout::IntTuple(q), m0.shape, m0.stride);
+      if (!idx.is_static() || idx.value() != q) return false;
+    }
+    return true;
+  };
+  int64_t width = std::max<int64_t>(1, atom.bits / elem_bits);
+  while (width > 1 && s0 % width != 0) width /= 2;
+  if (width > 1 && !(contiguous(src) && contiguous(dst))) width = 1;
+  auto offset_of = [&](const TensorValue& t, int64_t linear) {
+    Value off = layout_offset(t.layout, Value::integer(linear), r);
+    if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
+    return to_expr_as(off, ScalarType::Int64, r);
+  };
+  const int64_t rest = n / std::max<int64_t>(s0, 1);
+  auto aligned = [&](int64_t w) {
+    int64_t bytes = w * elem_bytes;
+    if (src.align_bytes % bytes != 0 || dst.align_bytes % bytes != 0) return false;
+    for (int64_t j = 0; j < rest; ++j)
+      for (int64_t e = 0; e < s0; e += w)
+        for (const TensorValue* t : {&src, &dst})
+          if ((known_divisor(offset_of(*t, j * s0 + e)) * elem_bytes) % bytes != 0) return false;
+    return true;
+  };
+  while (width > 1 && !aligned(width)) width /= 2;
+  while (width > 1 && width * elem_bits > 128) width /= 2;
+
+  std::optional<int64_t> pred_n;
+  if (pred) {
+    if (pred->kind != Value::Kind::Tensor) fail(diag::Kind::TypeMismatch, r, "cute.copy's pred= must be a tensor of Booleans, found " + describe(*pred));
+    pred_n = static_size(pred->tensor->layout.shape);
+    if (*pred_n != n && *pred_n != rest) {
+      auto& d = error(diag::Kind::TensorShapeMismatch, r,
+                      "cute.copy's predicate has " + std::to_string(*pred_n) + " elements; expected " + std::to_string(n) +
+                          " (one per element) or " + std::to_string(rest) + " (one per atom)");
+      d.note("the predicate's shape is " + shape_text(pred->tensor->layout.shape) + ", the source's " + shape_text(src.layout.shape));
+      abort_entry();
+    }
+  }
+  const source::SourceRange loc = stmt_loc_.valid() ? stmt_loc_ : r;
+  for (int64_t j = 0; j < rest; ++j) {
+    ir::StmtPtr guard;
+    if (pred) {
+      Value p = tensor_load(*pred, Value::integer(*pred_n == n ? j * s0 : j), r);
+      if (p.is_static()) {
+        if (!truthy_static(p, r)) continue;
+      } else {
+        guard = ir::make_stmt(ir::StmtKind::If, loc);
+        guard->a = to_expr_as(p, ScalarType::Boolean, r);
+        fn_->blocks.push_back(&guard->body);
+      }
+    }
+    for (int64_t e = 0; e < s0; e += width) {
+      auto so = offset_of(src, j * s0 + e), dof = offset_of(dst, j * s0 + e);
+      auto s = ir::make_stmt(width > 1 ? ir::StmtKind::VecCopy : ir::StmtKind::Store, loc);
+      s->name = dst.ptr;
+      s->a = dof;
+      if (width > 1) {
+        s->src = src.ptr;
+        s->b = so;
+        s->vector_bits = static_cast<int>(width * elem_bits);
+        s->to_global = dst.space == MemSpace::Gmem;
+      } else {
+        s->b = ir::load(src.ptr, so, src.dtype);
+      }
+      fn_->stored_ptrs[dst.ptr] += 1;
+      emit(std::move(s));
+    }
+    if (guard) {
+      fn_->blocks.pop_back();
+      emit(std::move(guard));
+    }
+  }
+}
+
+Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
+                                     const ast::Call& site) {
+  auto arg_range = [&](size_t i) { return i < site.args.size() ? site.args[i]->range : site.range; };
+  auto kwarg = [&](const std::string& name) -> std::optional<Value> {
+    for (auto& [k, v] : kwargs)
+      if (k == name) return v;
+    return std::nullopt;
+  };
+  auto check_kwargs = [&](const char* fn, std::initializer_list<const char*> allowed) {
+    for (auto& [k, v] : kwargs) {
+      bool ok = false;
+      for (const char* a : allowed) ok = ok || k == a;
+      if (!ok) fail(diag::Kind::UnknownKeyword, site.range, std::string(fn) + "() got an unexpected keyword argument '" + k + "'");
+    }
+  };
+  auto arity = [&](size_t lo, size_t hi, const char* name) {
+    if (args.size() < lo || args.size() > hi)
+      fail(diag::Kind::WrongArity, site.range,
+           std::string(name) + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+               " positional arguments, " + std::to_string(args.size()) + " given");
+  };
+  auto tensor_arg = [&](size_t i, const char* fn) -> const TensorValue& {
+    if (args[i].kind != Value::Kind::Tensor)
+      fail(diag::Kind::TypeMismatch, arg_range(i), std::string(fn) + "() needs a tensor here, found " + describe(args[i]));
+    return *args[i].tensor;
+  };
+  auto dtype_arg = [&](const Value& v, source::SourceRange at) {
+    if (v.kind != Value::Kind::Type) fail(diag::Kind::TypeMismatch, at, "expected an element type such as cutlass.Float32, found " + describe(v));
+    return v.type;
+  };
+  auto kernel_only = [&](const char* what) {
+    if (!fn_ || !fn_->is_kernel)
+      fail(diag::Kind::UnsupportedOperation, site.range, std::string(what) + " is only available inside a @cute.kernel");
+  };
+
+  try {
+    switch (id) {
+      case BuiltinId::ZippedDivide: case BuiltinId::LogicalDivide: case BuiltinId::TiledDivide: case BuiltinId::FlatDivide:
+      case BuiltinId::LocalTile: {
+        const char* name = id == BuiltinId::ZippedDivide ? "cute.zipped_divide" : id == BuiltinId::LogicalDivide ? "cute.logical_divide"
+                           : id == BuiltinId::TiledDivide ? "cute.tiled_divide" : id == BuiltinId::FlatDivide ? "cute.flat_divide"
+                                                                                  : "cute.local_tile";
+        check_kwargs(name, {"tiler", "coord"});
+        std::optional<Value> tiler_v = args.size() >= 2 ? std::optional<Value>(args[1]) : kwarg("tiler");
+        if (args.empty() || !tiler_v) fail(diag::Kind::WrongArity, site.range, std::string(name) + "() needs a tensor and a tiler");
+        const TensorValue& t = tensor_arg(0, name);
+        layout::Tiler tiler = to_tiler(*tiler_v, args.size() >= 2 ? arg_range(1) : site.range, "the tiler");
+        // A tile that does not divide a static extent leaves a partial tile
+        // that nothing can predicate away at compile time.
+        if (tiler.is_tuple()) {
+          for (size_t m = 0; m < tiler.modes.size() && m < t.layout.rank(); ++m) {
+            const auto& tm = tiler.modes[m];
+            if (!tm.is_layout()) continue;
+            auto ext = layout::size(t.layout.shape[m]);
+            auto tsz = layout::size(tm.layout);
+            if (ext.is_static() && tsz.is_static() && tsz.value() > 0 && ext.value() % tsz.value() != 0) {
+              auto& d = error(diag::Kind::TilerNotDividing, args.size() >= 2 ? arg_range(1) : site.range,
+                              "tile extent " + std::to_string(tsz.value()) + " does not divide mode " + std::to_string(m) +
+                                  " of the tensor, of static extent " + std::to_string(ext.value()));
+              d.label(arg_range(0), "this tensor has shape " + shape_text(t.layout.shape));
+              d.note(std::to_string(ext.value()) + " = " + std::to_string(ext.value() / tsz.value()) + " * " + std::to_string(tsz.value()) +
+                     " + " + std::to_string(ext.value() % tsz.value()) + ": the last tile would be partial");
+              d.help("choose a tile extent that divides " + std::to_string(ext.value()) +
+                     ", or make the extent a run-time value and predicate the edge with an identity tensor");
+              abort_entry();
+            }
+          }
+        }
+        TensorValue out = t;
+        switch (id) {
+          case BuiltinId::LogicalDivide: out.layout = layout::logical_divide(t.layout, tiler); break;
+          case BuiltinId::TiledDivide: out.layout = layout::tiled_divide(t.layout, tiler); break;
+          case BuiltinId::FlatDivide: out.layout = layout::flat_divide(t.layout, tiler); break;
+          default: out.layout = layout::zipped_divide(t.layout, tiler); break;
+        }
+        if (id != BuiltinId::LocalTile) return tensor_value(std::move(out));
+        // local_tile(t, tiler, coord): the tile at `coord` (CuTe's inner_partition).
+        std::optional<Value> coord = args.size() >= 3 ? std::optional<Value>(args[2]) : kwarg("coord");
+        if (!coord) fail(diag::Kind::WrongArity, site.range, "cute.local_tile() needs the tile's coordinate: local_tile(tensor, tiler, coord)");
+        std::vector<Value> keep(layout::get(out.layout, 0).rank(), Value::none());
+        Value tile_modes = keep.size() == 1 ? Value::none() : Value::tuple(keep);
+        return tensor_slice(tensor_value(std::move(out)), Value::tuple({tile_modes, *coord}), site.range);
+      }
+      case BuiltinId::LocalPartition: {
+        // local_partition(t, thr_layout, index): thread `index`'s elements when
+        // the threads of thr_layout tile t (CuTe's outer_partition).
+        check_kwargs("cute.local_partition", {});
+        arity(3, 3, "cute.local_partition");
+        const TensorValue& t = tensor_arg(0, "cute.local_partition");
+        layout::Layout thr = to_layout(args[1], arg_range(1), "the thread layout");
+        std::vector<layout::Tiler> modes;
+        for (size_t m = 0; m < thr.rank(); ++m) modes.push_back(layout::Tiler(layout::make_layout(layout::IntTuple(layout::size(thr.shape[m])))));
+        TensorValue out = t;
+        out.layout = layout::zipped_divide(t.layout, layout::Tiler::tuple(std::move(modes)));
+        // Thread index -> coordinate in thr_layout: (index / stride_k) % shape_k.
+        layout::Layout flat = layout::flatten(thr);
+        std::vector<Value> crd;
+        Value idx = resolve_symbol(args[2], arg_range(2));
+        for (size_t k = 0; k < flat.rank(); ++k) {
+          Value q = eval_binop(ast::BinOpKind::FloorDiv, idx, int_value(flat.stride[k].value(), site.range), site.range, site.range);
+          crd.push_back(eval_binop(ast::BinOpKind::Mod, q, int_value(flat.shape[k].value(), site.range), site.range, site.range));
+        }
+        Value c = crd.size() == 1 ? crd[0] : Value::tuple(crd);
+        std::vector<Value> rest(layout::get(out.layout, 1).rank(), Value::none());
+        Value rest_modes = rest.size() == 1 ? Value::none() : Value::tuple(rest);
+        // zipped_divide's mode 0 was made from thr's flat modes, so the coordinate is flat too.
+        return tensor_slice(tensor_value(std::move(out)), Value::tuple({c, rest_modes}), site.range);
+      }
+      case BuiltinId::MakeIdentityTensor: {
+        check_kwargs("cute.make_identity_tensor", {});
+        arity(1, 1, "cute.make_identity_tensor");
+        Value sv = args[0].kind == Value::Kind::Tuple ? args[0] : Value::tuple({args[0]});
+        std::vector<layout::IntTuple> shape, stride;
+        TensorValue tv;
+        tv.space = MemSpace::Coord;
+        tv.dtype = ScalarType::Int64;
+        for (size_t k = 0; k < sv.elts->size(); ++k) {
+          const Value& e = (*sv.elts)[k];
+          if (e.kind == Value::Kind::Tuple)
+            fail(diag::Kind::BadLayoutArgument, arg_range(0), "cute.make_identity_tensor() supports flat shapes only, found " + repr(args[0]));
+          shape.push_back(symbol_for(e, arg_range(0)));
+          stride.push_back(layout::Int::symbol("1@" + std::to_string(k)));
+          tv.coord_offset.push_back(ir::int_const(0, ScalarType::Int64));
+        }
+        tv.layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));
+        return tensor_value(std::move(tv));
+      }
+      case BuiltinId::ElemLess: {
+        check_kwargs("cute.elem_less", {});
+        arity(2, 2, "cute.elem_less");
+        std::function<Value(const Value&, const Value&)> less = [&](const Value& a, const Value& b) -> Value {
+          if (a.kind == Value::Kind::Tuple || b.kind == Value::Kind::Tuple) {
+            if (a.kind != Value::Kind::Tuple || b.kind != Value::Kind::Tuple || a.elts->size() != b.elts->size())
+              fail(diag::Kind::RankMismatch, site.range, "cute.elem_less() compares coordinates of the same rank, found " + repr(a) + " and " + repr(b));
+            Value acc = Value::boolean(true);
+            for (size_t i = 0; i < a.elts->size(); ++i) {
+              Value c = less((*a.elts)[i], (*b.elts)[i]);
+              if (acc.kind == Value::Kind::Bool && acc.i) acc = c;
+              else if (c.kind == Value::Kind::Bool) acc = c.i ? acc : c;
+              else acc = Value::dyn(ir::binary(ir::Op::LogicalAnd, to_expr_as(acc, ScalarType::Boolean, site.range),
+                                               to_expr_as(c, ScalarType::Boolean, site.range), ScalarType::Boolean), site.range);
+            }
+            return acc;
+          }
+          return eval_compare(ast::CmpOpKind::Lt, resolve_symbol(a, site.range), resolve_symbol(b, site.range), site.range);
+        };
+        return less(args[0], args[1]);
+      }
+      case BuiltinId::MakeFragment: case BuiltinId::MakeRmemTensor: {
+        const char* name = id == BuiltinId::MakeFragment ? "cute.make_fragment" : "cute.make_rmem_tensor";
+        kernel_only(name);
+        check_kwargs(name, {"dtype"});
+        arity(1, 2, name);
+        std::optional<Value> dt = args.size() == 2 ? std::optional<Value>(args[1]) : kwarg("dtype");
+        if (!dt) fail(diag::Kind::WrongArity, site.range, std::string(name) + "() needs an element type: " + name + "(shape, cutlass.Float32)");
+        ScalarType t = dtype_arg(*dt, args.size() == 2 ? arg_range(1) : site.range);
+        layout::Layout l = args[0].kind == Value::Kind::Layout ? *args[0].layout
+                                                               : layout::make_layout(to_int_tuple(args[0], arg_range(0), "the shape"));
+        return make_rmem(l, t, site.range);
+      }
+      case BuiltinId::MakeFragmentLike: {
+        kernel_only("cute.make_fragment_like");
+        check_kwargs("cute.make_fragment_like", {"dtype"});
+        arity(1, 2, "cute.make_fragment_like");
+        std::optional<Value> dt = args.size() == 2 ? std::optional<Value>(args[1]) : kwarg("dtype");
+        if (args[0].kind == Value::Kind::Layout)
+          return make_rmem(layout::make_layout(args[0].layout->shape), dt ? dtype_arg(*dt, site.range) : ScalarType::Float32, site.range);
+        const TensorValue& t = tensor_arg(0, "cute.make_fragment_like");
+        ScalarType et = dt ? dtype_arg(*dt, site.range) : (t.space == MemSpace::Coord ? ScalarType::Int32 : t.dtype);
+        // A compact column-major layout of the same shape: mode 0 (a copy's
+        // atom) stays contiguous, so copies into the fragment vectorize.
+        return make_rmem(layout::make_layout(t.layout.shape), et, site.range);
+      }
+      case BuiltinId::CopyUniversalOp: {
+        check_kwargs("cute.nvgpu.CopyUniversalOp", {});
+        arity(0, 0, "cute.nvgpu.CopyUniversalOp");
+        Value v;
+        v.kind = Value::Kind::Marker;
+        v.s = "CopyUniversalOp";
+        return v;
+      }
+      case BuiltinId::MakeCopyAtom: {
+        check_kwargs("cute.make_copy_atom", {"num_bits_per_copy"});
+        arity(2, 2, "cute.make_copy_atom");
+        if (args[0].kind != Value::Kind::Marker || args[0].s != "CopyUniversalOp")
+          fail(diag::Kind::BadCopyAtom, arg_range(0), "cute.make_copy_atom() supports cute.nvgpu.CopyUniversalOp() so far, found " + describe(args[0]));
+        auto atom = std::make_shared<CopyAtom>();
+        atom->dtype = dtype_arg(args[1], arg_range(1));
+        int elem_bits = ir::bit_width(atom->dtype);
+        atom->bits = elem_bits;
+        if (auto b = kwarg("num_bits_per_copy")) atom->bits = require_static_int(*b, site.range, "num_bits_per_copy");
+        if (atom->bits < elem_bits || atom->bits > 128 || atom->bits % elem_bits != 0 || (atom->bits & (atom->bits - 1))) {
+          auto& d = error(diag::Kind::BadCopyAtom, site.range,
+                          "a universal copy of " + std::string(ir::type_name(atom->dtype)) + " cannot move " + std::to_string(atom->bits) +
+                              " bits per copy");
+          d.note("it moves a power of two of whole elements, from " + std::to_string(elem_bits) + " up to 128 bits");
+          abort_entry();
+        }
+        Value v;
+        v.kind = Value::Kind::CopyAtom;
+        v.atom = atom;
+        return v;
+      }
+      case BuiltinId::MakeTiledCopyTv: {
+        check_kwargs("cute.make_tiled_copy_tv", {});
+        arity(3, 3, "cute.make_tiled_copy_tv");
+        if (args[0].kind != Value::Kind::CopyAtom)
+          fail(diag::Kind::BadCopyAtom, arg_range(0), "cute.make_tiled_copy_tv() needs a copy atom first, found " + describe(args[0]));
+        layout::Layout thr = to_layout(args[1], arg_range(1), "the thread layout");
+        layout::Layout val = to_layout(args[2], arg_range(2), "the value layout");
+        auto tc = std::make_shared<TiledCopy>();
+        tc->atom = *args[0].atom;
+        auto [tiler, tv] = layout::make_layout_tv(thr, val);
+        tc->tiler = tiler;
+        tc->tv = tv;
+        int64_t atom_v = tc->atom.bits / ir::bit_width(tc->atom.dtype);
+        int64_t vals = layout::size(val).require_value("value layout size");
+        if (vals % atom_v != 0) {
+          auto& d = error(diag::Kind::BadCopyAtom, arg_range(2),
+                          "each thread holds " + std::to_string(vals) + " values, not a multiple of the atom's " + std::to_string(atom_v) +
+                              " values per copy");
+          d.help("make the value layout's size a multiple of " + std::to_string(atom_v) + ", or copy fewer bits per atom");
+          abort_entry();
+        }
+        Value v;
+        v.kind = Value::Kind::TiledCopy;
+        v.tiled_copy = tc;
+        return v;
+      }
+      case BuiltinId::Copy: {
+        kernel_only("cute.copy");
+        check_kwargs("cute.copy", {"pred"});
+        arity(3, 3, "cute.copy");
+        CopyAtom atom;
+        if (args[0].kind == Value::Kind::CopyAtom) atom = *args[0].atom;
+        else if (args[0].kind == Value::Kind::TiledCopy) atom = args[0].tiled_copy->atom;
+        else fail(diag::Kind::BadCopyAtom, arg_range(0), "cute.copy() needs a copy atom or tiled copy first, found " + describe(args[0]));
+        tensor_arg(1, "cute.copy");
+        tensor_arg(2, "cute.copy");
+        copy(atom, args[1], args[2], kwarg("pred"), site.range);
+        return Value::none();
+      }
+      case BuiltinId::SmemAllocatorNew: {
+        kernel_only("SmemAllocator");
+        arity(0, 0, "SmemAllocator");
+        Value v;
+        v.kind = Value::Kind::SmemAllocator;
+        return v;
+      }
+      default: break;
+    }
+  } catch (const layout::LayoutError& e) {
+    auto& d = error(diag::Kind::LayoutAlgebraError, site.range, e.what());
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i].kind == Value::Kind::Layout) d.label(arg_range(i), "this is " + args[i].layout->to_string());
+      if (args[i].kind == Value::Kind::Tensor) d.label(arg_range(i), "this tensor's layout is " + args[i].tensor->layout.to_string());
+    }
+    abort_entry();
+  }
+  fail(diag::Kind::NotCallable, site.range, "unknown tensor builtin");
+}
+
+Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& args,
+                                    std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site) {
+  const Value& self = *callee.self;
+  auto arity = [&](size_t lo, size_t hi, const char* name) {
+    if (args.size() < lo || args.size() > hi)
+      fail(diag::Kind::WrongArity, site.range,
+           std::string(name) + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
+               " arguments, " + std::to_string(args.size()) + " given");
+  };
+  auto kwarg = [&](const std::string& name) -> std::optional<Value> {
+    for (auto& [k, v] : kwargs)
+      if (k == name) return v;
+    return std::nullopt;
+  };
+  auto tensor_at = [&](size_t i, const char* what) {
+    if (args[i].kind != Value::Kind::Tensor)
+      fail(diag::Kind::TypeMismatch, site.args[i]->range, std::string(what) + "() needs a tensor, found " + describe(args[i]));
+  };
+  switch (callee.builtin) {
+    case BuiltinId::MethodLoad: arity(0, 0, ".load"); return ssa_load(self, site.range);
+    case BuiltinId::MethodStore: case BuiltinId::MethodFill: {
+      arity(1, 1, callee.builtin == BuiltinId::MethodStore ? ".store" : ".fill");
+      Value v = resolve_symbol(args[0], site.args[0]->range);
+      if (callee.builtin == BuiltinId::MethodFill && v.kind == Value::Kind::TensorSSA)
+        fail(diag::Kind::TypeMismatch, site.args[0]->range, ".fill() takes a scalar; use .store() for a whole value");
+      ssa_store(self, v, site.range);
+      return Value::none();
+    }
+    case BuiltinId::MethodGetSlice: {
+      arity(1, 1, ".get_slice");
+      auto tc = std::make_shared<TiledCopy>(*self.tiled_copy);
+      Value thr = resolve_symbol(args[0], site.args[0]->range);
+      if (!(thr.kind == Value::Kind::Int || (thr.kind == Value::Kind::Dyn && ir::is_integer(thr.type))))
+        fail(diag::Kind::TypeMismatch, site.args[0]->range, ".get_slice() takes a thread index, found " + describe(thr));
+      int64_t threads = layout::size(layout::get(tc->tv, 0)).require_value("thread count");
+      if (fn_ && fn_->is_kernel && fn_->static_block[0] > 0) {
+        int64_t block = fn_->static_block[0] * fn_->static_block[1] * fn_->static_block[2];
+        if (block != threads) {
+          auto& d = error(diag::Kind::ThreadCountMismatch, site.range,
+                          "the tiled copy is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
+                              std::to_string(block) + " threads per block");
+          d.note("its thread-value layout is " + tc->tv.to_string() + " over a " + shape_text(tc->tiler) + " tile");
+          d.help("launch with block=(" + std::to_string(threads) + ", 1, 1), or change the thread layout");
+          abort_entry();
+        }
+      }
+      tc->thread = std::make_shared<Value>(thr);
+      Value v;
+      v.kind = Value::Kind::TiledCopy;
+      v.tiled_copy = tc;
+      return v;
+    }
+    case BuiltinId::MethodPartitionS: case BuiltinId::MethodPartitionD: {
+      const char* name = callee.builtin == BuiltinId::MethodPartitionS ? ".partition_S" : ".partition_D";
+      arity(1, 1, name);
+      tensor_at(0, name);
+      if (!self.tiled_copy->thread)
+        fail(diag::Kind::UnsupportedOperation, site.range, std::string(name) + "() needs one thread's slice: tiled_copy.get_slice(tidx)" + name + "(t)");
+      return partition(*self.tiled_copy, args[0], site.range);
+    }
+    case BuiltinId::MethodTo: {
+      arity(1, 1, ".to");
+      if (args[0].kind != Value::Kind::Type) fail(diag::Kind::TypeMismatch, site.args[0]->range, ".to() takes an element type, found " + describe(args[0]));
+      ScalarType t = args[0].type;
+      return ssa_map(self, nullptr, [&](const Value& x, const Value*) {
+        return Value::dyn(ir::cast(to_expr(x, site.range), t), site.range);
+      }, site.range);
+    }
+    case BuiltinId::MethodAllocateTensor: {
+      // CuTe DSL: SmemAllocator.allocate_tensor(element_type, layout, byte_alignment=16, swizzle=None)
+      arity(2, 3, ".allocate_tensor");
+      if (args[0].kind != Value::Kind::Type)
+        fail(diag::Kind::TypeMismatch, site.args[0]->range, ".allocate_tensor() takes the element type first, found " + describe(args[0]));
+      layout::Layout l = to_layout(args[1], site.args[1]->range, "the layout");
+      std::optional<Value> al = args.size() == 3 ? std::optional<Value>(args[2]) : kwarg("byte_alignment");
+      int64_t align = al ? require_static_int(*al, site.range, "byte_alignment") : 16;
+      if (align <= 0 || (align & (align - 1)) || align > 1024)
+        fail(diag::Kind::BadLayoutArgument, site.range, "byte_alignment must be a power of two up to 1024, found " + std::to_string(align));
+      int64_t cos = 0;
+      try {
+        auto c = layout::cosize(l);
+        if (!c.is_static()) throw layout::LayoutError("");
+        cos = c.value();
+      } catch (const layout::LayoutError&) {
+        fail(diag::Kind::FragmentNotStatic, site.args[1]->range, "shared memory tensors need a static layout, found " + l.to_string());
+      }
+      int64_t elem_bytes = std::max(1, ir::bit_width(args[0].type) / 8);
+      align = std::max(align, elem_bytes);
+      int64_t offset = (fn_->smem_bytes + align - 1) / align * align;
+      int64_t bytes = cos * elem_bytes;
+      TensorValue tv;
+      tv.dtype = args[0].type;
+      tv.space = MemSpace::Smem;
+      tv.layout = l;
+      tv.ptr = unique_name("smem");
+      tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
+      fn_->kernel->smem.push_back({tv.ptr, tv.dtype, offset, bytes});
+      fn_->smem_bytes = offset + bytes;
+      fn_->smem_peak_at = site.range;
+      return tensor_value(std::move(tv));
+    }
+    default: break;
+  }
+  fail(diag::Kind::NotCallable, site.range, "unknown method");
+}
+
+}  // namespace tileslc::sema
