@@ -393,9 +393,10 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
         // zipped_divide's mode 0 was made from thr's flat modes, so the coordinate is flat too.
         return tensor_slice(tensor_value(std::move(out)), Value::tuple({c, rest_modes}), site.range);
       }
-      case BuiltinId::MakeIdentityTensor: {
-        check_kwargs("cute.make_identity_tensor", {});
-        arity(1, 1, "cute.make_identity_tensor");
+      case BuiltinId::MakeIdentityLayout: case BuiltinId::MakeIdentityTensor: {
+        const char* name = id == BuiltinId::MakeIdentityLayout ? "cute.make_identity_layout" : "cute.make_identity_tensor";
+        check_kwargs(name, {});
+        arity(1, 1, name);
         Value sv = args[0].kind == Value::Kind::Tuple ? args[0] : Value::tuple({args[0]});
         std::vector<layout::IntTuple> shape, stride;
         TensorValue tv;
@@ -404,12 +405,19 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
         for (size_t k = 0; k < sv.elts->size(); ++k) {
           const Value& e = (*sv.elts)[k];
           if (e.kind == Value::Kind::Tuple)
-            fail(diag::Kind::BadLayoutArgument, arg_range(0), "cute.make_identity_tensor() supports flat shapes only, found " + repr(args[0]));
+            fail(diag::Kind::BadLayoutArgument, arg_range(0), std::string(name) + "() supports flat shapes only, found " + repr(args[0]));
           shape.push_back(symbol_for(e, arg_range(0)));
           stride.push_back(layout::Int::symbol("1@" + std::to_string(k)));
           tv.coord_offset.push_back(ir::int_const(0, ScalarType::Int64));
         }
         tv.layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));
+        if (id == BuiltinId::MakeIdentityLayout) {
+          // CuTe's identity layout: coordinate -> itself, strides the basis E<k> (printed 1@k).
+          Value v;
+          v.kind = Value::Kind::Layout;
+          v.layout = std::make_shared<const layout::Layout>(tv.layout);
+          return v;
+        }
         return tensor_value(std::move(tv));
       }
       case BuiltinId::ElemLess: {

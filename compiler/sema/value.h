@@ -39,7 +39,7 @@ enum class BuiltinId : uint8_t {
   ZippedProduct, TiledProduct, FlatProduct, BlockedProduct, RakedProduct, TileToShape, MakeLayoutTv,
   MaxCommonVector, RecastLayout, Crd2Idx, Idx2Crd, FlattenLayout, SelectModes, GroupModes, GetMode,
   // tensors, copies and shared memory (tileslc.cute, tileslc.utils)
-  MakeIdentityTensor, ElemLess, MakeFragment, MakeFragmentLike, MakeRmemTensor, MakeCopyAtom,
+  MakeIdentityTensor, MakeIdentityLayout, ElemLess, MakeFragment, MakeFragmentLike, MakeRmemTensor, MakeCopyAtom,
   CopyUniversalOp, MakeTiledCopyTv, Copy, LocalTile, LocalPartition, SmemAllocatorNew,
   // methods bound to a receiver (Value::self)
   MethodLaunch, MethodLoad, MethodStore, MethodFill, MethodGetSlice, MethodPartitionS, MethodPartitionD,
