@@ -470,7 +470,8 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
       if (t.layout.stride.is_tuple())
         for (size_t m = 0; m < t.layout.rank(); ++m)
           if (t.layout.stride[m].is_leaf() && !t.layout.stride[m].value().has_value() &&
-              t.layout.stride[m].value().symbolic_op() == 0)
+              t.layout.stride[m].value().symbolic_op() == 0 &&
+              t.layout.stride[m].value().symbol_name().find(".stride[") != std::string::npos)
             leaf_hint.emplace(t.layout.stride[m].value().symbol_name(), p.name + "_stride" + std::to_string(m));
       std::map<std::string, std::string> ids;
       for (const auto& [l, id] : symbol_ids) {

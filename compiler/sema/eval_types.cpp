@@ -247,6 +247,14 @@ bool Evaluator::static_equal(const Value& a, const Value& b) {
     case Value::Kind::Module: return a.module == b.module;
     case Value::Kind::Function: return a.fn == b.fn;
     case Value::Kind::Builtin: return a.builtin == b.builtin && a.self == b.self;
+    case Value::Kind::TensorSSA: return a.elts == b.elts;
+    case Value::Kind::CopyAtom: return a.atom == b.atom;
+    case Value::Kind::TiledCopy: return a.tiled_copy == b.tiled_copy;
+    case Value::Kind::SmemAllocator: return true;  // one per kernel: its state is the kernel's
+    case Value::Kind::Marker: return a.s == b.s;
+    case Value::Kind::KernelCall: return a.kcall == b.kcall;
+    case Value::Kind::TensorSpec: return a.spec == b.spec;
+    case Value::Kind::ConstexprSpec: case Value::Kind::Slice: return a.elts == b.elts;
     default: return false;
   }
 }
