@@ -1,0 +1,147 @@
+// sgemm driver: runs the tileslc-generated sgemm (C = A * B^T, Float32; A
+// (M, K) and B (N, K) row-major, C (M, N) row-major; M, N multiples of 128, K
+// of 8) on several shapes. Small shapes are checked element by element against
+// a float64 reference, 4096^3 on a random sample of entries; a guard after C
+// must stay untouched. It times 4096^3 (TFLOP/s) and shows run-time argument
+// validation.
+// Exit: 0 all passed, 1 a check failed, 77 no CUDA device (built, not run).
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+
+#include "sample_util.h"
+#include "sgemm.h"
+
+namespace {
+
+using sample::DeviceMatrix;
+using sample::Matrix2D;
+
+const char* kName = "sgemm";
+constexpr int64_t kGuard = 64;           // poisoned floats after C that must stay untouched
+constexpr int64_t kSampledEntries = 4096;  // entries of C checked on large shapes
+constexpr int kWarmup = 3;
+constexpr int kReps = 20;
+
+// Tolerance on max |C - ref| / max |ref| for K-term Float32 dot products
+// (u = 2^-24, inputs uniform in [-1, 1), so max |ref| is about 1.5 * sqrt(K)):
+// - expected: each fused multiply-add rounds its running sum, whose size
+//   grows like sqrt(k) / 3; those errors have random signs and add up to about
+//   u * K / 15 per entry, i.e. a ratio of about 0.2 * u * sqrt(K) for the
+//   largest entry of C (1e-6 at K = 4096);
+// - worst case (Higham, every rounding the same sign): K * u * sum |a b|
+//   = u * K^2 / 4, a ratio of about 0.17 * u * K^1.5 (2.6e-3 at K = 4096).
+// 1e-5 * sqrt(K) (6.4e-4 at K = 4096) is hundreds of times the expected
+// error, and above even the worst case for K up to about 1000. A real bug is
+// far above it: one k-tile of 8 dropped or added twice moves entries by about
+// sqrt(8) / 3, a ratio near 2 / sqrt(K) (3e-2 at K = 4096).
+double tolerance(int64_t K) { return 1e-5 * std::sqrt(static_cast<double>(K)); }
+
+// sum_k A[m, k] * B[n, k] in float64, from the host copies.
+double reference(const DeviceMatrix& A, const DeviceMatrix& B, int64_t m, int64_t n) {
+  const int64_t K = A.layout().N;
+  double sum = 0.0;
+  for (int64_t k = 0; k < K; ++k) sum += static_cast<double>(A.at(m, k)) * B.at(n, k);
+  return sum;
+}
+
+// "4096x4096x4096" (M x N x K).
+std::string shape_text(int64_t M, int64_t N, int64_t K) {
+  return std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+}
+
+// One call of sgemm on random A, B and a NaN-poisoned C. `sampled` == 0
+// checks every entry; otherwise `sampled` random entries (and that no entry of
+// C is left NaN). With `timed` it then prints the median time and TFLOP/s.
+bool run_case(int64_t M, int64_t N, int64_t K, int64_t sampled, bool timed, sample::Rng& rng, cudaStream_t stream) {
+  auto A = DeviceMatrix::random(Matrix2D::row_major(M, K), -1.0f, 1.0f, rng);
+  auto B = DeviceMatrix::random(Matrix2D::row_major(N, K), -1.0f, 1.0f, rng);
+  auto C = DeviceMatrix::poisoned(Matrix2D::row_major(M, N), kGuard);
+  const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
+  CHECK_OK(sgemm(mA, mB, mC, stream));
+  CHECK(cudaStreamSynchronize(stream));
+  C.download();
+
+  sample::ErrorStats e;
+  std::string what = shape_text(M, N, K);
+  bool ok = true;
+  if (sampled == 0) {
+    for (int64_t m = 0; m < M; ++m) {
+      for (int64_t n = 0; n < N; ++n) e.add(C.at(m, n), reference(A, B, m, n));
+    }
+  } else {
+    what += ", " + std::to_string(sampled) + " sampled entries";
+    std::mt19937_64 pick(M * 31 + N * 7 + K);
+    for (int64_t i = 0; i < sampled; ++i) {
+      const int64_t m = static_cast<int64_t>(pick() % M), n = static_cast<int64_t>(pick() % N);
+      e.add(C.at(m, n), reference(A, B, m, n));
+    }
+    int64_t unwritten = 0;  // the sample sees few entries: look for NaN in all of them
+    for (int64_t m = 0; m < M; ++m) {
+      for (int64_t n = 0; n < N; ++n) unwritten += std::isnan(C.at(m, n));
+    }
+    if (unwritten) {
+      std::printf("%s: %s FAIL: %lld of %lld entries of C never written\n", kName, what.c_str(),
+                  (long long)unwritten, (long long)(M * N));
+      ok = false;
+    }
+  }
+  ok &= sample::report(kName, what, e, tolerance(K));
+  if (int64_t stray = C.written_outside_view()) {
+    std::printf("%s: %s FAIL: %lld elements written past the end of C\n", kName, what.c_str(), (long long)stray);
+    ok = false;
+  }
+  if (timed) {
+    const double ms = sample::median_ms([&] { CHECK_OK(sgemm(mA, mB, mC, stream)); }, stream, kWarmup, kReps);
+    const double tflops = 2.0 * M * N * K / (ms * 1e-3) / 1e12;
+    int l2_bytes = 0;
+    CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0));
+    const int64_t operand_bytes = (M * K + N * K + M * N) * static_cast<int64_t>(sizeof(float));
+    std::printf("%s: %s: %.3f ms, %.2f TFLOP/s (median of %d reps after %d warm-ups; A + B + C = %lld MiB, L2 = "
+                "%d MiB: %s)\n",
+                kName, shape_text(M, N, K).c_str(), ms, tflops, kReps, kWarmup, (long long)(operand_bytes >> 20),
+                l2_bytes >> 20,
+                operand_bytes > l2_bytes ? "no cache flush needed between reps" : "operands fit, warm-cache timing");
+  }
+  return ok;
+}
+
+// sgemm must reject what its kernel cannot serve before launching, with a
+// message naming the parameter.
+bool run_validation(cudaStream_t stream) {
+  const int64_t M = 128, N = 128, K = 8;
+  tileslc::DeviceBuffer dA, dB, dC;
+  CHECK_OK(dA.allocate(M * K * sizeof(float)));
+  CHECK_OK(dB.allocate(N * K * sizeof(float)));
+  CHECK_OK(dC.allocate((M * N + 4) * sizeof(float)));
+  const auto f32 = tileslc::DType::Float32;
+  auto mA = tileslc::make_tensor_view(dA.data(), f32, {M, K}, {K, 1});
+  auto mB = tileslc::make_tensor_view(dB.data(), f32, {N, K}, {K, 1});
+  auto mC = tileslc::make_tensor_view(dC.data(), f32, {M, N}, {N, 1});
+  bool ok = true;
+
+  auto mA_100 = tileslc::make_tensor_view(dA.data(), f32, {100, K}, {K, 1});
+  auto mC_100 = tileslc::make_tensor_view(dC.data(), f32, {100, N}, {N, 1});
+  ok &= sample::expect_rejected(kName, "M = 100, not a multiple of 128", sgemm(mA_100, mB, mC_100, stream), "mA");
+  // B stored column-major (the (N, K) view of a (K, N) row-major matrix).
+  auto mB_col = tileslc::make_tensor_view(dB.data(), f32, {N, K}, {1, N});
+  ok &= sample::expect_rejected(kName, "B with strides (1, N)", sgemm(mA, mB_col, mC, stream), "mB");
+  auto mC_odd = tileslc::make_tensor_view(static_cast<float*>(dC.data()) + 1, f32, {M, N}, {N, 1});
+  ok &= sample::expect_rejected(kName, "C not 16-byte aligned", sgemm(mA, mB, mC_odd, stream), "mC");
+  return ok;
+}
+
+}  // namespace
+
+int main() {
+  return sample::run_sample(kName, [](sample::Rng& rng, cudaStream_t stream) {
+    bool ok = true;
+    ok &= run_case(128, 128, 8, 0, false, rng, stream);     // one block, one k-tile
+    ok &= run_case(256, 384, 40, 0, false, rng, stream);    // M != N, five k-tiles
+    ok &= run_case(512, 128, 1000, 0, false, rng, stream);  // 125 k-tiles
+    ok &= run_case(4096, 4096, 4096, kSampledEntries, true, rng, stream);
+    ok &= run_validation(stream);
+    return ok;
+  });
+}

@@ -1,0 +1,261 @@
+// tileslc_bench: one process that benchmarks the GEMM samples' generated host
+// functions against cuBLAS at 4096^3, 8192^3 and M = 128, N = K = 8192
+// (table on stdout, JSON file), checking every result, and measures the host
+// overhead of a generated host function per launch against cudaLaunchKernel.
+// Exit: 0 all checks passed, 1 a check failed, 2 bad arguments, 77 no CUDA
+// device (built, not run).
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gemm_bench.h"
+#include "launch_overhead.h"
+#include "sample_util.h"
+
+namespace {
+
+using nlohmann::ordered_json;
+
+const char* kName = "tileslc_bench";
+const bench::Shape kShapes[] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {128, 8192, 8192}};
+
+struct Options {
+  std::string json_path = "bench.json";
+  bench::Timing timing;
+  int launch_calls = 10000;
+  int launch_rounds = 5;
+};
+
+void usage(FILE* to) {
+  std::fprintf(to,
+               "usage: %s [--json PATH] [--warmup N] [--reps N] [--launch-calls N]\n"
+               "  --json PATH        where to write the results as JSON (default bench.json)\n"
+               "  --warmup N         untimed calls before each timing (default 3)\n"
+               "  --reps N           timed calls; the median is reported (default 20)\n"
+               "  --launch-calls N   back-to-back launches per launch-overhead batch (default 10000)\n",
+               kName);
+}
+
+// Parses argv into `o`; exits with 2 (or 0 for --help) when it cannot.
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      usage(stdout);
+      std::exit(0);
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "%s: %s needs a value\n", kName, arg.c_str());
+      usage(stderr);
+      std::exit(2);
+    }
+    const char* value = argv[++i];
+    if (arg == "--json") {
+      o.json_path = value;
+      continue;
+    }
+    char* end = nullptr;
+    const long n = std::strtol(value, &end, 10);
+    if (*value == '\0' || *end != '\0' || n < 1 || n > 1000000) {
+      std::fprintf(stderr, "%s: %s is `%s`, expected a whole number from 1 to 1000000\n", kName, arg.c_str(), value);
+      std::exit(2);
+    }
+    if (arg == "--warmup") o.timing.warmup = static_cast<int>(n);
+    else if (arg == "--reps") o.timing.reps = static_cast<int>(n);
+    else if (arg == "--launch-calls") o.launch_calls = static_cast<int>(n);
+    else {
+      std::fprintf(stderr, "%s: unknown option %s\n", kName, arg.c_str());
+      usage(stderr);
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+// Bytes of A, B and C for `s` in the precision of `e`.
+double operand_bytes(const bench::Shape& s, const bench::GemmEntry& e) {
+  return static_cast<double>(s.M * s.K + s.N * s.K) * tileslc::dtype_size(e.ab_dtype) +
+         static_cast<double>(s.M * s.N) * tileslc::dtype_size(e.c_dtype);
+}
+
+std::string check_text(const bench::Row& r) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s  rel_err %.2e vs %s (tol %.1e)", r.ok ? "PASS" : "FAIL", r.rel_err,
+                r.checked_against.c_str(), r.tolerance);
+  return r.note.empty() ? buf : std::string(buf) + ": " + r.note;
+}
+
+void print_row(const bench::Row& r) {
+  if (r.ms > 0.0) {
+    std::printf("  %-16s %-20s %10.3f %10.2f %10.3f  %s\n", r.shape.text().c_str(), r.impl.c_str(), r.ms,
+                r.tflops, r.ratio, check_text(r).c_str());
+  } else {
+    std::printf("  %-16s %-20s %10s %10s %10s  FAIL: %s\n", r.shape.text().c_str(), r.impl.c_str(), "-", "-", "-",
+                r.note.c_str());
+  }
+}
+
+ordered_json row_json(const bench::Row& r) {
+  ordered_json j;
+  j["shape"] = {{"M", r.shape.M}, {"N", r.shape.N}, {"K", r.shape.K}};
+  j["impl"] = r.impl;
+  j["reference"] = r.is_reference;
+  if (r.ms > 0.0) {
+    j["time_ms"] = r.ms;
+    j["tflops"] = r.tflops;
+    j["ratio_to_cublas"] = r.ratio;
+  }
+  j["rel_err"] = r.rel_err;
+  j["max_abs_ref"] = r.max_abs_ref;
+  j["tolerance"] = r.tolerance;
+  j["checked_against"] = r.checked_against;
+  j["status"] = r.ok ? "PASS" : "FAIL";
+  if (!r.note.empty()) j["note"] = r.note;
+  return j;
+}
+
+// Prints the launch-overhead table and verdict; returns them as JSON.
+ordered_json report_launch_overhead(const bench::LaunchOverhead& lo) {
+  std::printf("%s: launch overhead, %d back-to-back launches on N = 1, median of %d batches (after a warm-up batch)\n",
+              kName, lo.calls, lo.rounds);
+  std::printf("  %-44s %20s %20s\n", "", "enqueue (us/launch)", "with sync (us/launch)");
+  std::printf("  %-44s %20.3f %20.3f\n", "vector_add(mA, mB, mC, stream) (generated)", lo.generated.enqueue_us,
+              lo.generated.total_us);
+  std::printf("  %-44s %20.3f %20.3f\n", "cudaLaunchKernel(add_kernel, ...) (raw)", lo.raw.enqueue_us,
+              lo.raw.total_us);
+  std::printf("  %-44s %20.3f %20.3f\n", "ratio generated / raw", lo.generated.enqueue_us / lo.raw.enqueue_us,
+              lo.generated.total_us / lo.raw.total_us);
+  std::printf("  %-44s %20.3f\n", "GPU time per kernel, replayed from a CUDA graph", lo.graph_us);
+  // When the GPU alone runs a kernel faster than the loop enqueues one, the
+  // launch queue never fills and the loop's time is the host's.
+  const bool host_bound = lo.graph_us < 0.9 * lo.raw.enqueue_us;
+  std::printf("%s: launch overhead: the generated host function adds %.3f us per launch to cudaLaunchKernel; %s\n",
+              kName, lo.generated.enqueue_us - lo.raw.enqueue_us,
+              host_bound ? "the GPU runs these kernels faster than the host enqueues them, so the enqueue times "
+                           "are host costs"
+                         : "the GPU is not faster than the enqueue loop, so the enqueue times may include waits on "
+                           "a full launch queue");
+  std::printf("%s: launch overhead: both variants computed C = A + B: %s\n", kName, lo.ok ? "PASS" : "FAIL");
+  return {{"calls", lo.calls},
+          {"rounds", lo.rounds},
+          {"problem", "vector_add on N = 1 (1 block of 256 threads)"},
+          {"generated",
+           {{"enqueue_us_per_launch", lo.generated.enqueue_us}, {"total_us_per_launch", lo.generated.total_us}}},
+          {"raw", {{"enqueue_us_per_launch", lo.raw.enqueue_us}, {"total_us_per_launch", lo.raw.total_us}}},
+          {"ratio_enqueue", lo.generated.enqueue_us / lo.raw.enqueue_us},
+          {"ratio_total", lo.generated.total_us / lo.raw.total_us},
+          {"added_us_per_launch", lo.generated.enqueue_us - lo.raw.enqueue_us},
+          {"graph_replay_us_per_kernel", lo.graph_us},
+          {"host_bound", host_bound},
+          {"status", lo.ok ? "PASS" : "FAIL"}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse(argc, argv);
+  sample::require_device_or_skip(kName);
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  int runtime_version = 0, driver_version = 0;
+  CHECK(cudaRuntimeGetVersion(&runtime_version));
+  CHECK(cudaDriverGetVersion(&driver_version));
+  cudaStream_t stream;
+  CHECK(cudaStreamCreate(&stream));
+  bool ok = true;
+
+  ordered_json out;
+  out["tool"] = kName;
+  out["device"] = {{"name", prop.name},
+                   {"sm", "sm_" + std::to_string(prop.major) + std::to_string(prop.minor)},
+                   {"multiprocessors", prop.multiProcessorCount},
+                   {"l2_bytes", prop.l2CacheSize},
+                   {"cuda_runtime", runtime_version},
+                   {"cuda_driver", driver_version}};
+
+  const bench::Cublas cublas(stream);
+  std::printf("%s: %s\n", kName, cublas.math_note().c_str());
+  out["cublas"] = cublas.math_note();
+
+  const std::vector<bench::GemmEntry> entries = bench::gemm_entries();
+  ordered_json skipped = ordered_json::array();
+  for (const bench::GemmEntry& e : entries) {
+    if (e.fn) {
+      std::printf("%s: %s: %s\n", kName, e.name, e.description);
+    } else {
+      const std::string why = std::string("not built: samples/") + e.name + "/" + e.name + ".tpy does not exist, so " +
+                              e.name + ".h was not generated";
+      std::printf("%s: %s skipped (%s)\n", kName, e.name, why.c_str());
+      skipped.push_back({{"impl", e.name}, {"reason", why}});
+    }
+  }
+  out["skipped"] = skipped;
+
+  // The row-major-on-column-major mapping and every entry, on small shapes
+  // against float64.
+  ordered_json checks = ordered_json::array();
+  for (const bench::Row& r : bench::check_small_shapes(entries, cublas, stream)) {
+    ok &= r.ok;
+    checks.push_back(row_json(r));
+  }
+  out["small_shape_checks"] = checks;
+
+  // The timed shapes. All operands are far larger than the L2, so a rep
+  // cannot find them cached from the previous one; no flush is needed.
+  double smallest_operands = 1e30;
+  for (const bench::Shape& s : kShapes) {
+    for (const bench::GemmEntry& e : entries) {
+      if (e.fn) smallest_operands = std::min(smallest_operands, operand_bytes(s, e));
+    }
+  }
+  const bool fits_l2 = smallest_operands <= prop.l2CacheSize;
+  const std::string l2_note =
+      "L2 is " + std::to_string(prop.l2CacheSize >> 20) + " MiB; A + B + C of the smallest shape take " +
+      std::to_string(static_cast<long long>(smallest_operands / (1 << 20))) + " MiB, " +
+      (fits_l2 ? "which FITS: times include warm-cache effects" : "so no cache flush is needed between reps");
+  std::printf("%s: GEMM C = A * B^T, A (M, K), B (N, K), C (M, N) row-major; median of %d reps after %d warm-ups, "
+              "cudaEvent timing; %s\n",
+              kName, opt.timing.reps, opt.timing.warmup, l2_note.c_str());
+  std::printf("%s: vs cuBLAS = cuBLAS time / time (above 1: faster than cuBLAS)\n", kName);
+  std::printf("  %-16s %-20s %10s %10s %10s  %s\n", "shape (MxNxK)", "implementation", "time (ms)", "TFLOP/s",
+              "vs cuBLAS", "check");
+  ordered_json gemm = ordered_json::array();
+  for (const bench::Shape& s : kShapes) {
+    for (const bench::Row& r : bench::run_shape(s, entries, cublas, opt.timing, stream)) {
+      print_row(r);
+      std::fflush(stdout);
+      ok &= r.ok;
+      gemm.push_back(row_json(r));
+    }
+  }
+  out["timing"] = {{"warmup", opt.timing.warmup},
+                   {"reps", opt.timing.reps},
+                   {"statistic", "median of cudaEvent times"},
+                   {"l2", l2_note}};
+  out["gemm"] = gemm;
+
+  // Host cost per launch.
+  const bench::LaunchOverhead lo = bench::measure_launch_overhead(opt.launch_calls, opt.launch_rounds, stream);
+  out["launch_overhead"] = report_launch_overhead(lo);
+  ok &= lo.ok;
+
+  CHECK(cudaStreamSynchronize(stream));
+  CHECK(cudaStreamDestroy(stream));
+  out["ok"] = ok;
+  std::ofstream file(opt.json_path);
+  file << out.dump(2) << "\n";
+  if (!file) {
+    std::fprintf(stderr, "%s: cannot write %s\n", kName, opt.json_path.c_str());
+    return 1;
+  }
+  std::printf("%s: wrote %s\n", kName, opt.json_path.c_str());
+  std::printf("%s: %s\n", kName, ok ? "all checks passed" : "FAILED");
+  return ok ? 0 : 1;
+}

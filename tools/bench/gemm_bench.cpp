@@ -1,0 +1,300 @@
+// gemm_bench.cpp: runs the GEMM entries and cuBLAS on the same inputs, checks
+// them (small shapes against a float64 reference on the host, large shapes
+// against cuBLAS on the device, cuBLAS itself on sampled entries against
+// float64) and times them with cudaEvents.
+#include "gemm_bench.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+#include "bench_data.h"
+#include "sample_util.h"
+
+namespace bench {
+namespace {
+
+using tileslc::DType;
+
+#define CHECK_CUBLAS(call)                                                                        \
+  do {                                                                                            \
+    cublasStatus_t check_cublas_ = (call);                                                        \
+    if (check_cublas_ != CUBLAS_STATUS_SUCCESS) {                                                 \
+      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                   \
+                   cublasGetStatusString(check_cublas_));                                         \
+      std::exit(1);                                                                               \
+    }                                                                                             \
+  } while (0)
+
+constexpr int64_t kSampledEntries = 256;  // entries of cuBLAS's C checked against float64 per large shape
+const Shape kSmallShapes[] = {{256, 384, 40}, {384, 128, 1000}};  // M != N, so a swapped mapping fails
+
+cudaDataType cuda_type(DType d) {
+  switch (d) {
+    case DType::Float32: return CUDA_R_32F;
+    case DType::BFloat16: return CUDA_R_16BF;
+    default:
+      std::fprintf(stderr, "tileslc_bench: no cuBLAS type for %s\n", tileslc::dtype_name(d));
+      std::exit(1);
+  }
+}
+
+size_t element_size(DType d) { return tileslc::dtype_size(d); }
+
+// The distinct precisions of the built entries, in order; Float32 when none is built.
+std::vector<Precision> precisions_of(const std::vector<GemmEntry>& entries) {
+  std::vector<Precision> out;
+  for (const GemmEntry& e : entries) {
+    const Precision p{e.ab_dtype, e.c_dtype};
+    if (e.fn && std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  }
+  if (out.empty()) out.push_back({DType::Float32, DType::Float32});
+  return out;
+}
+
+// A, B (filled from two seeds), C_ref (cuBLAS's result) and C (the entry's)
+// of one shape in one precision, in device memory.
+struct Operands {
+  Shape s;
+  Precision p;
+  uint64_t seed_a, seed_b;
+  tileslc::DeviceBuffer A, B, C_ref, C;
+
+  Operands(const Shape& shape, Precision prec, uint64_t seed, cudaStream_t stream)
+      : s(shape), p(prec), seed_a(2 * seed + 1), seed_b(2 * seed + 2) {
+    CHECK_OK(A.allocate(s.M * s.K * element_size(p.ab)));
+    CHECK_OK(B.allocate(s.N * s.K * element_size(p.ab)));
+    CHECK_OK(C_ref.allocate(s.M * s.N * element_size(p.c)));
+    CHECK_OK(C.allocate(s.M * s.N * element_size(p.c)));
+    fill_uniform(A.data(), p.ab, s.M * s.K, seed_a, stream);
+    fill_uniform(B.data(), p.ab, s.N * s.K, seed_b, stream);
+    CHECK(cudaStreamSynchronize(stream));
+  }
+  tileslc::TensorView view_a() const { return tileslc::make_tensor_view(A.data(), p.ab, {s.M, s.K}, {s.K, 1}); }
+  tileslc::TensorView view_b() const { return tileslc::make_tensor_view(B.data(), p.ab, {s.N, s.K}, {s.K, 1}); }
+  tileslc::TensorView view_c() const { return tileslc::make_tensor_view(C.data(), p.c, {s.M, s.N}, {s.N, 1}); }
+  size_t c_bytes() const { return C.size(); }
+};
+
+// Rows `first` .. `first + rows - 1` of the input stream `seed` (row length K), as floats.
+std::vector<float> host_rows(DType dtype, uint64_t seed, int64_t first, int64_t rows, int64_t K) {
+  std::vector<float> v(rows * K);
+  for (int64_t i = 0; i < rows * K; ++i) v[i] = stored_value(dtype, seed, first * K + i);
+  return v;
+}
+
+double dot(const float* a, const float* b, int64_t K) {
+  double sum = 0.0;
+  for (int64_t k = 0; k < K; ++k) sum += static_cast<double>(a[k]) * b[k];
+  return sum;
+}
+
+// All of a device array (Float32 or BFloat16) as doubles.
+std::vector<double> download(const void* data, DType dtype, int64_t n) {
+  std::vector<double> out(n);
+  if (dtype == DType::BFloat16) {
+    std::vector<uint16_t> h(n);
+    CHECK(cudaMemcpy(h.data(), data, n * sizeof(uint16_t), cudaMemcpyDeviceToHost));
+    for (int64_t i = 0; i < n; ++i) out[i] = sample::bf16_to_float(h[i]);
+  } else {
+    std::vector<float> h(n);
+    CHECK(cudaMemcpy(h.data(), data, n * sizeof(float), cudaMemcpyDeviceToHost));
+    for (int64_t i = 0; i < n; ++i) out[i] = h[i];
+  }
+  return out;
+}
+
+sample::ErrorStats against(const std::vector<double>& out, const std::vector<double>& ref) {
+  sample::ErrorStats e;
+  for (size_t i = 0; i < out.size(); ++i) e.add(out[i], ref[i]);
+  return e;
+}
+
+// Fills the check fields of `row` from `e` and the tolerance.
+void set_check(Row& row, const sample::ErrorStats& e, double tol, const std::string& against_what) {
+  row.rel_err = e.relative_error();
+  row.max_abs_ref = e.max_abs_ref;
+  row.tolerance = tol;
+  row.checked_against = against_what;
+  row.ok = e.passed(tol) && e.max_abs_ref > 0.0;
+  if (e.unwritten) {
+    row.note = std::to_string(e.unwritten) + " of " + std::to_string(e.count) + " outputs never written (NaN)";
+  } else if (e.max_abs_ref == 0.0) {
+    row.note = "the reference is all zeros: the comparison saw no data";
+  } else if (!row.ok) {
+    row.note = "relative error above tolerance";
+  }
+}
+
+Row rejected_row(const Shape& s, const GemmEntry& e, const tileslc::Status& status) {
+  Row row{s, e.name, false};
+  row.ok = false;
+  row.note = "rejected by the host function: " + status.message();
+  return row;
+}
+
+// Prints one line of the small-shape proof.
+void print_small(const Row& r, Precision p) {
+  std::printf("tileslc_bench: check %-16s %-9s %-20s %s  rel_err %.3e (tol %.1e)%s%s\n", r.shape.text().c_str(),
+              tileslc::dtype_name(p.ab), r.impl.c_str(), r.ok ? "PASS" : "FAIL", r.rel_err, r.tolerance,
+              r.note.empty() ? "" : ": ", r.note.c_str());
+}
+
+}  // namespace
+
+std::string Shape::text() const { return std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K); }
+
+Cublas::Cublas(cudaStream_t stream) {
+  CHECK_CUBLAS(cublasCreate(&handle_));
+  CHECK_CUBLAS(cublasSetStream(handle_, stream));
+  CHECK_CUBLAS(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
+}
+
+Cublas::~Cublas() { cublasDestroy(handle_); }
+
+void Cublas::gemm(Precision p, const Shape& s, const void* A, const void* B, void* C) const {
+  const float alpha = 1.0f, beta = 0.0f;
+  const int m = static_cast<int>(s.N), n = static_cast<int>(s.M), k = static_cast<int>(s.K);
+  if (p.ab == DType::Float32 && p.c == DType::Float32) {
+    CHECK_CUBLAS(cublasSgemm(handle_, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, static_cast<const float*>(B), k,
+                             static_cast<const float*>(A), k, &beta, static_cast<float*>(C), m));
+  } else if (p.ab == DType::BFloat16) {
+    CHECK_CUBLAS(cublasGemmEx(handle_, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, B, cuda_type(p.ab), k, A,
+                              cuda_type(p.ab), k, &beta, C, cuda_type(p.c), m, CUBLAS_COMPUTE_32F,
+                              CUBLAS_GEMM_DEFAULT));
+  } else {
+    std::fprintf(stderr, "tileslc_bench: no cuBLAS reference for A, B %s and C %s\n", tileslc::dtype_name(p.ab),
+                 tileslc::dtype_name(p.c));
+    std::exit(1);
+  }
+}
+
+std::string Cublas::name(Precision p) {
+  if (p.ab == DType::Float32 && p.c == DType::Float32) return "cuBLAS Sgemm";
+  return std::string("cuBLAS GemmEx ") + (p.ab == DType::BFloat16 ? "BF16" : tileslc::dtype_name(p.ab));
+}
+
+std::string Cublas::math_note() const {
+  cublasMath_t mode{};
+  CHECK_CUBLAS(cublasGetMathMode(handle_, &mode));
+  int version = 0;
+  CHECK_CUBLAS(cublasGetVersion(handle_, &version));
+  return "cuBLAS " + std::to_string(version) + ", math mode " +
+         (mode == CUBLAS_DEFAULT_MATH ? std::string("CUBLAS_DEFAULT_MATH") : std::to_string(mode)) +
+         ": Float32 through cublasSgemm runs FP32 FMAs on CUDA cores, no TF32 tensor cores; "
+         "BF16 through cublasGemmEx accumulates in FP32";
+}
+
+double tolerance(Precision p, int64_t K, bool both_rounded) {
+  const double sides = both_rounded ? 2.0 : 1.0;
+  double t = sides * 1e-5 * std::sqrt(static_cast<double>(K));
+  if (p.c == DType::BFloat16) t += sides * 0.00390625;  // 2^-8
+  return t;
+}
+
+std::vector<Row> check_small_shapes(const std::vector<GemmEntry>& entries, const Cublas& cublas,
+                                    cudaStream_t stream) {
+  // Float32 and BF16 cuBLAS are always proven (the BF16 path serves the BF16
+  // samples when they are built), plus every precision an entry uses.
+  std::vector<Precision> precisions = {{DType::Float32, DType::Float32}, {DType::BFloat16, DType::Float32}};
+  for (const Precision& p : precisions_of(entries)) {
+    if (std::find(precisions.begin(), precisions.end(), p) == precisions.end()) precisions.push_back(p);
+  }
+  std::vector<Row> rows;
+  uint64_t seed = 100;
+  for (const Shape& s : kSmallShapes) {
+    for (const Precision& p : precisions) {
+      Operands op(s, p, seed++, stream);
+      const std::vector<float> a = host_rows(p.ab, op.seed_a, 0, s.M, s.K);
+      const std::vector<float> b = host_rows(p.ab, op.seed_b, 0, s.N, s.K);
+      std::vector<double> ref(s.M * s.N);
+      for (int64_t m = 0; m < s.M; ++m) {
+        for (int64_t n = 0; n < s.N; ++n) ref[m * s.N + n] = dot(&a[m * s.K], &b[n * s.K], s.K);
+      }
+      const double tol = tolerance(p, s.K, false);
+
+      sample::poison(op.C_ref.data(), op.C_ref.size());
+      cublas.gemm(p, s, op.A.data(), op.B.data(), op.C_ref.data());
+      CHECK(cudaStreamSynchronize(stream));
+      Row row{s, Cublas::name(p), true};
+      set_check(row, against(download(op.C_ref.data(), p.c, s.M * s.N), ref), tol, "float64, every entry");
+      print_small(row, p);
+      rows.push_back(row);
+
+      for (const GemmEntry& e : entries) {
+        if (!e.fn || !(Precision{e.ab_dtype, e.c_dtype} == p)) continue;
+        sample::poison(op.C.data(), op.C.size());
+        tileslc::Status status = e.fn(op.view_a(), op.view_b(), op.view_c(), stream);
+        Row r = status.ok() ? Row{s, e.name, false} : rejected_row(s, e, status);
+        if (status.ok()) {
+          CHECK(cudaStreamSynchronize(stream));
+          set_check(r, against(download(op.C.data(), p.c, s.M * s.N), ref), tol, "float64, every entry");
+        }
+        print_small(r, p);
+        rows.push_back(r);
+      }
+    }
+  }
+  return rows;
+}
+
+std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries, const Cublas& cublas,
+                           const Timing& timing, cudaStream_t stream) {
+  std::vector<Row> rows;
+  uint64_t seed = 1000 + static_cast<uint64_t>(s.M * 3 + s.N * 5 + s.K * 7);
+  for (const Precision& p : precisions_of(entries)) {
+    Operands op(s, p, seed++, stream);
+
+    // cuBLAS: the reference C, checked on sampled entries against float64.
+    sample::poison(op.C_ref.data(), op.C_ref.size());
+    cublas.gemm(p, s, op.A.data(), op.B.data(), op.C_ref.data());
+    CHECK(cudaStreamSynchronize(stream));
+    sample::ErrorStats e;
+    std::mt19937_64 pick(seed);
+    for (int64_t i = 0; i < kSampledEntries; ++i) {
+      const int64_t m = static_cast<int64_t>(pick() % s.M), n = static_cast<int64_t>(pick() % s.N);
+      const std::vector<float> a = host_rows(p.ab, op.seed_a, m, 1, s.K);
+      const std::vector<float> b = host_rows(p.ab, op.seed_b, n, 1, s.K);
+      e.add(read_element(op.C_ref.data(), p.c, m * s.N + n), dot(a.data(), b.data(), s.K));
+    }
+    // The sample sees few entries: count NaN (poison left) over all of cuBLAS's C.
+    e.unwritten = compare_on_device(op.C_ref.data(), p.c, op.C_ref.data(), p.c, s.M * s.N, stream).nan_out;
+    e.count = s.M * s.N;
+    Row ref_row{s, Cublas::name(p), true};
+    set_check(ref_row, e, tolerance(p, s.K, false), "float64, " + std::to_string(kSampledEntries) + " sampled entries");
+    // Timed into C, so C_ref keeps the checked result.
+    ref_row.ms = sample::median_ms([&] { cublas.gemm(p, s, op.A.data(), op.B.data(), op.C.data()); }, stream,
+                                   timing.warmup, timing.reps);
+    ref_row.tflops = s.flop() / (ref_row.ms * 1e-3) / 1e12;
+    ref_row.ratio = 1.0;
+    rows.push_back(ref_row);
+
+    for (const GemmEntry& entry : entries) {
+      if (!entry.fn || !(Precision{entry.ab_dtype, entry.c_dtype} == p)) continue;
+      const tileslc::TensorView mA = op.view_a(), mB = op.view_b(), mC = op.view_c();
+      sample::poison(op.C.data(), op.C.size());
+      tileslc::Status status = entry.fn(mA, mB, mC, stream);
+      if (!status.ok()) {
+        rows.push_back(rejected_row(s, entry, status));
+        continue;
+      }
+      const DiffStats d = compare_on_device(op.C.data(), p.c, op.C_ref.data(), p.c, s.M * s.N, stream);
+      sample::ErrorStats diff;
+      diff.max_abs_err = d.max_abs_diff;
+      diff.max_abs_ref = d.max_abs_ref;
+      diff.unwritten = d.nan_out;
+      diff.count = s.M * s.N;
+      Row row{s, entry.name, false};
+      set_check(row, diff, tolerance(p, s.K, true), "cuBLAS, every entry");
+      row.ms = sample::median_ms([&] { CHECK_OK(entry.fn(mA, mB, mC, stream)); }, stream, timing.warmup, timing.reps);
+      row.tflops = s.flop() / (row.ms * 1e-3) / 1e12;
+      row.ratio = ref_row.ms / row.ms;
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
+}  // namespace bench

@@ -1,0 +1,121 @@
+// gemm_bench.h: GEMM benchmarking against cuBLAS. Every implementation
+// computes C = A * B^T with A (M, K), B (N, K) and C (M, N) all row-major
+// (CuTe's "TN" GEMM). The GEMM samples' generated host functions are the
+// entries (gemm_entries.cpp); cuBLAS runs the same product on the same inputs
+// and is both the speed reference and, per shape, the correctness reference.
+#ifndef TILESLC_TOOLS_BENCH_GEMM_BENCH_H
+#define TILESLC_TOOLS_BENCH_GEMM_BENCH_H
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tileslc/runtime.h"
+
+namespace bench {
+
+// A generated host function: (mA, mB, mC, stream).
+using GemmFn = tileslc::Status (*)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, cudaStream_t);
+
+// One GEMM sample. `fn` is null when the sample is not part of this build
+// (its .tpy, hence its header, does not exist): the bench then says so and
+// skips it.
+struct GemmEntry {
+  const char* name;         // the sample and its host function, e.g. "sgemm"
+  const char* description;  // one line for the legend
+  tileslc::DType ab_dtype;  // element type of A and B
+  tileslc::DType c_dtype;   // element type of C
+  GemmFn fn;
+};
+
+// The GEMM samples the bench knows (gemm_entries.cpp), built or not.
+std::vector<GemmEntry> gemm_entries();
+
+struct Shape {
+  int64_t M, N, K;
+  // "4096x4096x4096" (M x N x K)
+  std::string text() const;
+  double flop() const { return 2.0 * M * N * K; }
+};
+
+// The element types of one cuBLAS reference: A and B, C.
+struct Precision {
+  tileslc::DType ab, c;
+  bool operator==(const Precision& o) const { return ab == o.ab && c == o.c; }
+};
+
+// cuBLAS on `stream`: FP32 through cublasSgemm with CUBLAS_DEFAULT_MATH (FP32
+// FMAs on CUDA cores, no TF32 tensor cores); BF16 A and B through
+// cublasGemmEx with FP32 accumulation (CUBLAS_COMPUTE_32F).
+class Cublas {
+ public:
+  explicit Cublas(cudaStream_t stream);
+  ~Cublas();
+  Cublas(const Cublas&) = delete;
+  Cublas& operator=(const Cublas&) = delete;
+
+  // Row-major C = A * B^T (A (M, K), B (N, K), C (M, N)) on column-major
+  // cuBLAS: the same memory read column-major holds A^T (K x M, ld K), B^T
+  // (K x N, ld K) and C^T (N x M, ld N), and C^T = B * A^T, so the call is
+  // gemm(op(B^T) = T, op(A^T) = N, m = N, n = M, k = K, B, ld K, A, ld K, C, ld N).
+  void gemm(Precision p, const Shape& s, const void* A, const void* B, void* C) const;
+  // "cuBLAS Sgemm" / "cuBLAS GemmEx BF16".
+  static std::string name(Precision p);
+  // One line on the math mode, for the output.
+  std::string math_note() const;
+
+ private:
+  cublasHandle_t handle_ = nullptr;
+};
+
+// How each timing is taken: `warmup` calls, then the median of `reps` calls
+// between cudaEvents.
+struct Timing {
+  int warmup = 3;
+  int reps = 20;
+};
+
+// One line of the results table.
+struct Row {
+  Row(const Shape& s, std::string implementation, bool reference)
+      : shape(s), impl(std::move(implementation)), is_reference(reference) {}
+
+  Shape shape;
+  std::string impl;      // "cuBLAS Sgemm", "sgemm", ...
+  bool is_reference;     // a cuBLAS row
+  double ms = 0.0;       // median time
+  double tflops = 0.0;
+  double ratio = 0.0;    // cuBLAS time / this time (1 for cuBLAS; > 1 is faster)
+  double rel_err = 0.0;  // max |C - ref| / max |ref|
+  double max_abs_ref = 0.0;  // max |ref|: never 0 on these inputs, so a comparison that saw no data fails
+  double tolerance = 0.0;
+  std::string checked_against;  // "cuBLAS" or "float64, 256 sampled entries"
+  bool ok = false;
+  std::string note;  // why it failed, when it did
+};
+
+// Tolerance on max |C - ref| / max |ref| for K-term dot products accumulated
+// in FP32 on inputs in [-1, 1): 1e-5 * sqrt(K) (samples/sgemm/main.cu derives
+// it), plus 2^-8 when C is BFloat16 (its own rounding). `both_rounded`: both
+// sides carry their own accumulation error (an entry against cuBLAS): twice.
+double tolerance(Precision p, int64_t K, bool both_rounded);
+
+// Proves the cuBLAS mapping and each built entry on small shapes, every entry
+// of C against a float64 reference computed on the host; prints one line per
+// check and returns the results as rows (ms = 0).
+std::vector<Row> check_small_shapes(const std::vector<GemmEntry>& entries, const Cublas& cublas,
+                                    cudaStream_t stream);
+
+// Runs one shape: per precision of the built entries, cuBLAS (checked on
+// sampled entries against float64, then timed) and each entry (checked
+// against cuBLAS's C, then timed).
+std::vector<Row> run_shape(const Shape& shape, const std::vector<GemmEntry>& entries, const Cublas& cublas,
+                           const Timing& timing, cudaStream_t stream);
+
+}  // namespace bench
+
+#endif  // TILESLC_TOOLS_BENCH_GEMM_BENCH_H

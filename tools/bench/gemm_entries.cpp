@@ -1,0 +1,49 @@
+// gemm_entries.cpp: the GEMM samples the bench runs, one entry each, built or
+// not. tools/bench/CMakeLists.txt links <name>_kernels and defines
+// TILESLC_BENCH_HAVE_<NAME> for each name in TILESLC_BENCH_GEMM_SAMPLES whose
+// sample is part of the build; an entry whose sample is not built gets a null
+// host function, and the bench prints that it was skipped.
+//
+// To add a GEMM sample: put its name in TILESLC_BENCH_GEMM_SAMPLES, add an
+// #if block below and a line in gemm_entries(). Its host function must have
+// the signature (mA, mB, mC, stream) and compute C = A * B^T with A (M, K),
+// B (N, K) and C (M, N) row-major; the bench checks its C against cuBLAS on
+// the same inputs.
+#include "gemm_bench.h"
+
+#if TILESLC_BENCH_HAVE_SGEMM
+#include "sgemm.h"
+#define TILESLC_BENCH_SGEMM &sgemm
+#else
+#define TILESLC_BENCH_SGEMM nullptr
+#endif
+
+#if TILESLC_BENCH_HAVE_GEMM_SM80
+#include "gemm_sm80.h"
+#define TILESLC_BENCH_GEMM_SM80 &gemm_sm80
+#else
+#define TILESLC_BENCH_GEMM_SM80 nullptr
+#endif
+
+#if TILESLC_BENCH_HAVE_GEMM_SM90
+#include "gemm_sm90.h"
+#define TILESLC_BENCH_GEMM_SM90 &gemm_sm90
+#else
+#define TILESLC_BENCH_GEMM_SM90 nullptr
+#endif
+
+namespace bench {
+
+std::vector<GemmEntry> gemm_entries() {
+  using tileslc::DType;
+  // The BF16 samples do not exist yet: their C type (Float32 here) is an
+  // assumption to check against their host functions when they land.
+  return {
+      {"sgemm", "Float32 FFMA on CUDA cores, 128x128x8 tiles, 8x8 per thread", DType::Float32, DType::Float32,
+       TILESLC_BENCH_SGEMM},
+      {"gemm_sm80", "BF16 mma.sync tensor cores (sm_80)", DType::BFloat16, DType::Float32, TILESLC_BENCH_GEMM_SM80},
+      {"gemm_sm90", "BF16 wgmma tensor cores (sm_90a)", DType::BFloat16, DType::Float32, TILESLC_BENCH_GEMM_SM90},
+  };
+}
+
+}  // namespace bench
