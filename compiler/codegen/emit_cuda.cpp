@@ -104,6 +104,7 @@ class CudaEmitter {
     switch (s.kind) {
       case K::Assign: out_.line(s.name + " = " + e(s.a) + ";"); break;
       case K::Store: out_.line(s.name + "[" + e(s.a) + "] = " + e(s.b) + ";"); break;
+      case K::Eval: out_.line(e(s.a) + ";"); break;
       case K::VecCopy:
         out_.line(std::string(s.to_global ? "TILESLC_VEC_STORE_GLOBAL(" : "TILESLC_VEC_COPY(") + std::to_string(s.vector_bits) + ", &" + s.name + "[" + e(s.a) + "], &" + s.src + "[" +
                   e(s.b) + "]);");

@@ -194,6 +194,7 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
       return {std::string(math_name(e->name, e->type)) + "(" + call_args(e->operands, host) + ")", kPrimary};
     }
     case ExprKind::Load: return {e->name + "[" + print(e->operands[0], host).text + "]", kPrimary};
+    case ExprKind::AddressOf: return {"&" + e->name + "[" + print(e->operands[0], host).text + "]", 15};
   }
   return {"/*?*/", kPrimary};
 }

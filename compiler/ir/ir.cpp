@@ -136,6 +136,12 @@ ExprRef load(const std::string& ptr, ExprRef offset, ScalarType t) {
   e->operands = {std::move(offset)};
   return e;
 }
+ExprRef address_of(const std::string& ptr, ExprRef offset, ScalarType elem) {
+  auto e = node(ExprKind::AddressOf, elem);
+  e->name = ptr;
+  e->operands = {std::move(offset)};
+  return e;
+}
 ExprRef tensor_data(int host_tensor, ScalarType elem) {
   auto e = node(ExprKind::TensorData, elem);
   e->index = host_tensor;

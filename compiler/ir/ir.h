@@ -54,6 +54,7 @@ enum class ExprKind : uint8_t {
   Cast,         ///< operands[0] converted to `type`
   Call,         ///< math function `name` on operands (see codegen for the mapping)
   Load,         ///< element of pointer `name` at Int64 offset operands[0]
+  AddressOf,    ///< &name[operands[0]]: the address of an element (atomics, async copies); `type` is the element's
 };
 
 enum class Op : uint8_t {
@@ -96,6 +97,7 @@ ExprRef select(ExprRef c, ExprRef a, ExprRef b);
 ExprRef cast(ExprRef a, ScalarType t);  ///< returns `a` itself when it already has type t
 ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t);
 ExprRef load(const std::string& ptr, ExprRef offset, ScalarType t);
+ExprRef address_of(const std::string& ptr, ExprRef offset, ScalarType elem);
 ExprRef tensor_data(int host_tensor, ScalarType elem);
 ExprRef tensor_extent(int host_tensor, int mode);
 ExprRef tensor_stride(int host_tensor, int mode);
@@ -117,6 +119,7 @@ enum class StmtKind : uint8_t {
   Launch,    ///< host: launch kernel `index` of the program
   Check,     ///< host: a run-time check emitted by sema; name = C++ condition text (see codegen)
   VecCopy,   ///< name[a .. a+n) = src[b .. b+n), one access of vector_bits (8..128), both aligned to it
+  Eval,      ///< a: an expression evaluated for its effect (a barrier, an atomic whose result is unused)
 };
 
 struct Stmt;

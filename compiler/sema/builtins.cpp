@@ -136,9 +136,10 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
     case BuiltinId::Range: case BuiltinId::RangeConstexpr: {
       no_kwargs();
       arity(1, 3);
-      Value start = args.size() >= 2 ? args[0] : Value::integer(0);
-      Value stop = args.size() >= 2 ? args[1] : args[0];
-      Value step = args.size() == 3 ? args[2] : Value::integer(1);
+      // Symbols (cute.sym_int) are their run-time values here, as anywhere in a function.
+      Value start = args.size() >= 2 ? resolve_symbol(args[0], arg_range(0)) : Value::integer(0);
+      Value stop = resolve_symbol(args.size() >= 2 ? args[1] : args[0], arg_range(args.size() >= 2 ? 1 : 0));
+      Value step = args.size() == 3 ? resolve_symbol(args[2], arg_range(2)) : Value::integer(1);
       if (id == BuiltinId::Range) return Value::tuple({start, stop, step});
       int64_t a = require_static_int(start, arg_range(0), "range_constexpr's start");
       int64_t b = require_static_int(stop, arg_range(args.size() >= 2 ? 1 : 0), "range_constexpr's stop");
@@ -379,6 +380,9 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
         return call_layout_builtin(id, args, kwargs, site);
       }
       if (id >= BuiltinId::MakeIdentityTensor && id <= BuiltinId::SmemAllocatorNew) return call_tensor_builtin(id, args, kwargs, site);
+      if (id >= BuiltinId::AtomicAdd && id <= BuiltinId::FenceSys) return call_arch_builtin(id, args, kwargs, site);
+      if (id >= BuiltinId::CpAsyncCommitGroup && id <= BuiltinId::CopyG2SOp) return call_mma_builtin(id, args, kwargs, site);
+      if (id >= BuiltinId::MethodPartitionA && id <= BuiltinId::MethodMakeFragmentC) return call_mma_method(callee, args, site);
       if (id >= BuiltinId::MethodLoad && id <= BuiltinId::MethodAllocateTensor) return call_tensor_method(callee, args, kwargs, site);
       break;
   }

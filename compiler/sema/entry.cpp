@@ -644,15 +644,13 @@ bool contains_runtime(const Value& v) {
 }
 
 void Evaluator::check_smem_limit(const FnCtx& ctx, const std::string& kernel) {
-  // Per-block shared memory a kernel may opt in to (CUDA C++ Programming
-  // Guide, "Technical Specifications per Compute Capability"): 227 KB on
-  // sm_90, 163 KB on sm_80.
-  int64_t limit = program_.arch.rfind("sm_90", 0) == 0 ? 227 * 1024 : 163 * 1024;
+  int64_t limit = smem_limit_bytes();
   if (ctx.smem_bytes <= limit) return;
   auto& d = error(diag::Kind::SmemOverLimit, ctx.smem_peak_at,
-                  "kernel '" + kernel + "' allocates " + std::to_string(ctx.smem_bytes) + " bytes of shared memory, over the " +
+                  "kernel '" + kernel + "' needs " + std::to_string(ctx.smem_bytes) + " bytes of shared memory, over the " +
                       program_.arch + " limit of " + std::to_string(limit) + " bytes per block");
-  d.label(ctx.smem_peak_at, "this allocation brings the total to " + std::to_string(ctx.smem_bytes) + " bytes");
+  d.note("the allocation marked here is the one that goes over " + std::to_string(limit) + " bytes; all of them total " +
+         std::to_string(ctx.smem_bytes) + " bytes");
   d.help("use smaller tiles or fewer pipeline stages");
   abort_entry();
 }

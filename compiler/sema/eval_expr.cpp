@@ -242,6 +242,15 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
         return v;
       }
       break;
+    case Value::Kind::TiledMma:
+      if (a.attr == "get_slice") return bound_method(BuiltinId::MethodGetSlice, base);
+      if (a.attr == "partition_A") return bound_method(BuiltinId::MethodPartitionA, base);
+      if (a.attr == "partition_B") return bound_method(BuiltinId::MethodPartitionB, base);
+      if (a.attr == "partition_C") return bound_method(BuiltinId::MethodPartitionC, base);
+      if (a.attr == "make_fragment_A") return bound_method(BuiltinId::MethodMakeFragmentA, base);
+      if (a.attr == "make_fragment_B") return bound_method(BuiltinId::MethodMakeFragmentB, base);
+      if (a.attr == "make_fragment_C") return bound_method(BuiltinId::MethodMakeFragmentC, base);
+      break;
     case Value::Kind::SmemAllocator:
       if (a.attr == "allocate_tensor") return bound_method(BuiltinId::MethodAllocateTensor, base);
       break;

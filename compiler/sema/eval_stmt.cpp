@@ -261,7 +261,9 @@ Flow Evaluator::exec(const ast::Stmt& s) {
   switch (s.kind) {
     case K::ExprStmt: {
       const auto* e = s.as<ast::ExprStmt>();
+      discarded_ = e->value.get();
       Value v = eval(*e->value);
+      discarded_ = nullptr;
       if (v.kind == Value::Kind::KernelCall) {
         auto& d = error(diag::Kind::KernelCalledDirectly, e->value->range,
                         "kernel '" + v.kcall->fn->def->name + "' is called but never launched");

@@ -178,7 +178,11 @@ ScalarType promote_dyn(ScalarType a, ScalarType b) {
 ScalarType Evaluator::promote(const Value& a, const Value& b, source::SourceRange r) {
   bool da = a.kind == Value::Kind::Dyn, db = b.kind == Value::Kind::Dyn;
   if (da && db) return promote_dyn(a.type, b.type);
-  if (!da && !db) return promote_dyn(*natural_type(a), *natural_type(b));
+  if (!da && !db) {
+    auto ta = natural_type(a), tb = natural_type(b);
+    if (!ta || !tb) fail(diag::Kind::TypeMismatch, r, "expected numbers, found " + describe(ta ? b : a));
+    return promote_dyn(*ta, *tb);
+  }
   const Value& d = da ? a : b;
   const Value& s = da ? b : a;
   if (s.kind == Value::Kind::Float) return ir::is_float(d.type) ? d.type : ScalarType::Float32;
@@ -192,7 +196,9 @@ ScalarType Evaluator::promote(const Value& a, const Value& b, source::SourceRang
     }
     return d.type;
   }
-  return promote_dyn(d.type, *natural_type(s));
+  auto st = natural_type(s);
+  if (!st) fail(diag::Kind::TypeMismatch, r, "expected a number, found " + describe(s));
+  return promote_dyn(d.type, *st);
 }
 
 bool Evaluator::truthy_static(const Value& v, source::SourceRange r) {
@@ -250,6 +256,8 @@ bool Evaluator::static_equal(const Value& a, const Value& b) {
     case Value::Kind::TensorSSA: return a.elts == b.elts;
     case Value::Kind::CopyAtom: return a.atom == b.atom;
     case Value::Kind::TiledCopy: return a.tiled_copy == b.tiled_copy;
+    case Value::Kind::MmaAtom: return a.mma == b.mma;
+    case Value::Kind::TiledMma: return a.tiled_mma == b.tiled_mma;
     case Value::Kind::SmemAllocator: return true;  // one per kernel: its state is the kernel's
     case Value::Kind::Marker: return a.s == b.s;
     case Value::Kind::KernelCall: return a.kcall == b.kcall;
@@ -328,6 +336,9 @@ std::string repr(const Value& v) {
       return "TiledCopy[tile " + v.tiled_copy->tiler.to_string() + ", tv " + v.tiled_copy->tv.to_string() + "]";
     case Value::Kind::SmemAllocator: return "<SmemAllocator>";
     case Value::Kind::Marker: return v.s + "()";
+    case Value::Kind::MmaAtom: return "MmaAtom[" + v.mma->name + ", " + ir::type_name(v.mma->ab) + " -> " + ir::type_name(v.mma->acc) + "]";
+    case Value::Kind::TiledMma:
+      return "TiledMma[" + v.tiled_mma->atom.name + " x (" + std::to_string(v.tiled_mma->am) + ", " + std::to_string(v.tiled_mma->an) + ")]";
   }
   return "?";
 }
@@ -359,6 +370,8 @@ std::string describe(const Value& v) {
     case Value::Kind::TiledCopy: return "tiled copy " + repr(v);
     case Value::Kind::SmemAllocator: return "shared memory allocator";
     case Value::Kind::Marker: return repr(v);
+    case Value::Kind::MmaAtom: return "MMA atom " + repr(v);
+    case Value::Kind::TiledMma: return "tiled MMA " + repr(v);
   }
   return "value";
 }

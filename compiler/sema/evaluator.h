@@ -36,7 +36,7 @@ struct FnCtx {
   std::map<std::string, int64_t> divisors;     ///< Param/Var name -> what its value is known to divide by
   std::vector<ir::Stmt*> open_loops;           ///< run-time loops being built, innermost last
   int64_t smem_bytes = 0;                      ///< kernel: shared memory allocated so far
-  source::SourceRange smem_peak_at;            ///< kernel: the allocation that reached smem_bytes
+  source::SourceRange smem_peak_at;            ///< kernel: the allocation that went over the limit
 };
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
@@ -174,6 +174,18 @@ class Evaluator {
   Value call_tensor_method(const Value& callee, std::vector<Value>& args,
                            std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site);
   Value partition(const TiledCopy& tc, const Value& t, source::SourceRange r);
+  /// This thread's part of a tensor tiled by `tile_shape` under a (thread, value) layout
+  /// (tensor_ops.cpp); atom_v > 0 splits the values for copies, 0 keeps (V, REST...).
+  Value thread_partition(const Value& t, const layout::IntTuple& tile_shape, const layout::Layout& tv_layout,
+                         const Value& thread, int64_t atom_v, const std::string& what, source::SourceRange r);
+  /// MMA atoms, tiled MMAs, cute.gemm and cp.async (mma_ops.cpp).
+  Value call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
+                         const ast::Call& site);
+  Value call_mma_method(const Value& callee, std::vector<Value>& args, const ast::Call& site);
+  void gemm(const TiledMma& mma, const Value& d, const Value& a, const Value& b, const Value& c, source::SourceRange r);
+  /// tileslc.cute.arch's atomics, warp collectives, named barriers and fences (arch_ops.cpp).
+  Value call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
+                          const ast::Call& site);
   void copy(const CopyAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& pred, source::SourceRange r);
   Value make_rmem(const layout::Layout& l, ir::ScalarType t, source::SourceRange r);
   Value ssa_load(const Value& t, source::SourceRange r);
@@ -197,7 +209,10 @@ class Evaluator {
   void warn_unused_imports(const ModuleValue& m);
   void launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site);
   void check_kernel_annotations(const KernelCall& kc);
-  /// E0703-style: the kernel's shared memory over the target's per-block limit.
+  /// Shared memory a block may opt in to (CUDA C++ Programming Guide, "Technical
+  /// Specifications per Compute Capability"): 227 KB on sm_90, 163 KB on sm_80.
+  int64_t smem_limit_bytes() const { return program_.arch.rfind("sm_90", 0) == 0 ? 227 * 1024 : 163 * 1024; }
+  /// E0706: the kernel's shared memory over the target's per-block limit.
   void check_smem_limit(const FnCtx& ctx, const std::string& kernel);
   int instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args);
 
@@ -219,6 +234,7 @@ class Evaluator {
   /// The innermost scope names are bound in: a module's globals at module level.
   Env& scope() { return frame().is_module ? frame().module->globals : frame().env; }
   source::SourceRange stmt_loc_;  ///< statement being executed (for IR locations)
+  const ast::Expr* discarded_ = nullptr;  ///< the expression statement whose value is dropped (atomics need no result)
   /// "in kernel ..." notes go after a diagnostic's own notes: the last
   /// error's index and the contexts to append once its reporter is done.
   std::optional<size_t> pending_diag_;

@@ -33,7 +33,16 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"printf", BuiltinId::Printf},
       {"thread_idx", BuiltinId::ThreadIdx}, {"block_idx", BuiltinId::BlockIdx},
       {"block_dim", BuiltinId::BlockDim}, {"grid_dim", BuiltinId::GridDim},
-      {"sync_threads", BuiltinId::SyncThreads}, {"barrier", BuiltinId::SyncThreads},
+      {"sync_threads", BuiltinId::SyncThreads}, {"barrier", BuiltinId::NamedBarrier},
+      {"atomic_add", BuiltinId::AtomicAdd}, {"atomic_min", BuiltinId::AtomicMin}, {"atomic_max", BuiltinId::AtomicMax},
+      {"atomic_and", BuiltinId::AtomicAnd}, {"atomic_or", BuiltinId::AtomicOr}, {"atomic_xor", BuiltinId::AtomicXor},
+      {"atomic_exch", BuiltinId::AtomicExch}, {"atomic_cas", BuiltinId::AtomicCas},
+      {"shuffle_sync", BuiltinId::ShuffleSync}, {"shuffle_sync_up", BuiltinId::ShuffleSyncUp},
+      {"shuffle_sync_down", BuiltinId::ShuffleSyncDown}, {"shuffle_sync_bfly", BuiltinId::ShuffleSyncBfly},
+      {"vote_ballot_sync", BuiltinId::VoteBallotSync}, {"vote_any_sync", BuiltinId::VoteAnySync},
+      {"vote_all_sync", BuiltinId::VoteAllSync},
+      {"fence_acq_rel_cta", BuiltinId::FenceBlock}, {"fence_acq_rel_gpu", BuiltinId::FenceGpu},
+      {"fence_acq_rel_sys", BuiltinId::FenceSys},
       {"lane_idx", BuiltinId::LaneIdx}, {"warp_idx", BuiltinId::WarpIdx},
       {"exp", BuiltinId::MathExp}, {"exp2", BuiltinId::MathExp2}, {"log", BuiltinId::MathLog},
       {"log2", BuiltinId::MathLog2}, {"sqrt", BuiltinId::MathSqrt}, {"rsqrt", BuiltinId::MathRsqrt},
@@ -61,6 +70,10 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"CopyUniversalOp", BuiltinId::CopyUniversalOp}, {"make_tiled_copy_tv", BuiltinId::MakeTiledCopyTv},
       {"copy", BuiltinId::Copy}, {"local_tile", BuiltinId::LocalTile}, {"local_partition", BuiltinId::LocalPartition},
       {"SmemAllocator", BuiltinId::SmemAllocatorNew},
+      {"cp_async_commit_group", BuiltinId::CpAsyncCommitGroup}, {"cp_async_wait_group", BuiltinId::CpAsyncWaitGroup},
+      {"MmaUniversalOp", BuiltinId::MmaUniversalOp}, {"MmaF16BF16Op", BuiltinId::MmaF16BF16Op},
+      {"make_mma_atom", BuiltinId::MakeMmaAtom}, {"make_tiled_mma", BuiltinId::MakeTiledMma}, {"gemm", BuiltinId::Gemm},
+      {"CopyG2SOp", BuiltinId::CopyG2SOp},
   };
   for (const auto& r : rows) add(r.name, Value::make_builtin(r.id));
   builtins_ = m;

@@ -117,58 +117,69 @@ Value Evaluator::ssa_map(const Value& a, const Value* b, const std::function<Val
   return out;
 }
 
-Value Evaluator::partition(const TiledCopy& tc, const Value& tv, source::SourceRange r) {
-  // CuTe's TiledCopy::tidfrg_S for a universal atom: tile the tensor by the
-  // copy's tile, compose the tile with the (thread, value) layout, keep this
-  // thread's values, and split them into (atom values, rest) so cute.copy
-  // issues one access per atom. Result modes: (ATOM, REST_V, REST_TILES).
+Value Evaluator::thread_partition(const Value& tv, const layout::IntTuple& tile_shape, const layout::Layout& tv_layout,
+                                  const Value& thread, int64_t atom_v, const std::string& what, source::SourceRange r) {
+  // CuTe's tidfrg: tile the tensor by `tile_shape`, compose the tile with the
+  // (thread, value) layout, and keep this thread's values. With atom_v > 1
+  // the values split into (atom values, rest), so cute.copy issues one
+  // access per atom: (ATOM, REST_V, REST_TILES); otherwise (V, REST_TILES...).
   const auto& t = *tv.tensor;
-  if (t.layout.rank() < tc.tiler.rank()) {
+  if (t.layout.rank() < tile_shape.rank()) {
     auto& d = error(diag::Kind::RankMismatch, r,
-                    "a rank-" + std::to_string(t.layout.rank()) + " tensor cannot be partitioned by a copy over " +
-                        shape_text(tc.tiler) + " tiles");
+                    "a rank-" + std::to_string(t.layout.rank()) + " tensor cannot be partitioned by " + what + " over " +
+                        shape_text(tile_shape) + " tiles");
     d.note("the tensor's layout is " + t.layout.to_string());
     abort_entry();
   }
   try {
     std::vector<layout::Tiler> modes;
-    for (const auto& e : tc.tiler.elems()) modes.push_back(layout::Tiler(layout::make_layout(e)));
+    for (const auto& e : tile_shape.elems()) modes.push_back(layout::Tiler(layout::make_layout(e)));
     layout::Layout z = layout::zipped_divide(t.layout, layout::Tiler::tuple(std::move(modes)));
     layout::Layout tile = layout::get(z, 0), rest = layout::get(z, 1);
-    layout::Layout c = layout::composition(tile, layout::Tiler(tc.tv));
+    layout::Layout c = layout::composition(tile, layout::Tiler(tv_layout));
     layout::Layout thr = layout::get(c, 0), val = layout::get(c, 1);
-    int64_t atom_v = std::max<int64_t>(1, tc.atom.bits / ir::bit_width(t.dtype));
-    layout::Layout atom, rest_v;
-    if (atom_v > 1) {
-      layout::Layout vd = layout::zipped_divide(val, layout::Tiler(layout::make_layout(layout::IntTuple(atom_v))));
-      atom = layout::get(vd, 0);
-      rest_v = layout::get(vd, 1);
+    std::vector<layout::Layout> out_modes;
+    if (atom_v > 0) {
+      layout::Layout atom, rest_v;
+      if (atom_v > 1) {
+        layout::Layout vd = layout::zipped_divide(val, layout::Tiler(layout::make_layout(layout::IntTuple(atom_v))));
+        atom = layout::get(vd, 0);
+        rest_v = layout::get(vd, 1);
+      } else {
+        atom = layout::make_layout(layout::IntTuple(1), layout::IntTuple(0));
+        rest_v = val;
+      }
+      out_modes = {atom, rest_v, rest};
     } else {
-      atom = layout::make_layout(layout::IntTuple(1), layout::IntTuple(0));
-      rest_v = val;
+      out_modes = {val};
+      for (size_t m = 0; m < rest.rank(); ++m) out_modes.push_back(layout::get(rest, m));
     }
     TensorValue out = t;
-    out.layout = layout::make_layout(std::vector<layout::Layout>{atom, rest_v, rest});
+    out.layout = layout::make_layout(out_modes);
     if (t.space == MemSpace::Coord) {
-      Value base = tensor_value(t);
       auto sliced = std::make_shared<TensorValue>(t);
       sliced->layout = layout::make_layout(std::vector<layout::Layout>{thr});
-      Value c0 = coord_element(*sliced, Value::tuple({*tc.thread}), r);
+      Value c0 = coord_element(*sliced, Value::tuple({thread}), r);
       std::vector<Value> xs = c0.kind == Value::Kind::Tuple ? *c0.elts : std::vector<Value>{c0};
       for (size_t k = 0; k < xs.size(); ++k) out.coord_offset[k] = to_expr_as(materialize(xs[k], "crd", r), ScalarType::Int64, r);
       return tensor_value(std::move(out));
     }
-    Value off = layout_offset(layout::make_layout(std::vector<layout::Layout>{thr}), Value::tuple({*tc.thread}), r);
+    Value off = layout_offset(layout::make_layout(std::vector<layout::Layout>{thr}), Value::tuple({thread}), r);
     if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
     if (off.kind == Value::Kind::Dyn) off = materialize(off, "offset", r);
     out.offset = to_expr_as(off, ScalarType::Int64, r);
     return tensor_value(std::move(out));
   } catch (const layout::LayoutError& e) {
     auto& d = error(diag::Kind::LayoutAlgebraError, r, std::string("cannot partition the tensor: ") + e.what());
-    d.note("the tensor's layout is " + t.layout.to_string() + "; the copy's tile is " + shape_text(tc.tiler) +
-           " with thread-value layout " + tc.tv.to_string());
+    d.note("the tensor's layout is " + t.layout.to_string() + "; " + what + "'s tile is " + shape_text(tile_shape) +
+           " with thread-value layout " + tv_layout.to_string());
     abort_entry();
   }
+}
+
+Value Evaluator::partition(const TiledCopy& tc, const Value& tv, source::SourceRange r) {
+  int64_t atom_v = std::max<int64_t>(1, tc.atom.bits / ir::bit_width(tv.tensor->dtype));
+  return thread_partition(tv, tc.tiler, tc.tv, *tc.thread, atom_v, "a tiled copy", r);
 }
 
 void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_v, const std::optional<Value>& pred,
@@ -205,20 +216,19 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
   const int elem_bits = ir::bit_width(src.dtype);
   const int64_t elem_bytes = std::max(1, elem_bits / 8);
 
-  // The widest access both sides allow: mode 0 contiguous (M0(q) == q) and
-  // every chunk's offset a multiple of the width, with the base pointers
-  // aligned to it.
-  auto contiguous = [&](const TensorValue& t) {
-    layout::Layout m0 = layout::get(t.layout, 0);
-    for (int64_t q = 0; q < s0; ++q) {
-      auto idx = layout::crd2idx(layout::IntTuple(q), m0.shape, m0.stride);
-      if (!idx.is_static() || idx.value() != q) return false;
-    }
-    return true;
+  // The widest access both sides allow: chunks of `width` elements of mode 0
+  // contiguous (M0(q) == M0(q - q % width) + q % width), every chunk's offset
+  // a multiple of the width, and the base pointers aligned to it.
+  auto contiguous = [&](const TensorValue& t, int64_t w) {
+    // Chunks start at multiples of w, so it is enough that the first mode of
+    // mode 0, coalesced, has stride 1 and an extent that w divides.
+    layout::Layout c = layout::coalesce(layout::get(t.layout, 0));
+    auto shapes = layout::flatten_leaves(c.shape), strides = layout::flatten_leaves(c.stride);
+    return !shapes.empty() && shapes[0].is_static() && strides[0].is_static() && strides[0].value() == 1 &&
+           shapes[0].value() % w == 0;
   };
   int64_t width = std::max<int64_t>(1, atom.bits / elem_bits);
-  while (width > 1 && s0 % width != 0) width /= 2;
-  if (width > 1 && !(contiguous(src) && contiguous(dst))) width = 1;
+  while (width > 1 && (s0 % width != 0 || !contiguous(src, width) || !contiguous(dst, width))) width /= 2;
   auto offset_of = [&](const TensorValue& t, int64_t linear) {
     Value off = layout_offset(t.layout, Value::integer(linear), r);
     if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
@@ -236,6 +246,18 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
   };
   while (width > 1 && !aligned(width)) width /= 2;
   while (width > 1 && width * elem_bits > 128) width /= 2;
+  if (atom.cp_async) {
+    // cp.async moves 4, 8 or 16 bytes from global to shared memory (PTX ISA, "cp.async").
+    std::string why;
+    if (src.space != MemSpace::Gmem || dst.space != MemSpace::Smem) why = "it copies from global to shared memory only";
+    else if (width * elem_bits != atom.bits) why = "only " + std::to_string(width * elem_bits) + "-bit accesses can be proved contiguous and aligned here";
+    else if (atom.bits < 32) why = "it moves 32, 64 or 128 bits per copy";
+    if (!why.empty()) {
+      auto& d = error(diag::Kind::BadCopyAtom, r, "this cp.async copy of " + std::to_string(atom.bits) + " bits cannot be issued: " + why);
+      d.note("source layout " + src.layout.to_string() + ", destination layout " + dst.layout.to_string());
+      abort_entry();
+    }
+  }
 
   std::optional<int64_t> pred_n;
   if (pred) {
@@ -264,6 +286,14 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
     }
     for (int64_t e = 0; e < s0; e += width) {
       auto so = offset_of(src, j * s0 + e), dof = offset_of(dst, j * s0 + e);
+      if (atom.cp_async) {
+        auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
+        s->a = ir::call("tileslc::dev::cp_async_" + std::to_string(width * elem_bits / 8),
+                        {ir::address_of(dst.ptr, dof, dst.dtype), ir::address_of(src.ptr, so, src.dtype)}, ScalarType::Int32);
+        fn_->stored_ptrs[dst.ptr] += 1;
+        emit(std::move(s));
+        continue;
+      }
       auto s = ir::make_stmt(width > 1 ? ir::StmtKind::VecCopy : ir::StmtKind::Store, loc);
       s->name = dst.ptr;
       s->a = dof;
@@ -334,9 +364,12 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
         layout::Tiler tiler = to_tiler(*tiler_v, args.size() >= 2 ? arg_range(1) : site.range, "the tiler");
         // A tile that does not divide a static extent leaves a partial tile
         // that nothing can predicate away at compile time.
-        if (tiler.is_tuple()) {
-          for (size_t m = 0; m < tiler.modes.size() && m < t.layout.rank(); ++m) {
-            const auto& tm = tiler.modes[m];
+        {
+          // A single layout tiles the tensor as a whole (mode 0 of a rank-1 tensor); a tuple tiles by mode.
+          std::vector<layout::Tiler> by_mode = tiler.is_tuple() ? tiler.modes : std::vector<layout::Tiler>{};
+          if (tiler.is_layout() && t.layout.rank() == 1) by_mode = {tiler};
+          for (size_t m = 0; m < by_mode.size() && m < t.layout.rank(); ++m) {
+            const auto& tm = by_mode[m];
             if (!tm.is_layout()) continue;
             auto ext = layout::size(t.layout.shape[m]);
             auto tsz = layout::size(tm.layout);
@@ -423,7 +456,10 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
       case BuiltinId::ElemLess: {
         check_kwargs("cute.elem_less", {});
         arity(2, 2, "cute.elem_less");
-        std::function<Value(const Value&, const Value&)> less = [&](const Value& a, const Value& b) -> Value {
+        std::function<Value(const Value&, const Value&)> less = [&](const Value& a0, const Value& b0) -> Value {
+          // A rank-1 coordinate is a number or a 1-tuple; compare them alike.
+          auto unwrap = [](const Value& v) { return v.kind == Value::Kind::Tuple && v.elts->size() == 1 ? (*v.elts)[0] : v; };
+          Value a = unwrap(a0), b = unwrap(b0);
           if (a.kind == Value::Kind::Tuple || b.kind == Value::Kind::Tuple) {
             if (a.kind != Value::Kind::Tuple || b.kind != Value::Kind::Tuple || a.elts->size() != b.elts->size())
               fail(diag::Kind::RankMismatch, site.range, "cute.elem_less() compares coordinates of the same rank, found " + repr(a) + " and " + repr(b));
@@ -477,9 +513,15 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
       case BuiltinId::MakeCopyAtom: {
         check_kwargs("cute.make_copy_atom", {"num_bits_per_copy"});
         arity(2, 2, "cute.make_copy_atom");
-        if (args[0].kind != Value::Kind::Marker || args[0].s != "CopyUniversalOp")
-          fail(diag::Kind::BadCopyAtom, arg_range(0), "cute.make_copy_atom() supports cute.nvgpu.CopyUniversalOp() so far, found " + describe(args[0]));
+        if (args[0].kind != Value::Kind::Marker || (args[0].s != "CopyUniversalOp" && args[0].s != "CopyG2SOp")) {
+          auto& d = error(diag::Kind::BadCopyAtom, arg_range(0),
+                          "cute.make_copy_atom() takes a copy operation: cute.nvgpu.CopyUniversalOp() or "
+                          "cute.nvgpu.cpasync.CopyG2SOp(), found " + describe(args[0]));
+          if (args[0].kind == Value::Kind::Builtin) d.help("call the operation: CopyUniversalOp() with parentheses");
+          abort_entry();
+        }
         auto atom = std::make_shared<CopyAtom>();
+        atom->cp_async = args[0].s == "CopyG2SOp";
         atom->dtype = dtype_arg(args[1], arg_range(1));
         int elem_bits = ir::bit_width(atom->dtype);
         atom->bits = elem_bits;
@@ -585,6 +627,29 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
     }
     case BuiltinId::MethodGetSlice: {
       arity(1, 1, ".get_slice");
+      if (self.kind == Value::Kind::TiledMma) {
+        auto tm = std::make_shared<TiledMma>(*self.tiled_mma);
+        Value thr = resolve_symbol(args[0], site.args[0]->range);
+        if (!(thr.kind == Value::Kind::Int || (thr.kind == Value::Kind::Dyn && ir::is_integer(thr.type))))
+          fail(diag::Kind::TypeMismatch, site.args[0]->range, ".get_slice() takes a thread index, found " + describe(thr));
+        int64_t threads = tm->atom.threads * tm->am * tm->an;
+        if (fn_ && fn_->is_kernel && fn_->static_block[0] > 0) {
+          int64_t block = fn_->static_block[0] * fn_->static_block[1] * fn_->static_block[2];
+          if (block != threads) {
+            auto& d = error(diag::Kind::ThreadCountMismatch, site.range,
+                            "the tiled MMA is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
+                                std::to_string(block) + " threads per block");
+            d.note("its atoms are laid out (" + std::to_string(tm->am) + ", " + std::to_string(tm->an) + ") with " +
+                   std::to_string(tm->atom.threads) + " threads each");
+            abort_entry();
+          }
+        }
+        tm->thread = std::make_shared<Value>(thr);
+        Value v;
+        v.kind = Value::Kind::TiledMma;
+        v.tiled_mma = tm;
+        return v;
+      }
       auto tc = std::make_shared<TiledCopy>(*self.tiled_copy);
       Value thr = resolve_symbol(args[0], site.args[0]->range);
       if (!(thr.kind == Value::Kind::Int || (thr.kind == Value::Kind::Dyn && ir::is_integer(thr.type))))
@@ -652,8 +717,9 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
       tv.ptr = unique_name("smem");
       tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
       fn_->kernel->smem.push_back({tv.ptr, tv.dtype, offset, bytes});
+      int64_t limit = smem_limit_bytes();
+      if (fn_->smem_bytes <= limit && offset + bytes > limit) fn_->smem_peak_at = site.range;  // the one that crossed it
       fn_->smem_bytes = offset + bytes;
-      fn_->smem_peak_at = site.range;
       return tensor_value(std::move(tv));
     }
     default: break;

@@ -41,9 +41,16 @@ enum class BuiltinId : uint8_t {
   // tensors, copies and shared memory (tileslc.cute, tileslc.utils)
   MakeIdentityTensor, MakeIdentityLayout, ElemLess, MakeFragment, MakeFragmentLike, MakeRmemTensor, MakeCopyAtom,
   CopyUniversalOp, MakeTiledCopyTv, Copy, LocalTile, LocalPartition, SmemAllocatorNew,
+  // tileslc.cute.arch: hardware atomics, warp collectives, named barriers and fences
+  AtomicAdd, AtomicMin, AtomicMax, AtomicAnd, AtomicOr, AtomicXor, AtomicExch, AtomicCas,
+  ShuffleSync, ShuffleSyncUp, ShuffleSyncDown, ShuffleSyncBfly, VoteBallotSync, VoteAnySync, VoteAllSync,
+  NamedBarrier, FenceBlock, FenceGpu, FenceSys, CpAsyncCommitGroup, CpAsyncWaitGroup,
+  // MMA atoms (tileslc.cute, tileslc.cute.nvgpu.warp) and cp.async (tileslc.cute.nvgpu.cpasync)
+  MmaUniversalOp, MmaF16BF16Op, MakeMmaAtom, MakeTiledMma, Gemm, CopyG2SOp,
   // methods bound to a receiver (Value::self)
   MethodLaunch, MethodLoad, MethodStore, MethodFill, MethodGetSlice, MethodPartitionS, MethodPartitionD,
-  MethodTo, MethodAllocateTensor,
+  MethodTo, MethodAllocateTensor, MethodPartitionA, MethodPartitionB, MethodPartitionC, MethodMakeFragmentA,
+  MethodMakeFragmentB, MethodMakeFragmentC,
 };
 
 /// A `def` together with the module whose globals it sees.
@@ -75,10 +82,35 @@ struct TensorValue {
 };
 
 /// A copy atom (CuTe DSL make_copy_atom): the universal copy moves
-/// `bits` per instruction.
+/// `bits` per instruction; cp.async (sm_80, PTX "cp.async") copies global to
+/// shared memory asynchronously, completed by commit/wait groups.
 struct CopyAtom {
   ir::ScalarType dtype = ir::ScalarType::Float32;
   int64_t bits = 0;
+  bool cp_async = false;
+};
+
+/// An MMA atom: one instruction's (M, N, K) tile and, per operand, its
+/// thread-value layout: (thread, value) -> offset in the operand's tile,
+/// column-major over (M, K) for A, (N, K) for B, (M, N) for C (CuTe's
+/// MMA_Traits ALayout/BLayout/CLayout). The universal FMA is one thread's
+/// scalar d = a * b + c.
+struct MmaAtom {
+  std::string name;                    ///< "MmaUniversalOp", "MmaF16BF16Op"
+  std::string device_fn;               ///< prelude function issuing the instruction ("" for FMA)
+  ir::ScalarType ab = ir::ScalarType::Float32, acc = ir::ScalarType::Float32;
+  int64_t m = 1, n = 1, k = 1, threads = 1;
+  layout::Layout a_tv, b_tv, c_tv;
+};
+
+/// make_tiled_mma's result: atoms laid out (AM, AN) over threads, and its
+/// per-thread slice. The TV layouts are over the tiled tile (M*AM, K),
+/// (N*AN, K) and (M*AM, N*AN).
+struct TiledMma {
+  MmaAtom atom;
+  int64_t am = 1, an = 1;
+  layout::Layout a_tv, b_tv, c_tv;
+  std::shared_ptr<Value> thread;
 };
 
 /// make_tiled_copy_tv's result, and (thread set) its per-thread slice.
@@ -111,7 +143,7 @@ struct Value {
     Undef, None, Int, Float, Bool, Str, Tuple, Type, Dyn, Tensor, Module, Function, Builtin,
     KernelCall, SymDim, TensorSpec, ConstexprSpec, Ellipsis, Slice, Layout,
     TensorSSA,   ///< a register value of a whole tensor (.load()): elts flat, `layout` its static shape
-    CopyAtom, TiledCopy, SmemAllocator, Marker,
+    CopyAtom, TiledCopy, SmemAllocator, Marker, MmaAtom, TiledMma,
   };
   Kind kind = Kind::Undef;
   int64_t i = 0;                           ///< Int, Bool; SymDim: its declared divisibility (0: none)
@@ -130,10 +162,13 @@ struct Value {
   std::shared_ptr<const layout::Layout> layout;  ///< Layout; TensorSSA: its shape (compact)
   std::shared_ptr<CopyAtom> atom;
   std::shared_ptr<TiledCopy> tiled_copy;
+  std::shared_ptr<MmaAtom> mma;
+  std::shared_ptr<TiledMma> tiled_mma;
   source::SourceRange origin;              ///< Dyn: where it became dynamic
 
   bool is_static() const {
     if (kind == Kind::TiledCopy) return !tiled_copy || !tiled_copy->thread;
+    if (kind == Kind::TiledMma) return !tiled_mma || !tiled_mma->thread;
     return kind != Kind::Dyn && kind != Kind::Tensor && kind != Kind::Undef && kind != Kind::TensorSSA &&
            kind != Kind::SmemAllocator;
   }

@@ -80,6 +80,115 @@ TILESLC_DEVICE int32_t warp_idx() {
   return static_cast<int32_t>((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5);
 }
 
+// Atomics on an element's address (global or shared memory); each returns the
+// old value. 64-bit signed forms go through the unsigned CUDA functions
+// (two's complement makes add, and, or, xor, exch and cas the same bits).
+TILESLC_DEVICE int32_t atomic_add(int32_t* p, int32_t v) { return atomicAdd(p, v); }
+TILESLC_DEVICE uint32_t atomic_add(uint32_t* p, uint32_t v) { return atomicAdd(p, v); }
+TILESLC_DEVICE uint64_t atomic_add(uint64_t* p, uint64_t v) { return atomicAdd(reinterpret_cast<unsigned long long*>(p), v); }
+TILESLC_DEVICE int64_t atomic_add(int64_t* p, int64_t v) {
+  return static_cast<int64_t>(atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v)));
+}
+TILESLC_DEVICE float atomic_add(float* p, float v) { return atomicAdd(p, v); }
+TILESLC_DEVICE double atomic_add(double* p, double v) { return atomicAdd(p, v); }
+TILESLC_DEVICE __half atomic_add(__half* p, __half v) { return atomicAdd(p, v); }
+TILESLC_DEVICE __nv_bfloat16 atomic_add(__nv_bfloat16* p, __nv_bfloat16 v) { return atomicAdd(p, v); }
+TILESLC_DEVICE int32_t atomic_min(int32_t* p, int32_t v) { return atomicMin(p, v); }
+TILESLC_DEVICE uint32_t atomic_min(uint32_t* p, uint32_t v) { return atomicMin(p, v); }
+TILESLC_DEVICE int64_t atomic_min(int64_t* p, int64_t v) { return atomicMin(reinterpret_cast<long long*>(p), v); }
+TILESLC_DEVICE uint64_t atomic_min(uint64_t* p, uint64_t v) { return atomicMin(reinterpret_cast<unsigned long long*>(p), v); }
+TILESLC_DEVICE int32_t atomic_max(int32_t* p, int32_t v) { return atomicMax(p, v); }
+TILESLC_DEVICE uint32_t atomic_max(uint32_t* p, uint32_t v) { return atomicMax(p, v); }
+TILESLC_DEVICE int64_t atomic_max(int64_t* p, int64_t v) { return atomicMax(reinterpret_cast<long long*>(p), v); }
+TILESLC_DEVICE uint64_t atomic_max(uint64_t* p, uint64_t v) { return atomicMax(reinterpret_cast<unsigned long long*>(p), v); }
+#define TILESLC_ATOMIC_BITS(NAME, CUDA)                                                                            \
+  TILESLC_DEVICE int32_t NAME(int32_t* p, int32_t v) { return CUDA(p, v); }                                        \
+  TILESLC_DEVICE uint32_t NAME(uint32_t* p, uint32_t v) { return CUDA(p, v); }                                     \
+  TILESLC_DEVICE uint64_t NAME(uint64_t* p, uint64_t v) { return CUDA(reinterpret_cast<unsigned long long*>(p), v); } \
+  TILESLC_DEVICE int64_t NAME(int64_t* p, int64_t v) {                                                             \
+    return static_cast<int64_t>(CUDA(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v))); \
+  }
+TILESLC_ATOMIC_BITS(atomic_and, atomicAnd)
+TILESLC_ATOMIC_BITS(atomic_or, atomicOr)
+TILESLC_ATOMIC_BITS(atomic_xor, atomicXor)
+TILESLC_ATOMIC_BITS(atomic_exch, atomicExch)
+#undef TILESLC_ATOMIC_BITS
+TILESLC_DEVICE float atomic_exch(float* p, float v) { return atomicExch(p, v); }
+TILESLC_DEVICE int32_t atomic_cas(int32_t* p, int32_t c, int32_t v) { return atomicCAS(p, c, v); }
+TILESLC_DEVICE uint32_t atomic_cas(uint32_t* p, uint32_t c, uint32_t v) { return atomicCAS(p, c, v); }
+TILESLC_DEVICE uint64_t atomic_cas(uint64_t* p, uint64_t c, uint64_t v) {
+  return atomicCAS(reinterpret_cast<unsigned long long*>(p), c, v);
+}
+TILESLC_DEVICE int64_t atomic_cas(int64_t* p, int64_t c, int64_t v) {
+  return static_cast<int64_t>(atomicCAS(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(c),
+                                        static_cast<unsigned long long>(v)));
+}
+TILESLC_DEVICE float atomic_cas(float* p, float c, float v) {
+  return __uint_as_float(atomicCAS(reinterpret_cast<unsigned int*>(p), __float_as_uint(c), __float_as_uint(v)));
+}
+
+// bar.sync id, count: a named barrier (count 0: every thread of the CTA).
+TILESLC_DEVICE int32_t named_barrier_sync(int32_t id, int32_t count) {
+  if (count == 0) asm volatile("bar.sync %0;" ::"r"(id) : "memory");
+  else asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+  return 0;
+}
+
+// mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32 (PTX ISA,
+// "Warp-level matrix multiply-accumulate instructions"): d[0..3] = a * b + c,
+// a 8 and b 4 elements of 16 bits in the fragment order of the ISA.
+TILESLC_DEVICE int32_t mma_m16n8k16_f32_bf16(float* d, const __nv_bfloat16* a, const __nv_bfloat16* b, const float* c) {
+  const uint32_t* A = reinterpret_cast<const uint32_t*>(a);
+  const uint32_t* B = reinterpret_cast<const uint32_t*>(b);
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};\n"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), "r"(B[0]), "r"(B[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+  return 0;
+}
+TILESLC_DEVICE int32_t mma_m16n8k16_f32_f16(float* d, const __half* a, const __half* b, const float* c) {
+  const uint32_t* A = reinterpret_cast<const uint32_t*>(a);
+  const uint32_t* B = reinterpret_cast<const uint32_t*>(b);
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};\n"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), "r"(B[0]), "r"(B[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+  return 0;
+}
+
+// cp.async.{ca,cg}.shared.global (PTX ISA, "cp.async"): 4, 8 or 16 bytes from
+// global to shared memory, completed through commit and wait groups.
+TILESLC_DEVICE int32_t cp_async_16(void* smem, const void* gmem) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(static_cast<uint32_t>(__cvta_generic_to_shared(smem))),
+               "l"(gmem) : "memory");
+  return 0;
+}
+TILESLC_DEVICE int32_t cp_async_8(void* smem, const void* gmem) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(static_cast<uint32_t>(__cvta_generic_to_shared(smem))),
+               "l"(gmem) : "memory");
+  return 0;
+}
+TILESLC_DEVICE int32_t cp_async_4(void* smem, const void* gmem) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(static_cast<uint32_t>(__cvta_generic_to_shared(smem))),
+               "l"(gmem) : "memory");
+  return 0;
+}
+TILESLC_DEVICE int32_t cp_async_commit_group() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+  return 0;
+}
+#define TILESLC_CP_ASYNC_WAIT(N) \
+  TILESLC_DEVICE int32_t cp_async_wait_group_##N() { asm volatile("cp.async.wait_group " #N ";\n" ::: "memory"); return 0; }
+TILESLC_CP_ASYNC_WAIT(0)
+TILESLC_CP_ASYNC_WAIT(1)
+TILESLC_CP_ASYNC_WAIT(2)
+TILESLC_CP_ASYNC_WAIT(3)
+TILESLC_CP_ASYNC_WAIT(4)
+TILESLC_CP_ASYNC_WAIT(5)
+TILESLC_CP_ASYNC_WAIT(6)
+TILESLC_CP_ASYNC_WAIT(7)
+#undef TILESLC_CP_ASYNC_WAIT
+
 }  // namespace dev
 }  // namespace tileslc
 

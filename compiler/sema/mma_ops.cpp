@@ -1,0 +1,295 @@
+// MMA atoms and tiled MMAs (CuTe's MMA_Atom / TiledMMA, CuTe DSL's
+// make_tiled_mma), cute.gemm, and cp.async with its commit/wait groups.
+//
+// An atom is one instruction with a (thread, value) layout per operand. The
+// warp-level mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16} (PTX ISA,
+// "Matrix Fragments for mma.m16n8k16 with floating point type"): with
+// g = lane / 4 and t = lane % 4, A holds (row g [+8], col 2t [+1] [+8]), B
+// (col g, row 2t [+1] [+8]), C (row g [+8], col 2t [+1]); these are CuTe's
+// SM80_16x8x16 ALayout ((4,8),(2,2,2)):((32,1),(16,8,128)), BLayout
+// ((4,8),(2,2)):((16,1),(8,64)) and CLayout ((4,8),(2,2)):((32,1),(16,8)).
+// make_tiled_mma lays atoms out (AM, AN) over warps; partition_A/B/C give a
+// thread's (V, REST_M|N, REST_K|N) values, and cute.gemm issues one
+// instruction per (m, n, k) of the register fragments.
+#include "sema/evaluator.h"
+
+namespace tileslc::sema {
+
+using ir::ScalarType;
+
+namespace {
+
+layout::Layout parse(const char* text) { return layout::parse_layout(text); }
+
+/// An atom stride s (column-major over an atom tile of `rows` rows) as a
+/// stride of the tiled tile with `tiled_rows` rows.
+layout::IntTuple widen(const layout::IntTuple& stride, int64_t rows, int64_t tiled_rows) {
+  if (stride.is_leaf()) {
+    int64_t s = stride.value().value();
+    return layout::IntTuple(layout::Int(s % rows + (s / rows) * tiled_rows));
+  }
+  std::vector<layout::IntTuple> xs;
+  for (const auto& e : stride.elems()) xs.push_back(widen(e, rows, tiled_rows));
+  return layout::IntTuple::tuple(std::move(xs));
+}
+
+/// The tiled TV layout: thread = (atom thread, warp_m, warp_n), value = the atom's.
+layout::Layout tiled_tv(const layout::Layout& atom_tv, int64_t rows, int64_t tiled_rows, const layout::Layout& warp_m,
+                        const layout::Layout& warp_n) {
+  layout::Layout thr = layout::get(atom_tv, 0), val = layout::get(atom_tv, 1);
+  layout::Layout thr_w = layout::make_layout(thr.shape, widen(thr.stride, rows, tiled_rows));
+  layout::Layout val_w = layout::make_layout(val.shape, widen(val.stride, rows, tiled_rows));
+  return layout::make_layout(std::vector<layout::Layout>{layout::make_layout(std::vector<layout::Layout>{thr_w, warp_m, warp_n}), val_w});
+}
+
+MmaAtom universal_fma(ScalarType t) {
+  MmaAtom a;
+  a.name = "MmaUniversalOp";
+  a.ab = a.acc = t;
+  a.a_tv = a.b_tv = a.c_tv = parse("(1,1):(0,0)");
+  return a;
+}
+
+}  // namespace
+
+Value Evaluator::call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
+                                  const ast::Call& site) {
+  auto arg_range = [&](size_t i) { return i < site.args.size() ? site.args[i]->range : site.range; };
+  auto kwarg = [&](const std::string& name) -> std::optional<Value> {
+    for (auto& [k, v] : kwargs)
+      if (k == name) return v;
+    return std::nullopt;
+  };
+  auto type_arg = [&](const Value& v, source::SourceRange at) {
+    if (v.kind != Value::Kind::Type) fail(diag::Kind::TypeMismatch, at, "expected an element type such as cutlass.Float32, found " + describe(v));
+    return v.type;
+  };
+  auto mma_value = [](MmaAtom a) {
+    Value v;
+    v.kind = Value::Kind::MmaAtom;
+    v.mma = std::make_shared<MmaAtom>(std::move(a));
+    return v;
+  };
+  auto need_kernel = [&](const char* what) {
+    if (!fn_ || !fn_->is_kernel)
+      fail(diag::Kind::UnsupportedOperation, site.range, std::string(what) + " is only available inside a @cute.kernel");
+  };
+  switch (id) {
+    case BuiltinId::MmaUniversalOp: {
+      ScalarType t = args.empty() ? ScalarType::Float32 : type_arg(args[0], arg_range(0));
+      if (!ir::is_float(t) && !ir::is_integer(t))
+        fail(diag::Kind::BadCopyAtom, arg_range(0), std::string("MmaUniversalOp accumulates in a number type, found ") + ir::type_name(t));
+      return mma_value(universal_fma(t));
+    }
+    case BuiltinId::MmaF16BF16Op: {
+      // CuTe DSL: cute.nvgpu.warp.MmaF16BF16Op(ab_dtype, acc_dtype, shape_mnk)
+      if (args.size() != 3)
+        fail(diag::Kind::WrongArity, site.range, "MmaF16BF16Op(ab_dtype, acc_dtype, (16, 8, 16)) takes 3 arguments, " +
+                                                     std::to_string(args.size()) + " given");
+      ScalarType ab = type_arg(args[0], arg_range(0)), acc = type_arg(args[1], arg_range(1));
+      Value shape = args[2];
+      bool m16n8k16 = shape.kind == Value::Kind::Tuple && shape.elts->size() == 3 && static_equal(shape, Value::tuple({Value::integer(16), Value::integer(8), Value::integer(16)}));
+      if (!m16n8k16)
+        fail(diag::Kind::BadCopyAtom, arg_range(2), "MmaF16BF16Op supports the (16, 8, 16) shape, found " + repr(shape));
+      if ((ab != ScalarType::BFloat16 && ab != ScalarType::Float16) || acc != ScalarType::Float32) {
+        auto& d = error(diag::Kind::BadCopyAtom, site.range,
+                        std::string("mma.sync m16n8k16 has no ") + ir::type_name(ab) + " x " + ir::type_name(ab) + " -> " + ir::type_name(acc) + " form");
+        d.note("supported here: Float16 or BFloat16 inputs accumulating in Float32");
+        abort_entry();
+      }
+      MmaAtom a;
+      a.name = "MmaF16BF16Op";
+      a.device_fn = ab == ScalarType::BFloat16 ? "tileslc::dev::mma_m16n8k16_f32_bf16" : "tileslc::dev::mma_m16n8k16_f32_f16";
+      a.ab = ab;
+      a.acc = acc;
+      a.m = 16, a.n = 8, a.k = 16, a.threads = 32;
+      a.a_tv = parse("((4,8),(2,2,2)):((32,1),(16,8,128))");
+      a.b_tv = parse("((4,8),(2,2)):((16,1),(8,64))");
+      a.c_tv = parse("((4,8),(2,2)):((32,1),(16,8))");
+      return mma_value(std::move(a));
+    }
+    case BuiltinId::MakeMmaAtom: {
+      if (args.size() != 1 || args[0].kind != Value::Kind::MmaAtom)
+        fail(diag::Kind::BadCopyAtom, site.range, "cute.make_mma_atom() takes an MMA operation such as cute.nvgpu.warp.MmaF16BF16Op(...)");
+      return args[0];
+    }
+    case BuiltinId::MakeTiledMma: {
+      if (args.empty() || args[0].kind != Value::Kind::MmaAtom)
+        fail(diag::Kind::BadCopyAtom, site.range, "cute.make_tiled_mma() takes an MMA atom or operation first");
+      std::optional<Value> al = args.size() >= 2 ? std::optional<Value>(args[1]) : kwarg("atom_layout_mnk");
+      int64_t am = 1, an = 1;
+      if (al) {
+        Value v = *al;
+        if (v.kind == Value::Kind::Layout) v = from_int_tuple(v.layout->shape, site.range);
+        std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
+        if (xs.size() < 2 || xs.size() > 3) fail(diag::Kind::BadLayoutArgument, site.range, "atom_layout_mnk must be (AM, AN) or (AM, AN, 1), found " + repr(v));
+        am = require_static_int(xs[0], site.range, "atom_layout_mnk");
+        an = require_static_int(xs[1], site.range, "atom_layout_mnk");
+        if (xs.size() == 3 && require_static_int(xs[2], site.range, "atom_layout_mnk") != 1)
+          fail(diag::Kind::BadLayoutArgument, site.range, "atoms along K (atom_layout_mnk[2] > 1) are not supported");
+        if (am < 1 || an < 1) fail(diag::Kind::BadLayoutArgument, site.range, "atom_layout_mnk must be positive");
+      }
+      auto tm = std::make_shared<TiledMma>();
+      tm->atom = *args[0].mma;
+      tm->am = am;
+      tm->an = an;
+      const MmaAtom& a = tm->atom;
+      try {
+        auto L = [](int64_t n, int64_t s) { return layout::make_layout(layout::IntTuple(n), layout::IntTuple(s)); };
+        tm->a_tv = tiled_tv(a.a_tv, a.m, a.m * am, L(am, a.m), L(an, 0));
+        tm->b_tv = tiled_tv(a.b_tv, a.n, a.n * an, L(am, 0), L(an, a.n));
+        tm->c_tv = tiled_tv(a.c_tv, a.m, a.m * am, L(am, a.m), L(an, a.m * am * a.n));
+      } catch (const layout::LayoutError& e) {
+        fail(diag::Kind::LayoutAlgebraError, site.range, e.what());
+      }
+      Value v;
+      v.kind = Value::Kind::TiledMma;
+      v.tiled_mma = tm;
+      return v;
+    }
+    case BuiltinId::Gemm: {
+      need_kernel("cute.gemm");
+      if (args.size() != 5)
+        fail(diag::Kind::WrongArity, site.range, "cute.gemm(tiled_mma, d, a, b, c) takes 5 arguments, " + std::to_string(args.size()) + " given");
+      TiledMma tm;
+      if (args[0].kind == Value::Kind::TiledMma) tm = *args[0].tiled_mma;
+      else if (args[0].kind == Value::Kind::MmaAtom) tm.atom = *args[0].mma;
+      else fail(diag::Kind::BadCopyAtom, arg_range(0), "cute.gemm() needs a tiled MMA or MMA atom first, found " + describe(args[0]));
+      for (size_t i = 1; i < 5; ++i)
+        if (args[i].kind != Value::Kind::Tensor)
+          fail(diag::Kind::TypeMismatch, arg_range(i), "cute.gemm() needs register tensors for d, a, b and c, found " + describe(args[i]));
+      gemm(tm, args[1], args[2], args[3], args[4], site.range);
+      return Value::none();
+    }
+    case BuiltinId::CopyG2SOp: {
+      Value v;
+      v.kind = Value::Kind::Marker;
+      v.s = "CopyG2SOp";
+      return v;
+    }
+    case BuiltinId::CpAsyncCommitGroup: case BuiltinId::CpAsyncWaitGroup: {
+      need_kernel(id == BuiltinId::CpAsyncCommitGroup ? "cute.arch.cp_async_commit_group" : "cute.arch.cp_async_wait_group");
+      auto s = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : site.range);
+      if (id == BuiltinId::CpAsyncCommitGroup) {
+        if (!args.empty()) fail(diag::Kind::WrongArity, site.range, "cute.arch.cp_async_commit_group() takes no arguments");
+        s->a = ir::call("tileslc::dev::cp_async_commit_group", {}, ScalarType::Int32);
+      } else {
+        if (args.size() != 1) fail(diag::Kind::WrongArity, site.range, "cute.arch.cp_async_wait_group(n) takes the number of groups that may stay in flight");
+        int64_t n = require_static_int(args[0], arg_range(0), "the number of pending groups");
+        if (n < 0 || n > 7) fail(diag::Kind::BadLaunch, arg_range(0), "cp.async.wait_group takes 0 to 7 pending groups, found " + std::to_string(n));
+        s->a = ir::call("tileslc::dev::cp_async_wait_group_" + std::to_string(n), {}, ScalarType::Int32);
+      }
+      emit(std::move(s));
+      return Value::none();
+    }
+    default: break;
+  }
+  fail(diag::Kind::NotCallable, site.range, "unknown MMA builtin");
+}
+
+Value Evaluator::call_mma_method(const Value& callee, std::vector<Value>& args, const ast::Call& site) {
+  const TiledMma& tm = *callee.self->tiled_mma;
+  const char* names[] = {"partition_A", "partition_B", "partition_C", "make_fragment_A", "make_fragment_B", "make_fragment_C"};
+  int which = static_cast<int>(callee.builtin) - static_cast<int>(BuiltinId::MethodPartitionA);
+  std::string name = std::string(".") + names[which];
+  if (args.size() != 1 || args[0].kind != Value::Kind::Tensor)
+    fail(diag::Kind::WrongArity, site.range, name + "() takes one tensor");
+  const MmaAtom& a = tm.atom;
+  int op = which % 3;  // 0: A, 1: B, 2: C
+  if (which >= 3) {
+    // A compact register tensor of the partition's shape, in the operand's type.
+    ScalarType t = op == 2 ? a.acc : a.ab;
+    return make_rmem(layout::make_layout(args[0].tensor->layout.shape), t, site.range);
+  }
+  if (!tm.thread) fail(diag::Kind::UnsupportedOperation, site.range, name + "() needs one thread's slice: tiled_mma.get_slice(tidx)" + name + "(t)");
+  layout::IntTuple tile = op == 0   ? layout::IntTuple::tuple({layout::Int(a.m * tm.am), layout::Int(a.k)})
+                          : op == 1 ? layout::IntTuple::tuple({layout::Int(a.n * tm.an), layout::Int(a.k)})
+                                    : layout::IntTuple::tuple({layout::Int(a.m * tm.am), layout::Int(a.n * tm.an)});
+  const layout::Layout& tv = op == 0 ? tm.a_tv : op == 1 ? tm.b_tv : tm.c_tv;
+  return thread_partition(args[0], tile, tv, *tm.thread, 0, "a tiled MMA", site.range);
+}
+
+void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const Value& bv, const Value& cv, source::SourceRange r) {
+  const MmaAtom& atom = tm.atom;
+  const TensorValue &d = *dv.tensor, &a = *av.tensor, &b = *bv.tensor, &c = *cv.tensor;
+  for (const TensorValue* t : {&d, &a, &b, &c}) {
+    if (t->space != MemSpace::Rmem) {
+      auto& e = error(diag::Kind::BadCopyAtom, r, "cute.gemm() reads and writes register fragments; one operand is a " +
+                                                      std::string(t->space == MemSpace::Smem ? "shared-memory" : t->space == MemSpace::Gmem ? "global-memory" : "coordinate") + " tensor");
+      e.help("copy it into a fragment first: tCrA = tiled_mma.make_fragment_A(tCsA); cute.copy(atom, tCsA, tCrA)");
+      abort_entry();
+    }
+  }
+  auto want_type = [&](const TensorValue& t, ScalarType want, const char* which) {
+    if (t.dtype != want) {
+      auto& e = error(diag::Kind::TensorDtypeMismatch, r, std::string("cute.gemm()'s ") + which + " is " + ir::type_name(t.dtype) +
+                                                              ", the MMA atom takes " + ir::type_name(want));
+      e.note("the atom is " + atom.name + " with " + ir::type_name(atom.ab) + " inputs and " + ir::type_name(atom.acc) + " accumulators");
+      abort_entry();
+    }
+  };
+  want_type(a, atom.ab, "A");
+  want_type(b, atom.ab, "B");
+  want_type(c, atom.acc, "C");
+  want_type(d, atom.acc, "D");
+  auto modes = [&](const TensorValue& t, const char* which, int64_t values) {
+    // (V, X, Y) with V this atom's values per thread, contiguous in the register array.
+    if (t.layout.rank() != 3) {
+      fail(diag::Kind::TensorShapeMismatch, r,
+           std::string("cute.gemm()'s ") + which + " must be (V, M, K)-shaped as partition_* makes it, found " + shape_text(t.layout.shape));
+    }
+    int64_t v = layout::size(layout::get(t.layout, 0)).require_value("values");
+    if (v != values) {
+      auto& e = error(diag::Kind::TensorShapeMismatch, r,
+                      std::string("cute.gemm()'s ") + which + " holds " + std::to_string(v) + " values per thread per atom, the atom " + std::to_string(values));
+      e.note("the fragment's shape is " + shape_text(t.layout.shape));
+      abort_entry();
+    }
+    return std::pair<int64_t, int64_t>{layout::size(layout::get(t.layout, 1)).require_value("mode 1"),
+                                       layout::size(layout::get(t.layout, 2)).require_value("mode 2")};
+  };
+  int64_t va = layout::size(layout::get(atom.a_tv, 1)).require_value("A values");
+  int64_t vb = layout::size(layout::get(atom.b_tv, 1)).require_value("B values");
+  int64_t vc = layout::size(layout::get(atom.c_tv, 1)).require_value("C values");
+  auto [am, ak] = modes(a, "A", va);
+  auto [bn, bk] = modes(b, "B", vb);
+  auto [cm, cn] = modes(c, "C", vc);
+  auto [dm, dn] = modes(d, "D", vc);
+  if (am != cm || bn != cn || ak != bk || dm != cm || dn != cn) {
+    auto& e = error(diag::Kind::TensorShapeMismatch, r,
+                    "cute.gemm() operands do not agree: A " + shape_text(a.layout.shape) + ", B " + shape_text(b.layout.shape) + ", C " +
+                        shape_text(c.layout.shape) + ", D " + shape_text(d.layout.shape));
+    e.note("A is (V, M, K), B (V, N, K), C and D (V, M, N) with equal M, N and K");
+    abort_entry();
+  }
+  auto off = [&](const TensorValue& t, int64_t x, int64_t y) {
+    Value o = layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x), Value::integer(y)}), r);
+    return ir::int_const(o.i, ScalarType::Int64);
+  };
+  const source::SourceRange loc = stmt_loc_.valid() ? stmt_loc_ : r;
+  for (int64_t k = 0; k < ak; ++k) {
+    for (int64_t m = 0; m < am; ++m) {
+      for (int64_t nn = 0; nn < bn; ++nn) {
+        int64_t n = (m % 2) ? bn - 1 - nn : nn;  // serpentine, as CuTe: B fragments stay in registers longer
+        if (atom.device_fn.empty()) {
+          // Universal FMA: d = a * b + c on one value.
+          auto prod = ir::binary(ir::Op::Mul, ir::load(a.ptr, off(a, m, k), a.dtype), ir::load(b.ptr, off(b, n, k), b.dtype), atom.acc);
+          auto s = ir::make_stmt(ir::StmtKind::Store, loc);
+          s->name = d.ptr;
+          s->a = off(d, m, n);
+          s->b = ir::binary(ir::Op::Add, prod, ir::load(c.ptr, off(c, m, n), c.dtype), atom.acc);
+          emit(std::move(s));
+          continue;
+        }
+        auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
+        s->a = ir::call(atom.device_fn,
+                        {ir::address_of(d.ptr, off(d, m, n), d.dtype), ir::address_of(a.ptr, off(a, m, k), a.dtype),
+                         ir::address_of(b.ptr, off(b, n, k), b.dtype), ir::address_of(c.ptr, off(c, m, n), c.dtype)},
+                        ScalarType::Int32);
+        emit(std::move(s));
+      }
+    }
+  }
+}
+
+}  // namespace tileslc::sema
