@@ -29,7 +29,11 @@ using tileslc::DType;
   } while (0)
 
 constexpr int64_t kSampledEntries = 256;  // entries of cuBLAS's C checked against float64 per large shape
-const Shape kSmallShapes[] = {{256, 384, 40}, {384, 128, 1000}};  // M != N, so a swapped mapping fails
+// M != N, so a swapped mapping fails. Every entry must accept them: M, N
+// multiples of 128, K of 64 (sgemm needs K % 8 == 0, gemm_sm80 K % 32 == 0).
+// K = 1088 = 17 * 64 is 34 k-tiles of 32, not a multiple of gemm_sm80's 3
+// stages, and 136 of sgemm's 8.
+const Shape kSmallShapes[] = {{256, 384, 192}, {384, 128, 1088}};
 
 cudaDataType cuda_type(DType d) {
   switch (d) {

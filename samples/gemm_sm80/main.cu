@@ -1,0 +1,220 @@
+// gemm_sm80 driver: runs the tileslc-generated gemm_sm80 (C = A * B^T on
+// tensor cores: A (M, K) and B (N, K) BFloat16 row-major, C (M, N) Float32
+// row-major; M, N multiples of 128, K of 32) on several shapes. Inputs are
+// random in [-1, 1), rounded to BFloat16 on the host; the float64 reference is
+// computed from those BFloat16 values. Small shapes are checked element by
+// element, 4096^3 on a random sample of entries; a guard after C must stay
+// untouched. It times 4096^3 (TFLOP/s) and shows run-time argument validation.
+//
+// Usage: gemm_sm80 [--small]
+//   --small  only the small shapes (every entry checked) and the validation
+//            demos: no 4096^3 case, no timing (for compute-sanitizer runs).
+// Exit: 0 all passed, 1 a check failed, 2 bad arguments, 77 no CUDA device
+// (built, not run).
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gemm_sm80.h"
+#include "sample_util.h"
+
+namespace {
+
+using sample::DeviceMatrix;
+using sample::Matrix2D;
+
+const char* kName = "gemm_sm80";
+constexpr int64_t kGuard = 64;             // poisoned floats after C that must stay untouched
+constexpr int64_t kSampledEntries = 4096;  // entries of C checked on large shapes
+constexpr int kWarmup = 3;
+constexpr int kReps = 20;
+
+// Tolerance on max |C - ref| / max |ref|, the reference computed in float64
+// from the BFloat16 inputs (so rounding the inputs to BFloat16 is no error):
+// - a BFloat16 has an 8-bit significand, so each product a * b has at most 16
+//   significant bits and is exact in Float32: as in sgemm, the only error is
+//   the Float32 accumulation of K terms per entry (u = 2^-24, inputs in
+//   [-1, 1), max |ref| about 1.5 * sqrt(K));
+// - mma.sync m16n8k16 adds 16 products and the accumulator per instruction;
+//   how the tensor core aligns and rounds that sum is not IEEE round-to-nearest
+//   (published measurements of Volta to Ampere tensor cores report
+//   truncation), so count a whole unit 2^-23 of the running sum lost per
+//   instruction, always with the same sign: K / 16 * 2^-23, a ratio of 3e-5
+//   at K = 4096 (random signs give far less).
+// 1e-5 * sqrt(K) (6.4e-4 at K = 4096, 5.7e-5 at K = 32) is 20 times that
+// coherent worst case at K = 4096 and more below it. A real bug is far above:
+// one k-tile of 32 dropped or added twice moves entries by a 32-term sum, a
+// ratio near sqrt(32 / K) (0.09 at K = 4096); a misplaced fragment element
+// gives errors of order 1.
+double tolerance(int64_t K) { return 1e-5 * std::sqrt(static_cast<double>(K)); }
+
+// A compact row-major (rows, cols) BFloat16 matrix in device memory, with the
+// values kept on the host as floats (each exactly a BFloat16).
+class Bf16Matrix {
+ public:
+  // Uniform in [lo, hi), rounded to nearest-even BFloat16, uploaded.
+  static Bf16Matrix random(int64_t rows, int64_t cols, float lo, float hi, sample::Rng& rng) {
+    Bf16Matrix m;
+    m.rows_ = rows;
+    m.cols_ = cols;
+    std::vector<float> raw(rows * cols);
+    rng.fill(raw, lo, hi);
+    std::vector<uint16_t> bits(raw.size());
+    m.values_.resize(raw.size());
+    for (size_t i = 0; i < raw.size(); ++i) {
+      bits[i] = sample::float_to_bf16(raw[i]);
+      m.values_[i] = sample::bf16_to_float(bits[i]);
+    }
+    CHECK_OK(m.buffer_.allocate(bits.size() * sizeof(uint16_t)));
+    CHECK_OK(m.buffer_.copy_from_host(bits.data(), m.buffer_.size()));
+    return m;
+  }
+
+  tileslc::TensorView view() const {
+    return tileslc::make_tensor_view(buffer_.data(), tileslc::DType::BFloat16, {rows_, cols_}, {cols_, 1});
+  }
+  int64_t cols() const { return cols_; }
+  // Row r as floats (cols() of them).
+  const float* row(int64_t r) const { return &values_[r * cols_]; }
+
+ private:
+  int64_t rows_ = 0, cols_ = 0;
+  std::vector<float> values_;
+  tileslc::DeviceBuffer buffer_;
+};
+
+// sum_k A[m, k] * B[n, k] in float64 (each product is exact).
+double reference(const Bf16Matrix& A, const Bf16Matrix& B, int64_t m, int64_t n) {
+  const int64_t K = A.cols();
+  const float* a = A.row(m);
+  const float* b = B.row(n);
+  double sum = 0.0;
+  for (int64_t k = 0; k < K; ++k) sum += static_cast<double>(a[k]) * b[k];
+  return sum;
+}
+
+// "4096x4096x4096" (M x N x K).
+std::string shape_text(int64_t M, int64_t N, int64_t K) {
+  return std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+}
+
+// One call of gemm_sm80 on random A, B and a NaN-poisoned C. `sampled` == 0
+// checks every entry; otherwise `sampled` random entries (and that no entry of
+// C is left NaN). With `timed` it then prints the median time and TFLOP/s.
+bool run_case(int64_t M, int64_t N, int64_t K, int64_t sampled, bool timed, sample::Rng& rng, cudaStream_t stream) {
+  const Bf16Matrix A = Bf16Matrix::random(M, K, -1.0f, 1.0f, rng);
+  const Bf16Matrix B = Bf16Matrix::random(N, K, -1.0f, 1.0f, rng);
+  auto C = DeviceMatrix::poisoned(Matrix2D::row_major(M, N), kGuard);
+  const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
+  CHECK_OK(gemm_sm80(mA, mB, mC, stream));
+  CHECK(cudaStreamSynchronize(stream));
+  C.download();
+
+  sample::ErrorStats e;
+  std::string what = shape_text(M, N, K);
+  bool ok = true;
+  if (sampled == 0) {
+    for (int64_t m = 0; m < M; ++m) {
+      for (int64_t n = 0; n < N; ++n) e.add(C.at(m, n), reference(A, B, m, n));
+    }
+  } else {
+    what += ", " + std::to_string(sampled) + " sampled entries";
+    std::mt19937_64 pick(M * 31 + N * 7 + K);
+    for (int64_t i = 0; i < sampled; ++i) {
+      const int64_t m = static_cast<int64_t>(pick() % M), n = static_cast<int64_t>(pick() % N);
+      e.add(C.at(m, n), reference(A, B, m, n));
+    }
+    int64_t unwritten = 0;  // the sample sees few entries: look for NaN in all of them
+    for (int64_t m = 0; m < M; ++m) {
+      for (int64_t n = 0; n < N; ++n) unwritten += std::isnan(C.at(m, n));
+    }
+    if (unwritten) {
+      std::printf("%s: %s FAIL: %lld of %lld entries of C never written\n", kName, what.c_str(),
+                  (long long)unwritten, (long long)(M * N));
+      ok = false;
+    }
+  }
+  ok &= sample::report(kName, what, e, tolerance(K));
+  if (int64_t stray = C.written_outside_view()) {
+    std::printf("%s: %s FAIL: %lld elements written past the end of C\n", kName, what.c_str(), (long long)stray);
+    ok = false;
+  }
+  if (timed) {
+    const double ms = sample::median_ms([&] { CHECK_OK(gemm_sm80(mA, mB, mC, stream)); }, stream, kWarmup, kReps);
+    const double tflops = 2.0 * M * N * K / (ms * 1e-3) / 1e12;
+    int l2_bytes = 0;
+    CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0));
+    const int64_t operand_bytes = (M * K + N * K) * int64_t{2} + M * N * int64_t{4};  // BF16 A, B; Float32 C
+    std::printf("%s: %s: %.3f ms, %.2f TFLOP/s (median of %d reps after %d warm-ups; A + B + C = %lld MiB, L2 = "
+                "%d MiB: %s)\n",
+                kName, shape_text(M, N, K).c_str(), ms, tflops, kReps, kWarmup, (long long)(operand_bytes >> 20),
+                l2_bytes >> 20,
+                operand_bytes > l2_bytes ? "no cache flush needed between reps" : "operands fit, warm-cache timing");
+  }
+  return ok;
+}
+
+// Like sample::expect_rejected, but the message may name either parameter
+// (a K that breaks divisibility is an extent of both mA and mB).
+bool expect_rejected_naming_either(const char* what, const tileslc::Status& s, const char* p1, const char* p2) {
+  const bool ok = !s.ok() && (s.message().find(p1) != std::string::npos || s.message().find(p2) != std::string::npos);
+  std::printf("%s: validation, %-28s %s  \"%s\"\n", kName, what, ok ? "PASS" : "FAIL",
+              s.ok() ? "(accepted: expected an error)" : s.message().c_str());
+  return ok;
+}
+
+// gemm_sm80 must reject what its kernel cannot serve before launching, with a
+// message naming the parameter.
+bool run_validation(cudaStream_t stream) {
+  const int64_t M = 128, N = 128, K = 64;
+  tileslc::DeviceBuffer dA, dB, dC;
+  CHECK_OK(dA.allocate(M * K * sizeof(float)));  // room for the Float32 B below too
+  CHECK_OK(dB.allocate(N * K * sizeof(float)));
+  CHECK_OK(dC.allocate((M * N + 4) * sizeof(float)));
+  const auto bf16 = tileslc::DType::BFloat16, f32 = tileslc::DType::Float32;
+  auto mA = tileslc::make_tensor_view(dA.data(), bf16, {M, K}, {K, 1});
+  auto mB = tileslc::make_tensor_view(dB.data(), bf16, {N, K}, {K, 1});
+  auto mC = tileslc::make_tensor_view(dC.data(), f32, {M, N}, {N, 1});
+  bool ok = true;
+
+  auto mA_100 = tileslc::make_tensor_view(dA.data(), bf16, {100, K}, {K, 1});
+  auto mC_100 = tileslc::make_tensor_view(dC.data(), f32, {100, N}, {N, 1});
+  ok &= sample::expect_rejected(kName, "M = 100, not a multiple of 128", gemm_sm80(mA_100, mB, mC_100, stream),
+                                "mA");
+  auto mA_40 = tileslc::make_tensor_view(dA.data(), bf16, {M, 40}, {40, 1});
+  auto mB_40 = tileslc::make_tensor_view(dB.data(), bf16, {N, 40}, {40, 1});
+  ok &= expect_rejected_naming_either("K = 40, not a multiple of 32", gemm_sm80(mA_40, mB_40, mC, stream), "mA",
+                                      "mB");
+  auto mB_f32 = tileslc::make_tensor_view(dB.data(), f32, {N, K}, {K, 1});
+  ok &= sample::expect_rejected(kName, "B Float32, not BFloat16", gemm_sm80(mA, mB_f32, mC, stream), "mB");
+  auto mC_odd = tileslc::make_tensor_view(static_cast<float*>(dC.data()) + 1, f32, {M, N}, {N, 1});
+  ok &= sample::expect_rejected(kName, "C not 16-byte aligned", gemm_sm80(mA, mB, mC_odd, stream), "mC");
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool small = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--small") == 0) {
+      small = true;
+    } else {
+      std::fprintf(stderr, "usage: %s [--small]\n  --small  only the small shapes and the validation demos\n",
+                   argv[0]);
+      return 2;
+    }
+  }
+  return sample::run_sample(kName, [small](sample::Rng& rng, cudaStream_t stream) {
+    bool ok = true;
+    ok &= run_case(128, 128, 32, 0, false, rng, stream);     // one block, one k-tile
+    ok &= run_case(256, 384, 64, 0, false, rng, stream);     // M != N, two k-tiles (fewer than the 3 stages)
+    ok &= run_case(512, 128, 1024, 0, false, rng, stream);   // 32 k-tiles: the 3-stage ring wraps around
+    if (!small) ok &= run_case(4096, 4096, 4096, kSampledEntries, true, rng, stream);
+    ok &= run_validation(stream);
+    return ok;
+  });
+}
