@@ -147,7 +147,12 @@ Layout zip_product(const Layout& a, const Layout& b, bool raked) {
   Layout pa = append(a, r), pb = append(b, r);
   Layout p = logical_product(pa, Tiler(pb));
   Layout block = p[0], rest = p[1];
-  if (r == 1) return raked ? make_layout({rest, block}) : make_layout({block, rest});
+  // Rank-1 operands give a rank-1 result whose one mode is (block, rest) (CuTe
+  // zips the modes and coalesces each one, so a blocked 1-D product is compact).
+  if (r == 1) {
+    Layout zipped = make_layout(std::vector<Layout>{raked ? make_layout({rest, block}) : make_layout({block, rest})});
+    return coalesce(zipped, IntTuple::tuple({IntTuple(1)}));
+  }
   std::vector<Layout> out;
   for (size_t i = 0; i < r; ++i)
     out.push_back(raked ? make_layout({rest[i], block[i]}) : make_layout({block[i], rest[i]}));

@@ -57,10 +57,11 @@ bool Int::identical(const Int& o) const {
 Int binary(const Int& a, const Int& b, char op) {
   if (a.has_value() && b.has_value()) {
     int64_t x = a.value_, y = b.value_, r = 0;
+    bool overflow = false;
     switch (op) {
-      case '+': r = x + y; break;
-      case '-': r = x - y; break;
-      case '*': r = x * y; break;
+      case '+': overflow = __builtin_add_overflow(x, y, &r); break;
+      case '-': overflow = __builtin_sub_overflow(x, y, &r); break;
+      case '*': overflow = __builtin_mul_overflow(x, y, &r); break;
       case '/':
         if (y == 0) throw LayoutError("division by zero");
         r = x / y;
@@ -70,6 +71,8 @@ Int binary(const Int& a, const Int& b, char op) {
         r = x % y;
         break;
     }
+    if (overflow)
+      throw LayoutError("integer overflow: " + std::to_string(x) + " " + op + " " + std::to_string(y) + " does not fit in 64 bits");
     return a.is_static() && b.is_static() ? Int(r) : Int::dynamic(r);
   }
   // At least one symbolic operand: fold the identities, else build C++ text.

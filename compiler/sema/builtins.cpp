@@ -111,7 +111,7 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
     if (args.size() < lo || args.size() > hi) {
       std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
       fail(diag::Kind::WrongArity, site.range,
-           std::string(builtin_name(id)) + "() takes " + want + " argument" + (hi == 1 ? "" : "s") + ", " +
+           std::string(builtin_name(id)) + "() takes " + want + " argument" + (hi == 1 && lo == 1 ? "" : "s") + ", " +
                std::to_string(args.size()) + " given");
     }
   };

@@ -457,7 +457,7 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
       const auto& t = *a.tensor;
       if (t.offset && ir::as_int_const(t.offset).value_or(1) != 0)
         fail(diag::Kind::UnsupportedOperation, kc.range,
-             "tensor '" + p.name + "' is a slice with a run-time offset: pass the whole tensor and slice it in the kernel");
+             "tensor '" + p.name + "' is a slice that starts inside its tensor: pass the whole tensor and slice it in the kernel");
       std::vector<std::string> leaves;
       collect_leaves(t.layout.shape, leaves);
       collect_leaves(t.layout.stride, leaves);

@@ -278,8 +278,13 @@ Value Evaluator::eval_subscript(const ast::Subscript& s) {
         if (d.kind != Value::Kind::Int && d.kind != Value::Kind::SymDim)
           fail(diag::Kind::BadAnnotation, s.index->range,
                "tensor extents must be integers or symbols from cute.sym_int, found " + describe(d));
+        if (d.kind == Value::Kind::Int && d.i < 0)
+          fail(diag::Kind::BadAnnotation, s.index->range, "tensor extents must not be negative, found " + std::to_string(d.i));
         spec->dims.push_back(std::make_shared<Value>(d));
       }
+      if (spec->dims.size() > 8)  // TILESLC_MAX_RANK of the runtime's tensor views
+        fail(diag::Kind::BadAnnotation, s.index->range,
+             "tensors have at most 8 modes, found " + std::to_string(spec->dims.size()));
     }
     for (size_t k = 2; k < parts.size(); ++k) {
       if (parts[k].kind == Value::Kind::Tuple && k == 2) {
@@ -298,6 +303,10 @@ Value Evaluator::eval_subscript(const ast::Subscript& s) {
       if (parts[k].kind != Value::Kind::Int || parts[k].i <= 0 || (parts[k].i & (parts[k].i - 1)))
         fail(diag::Kind::BadAnnotation, s.index->range, "tensor alignment must be a power of two in bytes");
       spec->align = parts[k].i;
+      if (spec->align * 8 < ir::bit_width(spec->dtype))
+        fail(diag::Kind::BadAnnotation, s.index->range,
+             "an alignment of " + std::to_string(spec->align) + " bytes is below the " + std::to_string(ir::bit_width(spec->dtype) / 8) +
+                 "-byte size of a " + ir::type_name(spec->dtype) + " element");
     }
     Value v;
     v.kind = Value::Kind::TensorSpec;

@@ -79,7 +79,7 @@ bool is_reserved_cpp_name(const std::string& name) {
       "printf", "abs", "llabs", "exp", "expf", "exp2", "exp2f", "log", "logf", "log2", "log2f", "sqrt", "sqrtf",
       "rsqrt", "rsqrtf", "sin", "sinf", "cos", "cosf", "tanh", "tanhf", "erf", "erff", "floor", "floorf", "ceil",
       "ceilf", "fabs", "fabsf", "fma", "fmaf", "pow", "powf", "fmin", "fminf", "fmax", "fmaxf", "grid_x", "grid_y",
-      "grid_z", "block_x", "block_y", "block_z", "smem_bytes", "INT32_MIN", "INT64_MIN",
+      "grid_z", "block_x", "block_y", "block_z", "smem_bytes", "INT32_MIN", "INT64_MIN", "tileslc_smem",
       // types and functions of the CUDA runtime and the C library
       "cudaStream_t", "cudaError_t", "cudaEvent_t", "int8_t", "int16_t", "uint8_t", "uint16_t", "uintptr_t", "ptrdiff_t",
       "malloc", "free", "memcpy", "memset", "exit", "abort", "assert", "__syncthreads", "nullptr_t", "typeid",

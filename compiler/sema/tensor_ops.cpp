@@ -18,6 +18,7 @@ using ir::ScalarType;
 namespace {
 
 constexpr int64_t kMaxFragmentElements = 1024;  // more would spill registers
+constexpr int64_t kMaxUnrolledElements = 8192;  // a copy, load or store is unrolled element by element
 
 int64_t static_size(const layout::IntTuple& shape) {
   auto s = layout::size(shape);
@@ -25,6 +26,15 @@ int64_t static_size(const layout::IntTuple& shape) {
 }
 
 }  // namespace
+
+void Evaluator::unroll_limit(int64_t n, const std::string& what, source::SourceRange r) {
+  if (n <= kMaxUnrolledElements) return;
+  auto& d = error(diag::Kind::EvaluationTooLarge, r,
+                  what + " of " + std::to_string(n) + " elements would unroll into as many instructions (the limit is " +
+                      std::to_string(kMaxUnrolledElements) + ")");
+  d.help("partition the tensor among threads first (local_partition, a tiled copy's partition_S/D) and copy each thread's part");
+  abort_entry();
+}
 
 Value Evaluator::make_rmem(const layout::Layout& l, ScalarType t, source::SourceRange r) {
   if (!fn_ || !fn_->is_kernel)
@@ -63,12 +73,15 @@ Value Evaluator::ssa_load(const Value& tv, source::SourceRange r) {
   if (t.space == MemSpace::Coord) fail(diag::Kind::UnsupportedOperation, r, "a coordinate tensor has no .load(); index it instead");
   int64_t n = static_size(t.layout.shape);
   if (n < 0) fail(diag::Kind::FragmentNotStatic, r, ".load() needs a tensor of static shape, found " + shape_text(t.layout.shape));
+  unroll_limit(n, ".load()", r);
   Value v;
   v.kind = Value::Kind::TensorSSA;
   v.type = t.dtype;
   v.layout = std::make_shared<const layout::Layout>(layout::make_layout(t.layout.shape));
   std::vector<Value> xs;
-  for (int64_t i = 0; i < n; ++i) xs.push_back(tensor_load(tv, Value::integer(i), r));
+  // A snapshot: each element moves into a local now, so later stores to the
+  // tensor do not change the value (CuTe DSL's TensorSSA is a value).
+  for (int64_t i = 0; i < n; ++i) xs.push_back(materialize(tensor_load(tv, Value::integer(i), r), "v", r));
   v.elts = std::make_shared<std::vector<Value>>(std::move(xs));
   return v;
 }
@@ -77,6 +90,7 @@ void Evaluator::ssa_store(const Value& tv, const Value& v, source::SourceRange r
   const auto& t = *tv.tensor;
   int64_t n = static_size(t.layout.shape);
   if (n < 0) fail(diag::Kind::FragmentNotStatic, r, ".store() needs a tensor of static shape, found " + shape_text(t.layout.shape));
+  unroll_limit(n, ".store()", r);
   if (v.kind == Value::Kind::TensorSSA) {
     if (static_cast<int64_t>(v.elts->size()) != n) {
       auto& d = error(diag::Kind::TensorShapeMismatch, r,
@@ -131,6 +145,18 @@ Value Evaluator::thread_partition(const Value& tv, const layout::IntTuple& tile_
     d.note("the tensor's layout is " + t.layout.to_string());
     abort_entry();
   }
+  for (size_t m = 0; m < tile_shape.rank(); ++m) {
+    auto ext = layout::size(t.layout.shape[m]);
+    auto tsz = layout::size(tile_shape[m]);
+    if (ext.is_static() && tsz.is_static() && tsz.value() > 0 && ext.value() % tsz.value() != 0) {
+      auto& d = error(diag::Kind::TilerNotDividing, r,
+                      what + "'s tile extent " + std::to_string(tsz.value()) + " does not divide mode " + std::to_string(m) +
+                          " of the tensor, of static extent " + std::to_string(ext.value()));
+      d.note("the tensor's layout is " + t.layout.to_string() + "; the tile is " + shape_text(tile_shape));
+      d.help("partition a tensor whose extents the tile divides, e.g. a local_tile of the tile's shape");
+      abort_entry();
+    }
+  }
   try {
     std::vector<layout::Tiler> modes;
     for (const auto& e : tile_shape.elems()) modes.push_back(layout::Tiler(layout::make_layout(e)));
@@ -178,7 +204,18 @@ Value Evaluator::thread_partition(const Value& tv, const layout::IntTuple& tile_
 }
 
 Value Evaluator::partition(const TiledCopy& tc, const Value& tv, source::SourceRange r) {
-  int64_t atom_v = std::max<int64_t>(1, tc.atom.bits / ir::bit_width(tv.tensor->dtype));
+  const TensorValue& t = *tv.tensor;
+  if (t.space != MemSpace::Coord && ir::bit_width(t.dtype) != ir::bit_width(tc.atom.dtype)) {
+    auto& d = error(diag::Kind::BadCopyAtom, r,
+                    std::string("a tiled copy made for ") + ir::type_name(tc.atom.dtype) + " partitions a " + ir::type_name(t.dtype) +
+                        " tensor");
+    d.note("its thread-value layout counts " + std::string(ir::type_name(tc.atom.dtype)) + " elements; the tensor's are " +
+           std::to_string(ir::bit_width(t.dtype)) + "-bit");
+    d.help(std::string("make the copy atom with the tensor's type: cute.make_copy_atom(op, cutlass.") + ir::type_name(t.dtype) + ", ...)");
+    abort_entry();
+  }
+  // Values per atom come from the atom's type: a coordinate tensor is partitioned like the data.
+  int64_t atom_v = std::max<int64_t>(1, tc.atom.bits / ir::bit_width(tc.atom.dtype));
   return thread_partition(tv, tc.tiler, tc.tv, *tc.thread, atom_v, "a tiled copy", r);
 }
 
@@ -203,6 +240,7 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
     abort_entry();
   }
   if (n != nd) shape_error("they have " + std::to_string(n) + " and " + std::to_string(nd) + " elements");
+  unroll_limit(n, "cute.copy", r);
   int64_t s0 = static_size(layout::get(src.layout, 0).shape);
   if (src.layout.rank() != dst.layout.rank() || s0 != static_size(layout::get(dst.layout, 0).shape))
     shape_error("their modes differ; both must be (ATOM, REST...) with the same extents");
@@ -261,7 +299,8 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
 
   std::optional<int64_t> pred_n;
   if (pred) {
-    if (pred->kind != Value::Kind::Tensor) fail(diag::Kind::TypeMismatch, r, "cute.copy's pred= must be a tensor of Booleans, found " + describe(*pred));
+    if (pred->kind != Value::Kind::Tensor || pred->tensor->dtype != ScalarType::Boolean || pred->tensor->space == MemSpace::Coord)
+      fail(diag::Kind::TypeMismatch, r, "cute.copy's pred= must be a tensor of Booleans, found " + describe(*pred));
     pred_n = static_size(pred->tensor->layout.shape);
     if (*pred_n != n && *pred_n != rest) {
       auto& d = error(diag::Kind::TensorShapeMismatch, r,
@@ -272,45 +311,81 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
     }
   }
   const source::SourceRange loc = stmt_loc_.valid() ? stmt_loc_ : r;
+  // One access of `w` elements starting at element `e` (linear index).
+  auto access = [&](int64_t e, int64_t w) {
+    auto so = offset_of(src, e), dof = offset_of(dst, e);
+    fn_->stored_ptrs[dst.ptr] += 1;
+    if (atom.cp_async) {
+      auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
+      s->a = ir::call("tileslc::dev::cp_async_" + std::to_string(w * elem_bits / 8),
+                      {ir::address_of(dst.ptr, dof, dst.dtype), ir::address_of(src.ptr, so, src.dtype)}, ScalarType::Int32);
+      emit(std::move(s));
+      return;
+    }
+    auto s = ir::make_stmt(w > 1 ? ir::StmtKind::VecCopy : ir::StmtKind::Store, loc);
+    s->name = dst.ptr;
+    s->a = dof;
+    if (w > 1) {
+      s->src = src.ptr;
+      s->b = so;
+      s->vector_bits = static_cast<int>(w * elem_bits);
+      s->to_global = dst.space == MemSpace::Gmem;
+    } else {
+      s->b = ir::load(src.ptr, so, src.dtype);
+    }
+    emit(std::move(s));
+  };
+  // Runs `body` under `cond` (static conditions fold).
+  auto guarded = [&](const Value& cond, const std::function<void()>& body, const std::function<void()>& otherwise) {
+    if (cond.is_static()) {
+      if (truthy_static(cond, r)) body();
+      else if (otherwise) otherwise();
+      return;
+    }
+    auto g = ir::make_stmt(ir::StmtKind::If, loc);
+    g->a = to_expr_as(cond, ScalarType::Boolean, r);
+    fn_->blocks.push_back(&g->body);
+    body();
+    fn_->blocks.pop_back();
+    if (otherwise) {
+      fn_->blocks.push_back(&g->orelse);
+      otherwise();
+      fn_->blocks.pop_back();
+    }
+    emit(std::move(g));
+  };
+  auto pred_at = [&](int64_t i) { return tensor_load(*pred, Value::integer(i), r); };
+  auto both = [&](const Value& a, const Value& b) -> Value {
+    if (a.is_static()) return truthy_static(a, r) ? b : Value::boolean(false);
+    if (b.is_static()) return truthy_static(b, r) ? a : Value::boolean(false);
+    return Value::dyn(ir::binary(ir::Op::LogicalAnd, to_expr_as(a, ScalarType::Boolean, r), to_expr_as(b, ScalarType::Boolean, r),
+                                 ScalarType::Boolean), r);
+  };
   for (int64_t j = 0; j < rest; ++j) {
-    ir::StmtPtr guard;
-    if (pred) {
-      Value p = tensor_load(*pred, Value::integer(*pred_n == n ? j * s0 : j), r);
-      if (p.is_static()) {
-        if (!truthy_static(p, r)) continue;
-      } else {
-        guard = ir::make_stmt(ir::StmtKind::If, loc);
-        guard->a = to_expr_as(p, ScalarType::Boolean, r);
-        fn_->blocks.push_back(&guard->body);
-      }
+    if (pred && *pred_n == rest && rest != n) {
+      // One predicate per atom (CuTe's copy_if): it guards the atom's accesses.
+      guarded(pred_at(j), [&] { for (int64_t e = 0; e < s0; e += width) access(j * s0 + e, width); }, nullptr);
+      continue;
     }
     for (int64_t e = 0; e < s0; e += width) {
-      auto so = offset_of(src, j * s0 + e), dof = offset_of(dst, j * s0 + e);
-      if (atom.cp_async) {
-        auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-        s->a = ir::call("tileslc::dev::cp_async_" + std::to_string(width * elem_bits / 8),
-                        {ir::address_of(dst.ptr, dof, dst.dtype), ir::address_of(src.ptr, so, src.dtype)}, ScalarType::Int32);
-        fn_->stored_ptrs[dst.ptr] += 1;
-        emit(std::move(s));
-        continue;
-      }
-      auto s = ir::make_stmt(width > 1 ? ir::StmtKind::VecCopy : ir::StmtKind::Store, loc);
-      s->name = dst.ptr;
-      s->a = dof;
-      if (width > 1) {
-        s->src = src.ptr;
-        s->b = so;
-        s->vector_bits = static_cast<int>(width * elem_bits);
-        s->to_global = dst.space == MemSpace::Gmem;
+      int64_t first = j * s0 + e;
+      if (!pred) {
+        access(first, width);
+      } else if (width == 1) {
+        guarded(pred_at(first), [&] { access(first, 1); }, nullptr);
       } else {
-        s->b = ir::load(src.ptr, so, src.dtype);
+        // One predicate per element: the vector access when the whole chunk
+        // is in, element by element otherwise (a ragged edge).
+        Value all = pred_at(first);
+        for (int64_t q = 1; q < width; ++q) all = both(all, pred_at(first + q));
+        if (atom.cp_async) {  // cp.async has no access narrower than 4 bytes: whole atoms only
+          guarded(all, [&] { access(first, width); }, nullptr);
+          continue;
+        }
+        guarded(all, [&] { access(first, width); }, [&] {
+          for (int64_t q = 0; q < width; ++q) guarded(pred_at(first + q), [&] { access(first + q, 1); }, nullptr);
+        });
       }
-      fn_->stored_ptrs[dst.ptr] += 1;
-      emit(std::move(s));
-    }
-    if (guard) {
-      fn_->blocks.pop_back();
-      emit(std::move(guard));
     }
   }
 }
@@ -417,6 +492,11 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
         std::vector<Value> crd;
         Value idx = resolve_symbol(args[2], arg_range(2));
         for (size_t k = 0; k < flat.rank(); ++k) {
+          // Shape-1 and stride-0 modes hold coordinate 0 (CuTe skips the stride-0 division).
+          if (flat.shape[k].value().is_constant(1) || flat.stride[k].value().is_constant(0)) {
+            crd.push_back(Value::integer(0));
+            continue;
+          }
           Value q = eval_binop(ast::BinOpKind::FloorDiv, idx, int_value(flat.stride[k].value(), site.range), site.range, site.range);
           crd.push_back(eval_binop(ast::BinOpKind::Mod, q, int_value(flat.shape[k].value(), site.range), site.range, site.range));
         }
@@ -530,7 +610,7 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
           auto& d = error(diag::Kind::BadCopyAtom, site.range,
                           "a universal copy of " + std::string(ir::type_name(atom->dtype)) + " cannot move " + std::to_string(atom->bits) +
                               " bits per copy");
-          d.note("it moves a power of two of whole elements, from " + std::to_string(elem_bits) + " up to 128 bits");
+          d.note("num_bits_per_copy must be " + std::to_string(elem_bits) + " (one element) times a power of two, at most 128");
           abort_entry();
         }
         Value v;
@@ -635,7 +715,7 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
         int64_t threads = tm->atom.threads * tm->am * tm->an;
         if (fn_ && fn_->is_kernel && fn_->static_block[0] > 0) {
           int64_t block = fn_->static_block[0] * fn_->static_block[1] * fn_->static_block[2];
-          if (block != threads) {
+          if (block < threads) {
             auto& d = error(diag::Kind::ThreadCountMismatch, site.range,
                             "the tiled MMA is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
                                 std::to_string(block) + " threads per block");
@@ -657,12 +737,30 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
       int64_t threads = layout::size(layout::get(tc->tv, 0)).require_value("thread count");
       if (fn_ && fn_->is_kernel && fn_->static_block[0] > 0) {
         int64_t block = fn_->static_block[0] * fn_->static_block[1] * fn_->static_block[2];
-        if (block != threads) {
+        // Fewer threads leave parts of every tile uncopied. More are fine when
+        // the extra ones cannot reach the copy: get_slice under a run-time
+        // branch, or with an index other than the raw thread index.
+        auto raw_tid = [](const Value& v) {
+          if (v.kind != Value::Kind::Dyn) return false;
+          ir::ExprRef e = v.expr;
+          while (e->kind == ir::ExprKind::Cast) e = e->operands[0];
+          return e->kind == ir::ExprKind::Builtin && e->name == "threadIdx.x";
+        };
+        bool in_branch = false;  // inside run-time control flow, in this frame or a caller's
+        for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
+          in_branch = in_branch || (*it)->dyn_depth > 0;
+          if ((*it)->is_entry) break;
+        }
+        bool unguarded_extra = block > threads && !in_branch && raw_tid(thr);
+        if (block < threads || unguarded_extra) {
           auto& d = error(diag::Kind::ThreadCountMismatch, site.range,
                           "the tiled copy is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
                               std::to_string(block) + " threads per block");
+          if (unguarded_extra)
+            d.note("threads " + std::to_string(threads) + " to " + std::to_string(block - 1) +
+                   " would partition outside the tile; guard them (if tidx < " + std::to_string(threads) + ":) or launch fewer");
           d.note("its thread-value layout is " + tc->tv.to_string() + " over a " + shape_text(tc->tiler) + " tile");
-          d.help("launch with block=(" + std::to_string(threads) + ", 1, 1), or change the thread layout");
+          d.help("launch with block=(" + std::to_string(threads) + ", 1, 1), or change the thread layout to match the block");
           abort_entry();
         }
       }

@@ -14,6 +14,38 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel(const floa
   int64_t offset_5;
   int64_t crd;
   int64_t crd_1;
+  float v;
+  float v_1;
+  float v_2;
+  float v_3;
+  float v_4;
+  float v_5;
+  float v_6;
+  float v_7;
+  float v_8;
+  float v_9;
+  float v_10;
+  float v_11;
+  float v_12;
+  float v_13;
+  float v_14;
+  float v_15;
+  float v_16;
+  float v_17;
+  float v_18;
+  float v_19;
+  float v_20;
+  float v_21;
+  float v_22;
+  float v_23;
+  float v_24;
+  float v_25;
+  float v_26;
+  float v_27;
+  float v_28;
+  float v_29;
+  float v_30;
+  float v_31;
   alignas(16) float frg[16];
   alignas(16) float frg_1[16];
   alignas(16) float frg_2[16];
@@ -51,63 +83,251 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel(const floa
   frg_3[int64_t{14}] = crd + int64_t{3} < shape_0 && crd_1 + int64_t{2} < shape_1;
   frg_3[int64_t{15}] = crd + int64_t{3} < shape_0 && crd_1 + int64_t{3} < shape_1;
 #line 50 "samples/tiled_copy/tiled_copy.tpy"
-  if (frg_3[int64_t{0}]) {
+  if (frg_3[int64_t{0}] && frg_3[int64_t{1}] && frg_3[int64_t{2}] && frg_3[int64_t{3}]) {
     TILESLC_VEC_COPY(128, &frg[int64_t{0}], &gA[offset_3]);
+  } else {
+    if (frg_3[int64_t{0}]) {
+      frg[int64_t{0}] = gA[offset_3];
+    }
+    if (frg_3[int64_t{1}]) {
+      frg[int64_t{1}] = gA[offset_3 + int64_t{1}];
+    }
+    if (frg_3[int64_t{2}]) {
+      frg[int64_t{2}] = gA[offset_3 + int64_t{2}];
+    }
+    if (frg_3[int64_t{3}]) {
+      frg[int64_t{3}] = gA[offset_3 + int64_t{3}];
+    }
   }
-  if (frg_3[int64_t{4}]) {
+  if (frg_3[int64_t{4}] && frg_3[int64_t{5}] && frg_3[int64_t{6}] && frg_3[int64_t{7}]) {
     TILESLC_VEC_COPY(128, &frg[int64_t{4}], &gA[offset_3 + N]);
+  } else {
+    if (frg_3[int64_t{4}]) {
+      frg[int64_t{4}] = gA[offset_3 + N];
+    }
+    if (frg_3[int64_t{5}]) {
+      frg[int64_t{5}] = gA[offset_3 + (int64_t{1} + N)];
+    }
+    if (frg_3[int64_t{6}]) {
+      frg[int64_t{6}] = gA[offset_3 + (int64_t{2} + N)];
+    }
+    if (frg_3[int64_t{7}]) {
+      frg[int64_t{7}] = gA[offset_3 + (int64_t{3} + N)];
+    }
   }
-  if (frg_3[int64_t{8}]) {
+  if (frg_3[int64_t{8}] && frg_3[int64_t{9}] && frg_3[int64_t{10}] && frg_3[int64_t{11}]) {
     TILESLC_VEC_COPY(128, &frg[int64_t{8}], &gA[offset_3 + int64_t{2} * N]);
+  } else {
+    if (frg_3[int64_t{8}]) {
+      frg[int64_t{8}] = gA[offset_3 + int64_t{2} * N];
+    }
+    if (frg_3[int64_t{9}]) {
+      frg[int64_t{9}] = gA[offset_3 + (int64_t{1} + int64_t{2} * N)];
+    }
+    if (frg_3[int64_t{10}]) {
+      frg[int64_t{10}] = gA[offset_3 + (int64_t{2} + int64_t{2} * N)];
+    }
+    if (frg_3[int64_t{11}]) {
+      frg[int64_t{11}] = gA[offset_3 + (int64_t{3} + int64_t{2} * N)];
+    }
   }
-  if (frg_3[int64_t{12}]) {
+  if (frg_3[int64_t{12}] && frg_3[int64_t{13}] && frg_3[int64_t{14}] && frg_3[int64_t{15}]) {
     TILESLC_VEC_COPY(128, &frg[int64_t{12}], &gA[offset_3 + int64_t{3} * N]);
+  } else {
+    if (frg_3[int64_t{12}]) {
+      frg[int64_t{12}] = gA[offset_3 + int64_t{3} * N];
+    }
+    if (frg_3[int64_t{13}]) {
+      frg[int64_t{13}] = gA[offset_3 + (int64_t{1} + int64_t{3} * N)];
+    }
+    if (frg_3[int64_t{14}]) {
+      frg[int64_t{14}] = gA[offset_3 + (int64_t{2} + int64_t{3} * N)];
+    }
+    if (frg_3[int64_t{15}]) {
+      frg[int64_t{15}] = gA[offset_3 + (int64_t{3} + int64_t{3} * N)];
+    }
   }
 #line 51 "samples/tiled_copy/tiled_copy.tpy"
-  if (frg_3[int64_t{0}]) {
+  if (frg_3[int64_t{0}] && frg_3[int64_t{1}] && frg_3[int64_t{2}] && frg_3[int64_t{3}]) {
     TILESLC_VEC_COPY(128, &frg_1[int64_t{0}], &gB[offset_4]);
+  } else {
+    if (frg_3[int64_t{0}]) {
+      frg_1[int64_t{0}] = gB[offset_4];
+    }
+    if (frg_3[int64_t{1}]) {
+      frg_1[int64_t{1}] = gB[offset_4 + int64_t{1}];
+    }
+    if (frg_3[int64_t{2}]) {
+      frg_1[int64_t{2}] = gB[offset_4 + int64_t{2}];
+    }
+    if (frg_3[int64_t{3}]) {
+      frg_1[int64_t{3}] = gB[offset_4 + int64_t{3}];
+    }
   }
-  if (frg_3[int64_t{4}]) {
+  if (frg_3[int64_t{4}] && frg_3[int64_t{5}] && frg_3[int64_t{6}] && frg_3[int64_t{7}]) {
     TILESLC_VEC_COPY(128, &frg_1[int64_t{4}], &gB[offset_4 + N]);
+  } else {
+    if (frg_3[int64_t{4}]) {
+      frg_1[int64_t{4}] = gB[offset_4 + N];
+    }
+    if (frg_3[int64_t{5}]) {
+      frg_1[int64_t{5}] = gB[offset_4 + (int64_t{1} + N)];
+    }
+    if (frg_3[int64_t{6}]) {
+      frg_1[int64_t{6}] = gB[offset_4 + (int64_t{2} + N)];
+    }
+    if (frg_3[int64_t{7}]) {
+      frg_1[int64_t{7}] = gB[offset_4 + (int64_t{3} + N)];
+    }
   }
-  if (frg_3[int64_t{8}]) {
+  if (frg_3[int64_t{8}] && frg_3[int64_t{9}] && frg_3[int64_t{10}] && frg_3[int64_t{11}]) {
     TILESLC_VEC_COPY(128, &frg_1[int64_t{8}], &gB[offset_4 + int64_t{2} * N]);
+  } else {
+    if (frg_3[int64_t{8}]) {
+      frg_1[int64_t{8}] = gB[offset_4 + int64_t{2} * N];
+    }
+    if (frg_3[int64_t{9}]) {
+      frg_1[int64_t{9}] = gB[offset_4 + (int64_t{1} + int64_t{2} * N)];
+    }
+    if (frg_3[int64_t{10}]) {
+      frg_1[int64_t{10}] = gB[offset_4 + (int64_t{2} + int64_t{2} * N)];
+    }
+    if (frg_3[int64_t{11}]) {
+      frg_1[int64_t{11}] = gB[offset_4 + (int64_t{3} + int64_t{2} * N)];
+    }
   }
-  if (frg_3[int64_t{12}]) {
+  if (frg_3[int64_t{12}] && frg_3[int64_t{13}] && frg_3[int64_t{14}] && frg_3[int64_t{15}]) {
     TILESLC_VEC_COPY(128, &frg_1[int64_t{12}], &gB[offset_4 + int64_t{3} * N]);
+  } else {
+    if (frg_3[int64_t{12}]) {
+      frg_1[int64_t{12}] = gB[offset_4 + int64_t{3} * N];
+    }
+    if (frg_3[int64_t{13}]) {
+      frg_1[int64_t{13}] = gB[offset_4 + (int64_t{1} + int64_t{3} * N)];
+    }
+    if (frg_3[int64_t{14}]) {
+      frg_1[int64_t{14}] = gB[offset_4 + (int64_t{2} + int64_t{3} * N)];
+    }
+    if (frg_3[int64_t{15}]) {
+      frg_1[int64_t{15}] = gB[offset_4 + (int64_t{3} + int64_t{3} * N)];
+    }
   }
 #line 52 "samples/tiled_copy/tiled_copy.tpy"
-  frg_2[int64_t{0}] = frg[int64_t{0}] + frg_1[int64_t{0}];
-  frg_2[int64_t{1}] = frg[int64_t{1}] + frg_1[int64_t{1}];
-  frg_2[int64_t{2}] = frg[int64_t{2}] + frg_1[int64_t{2}];
-  frg_2[int64_t{3}] = frg[int64_t{3}] + frg_1[int64_t{3}];
-  frg_2[int64_t{4}] = frg[int64_t{4}] + frg_1[int64_t{4}];
-  frg_2[int64_t{5}] = frg[int64_t{5}] + frg_1[int64_t{5}];
-  frg_2[int64_t{6}] = frg[int64_t{6}] + frg_1[int64_t{6}];
-  frg_2[int64_t{7}] = frg[int64_t{7}] + frg_1[int64_t{7}];
-  frg_2[int64_t{8}] = frg[int64_t{8}] + frg_1[int64_t{8}];
-  frg_2[int64_t{9}] = frg[int64_t{9}] + frg_1[int64_t{9}];
-  frg_2[int64_t{10}] = frg[int64_t{10}] + frg_1[int64_t{10}];
-  frg_2[int64_t{11}] = frg[int64_t{11}] + frg_1[int64_t{11}];
-  frg_2[int64_t{12}] = frg[int64_t{12}] + frg_1[int64_t{12}];
-  frg_2[int64_t{13}] = frg[int64_t{13}] + frg_1[int64_t{13}];
-  frg_2[int64_t{14}] = frg[int64_t{14}] + frg_1[int64_t{14}];
-  frg_2[int64_t{15}] = frg[int64_t{15}] + frg_1[int64_t{15}];
+  v = frg[int64_t{0}];
+  v_1 = frg[int64_t{1}];
+  v_2 = frg[int64_t{2}];
+  v_3 = frg[int64_t{3}];
+  v_4 = frg[int64_t{4}];
+  v_5 = frg[int64_t{5}];
+  v_6 = frg[int64_t{6}];
+  v_7 = frg[int64_t{7}];
+  v_8 = frg[int64_t{8}];
+  v_9 = frg[int64_t{9}];
+  v_10 = frg[int64_t{10}];
+  v_11 = frg[int64_t{11}];
+  v_12 = frg[int64_t{12}];
+  v_13 = frg[int64_t{13}];
+  v_14 = frg[int64_t{14}];
+  v_15 = frg[int64_t{15}];
+  v_16 = frg_1[int64_t{0}];
+  v_17 = frg_1[int64_t{1}];
+  v_18 = frg_1[int64_t{2}];
+  v_19 = frg_1[int64_t{3}];
+  v_20 = frg_1[int64_t{4}];
+  v_21 = frg_1[int64_t{5}];
+  v_22 = frg_1[int64_t{6}];
+  v_23 = frg_1[int64_t{7}];
+  v_24 = frg_1[int64_t{8}];
+  v_25 = frg_1[int64_t{9}];
+  v_26 = frg_1[int64_t{10}];
+  v_27 = frg_1[int64_t{11}];
+  v_28 = frg_1[int64_t{12}];
+  v_29 = frg_1[int64_t{13}];
+  v_30 = frg_1[int64_t{14}];
+  v_31 = frg_1[int64_t{15}];
+  frg_2[int64_t{0}] = v + v_16;
+  frg_2[int64_t{1}] = v_1 + v_17;
+  frg_2[int64_t{2}] = v_2 + v_18;
+  frg_2[int64_t{3}] = v_3 + v_19;
+  frg_2[int64_t{4}] = v_4 + v_20;
+  frg_2[int64_t{5}] = v_5 + v_21;
+  frg_2[int64_t{6}] = v_6 + v_22;
+  frg_2[int64_t{7}] = v_7 + v_23;
+  frg_2[int64_t{8}] = v_8 + v_24;
+  frg_2[int64_t{9}] = v_9 + v_25;
+  frg_2[int64_t{10}] = v_10 + v_26;
+  frg_2[int64_t{11}] = v_11 + v_27;
+  frg_2[int64_t{12}] = v_12 + v_28;
+  frg_2[int64_t{13}] = v_13 + v_29;
+  frg_2[int64_t{14}] = v_14 + v_30;
+  frg_2[int64_t{15}] = v_15 + v_31;
 #line 53 "samples/tiled_copy/tiled_copy.tpy"
-  if (frg_3[int64_t{0}]) {
+  if (frg_3[int64_t{0}] && frg_3[int64_t{1}] && frg_3[int64_t{2}] && frg_3[int64_t{3}]) {
     TILESLC_VEC_STORE_GLOBAL(128, &gC[offset_5], &frg_2[int64_t{0}]);
+  } else {
+    if (frg_3[int64_t{0}]) {
+      gC[offset_5] = frg_2[int64_t{0}];
+    }
+    if (frg_3[int64_t{1}]) {
+      gC[offset_5 + int64_t{1}] = frg_2[int64_t{1}];
+    }
+    if (frg_3[int64_t{2}]) {
+      gC[offset_5 + int64_t{2}] = frg_2[int64_t{2}];
+    }
+    if (frg_3[int64_t{3}]) {
+      gC[offset_5 + int64_t{3}] = frg_2[int64_t{3}];
+    }
   }
-  if (frg_3[int64_t{4}]) {
+  if (frg_3[int64_t{4}] && frg_3[int64_t{5}] && frg_3[int64_t{6}] && frg_3[int64_t{7}]) {
     TILESLC_VEC_STORE_GLOBAL(128, &gC[offset_5 + N], &frg_2[int64_t{4}]);
+  } else {
+    if (frg_3[int64_t{4}]) {
+      gC[offset_5 + N] = frg_2[int64_t{4}];
+    }
+    if (frg_3[int64_t{5}]) {
+      gC[offset_5 + (int64_t{1} + N)] = frg_2[int64_t{5}];
+    }
+    if (frg_3[int64_t{6}]) {
+      gC[offset_5 + (int64_t{2} + N)] = frg_2[int64_t{6}];
+    }
+    if (frg_3[int64_t{7}]) {
+      gC[offset_5 + (int64_t{3} + N)] = frg_2[int64_t{7}];
+    }
   }
-  if (frg_3[int64_t{8}]) {
+  if (frg_3[int64_t{8}] && frg_3[int64_t{9}] && frg_3[int64_t{10}] && frg_3[int64_t{11}]) {
     TILESLC_VEC_STORE_GLOBAL(128, &gC[offset_5 + int64_t{2} * N], &frg_2[int64_t{8}]);
+  } else {
+    if (frg_3[int64_t{8}]) {
+      gC[offset_5 + int64_t{2} * N] = frg_2[int64_t{8}];
+    }
+    if (frg_3[int64_t{9}]) {
+      gC[offset_5 + (int64_t{1} + int64_t{2} * N)] = frg_2[int64_t{9}];
+    }
+    if (frg_3[int64_t{10}]) {
+      gC[offset_5 + (int64_t{2} + int64_t{2} * N)] = frg_2[int64_t{10}];
+    }
+    if (frg_3[int64_t{11}]) {
+      gC[offset_5 + (int64_t{3} + int64_t{2} * N)] = frg_2[int64_t{11}];
+    }
   }
-  if (frg_3[int64_t{12}]) {
+  if (frg_3[int64_t{12}] && frg_3[int64_t{13}] && frg_3[int64_t{14}] && frg_3[int64_t{15}]) {
     TILESLC_VEC_STORE_GLOBAL(128, &gC[offset_5 + int64_t{3} * N], &frg_2[int64_t{12}]);
+  } else {
+    if (frg_3[int64_t{12}]) {
+      gC[offset_5 + int64_t{3} * N] = frg_2[int64_t{12}];
+    }
+    if (frg_3[int64_t{13}]) {
+      gC[offset_5 + (int64_t{1} + int64_t{3} * N)] = frg_2[int64_t{13}];
+    }
+    if (frg_3[int64_t{14}]) {
+      gC[offset_5 + (int64_t{2} + int64_t{3} * N)] = frg_2[int64_t{14}];
+    }
+    if (frg_3[int64_t{15}]) {
+      gC[offset_5 + (int64_t{3} + int64_t{3} * N)] = frg_2[int64_t{15}];
+    }
   }
 }
-#line 111 "tiled_copy.cu"
+#line 331 "tiled_copy.cu"
 
 // elementwise_add_kernel(gA: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], gB: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], gC: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], cC: Tensor[coord ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], shape: (<run-time Int64>, <run-time Int64>), thr_layout: (4,32):(32,1), val_layout: (4,1):(1,1), copy_bits: 32, block=(128, 1, 1))
 #line 20 "samples/tiled_copy/tiled_copy.tpy"
@@ -120,6 +340,14 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel_1(const fl
   int64_t offset_5;
   int64_t crd;
   int64_t crd_1;
+  float v;
+  float v_1;
+  float v_2;
+  float v_3;
+  float v_4;
+  float v_5;
+  float v_6;
+  float v_7;
   alignas(16) float frg[4];
   alignas(16) float frg_1[4];
   alignas(16) float frg_2[4];
@@ -171,10 +399,18 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel_1(const fl
     frg_1[int64_t{3}] = gB[offset_4 + int64_t{3} * mB_stride0];
   }
 #line 52 "samples/tiled_copy/tiled_copy.tpy"
-  frg_2[int64_t{0}] = frg[int64_t{0}] + frg_1[int64_t{0}];
-  frg_2[int64_t{1}] = frg[int64_t{1}] + frg_1[int64_t{1}];
-  frg_2[int64_t{2}] = frg[int64_t{2}] + frg_1[int64_t{2}];
-  frg_2[int64_t{3}] = frg[int64_t{3}] + frg_1[int64_t{3}];
+  v = frg[int64_t{0}];
+  v_1 = frg[int64_t{1}];
+  v_2 = frg[int64_t{2}];
+  v_3 = frg[int64_t{3}];
+  v_4 = frg_1[int64_t{0}];
+  v_5 = frg_1[int64_t{1}];
+  v_6 = frg_1[int64_t{2}];
+  v_7 = frg_1[int64_t{3}];
+  frg_2[int64_t{0}] = v + v_4;
+  frg_2[int64_t{1}] = v_1 + v_5;
+  frg_2[int64_t{2}] = v_2 + v_6;
+  frg_2[int64_t{3}] = v_3 + v_7;
 #line 53 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{0}]) {
     gC[offset_5] = frg_2[int64_t{0}];
@@ -189,11 +425,11 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel_1(const fl
     gC[offset_5 + int64_t{3} * mC_stride0] = frg_2[int64_t{3}];
   }
 }
-#line 193 "tiled_copy.cu"
+#line 429 "tiled_copy.cu"
 
 #line 72 "samples/tiled_copy/tiled_copy.tpy"
 tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
-#line 197 "tiled_copy.cu"
+#line 433 "tiled_copy.cu"
   if (tileslc::Status status = tileslc::check_tensor(mA, "elementwise_add", "mA", tileslc::DType::Float32, 2, 16); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mB, "elementwise_add", "mB", tileslc::DType::Float32, 2, 16); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mC, "elementwise_add", "mC", tileslc::DType::Float32, 2, 16); !status) return status;
@@ -243,7 +479,7 @@ tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, 
       }
     }
   }
-#line 247 "tiled_copy.cu"
+#line 483 "tiled_copy.cu"
   return tileslc::Status();
 }
 
@@ -267,7 +503,7 @@ extern "C" int tileslc_elementwise_add(const tileslc_tensor_view* mA, const tile
 
 #line 79 "samples/tiled_copy/tiled_copy.tpy"
 tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
-#line 271 "tiled_copy.cu"
+#line 507 "tiled_copy.cu"
   if (tileslc::Status status = tileslc::check_tensor(mA, "elementwise_add_any", "mA", tileslc::DType::Float32, 2, 0); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mB, "elementwise_add_any", "mB", tileslc::DType::Float32, 2, 0); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mC, "elementwise_add_any", "mC", tileslc::DType::Float32, 2, 0); !status) return status;
@@ -313,7 +549,7 @@ tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView 
       }
     }
   }
-#line 317 "tiled_copy.cu"
+#line 553 "tiled_copy.cu"
   return tileslc::Status();
 }
 
