@@ -140,7 +140,7 @@ int run(int argc, char** argv) {
   std::string explain_code;
   std::vector<std::string> includes, defines, warning_flags;
   bool syntax_only = false, dump_ast = false, no_warnings = false, version = false, compile_only = false;
-  int max_errors = 0;
+  int max_errors = -1;
   app.add_option("input", input, "the .tpy file to compile");
   app.add_option("-o,--output", out_cu, "write the generated CUDA C++ here (default: INPUT with .cu); with -c, the object file");
   app.add_flag("-c", compile_only, "also compile the generated code with nvcc into an object file (-o), reporting nvcc's errors at .tpy lines");
@@ -155,7 +155,8 @@ int run(int argc, char** argv) {
   app.add_option("--color", color, "auto, always or never")->capture_default_str();
   app.add_option("-W", warning_flags, "-Werror: treat warnings as errors")->allow_extra_args(false);
   app.add_flag("-w", no_warnings, "suppress warnings");
-  app.add_option("--max-errors", max_errors, "stop printing after N errors (0: no limit)");
+  app.add_option("--max-errors", max_errors,
+                 "stop printing after N errors (0: no limit; default 50 for human and gcc output, no limit for json and sarif)");
   app.add_option("--stdlib", stdlib_flag, "directory holding the tileslc stdlib (default: found next to the binary)");
   app.add_flag("--syntax-only", syntax_only, "stop after parsing");
   app.add_flag("--dump-ast", dump_ast, "print the AST and stop");
@@ -216,7 +217,9 @@ int run(int argc, char** argv) {
   diags.set_warnings_as_errors(werror);
   diags.set_suppress_warnings(no_warnings);
   render.tool_version = TILESLC_VERSION;
-  render.max_errors = max_errors > 0 ? static_cast<size_t>(max_errors) : 0;
+  // Like clang's -ferror-limit: a person reads the first errors; machines get all of them.
+  if (max_errors < 0) max_errors = (render.format == diag::Format::Json || render.format == diag::Format::Sarif) ? 0 : 50;
+  render.max_errors = static_cast<size_t>(max_errors);
   auto finish = [&](int code) {
     diags.render_all(std::cerr, render);
     if (render.format == diag::Format::Human && diags.error_count() > 0)
