@@ -1,6 +1,7 @@
 // The .cu file: banner, includes, kernels, host functions with argument
 // validation and launches through tileslc::launch_kernel, and C ABI twins.
 #include <map>
+#include <set>
 
 #include "codegen/codegen.h"
 #include "codegen/printer.h"
@@ -76,7 +77,9 @@ class CudaEmitter {
     }
     out_.line(sig + ") {");
     out_.indent();
-    for (const auto& v : k.locals) out_.line(std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
+    dead_ = dead_locals(k);
+    for (const auto& v : k.locals)
+      if (!dead_.count(v.name)) out_.line(std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
     for (const auto& a : k.arrays)
       out_.line("alignas(16) " + std::string(ir::cpp_type(a.type)) + " " + a.name + "[" + std::to_string(a.count) + "];");
     if (!k.smem.empty()) {
@@ -87,9 +90,47 @@ class CudaEmitter {
     }
     host_ = nullptr;
     block(k.body, true);
+    dead_.clear();
     out_.dedent();
     out_.line("}");
     generated_line();
+  }
+
+  // Locals that nothing reads and whose assignments have no effect (offsets
+  // sema materialized for a partition used only for its shape): left out, so
+  // nvcc has nothing to warn about.
+  std::set<std::string> dead_;
+
+  static void reads(const ir::ExprRef& e, std::set<std::string>& out, bool& has_call) {
+    if (!e) return;
+    if (e->kind == ir::ExprKind::Var) out.insert(e->name);
+    if (e->kind == ir::ExprKind::Call) has_call = true;
+    for (const auto& o : e->operands) reads(o, out, has_call);
+  }
+  static void scan(const ir::Block& b, std::set<std::string>& read, std::set<std::string>& kept) {
+    for (const auto& s : b) {
+      bool call = false;
+      for (const auto* x : {&s->b, &s->c, &s->d}) reads(*x, read, call);
+      for (const auto& a : s->args) reads(a, read, call);
+      if (s->kind == ir::StmtKind::Assign) {
+        bool effect = false;
+        std::set<std::string> ignored;
+        reads(s->a, read, effect);
+        if (effect) kept.insert(s->name);
+      } else {
+        reads(s->a, read, call);
+      }
+      if (s->kind == ir::StmtKind::For) kept.insert(s->name);
+      scan(s->body, read, kept);
+      scan(s->orelse, read, kept);
+    }
+  }
+  static std::set<std::string> dead_locals(const ir::Kernel& k) {
+    std::set<std::string> read, kept, dead;
+    scan(k.body, read, kept);
+    for (const auto& v : k.locals)
+      if (!read.count(v.name) && !kept.count(v.name)) dead.insert(v.name);
+    return dead;
   }
 
   void block(const ir::Block& b, bool is_kernel) {
@@ -102,7 +143,9 @@ class CudaEmitter {
     using K = ir::StmtKind;
     source_line(s.loc);
     switch (s.kind) {
-      case K::Assign: out_.line(s.name + " = " + e(s.a) + ";"); break;
+      case K::Assign:
+        if (!dead_.count(s.name)) out_.line(s.name + " = " + e(s.a) + ";");
+        break;
       case K::Store: out_.line(s.name + "[" + e(s.a) + "] = " + e(s.b) + ";"); break;
       case K::Eval: out_.line(e(s.a) + ";"); break;
       case K::VecCopy:

@@ -235,7 +235,7 @@ ir::ExprRef Evaluator::tensor_offset(const TensorValue& t, const Value& index, s
   }
   Value off = layout_offset(t.layout, index, r);
   if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
-  ir::ExprRef e = to_expr_as(off, ScalarType::Int64, r);
+  ir::ExprRef e = to_expr_as(swizzled(t, off, r), ScalarType::Int64, r);
   if (t.space == MemSpace::Rmem && !ir::as_int_const(e)) {
     // A register array indexed at run time would live in local memory:
     // the loops around this access are unrolled so the index becomes static.

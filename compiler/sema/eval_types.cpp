@@ -257,6 +257,7 @@ bool Evaluator::static_equal(const Value& a, const Value& b) {
     case Value::Kind::CopyAtom: return a.atom == b.atom;
     case Value::Kind::TiledCopy: return a.tiled_copy == b.tiled_copy;
     case Value::Kind::MmaAtom: return a.mma == b.mma;
+    case Value::Kind::ComposedLayout: return a.composed == b.composed;
     case Value::Kind::TiledMma: return a.tiled_mma == b.tiled_mma;
     case Value::Kind::SmemAllocator: return true;  // one per kernel: its state is the kernel's
     case Value::Kind::Marker: return a.s == b.s;
@@ -336,6 +337,9 @@ std::string repr(const Value& v) {
       return "TiledCopy[tile " + v.tiled_copy->tiler.to_string() + ", tv " + v.tiled_copy->tv.to_string() + "]";
     case Value::Kind::SmemAllocator: return "<SmemAllocator>";
     case Value::Kind::Marker: return v.s + "()";
+    case Value::Kind::ComposedLayout:
+      return v.composed->layout.shape.is_leaf() && v.composed->layout.shape.value().is_constant(0) ? v.composed->swizzle.to_string()
+                                                                                                   : v.composed->to_string();
     case Value::Kind::MmaAtom: return "MmaAtom[" + v.mma->name + ", " + ir::type_name(v.mma->ab) + " -> " + ir::type_name(v.mma->acc) + "]";
     case Value::Kind::TiledMma:
       return "TiledMma[" + v.tiled_mma->atom.name + " x (" + std::to_string(v.tiled_mma->am) + ", " + std::to_string(v.tiled_mma->an) + ")]";
@@ -371,6 +375,7 @@ std::string describe(const Value& v) {
     case Value::Kind::SmemAllocator: return "shared memory allocator";
     case Value::Kind::Marker: return repr(v);
     case Value::Kind::MmaAtom: return "MMA atom " + repr(v);
+    case Value::Kind::ComposedLayout: return "composed layout " + repr(v);
     case Value::Kind::TiledMma: return "tiled MMA " + repr(v);
   }
   return "value";

@@ -188,6 +188,8 @@ class Evaluator {
                           const ast::Call& site);
   void copy(const CopyAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& pred, source::SourceRange r);
   Value make_rmem(const layout::Layout& l, ir::ScalarType t, source::SourceRange r);
+  /// The element offset after the tensor's swizzle, if it has one (static offsets fold).
+  Value swizzled(const TensorValue& t, const Value& off, source::SourceRange r);
   /// E0512 when an element-by-element operation would unroll into too many instructions.
   void unroll_limit(int64_t n, const std::string& what, source::SourceRange r);
   Value ssa_load(const Value& t, source::SourceRange r);

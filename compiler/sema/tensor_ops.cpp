@@ -27,6 +27,19 @@ int64_t static_size(const layout::IntTuple& shape) {
 
 }  // namespace
 
+Value Evaluator::swizzled(const TensorValue& t, const Value& off, source::SourceRange r) {
+  if (!t.swizzle || t.swizzle->bits == 0) return off;
+  const layout::Swizzle& sw = *t.swizzle;
+  if (off.kind == Value::Kind::Int) return Value::integer(sw(off.i));
+  // offset ^ ((offset & yyy) >> shift): CuTe's Swizzle<B, M, S> on the element offset.
+  int64_t yyy = ((int64_t(1) << sw.bits) - 1) << (sw.base + std::max(0, sw.shift));
+  auto e = to_expr_as(off, ScalarType::Int64, r);
+  auto picked = ir::binary(ir::Op::BitAnd, e, ir::int_const(yyy, ScalarType::Int64), ScalarType::Int64);
+  auto moved = sw.shift >= 0 ? ir::binary(ir::Op::Shr, picked, ir::int_const(sw.shift, ScalarType::Int64), ScalarType::Int64)
+                             : ir::binary(ir::Op::Shl, picked, ir::int_const(-sw.shift, ScalarType::Int64), ScalarType::Int64);
+  return Value::dyn(ir::binary(ir::Op::BitXor, e, moved, ScalarType::Int64), r);
+}
+
 void Evaluator::unroll_limit(int64_t n, const std::string& what, source::SourceRange r) {
   if (n <= kMaxUnrolledElements) return;
   auto& d = error(diag::Kind::EvaluationTooLarge, r,
@@ -267,11 +280,14 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
   };
   int64_t width = std::max<int64_t>(1, atom.bits / elem_bits);
   while (width > 1 && (s0 % width != 0 || !contiguous(src, width) || !contiguous(dst, width))) width /= 2;
-  auto offset_of = [&](const TensorValue& t, int64_t linear) {
+  auto offset_of = [&](const TensorValue& t, int64_t linear, bool swizzle = true) {
     Value off = layout_offset(t.layout, Value::integer(linear), r);
     if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
-    return to_expr_as(off, ScalarType::Int64, r);
+    return to_expr_as(swizzle ? swizzled(t, off, r) : off, ScalarType::Int64, r);
   };
+  // A swizzle keeps runs of 2^base elements together (it moves higher bits only).
+  for (const TensorValue* t : {&src, &dst})
+    if (t->swizzle) width = std::min<int64_t>(width, int64_t(1) << t->swizzle->base);
   const int64_t rest = n / std::max<int64_t>(s0, 1);
   auto aligned = [&](int64_t w) {
     int64_t bytes = w * elem_bytes;
@@ -279,7 +295,8 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
     for (int64_t j = 0; j < rest; ++j)
       for (int64_t e = 0; e < s0; e += w)
         for (const TensorValue* t : {&src, &dst})
-          if ((known_divisor(offset_of(*t, j * s0 + e)) * elem_bytes) % bytes != 0) return false;
+          // Before the swizzle: it leaves the low 2^base elements, and so this alignment, alone.
+          if ((known_divisor(offset_of(*t, j * s0 + e, false)) * elem_bytes) % bytes != 0) return false;
     return true;
   };
   while (width > 1 && !aligned(width)) width /= 2;
@@ -532,6 +549,39 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
           return v;
         }
         return tensor_value(std::move(tv));
+      }
+      case BuiltinId::MakeSwizzle: {
+        // CuTe's Swizzle<B, M, S>: offset ^ ((offset & (((1 << B) - 1) << (M + S))) >> S).
+        check_kwargs("cute.make_swizzle", {});
+        arity(3, 3, "cute.make_swizzle");
+        layout::ComposedLayout c;
+        c.swizzle.bits = static_cast<int>(require_static_int(args[0], arg_range(0), "the swizzle's bits"));
+        c.swizzle.base = static_cast<int>(require_static_int(args[1], arg_range(1), "the swizzle's base"));
+        c.swizzle.shift = static_cast<int>(require_static_int(args[2], arg_range(2), "the swizzle's shift"));
+        if (c.swizzle.bits < 0 || c.swizzle.base < 0 || c.swizzle.bits > 16 || c.swizzle.base > 16 ||
+            std::abs(c.swizzle.shift) < c.swizzle.bits || std::abs(c.swizzle.shift) > 16)
+          fail(diag::Kind::BadLayoutArgument, site.range,
+               "cute.make_swizzle(bits, base, shift) needs 0 <= bits, base <= 16 and bits <= |shift| <= 16 (CuTe's Swizzle<B, M, S>), found " +
+                   c.swizzle.to_string());
+        c.layout = layout::make_layout(layout::IntTuple(0));  // no layout: a bare swizzle
+        Value v;
+        v.kind = Value::Kind::ComposedLayout;
+        v.composed = std::make_shared<const layout::ComposedLayout>(c);
+        return v;
+      }
+      case BuiltinId::MakeComposedLayout: {
+        // CuTe DSL: make_composed_layout(inner, offset, outer) = inner o offset o outer.
+        check_kwargs("cute.make_composed_layout", {});
+        arity(3, 3, "cute.make_composed_layout");
+        if (args[0].kind != Value::Kind::ComposedLayout)
+          fail(diag::Kind::BadLayoutArgument, arg_range(0), "cute.make_composed_layout() takes a swizzle first (cute.make_swizzle(b, m, s)), found " + describe(args[0]));
+        layout::ComposedLayout c = *args[0].composed;
+        c.offset = layout::Int(require_static_int(args[1], arg_range(1), "the offset"));
+        c.layout = to_layout(args[2], arg_range(2), "the outer layout");
+        Value v;
+        v.kind = Value::Kind::ComposedLayout;
+        v.composed = std::make_shared<const layout::ComposedLayout>(c);
+        return v;
       }
       case BuiltinId::ElemLess: {
         check_kwargs("cute.elem_less", {});
@@ -791,7 +841,21 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
       arity(2, 3, ".allocate_tensor");
       if (args[0].kind != Value::Kind::Type)
         fail(diag::Kind::TypeMismatch, site.args[0]->range, ".allocate_tensor() takes the element type first, found " + describe(args[0]));
-      layout::Layout l = to_layout(args[1], site.args[1]->range, "the layout");
+      std::optional<layout::Swizzle> swz;
+      int64_t base_offset = 0;
+      layout::Layout l;
+      if (args[1].kind == Value::Kind::ComposedLayout) {
+        swz = args[1].composed->swizzle;
+        base_offset = args[1].composed->offset.require_value("offset");
+        l = args[1].composed->layout;
+      } else {
+        l = to_layout(args[1], site.args[1]->range, "the layout");
+      }
+      if (auto sw = kwarg("swizzle")) {
+        if (sw->kind != Value::Kind::ComposedLayout)
+          fail(diag::Kind::BadLayoutArgument, site.range, "swizzle= takes cute.make_swizzle(b, m, s), found " + describe(*sw));
+        swz = sw->composed->swizzle;
+      }
       std::optional<Value> al = args.size() == 3 ? std::optional<Value>(args[2]) : kwarg("byte_alignment");
       int64_t align = al ? require_static_int(*al, site.range, "byte_alignment") : 16;
       if (align <= 0 || (align & (align - 1)) || align > 1024)
@@ -806,6 +870,10 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
       }
       int64_t elem_bytes = std::max(1, ir::bit_width(args[0].type) / 8);
       align = std::max(align, elem_bytes);
+      if (swz) {  // swizzled offsets stay inside their 2^(base+bits+shift)-element block: allocate whole blocks
+        int64_t block = int64_t(1) << (swz->base + swz->bits + std::max(0, swz->shift));
+        cos = (cos + base_offset + block - 1) / block * block;
+      }
       int64_t offset = (fn_->smem_bytes + align - 1) / align * align;
       int64_t bytes = cos * elem_bytes;
       TensorValue tv;
@@ -814,6 +882,15 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
       tv.layout = l;
       tv.ptr = unique_name("smem");
       tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
+      tv.swizzle = swz;
+      if (base_offset) tv.offset = ir::int_const(base_offset, ScalarType::Int64);
+      if (swz && (tv.align_bytes / elem_bytes) < (int64_t(1) << (swz->base + swz->bits + std::max(0, swz->shift)))) {
+        // The swizzle permutes offset bits: the buffer must start where those bits are zero.
+        int64_t need = (int64_t(1) << (swz->base + swz->bits + std::max(0, swz->shift))) * elem_bytes;
+        if (need > 1024) fail(diag::Kind::BadLayoutArgument, site.range, "a swizzle over " + std::to_string(need) + "-byte blocks is not supported (the shared-memory base is 1024-byte aligned)");
+        offset = (fn_->smem_bytes + need - 1) / need * need;
+        tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
+      }
       fn_->kernel->smem.push_back({tv.ptr, tv.dtype, offset, bytes});
       int64_t limit = smem_limit_bytes();
       if (fn_->smem_bytes <= limit && offset + bytes > limit) fn_->smem_peak_at = site.range;  // the one that crossed it

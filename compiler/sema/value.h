@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,7 +40,7 @@ enum class BuiltinId : uint8_t {
   ZippedProduct, TiledProduct, FlatProduct, BlockedProduct, RakedProduct, TileToShape, MakeLayoutTv,
   MaxCommonVector, RecastLayout, Crd2Idx, Idx2Crd, FlattenLayout, SelectModes, GroupModes, GetMode,
   // tensors, copies and shared memory (tileslc.cute, tileslc.utils)
-  MakeIdentityTensor, MakeIdentityLayout, ElemLess, MakeFragment, MakeFragmentLike, MakeRmemTensor, MakeCopyAtom,
+  MakeIdentityTensor, MakeIdentityLayout, MakeSwizzle, MakeComposedLayout, ElemLess, MakeFragment, MakeFragmentLike, MakeRmemTensor, MakeCopyAtom,
   CopyUniversalOp, MakeTiledCopyTv, Copy, LocalTile, LocalPartition, SmemAllocatorNew,
   // tileslc.cute.arch: hardware atomics, warp collectives, named barriers and fences
   AtomicAdd, AtomicMin, AtomicMax, AtomicAnd, AtomicOr, AtomicXor, AtomicExch, AtomicCas,
@@ -79,6 +80,7 @@ struct TensorValue {
   std::vector<ir::ExprRef> coord_offset;  ///< Coord: the origin's coordinate, one per mode of the codomain
   int host_index = -1;                 ///< host: index of the HostParam
   int64_t align_bytes = 0;             ///< alignment of ptr, in bytes
+  std::optional<layout::Swizzle> swizzle;  ///< smem: applied to the element offset from ptr (CuTe's composed layout)
 };
 
 /// A copy atom (CuTe DSL make_copy_atom): the universal copy moves
@@ -144,6 +146,7 @@ struct Value {
     KernelCall, SymDim, TensorSpec, ConstexprSpec, Ellipsis, Slice, Layout,
     TensorSSA,   ///< a register value of a whole tensor (.load()): elts flat, `layout` its static shape
     CopyAtom, TiledCopy, SmemAllocator, Marker, MmaAtom, TiledMma,
+    ComposedLayout,  ///< swizzle o offset o layout; a bare Swizzle is one with an empty layout
   };
   Kind kind = Kind::Undef;
   int64_t i = 0;                           ///< Int, Bool; SymDim: its declared divisibility (0: none)
@@ -160,6 +163,7 @@ struct Value {
   std::shared_ptr<KernelCall> kcall;
   std::shared_ptr<TensorSpec> spec;
   std::shared_ptr<const layout::Layout> layout;  ///< Layout; TensorSSA: its shape (compact)
+  std::shared_ptr<const layout::ComposedLayout> composed;  ///< ComposedLayout
   std::shared_ptr<CopyAtom> atom;
   std::shared_ptr<TiledCopy> tiled_copy;
   std::shared_ptr<MmaAtom> mma;
