@@ -1,6 +1,6 @@
 // gemm_sm80 driver: runs the tileslc-generated gemm_sm80 (C = A * B^T on
 // tensor cores: A (M, K) and B (N, K) BFloat16 row-major, C (M, N) Float32
-// row-major; M, N multiples of 128, K of 32) on several shapes. Inputs are
+// row-major; M, N multiples of 128, K of 64) on several shapes. Inputs are
 // random in [-1, 1), rounded to BFloat16 on the host; the float64 reference is
 // computed from those BFloat16 values. Small shapes are checked element by
 // element, 4096^3 on a random sample of entries; a guard after C must stay
@@ -44,10 +44,10 @@ constexpr int kReps = 20;
 //   truncation), so count a whole unit 2^-23 of the running sum lost per
 //   instruction, always with the same sign: K / 16 * 2^-23, a ratio of 3e-5
 //   at K = 4096 (random signs give far less).
-// 1e-5 * sqrt(K) (6.4e-4 at K = 4096, 5.7e-5 at K = 32) is 20 times that
+// 1e-5 * sqrt(K) (6.4e-4 at K = 4096, 8e-5 at K = 64) is 20 times that
 // coherent worst case at K = 4096 and more below it. A real bug is far above:
-// one k-tile of 32 dropped or added twice moves entries by a 32-term sum, a
-// ratio near sqrt(32 / K) (0.09 at K = 4096); a misplaced fragment element
+// one k-tile of 64 dropped or added twice moves entries by a 64-term sum, a
+// ratio near sqrt(64 / K) (0.125 at K = 4096); a misplaced fragment element
 // gives errors of order 1.
 double tolerance(int64_t K) { return 1e-5 * std::sqrt(static_cast<double>(K)); }
 
@@ -186,7 +186,7 @@ bool run_validation(cudaStream_t stream) {
                                 "mA");
   auto mA_40 = tileslc::make_tensor_view(dA.data(), bf16, {M, 40}, {40, 1});
   auto mB_40 = tileslc::make_tensor_view(dB.data(), bf16, {N, 40}, {40, 1});
-  ok &= expect_rejected_naming_either("K = 40, not a multiple of 32", gemm_sm80(mA_40, mB_40, mC, stream), "mA",
+  ok &= expect_rejected_naming_either("K = 40, not a multiple of 64", gemm_sm80(mA_40, mB_40, mC, stream), "mA",
                                       "mB");
   auto mB_f32 = tileslc::make_tensor_view(dB.data(), f32, {N, K}, {K, 1});
   ok &= sample::expect_rejected(kName, "B Float32, not BFloat16", gemm_sm80(mA, mB_f32, mC, stream), "mB");
@@ -210,9 +210,9 @@ int main(int argc, char** argv) {
   }
   return sample::run_sample(kName, [small](sample::Rng& rng, cudaStream_t stream) {
     bool ok = true;
-    ok &= run_case(128, 128, 32, 0, false, rng, stream);     // one block, one k-tile
-    ok &= run_case(256, 384, 64, 0, false, rng, stream);     // M != N, two k-tiles (fewer than the 3 stages)
-    ok &= run_case(512, 128, 1024, 0, false, rng, stream);   // 32 k-tiles: the 3-stage ring wraps around
+    ok &= run_case(128, 128, 64, 0, false, rng, stream);     // one block, one k-tile
+    ok &= run_case(256, 384, 128, 0, false, rng, stream);    // M != N, two k-tiles (fewer than the 3 stages)
+    ok &= run_case(512, 128, 1024, 0, false, rng, stream);   // 16 k-tiles: the 3-stage ring wraps around
     if (!small) ok &= run_case(4096, 4096, 4096, kSampledEntries, true, rng, stream);
     ok &= run_validation(stream);
     return ok;
