@@ -66,10 +66,12 @@ Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim
                            " bytes: " + cudaGetErrorString(err));
     }
   }
+  // cudaLaunchKernel reports this launch's errors itself; asking cudaGetLastError
+  // as well would cost a second runtime call per launch (launch overhead) and
+  // could report an earlier, unrelated asynchronous error as this launch's.
   cudaError_t err = cudaLaunchKernel(kernel, grid, block, args, smem_bytes, stream);
-  if (err == cudaSuccess) err = cudaGetLastError();
-  else (void)cudaGetLastError();
   if (err != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the non-sticky error so it is not reported twice
     return Status::error(name_of(name) + ": launch failed: " + cudaGetErrorString(err) + " (" +
                          config_text(grid, block, smem_bytes) + ")");
   }
