@@ -53,6 +53,9 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 constexpr uint32_t kTabSize = 8;
 
 char closer_for(char open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
+TokenKind closer_kind(char open) {
+  return open == '(' ? TokenKind::RParen : open == '[' ? TokenKind::RBracket : TokenKind::RBrace;
+}
 
 }  // namespace
 
@@ -214,6 +217,20 @@ void Lexer::apply_indentation(uint32_t line_start, uint32_t col, uint32_t altcol
     return;
   }
   if (altcol != top.altcol) ambiguous();
+}
+
+bool Lexer::next_line_indented_deeper() const {
+  size_t i = pos_;
+  while (i < n_) {
+    while (i < n_ && text_[i] != '\n' && text_[i] != '\r') ++i;  // the rest of this line
+    if (i < n_) i += (text_[i] == '\r' && i + 1 < n_ && text_[i + 1] == '\n') ? 2 : 1;
+    uint32_t col = 0;
+    for (; i < n_ && (text_[i] == ' ' || text_[i] == '\t'); ++i)
+      col = text_[i] == ' ' ? col + 1 : (col / kTabSize + 1) * kTabSize;
+    if (i < n_ && text_[i] != '\n' && text_[i] != '\r' && text_[i] != '#')
+      return col > indents_.back().col;
+  }
+  return false;
 }
 
 void Lexer::lex_newline() {
@@ -387,8 +404,11 @@ void Lexer::open_bracket(TokenKind k) {
 
 // A closer that matches the innermost opener closes it. A mismatched closer
 // is reported; if its own opener is further out, the openers in between are
-// taken as closed too (the usual cause is a forgotten closer), otherwise it
-// closes the innermost opener. An unmatched closer is reported and dropped.
+// taken as closed too (the usual cause is a forgotten closer: each gets a
+// zero-width closer here), otherwise it closes the innermost opener and
+// becomes the closer that one needs. Either way the parser sees balanced
+// brackets and reports nothing more. An unmatched closer is reported and
+// dropped.
 void Lexer::close_bracket(TokenKind k) {
   uint32_t b = pos();
   char c = text_[pos_];
@@ -406,10 +426,21 @@ void Lexer::close_bracket(TokenKind k) {
         .label(range(top.offset, top.offset + 1), "opened here");
     size_t i = brackets_.size();
     while (i > 0 && closer_for(brackets_[i - 1].ch) != c) --i;
-    if (i > 0) brackets_.resize(i);  // drop the ones in between; the match is popped below
+    if (i > 0) {
+      close_brackets_above(i, b);  // the match itself is popped below
+    } else {
+      k = closer_kind(top.ch);
+    }
   }
   brackets_.pop_back();
   emit(k, b, pos());
+}
+
+void Lexer::close_brackets_above(size_t keep, uint32_t at) {
+  while (brackets_.size() > keep) {
+    emit(closer_kind(brackets_.back().ch), at, at);
+    brackets_.pop_back();
+  }
 }
 
 void Lexer::finish() {

@@ -39,13 +39,20 @@ struct Token {
   /// Keywords and punctuators: empty (see spelling()).
   std::string text;
   bool is_bytes = false;  ///< String with a b/B prefix
+  /// String without its closing quote (E0102): it ends at the end of its
+  /// line, or of the file if triple-quoted.
+  bool unterminated = false;
 };
 
 /// Tokenizes `file`. Never fails: errors go to `diags` and are skipped over.
 /// Stray characters and unmatched closing brackets produce no token; other
 /// bad input becomes the nearest well-formed token (so TokenKind::Error is
-/// not produced). The stream always ends with balanced DEDENTs, then
-/// EndOfFile; a NEWLINE precedes them if the last logical line had tokens.
+/// not produced). A mismatched closer or an unterminated string leaves the
+/// brackets balanced, so the parser reports nothing more: the closer becomes
+/// the one its opener needs, and the openers it (or the string) closes
+/// through get zero-width closer tokens. The stream always ends with
+/// balanced DEDENTs, then EndOfFile; a NEWLINE precedes them if the last
+/// logical line had tokens.
 std::vector<Token> tokenize(const source::SourceManager& sm, source::FileId file,
                             diag::DiagnosticEngine& diags);
 

@@ -6,7 +6,10 @@
 // Strings: every quoting, the r/u/b/br/rb prefixes in any case, escapes
 // decoded as Python does (unknown escapes kept literally), line endings in
 // the value normalized to "\n"; f-strings are scanned to their end
-// (including nested strings in replacement fields) and rejected.
+// (including nested strings in replacement fields) and rejected. An
+// unterminated string ends at the end of its line (or of the file, if
+// triple-quoted) and closes the brackets whose closers it swallowed; a
+// non-ASCII character in a bytes literal is reported once per literal.
 #include <cstdio>
 
 #include "lex/lexer.h"
@@ -173,10 +176,13 @@ void Lexer::copy_non_ascii(std::string* value, bool bytes) {
     return;
   }
   if (bytes) {
-    uint32_t b = pos();
-    error(diag::Kind::NonAsciiInBytes, b, b + d.len,
-          "found non-ASCII character " + code_point_name(d.cp) +
-              " in a bytes literal, expected ASCII characters or escapes");
+    if (!non_ascii_reported_) {  // once per literal: the first one shows the problem
+      non_ascii_reported_ = true;
+      uint32_t b = pos();
+      error(diag::Kind::NonAsciiInBytes, b, b + d.len,
+            "found non-ASCII character " + code_point_name(d.cp) +
+                " in a bytes literal, expected ASCII characters or escapes");
+    }
   } else if (value) {
     value->append(text_.substr(pos_, d.len));
   }
@@ -305,6 +311,7 @@ void Lexer::lex_string(uint32_t begin, bool raw, bool bytes, bool fstring) {
   std::string value;
   int depth = 0;  // f-string replacement field nesting
   bool closed = false;
+  non_ascii_reported_ = false;
   while (!at_end()) {
     char c = text_[pos_];
     if (c == q && depth == 0 && (!triple || (peek(1) == q && peek(2) == q))) {
@@ -368,6 +375,32 @@ void Lexer::lex_string(uint32_t begin, bool raw, bool bytes, bool fstring) {
     value.clear();
   }
   emit(TokenKind::String, begin, pos(), fstring ? std::string() : std::move(value), bytes);
+  if (!closed) {
+    toks_.back().unterminated = true;
+    close_brackets_after_unterminated_string(quote_at + (triple ? 3 : 1));
+  }
+}
+
+// Python reports an unterminated string and nothing more. The usual cause is
+// a forgotten closing quote, so the rest of the line, closers included, went
+// into the string: the brackets those closers would have closed are closed
+// here, and the others too unless the next line is indented deeper than the
+// statement, as a continuation line of a call is. The parser then sees
+// balanced brackets and reports nothing more.
+void Lexer::close_brackets_after_unterminated_string(uint32_t body_begin) {
+  size_t closed = 0;
+  int depth = 0;  // brackets opened inside the string
+  for (char c : text_.substr(body_begin, pos_ - body_begin)) {
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth > 0) --depth;
+      else ++closed;
+    }
+  }
+  size_t keep = brackets_.size() > closed ? brackets_.size() - closed : 0;
+  if (keep > 0 && !next_line_indented_deeper()) keep = 0;
+  close_brackets_above(keep, pos());
 }
 
 }  // namespace tileslc::lex::detail

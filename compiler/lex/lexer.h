@@ -46,6 +46,10 @@ class Lexer {
   void lex_punct();
   void open_bracket(TokenKind k);
   void close_bracket(TokenKind k);
+  /// Closes the open brackets above the first `keep`, innermost first, each
+  /// with a zero-width closer token at `at` (error recovery: the parser then
+  /// sees balanced brackets).
+  void close_brackets_above(size_t keep, uint32_t at);
   void finish();
 
   // ---- lex_literals.cpp: numbers and strings ----
@@ -56,8 +60,17 @@ class Lexer {
   void lex_string(uint32_t begin, bool raw, bool bytes, bool fstring);
   void scan_escape(std::string& value, bool bytes, bool report);
   void skip_nested_string();
+  /// After an unterminated string whose text starts at `body_begin` and
+  /// ends at `pos_`: closes the brackets open around it, keeping the outer
+  /// ones its text does not close if the next line looks like a
+  /// continuation line (next_line_indented_deeper).
+  void close_brackets_after_unterminated_string(uint32_t body_begin);
+  /// Whether the next line that is not blank or a comment is indented
+  /// deeper than the current block.
+  bool next_line_indented_deeper() const;
   /// Handles one byte >= 0x80 inside a string or comment: validates it as
-  /// UTF-8 and appends it to `value` if given. Advances `pos_`.
+  /// UTF-8 and appends it to `value` if given; in a bytes literal, reports
+  /// E0113 unless the literal already has (non_ascii_reported_). Advances `pos_`.
   void copy_non_ascii(std::string* value, bool bytes);
 
   // ---- shared helpers ----
@@ -82,6 +95,7 @@ class Lexer {
   std::vector<OpenBracket> brackets_;
   bool at_bol_ = true;           ///< at the start of a logical line
   bool line_has_tokens_ = false; ///< the current logical line produced a token
+  bool non_ascii_reported_ = false;  ///< the string literal being lexed has its E0113
 };
 
 /// "U+00A0"-style name of a code point, for messages.

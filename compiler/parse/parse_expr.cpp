@@ -443,7 +443,8 @@ ExprPtr Parser::parse_call(ExprPtr func, uint32_t begin) {
   DepthGuard brackets(bracket_depth_);
   auto call = std::make_unique<ast::Call>(SourceRange{});
   call->func = std::move(func);
-  bool misplaced_positional = false;
+  bool bad_arguments = false;  // an argument error was reported: no Call node
+  bool reported_positional = false;
   while (!at(TokenKind::RParen)) {
     if (at(TokenKind::Star) || at(TokenKind::DoubleStar)) {
       bool kw = at(TokenKind::DoubleStar);
@@ -467,7 +468,7 @@ ExprPtr Parser::parse_call(ExprPtr func, uint32_t begin) {
           report(Kind::DuplicateKeywordArgument, k.name_range,
                  "keyword argument '" + k.name + "' repeated in call")
               ->label(other.name_range, "first given here");
-          misplaced_positional = true;
+          bad_arguments = true;
           break;
         }
       }
@@ -479,12 +480,13 @@ ExprPtr Parser::parse_call(ExprPtr func, uint32_t begin) {
         report_comprehension(open, "generator expressions");
         return nullptr;
       }
-      if (!call->keywords.empty()) {
+      if (!call->keywords.empty() && !reported_positional) {
+        // Once per call: the positionals after the first one are the same mistake.
         const ast::Keyword& last = call->keywords.back();
         report(Kind::PositionalAfterKeyword, arg->range,
                "positional argument follows keyword argument '" + last.name + "'")
             ->label(last.name_range, "keyword argument here");
-        misplaced_positional = true;
+        bad_arguments = reported_positional = true;
       }
       call->args.push_back(std::move(arg));
     }
@@ -495,7 +497,7 @@ ExprPtr Parser::parse_call(ExprPtr func, uint32_t begin) {
     return nullptr;
   }
   advance();
-  if (misplaced_positional) return nullptr;
+  if (bad_arguments) return nullptr;
   call->range = range_from(begin);
   return call;
 }

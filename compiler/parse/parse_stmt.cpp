@@ -543,6 +543,7 @@ bool Parser::parse_params(std::vector<ast::Param>& params) {
   SourceRange star_range;
   bool after_star_param = false;
   std::optional<size_t> last_default;  // index of the last parameter with a default
+  bool reported_default_order = false;  // E0208 once: one misplaced default, one error
   while (!at(TokenKind::RParen)) {
     if (at(TokenKind::Star)) {
       const Token& star = advance();
@@ -591,7 +592,8 @@ bool Parser::parse_params(std::vector<ast::Param>& params) {
       if (seen_star) after_star_param = true;
       if (p.default_value) {
         last_default = params.size();
-      } else if (last_default && !seen_star) {
+      } else if (last_default && !seen_star && !reported_default_order) {
+        reported_default_order = true;
         const ast::Param& d = params[*last_default];
         report(Kind::DefaultBeforeNonDefault, p.range,
                "parameter '" + p.name + "' without a default follows parameter '" + d.name +

@@ -106,6 +106,18 @@ diag::Diagnostic* Parser::report(diag::Kind kind, SourceRange range, std::string
 void Parser::report_expected(diag::Kind kind, std::string_view what) {
   if (at(TokenKind::Error)) return;
   if (bracket_depth_ > 0 && (at(TokenKind::Newline) || at(TokenKind::EndOfFile))) return;
+  // At a zero-width closer: the lexer added it after E0109 or E0102, which
+  // are reported at this spot.
+  if (cur().range.begin == cur().range.end &&
+      (at(TokenKind::RParen) || at(TokenKind::RBracket) || at(TokenKind::RBrace)))
+    return;
+  // Right after an unterminated string (E0102), zero-width closers the lexer
+  // added aside: what is expected here most likely went into the string.
+  for (size_t i = pos_; i > 0; --i) {
+    const Token& t = tokens_[i - 1];
+    if (t.kind == TokenKind::String && t.unterminated) return;
+    if (t.range.begin != t.range.end) break;
+  }
   report(kind, cur().range, "expected " + std::string(what) + ", found " + describe(cur()));
 }
 

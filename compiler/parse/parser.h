@@ -70,8 +70,11 @@ class Parser {
   // ------------------------------------------------------- diagnostics
   diag::Diagnostic* report(diag::Kind kind, SourceRange range, std::string message);
   /// "expected <what>, found <cur>"; silent where the lexer has already
-  /// reported the cause: at an Error token, and at a NEWLINE or EOF inside
-  /// brackets (only an unclosed bracket at end of file produces those, E0112).
+  /// reported the cause: at an Error token, at a NEWLINE or EOF inside
+  /// brackets (only an unclosed bracket at end of file produces those, E0112),
+  /// at a zero-width closer (added by the lexer after E0109 or E0102), and
+  /// right after an unterminated string (E0102), which most likely swallowed
+  /// what was expected.
   void report_expected(diag::Kind kind, std::string_view what);
   /// E0206 at `range`.
   void unsupported(SourceRange range, std::string message);

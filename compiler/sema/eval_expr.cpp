@@ -2,10 +2,12 @@
 // operators. Static operands are computed with Python's semantics (floor
 // division and modulo round toward negative infinity; `/` is true division);
 // otherwise the operation becomes IR with the promoted type.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "sema/evaluator.h"
+#include "sema/statement_names.h"
 
 namespace tileslc::sema {
 
@@ -150,6 +152,51 @@ Value Evaluator::eval(const ast::Expr& e) {
   fail(diag::Kind::UnsupportedOperation, e.range, "unsupported expression");
 }
 
+namespace {
+
+bool is_python_builtin(const std::string& id) {
+  for (const char* b : kPythonBuiltins)
+    if (id == b) return true;
+  return false;
+}
+
+/// E0301 for `n`, with the closest name visible here as a did-you-mean.
+void report_undefined(Evaluator& ev, const ast::Name& n) {
+  std::vector<std::string> candidates;
+  for (const auto& [k, _] : ev.scope()) candidates.push_back(k);
+  for (const auto& [k, _] : ev.frame().module->globals) candidates.push_back(k);
+  for (const char* b : kPythonBuiltins) candidates.push_back(b);
+  auto& d = ev.error(diag::Kind::UndefinedName, n.range, "name '" + n.id + "' is not defined");
+  std::string best = closest_name(n.id, candidates);
+  if (!best.empty()) d.help("did you mean '" + best + "'?");
+}
+
+/// After E0301 for `n`, which abandons the statement being executed: the
+/// statement's other names that eval_name would not find either (not a
+/// local, possibly unbound local, module global or Python builtin) get
+/// E0301 too, each name once, so one run shows every typo of the statement.
+/// Nothing is done when `n` is not one of that statement's own names (a
+/// parameter's default, a decorator).
+void report_undefined_in_statement(Evaluator& ev, const ast::Name& n) {
+  Frame& f = ev.frame();
+  const ast::Body* body = f.is_module ? (f.module->ast ? &f.module->ast->body : nullptr)
+                                      : (f.def ? &f.def->body : nullptr);
+  const ast::Stmt* stmt = body ? find_statement(*body, ev.stmt_loc_) : nullptr;
+  if (!stmt) return;
+  std::vector<const ast::Name*> names = names_read(*stmt);
+  if (std::find(names.begin(), names.end(), &n) == names.end()) return;
+  std::set<std::string> seen{n.id};
+  for (const ast::Name* other : names) {
+    if (!seen.insert(other->id).second) continue;
+    if (ev.scope().count(other->id) || f.maybe_unbound.count(other->id) ||
+        f.module->globals.count(other->id) || is_python_builtin(other->id))
+      continue;
+    report_undefined(ev, *other);
+  }
+}
+
+}  // namespace
+
 Value Evaluator::eval_name(const ast::Name& n) {
   auto& local = scope();
   if (frame().is_module && frame().module->name == "__main__") main_globals_read_.insert(n.id);
@@ -173,13 +220,8 @@ Value Evaluator::eval_name(const ast::Name& n) {
   }
   for (const char* b : kPythonBuiltins)
     if (n.id == b) return builtins_module()->globals.at(b).value;
-  std::vector<std::string> candidates;
-  for (const auto& [k, _] : local) candidates.push_back(k);
-  for (const auto& [k, _] : globals) candidates.push_back(k);
-  for (const char* b : kPythonBuiltins) candidates.push_back(b);
-  auto& d = error(diag::Kind::UndefinedName, n.range, "name '" + n.id + "' is not defined");
-  std::string best = closest_name(n.id, candidates);
-  if (!best.empty()) d.help("did you mean '" + best + "'?");
+  report_undefined(*this, n);
+  report_undefined_in_statement(*this, n);
   abort_entry();
 }
 

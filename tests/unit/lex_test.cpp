@@ -467,6 +467,40 @@ TEST_F(LexTest, UnterminatedStringWithPrefixAtEof) {
   EXPECT_EQ(span(toks[2].range), "1:5-1:12");
 }
 
+TEST_F(LexTest, UnterminatedStringClosesTheBracketsItSwallowed) {
+  // The `)` went into the string: the lexer closes the call with a
+  // zero-width `)`, so the line ends there and the next one is lexed alone.
+  EXPECT_EQ(lex("f(\"a %d\\n, x)\ny = 1\n"),
+            "Name(f) ( Str(a %d\\n, x)) ) NEWLINE Name(y) = Int(1) NEWLINE EOF");
+  EXPECT_EQ(errors(), "E0102 1:3-1:14");
+  EXPECT_TRUE(toks[2].unterminated);
+  EXPECT_EQ(span(toks[3].range), "1:14-1:14");
+}
+
+TEST_F(LexTest, UnterminatedStringWithoutClosersEndsTheStatement) {
+  // No closer went into the string and the next line is not deeper: the
+  // statement ends with this line.
+  EXPECT_EQ(lex("if x:\n    f('abc\n    y\n"),
+            "if Name(x) : NEWLINE INDENT Name(f) ( Str(abc) ) NEWLINE Name(y) NEWLINE DEDENT EOF");
+  EXPECT_EQ(errors(), "E0102 2:7-2:11");
+}
+
+TEST_F(LexTest, UnterminatedStringKeepsBracketsOpenBeforeAContinuationLine) {
+  // The next line is indented deeper, as a call's continuation line is:
+  // '(' stays open.
+  EXPECT_EQ(lex("f('a,\n  b)\nc\n"), "Name(f) ( Str(a,) Name(b) ) NEWLINE Name(c) NEWLINE EOF");
+  EXPECT_EQ(errors(), "E0102 1:3-1:6");
+  // The string's closers close only the brackets outside it: here '[' and
+  // the inner '(' (zero-width), while the outer '(' goes on to the next line.
+  EXPECT_EQ(lex("g(h([1, 'x(y)])\n  z)\n"),
+            "Name(g) ( Name(h) ( [ Int(1) , Str(x(y)])) ] ) Name(z) ) NEWLINE EOF");
+}
+
+TEST_F(LexTest, UnterminatedTripleQuotedInsideBracketsIsOneError) {
+  EXPECT_EQ(lex("x = (1, '''abc\n"), "Name(x) = ( Int(1) , Str(abc\\n) ) NEWLINE EOF");
+  EXPECT_EQ(errors(), "E0102 1:9-2:1");  // and no E0112 for the '('
+}
+
 TEST_F(LexTest, UnterminatedTripleQuotedRunsToEof) {
   EXPECT_EQ(lex("x = 1\ns = '''abc\ndef\n  ghi"), "Name(x) = Int(1) NEWLINE Name(s) = Str(abc\\ndef\\n  ghi) NEWLINE EOF");
   EXPECT_EQ(errors(), "E0102 2:5-4:6");
@@ -502,6 +536,12 @@ TEST_F(LexTest, NonAsciiInBytes) {
   EXPECT_EQ(errors(), "E0113 1:4-1:6");
   EXPECT_EQ(message(),
             "found non-ASCII character U+00E9 in a bytes literal, expected ASCII characters or escapes");
+}
+
+TEST_F(LexTest, NonAsciiInBytesReportedOncePerLiteral) {
+  // One error per literal, at its first non-ASCII character; the next literal has its own.
+  EXPECT_EQ(lex("x = b'résumé' + b'ü' + 'é'"), "Name(x) = Bytes(rsum) + Bytes() + Str(é) NEWLINE EOF");
+  EXPECT_EQ(errors(), "E0113 1:8-1:10, E0113 1:21-1:23");
 }
 
 TEST_F(LexTest, FStringsAreRejectedButConsumed) {
@@ -738,7 +778,10 @@ TEST_F(LexTest, UnmatchedClosingBracketIsDropped) {
 }
 
 TEST_F(LexTest, MismatchedClosingBracket) {
-  EXPECT_EQ(lex("x = (1]\ny\n"), "Name(x) = ( Int(1) ] NEWLINE Name(y) NEWLINE EOF");
+  // The `]` closes the `(` and becomes the `)` it needs, so the parser sees
+  // balanced brackets and reports nothing more.
+  EXPECT_EQ(lex("x = (1]\ny\n"), "Name(x) = ( Int(1) ) NEWLINE Name(y) NEWLINE EOF");
+  EXPECT_EQ(span(toks[4].range), "1:7-1:8");
   EXPECT_EQ(errors(), "E0109 1:7-1:8");
   EXPECT_EQ(message(), "found ']' closing '(', expected ')'");
   const diag::Diagnostic& d = diags.diagnostics()[0];
@@ -748,9 +791,11 @@ TEST_F(LexTest, MismatchedClosingBracket) {
 }
 
 TEST_F(LexTest, MismatchedBracketClosesThroughForgottenCloser) {
-  // `foo(a[1)`: the `)` closes both, so the next line is a new logical line.
+  // `foo(a[1)`: the `)` closes both (the `[` with a zero-width `]`), so the
+  // next line is a new logical line.
   EXPECT_EQ(lex("foo(a[1)\nbar\n"),
-            "Name(foo) ( Name(a) [ Int(1) ) NEWLINE Name(bar) NEWLINE EOF");
+            "Name(foo) ( Name(a) [ Int(1) ] ) NEWLINE Name(bar) NEWLINE EOF");
+  EXPECT_EQ(span(toks[5].range), "1:8-1:8");
   EXPECT_EQ(errors(), "E0109 1:8-1:9");
   EXPECT_EQ(span(diags.diagnostics()[0].labels[0].range), "1:6-1:7");
 }

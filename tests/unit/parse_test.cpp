@@ -738,6 +738,38 @@ TEST(ParseRecovery, OneErrorPerStatement) {
   EXPECT_EQ(errors_of("x = (+) + (+)\n").size(), 1u);
 }
 
+TEST(ParseRecovery, OneErrorPerMisplacedDefaultOrKeyword) {
+  // Python reports these once, at the first offending parameter or argument.
+  EXPECT_EQ(errors_of("def f(a=1, b, c): pass\n"),
+            Errs{"E0208 1:12 parameter 'b' without a default follows parameter 'a' with a default"});
+  EXPECT_EQ(errors_of("f(a=1, b, c)\n"),
+            Errs{"E0209 1:8 positional argument follows keyword argument 'a'"});
+}
+
+TEST(ParseRecovery, MismatchedBracketIsOnlyTheLexerError) {
+  // The lexer turns the `)` into the `]` the subscript needs.
+  Parsed p("x = a[1)\ny = 2\n");
+  EXPECT_EQ(p.errors(), Errs{"E0109 1:8 found ')' closing '[', expected ']'"});
+  EXPECT_EQ(ast::dump(p.module),
+            "Module([Assign(targets=[Name('x')], value=Subscript(Name('a'), IntLit(1))), "
+            "Assign(targets=[Name('y')], value=IntLit(2))])");
+  EXPECT_EQ(errors_of("f(a[1)\n"), Errs{"E0109 1:6 found ')' closing '[', expected ']'"});
+  // Nothing is reported at the `]` the lexer added, which the user did not write.
+  EXPECT_EQ(errors_of("f(a[1 + )\n"), Errs{"E0109 1:9 found ')' closing '[', expected ']'"});
+}
+
+TEST(ParseRecovery, UnterminatedStringIsOnlyTheLexerError) {
+  const std::string e0102 = " found the end of the line inside a string, expected \" to close it";
+  // Its closers went into the string.
+  EXPECT_EQ(errors_of("f(\"abc, x)\ny = 1\n"), Errs{"E0102 1:3" + e0102});
+  EXPECT_EQ(errors_of("if len(\"abc):\n    pass\ny = 1\n"), Errs{"E0102 1:8" + e0102});
+  // A comma went into it, on a line of a call that goes on.
+  EXPECT_EQ(errors_of("f(\"a\",\n  \"b,\n  c)\ny = 1\n"), Errs{"E0102 2:3" + e0102});
+  // A mistake after it on another line is still found.
+  EXPECT_EQ(errors_of("f(\"abc)\ny = (1 + )\n"),
+            (Errs{"E0102 1:3" + e0102, "E0202 2:10 expected an expression, found ')'"}));
+}
+
 TEST(ParseRecovery, NoFinalNewline) {
   EXPECT_EQ(dump_module("x = 1"), "Module([Assign(targets=[Name('x')], value=IntLit(1))])");
   EXPECT_EQ(dump_module("if x:\n    y = 1"), "Module([If(test=Name('x'), body=[Assign(targets=[Name('y')], value=IntLit(1))])])");
