@@ -262,6 +262,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
     d.help("use cute.Tensor[dtype, (extents...)], a scalar type such as cutlass.Float32, or cutlass.Constexpr");
   }
   exec_body(def->body);
+  report_ragged_tiles(ctx);
   program_.host_functions.push_back(std::move(hf));
 }
 
@@ -624,6 +625,7 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
     if (leaf_divisors[sym] > 1) ctx.divisors[sname] = leaf_divisors[sym];
   }
   exec_body(def->body);
+  report_ragged_tiles(ctx);
   for (auto& p : k.params)
     if (p.is_pointer) p.is_const = !ctx.stored_ptrs.count(p.name);
   k.smem_bytes = ctx.smem_bytes;
@@ -632,6 +634,18 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   program_.kernels.push_back(std::move(k));
   kernel_cache_[key] = index;
   return index;
+}
+
+void Evaluator::report_ragged_tiles(const FnCtx& ctx) {
+  std::set<std::string> said;
+  for (const auto& rt : ctx.ragged_tiles) {
+    if (ctx.predicated_leaves.count(rt.leaf) || !said.insert(rt.extent + "/" + std::to_string(rt.tile)).second) continue;
+    auto& d = diags_.report(diag::Kind::TilerMayNotDivide, rt.at,
+                            "tile extent " + std::to_string(rt.tile) + " may not divide the run-time extent " + rt.extent +
+                                ": the last tile would reach past the tensor");
+    d.help("declare the extent's divisibility (cute.sym_int(\"" + rt.leaf + "\", divisibility=" + std::to_string(rt.tile) +
+           ")), which the host function checks, or predicate the edge with cute.make_identity_tensor and cute.elem_less");
+  }
 }
 
 bool contains_runtime(const Value& v) {

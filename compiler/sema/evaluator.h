@@ -37,6 +37,12 @@ struct FnCtx {
   std::vector<ir::Stmt*> open_loops;           ///< run-time loops being built, innermost last
   int64_t smem_bytes = 0;                      ///< kernel: shared memory allocated so far
   source::SourceRange smem_peak_at;            ///< kernel: the allocation that went over the limit
+  /// Divides of run-time extents not provably divisible by their tile (W0601),
+  /// reported when the function ends unless an identity tensor over that
+  /// extent was made (the predication pattern for ragged edges).
+  struct RaggedTile { std::string leaf, extent; int64_t tile; source::SourceRange at; };
+  std::vector<RaggedTile> ragged_tiles;
+  std::set<std::string> predicated_leaves;
 };
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
@@ -216,6 +222,8 @@ class Evaluator {
   /// Shared memory a block may opt in to (CUDA C++ Programming Guide, "Technical
   /// Specifications per Compute Capability"): 227 KB on sm_90, 163 KB on sm_80.
   int64_t smem_limit_bytes() const { return program_.arch.rfind("sm_90", 0) == 0 ? 227 * 1024 : 163 * 1024; }
+  /// W0601 for divides of run-time extents that nothing predicates.
+  void report_ragged_tiles(const FnCtx& ctx);
   /// E0706: the kernel's shared memory over the target's per-block limit.
   void check_smem_limit(const FnCtx& ctx, const std::string& kernel);
   int instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args);

@@ -465,6 +465,13 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
             if (!tm.is_layout()) continue;
             auto ext = layout::size(t.layout.shape[m]);
             auto tsz = layout::size(tm.layout);
+            if (!ext.is_static() && tsz.is_static() && tsz.value() > 1 && t.space != MemSpace::Coord &&
+                known_divisor(ext) % tsz.value() != 0) {
+              std::vector<std::string> leaves;
+              collect_leaves(layout::IntTuple(ext), leaves);
+              fn_->ragged_tiles.push_back({leaves.empty() ? "" : leaves[0], ext.to_string(), tsz.value(),
+                                           args.size() >= 2 ? arg_range(1) : site.range});
+            }
             if (ext.is_static() && tsz.is_static() && tsz.value() > 0 && ext.value() % tsz.value() != 0) {
               auto& d = error(diag::Kind::TilerNotDividing, args.size() >= 2 ? arg_range(1) : site.range,
                               "tile extent " + std::to_string(tsz.value()) + " does not divide mode " + std::to_string(m) +
@@ -538,6 +545,9 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
             fail(diag::Kind::BadLayoutArgument, arg_range(0), std::string(name) + "() supports flat shapes only, found " + repr(args[0]));
           shape.push_back(symbol_for(e, arg_range(0)));
           stride.push_back(layout::Int::symbol("1@" + std::to_string(k)));
+          std::vector<std::string> leaves;  // these extents are predicated: no W0601 for them
+          collect_leaves(layout::IntTuple(shape.back().value()), leaves);
+          fn_->predicated_leaves.insert(leaves.begin(), leaves.end());
           tv.coord_offset.push_back(ir::int_const(0, ScalarType::Int64));
         }
         tv.layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));
