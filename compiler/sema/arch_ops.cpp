@@ -38,25 +38,12 @@ bool wide_int(ScalarType t) {
 
 Value Evaluator::call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
                                    const ast::Call& site) {
-  auto arg_range = [&](size_t i) { return i < site.args.size() ? site.args[i]->range : site.range; };
-  auto kwarg = [&](const std::string& name) -> std::optional<Value> {
-    for (auto& [k, v] : kwargs)
-      if (k == name) return v;
-    return std::nullopt;
-  };
+  auto arg_range = [&](size_t i) { return arg_range_of(site, i); };
+  auto kwarg = [&](const std::string& name) { return kwarg_of(kwargs, name); };
   auto check_kwargs = [&](const std::string& fn, std::initializer_list<const char*> allowed) {
-    for (auto& [k, v] : kwargs) {
-      bool ok = false;
-      for (const char* a : allowed) ok = ok || k == a;
-      if (!ok) fail(diag::Kind::UnknownKeyword, site.range, "cute.arch." + fn + "() got an unexpected keyword argument '" + k + "'");
-    }
+    check_keywords(kwargs, "cute.arch." + fn, allowed, site.range);
   };
-  auto arity = [&](size_t lo, size_t hi, const std::string& fn) {
-    if (args.size() < lo || args.size() > hi)
-      fail(diag::Kind::WrongArity, site.range,
-           "cute.arch." + fn + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-               " positional arguments, " + std::to_string(args.size()) + " given");
-  };
+  auto arity = [&](size_t lo, size_t hi, const std::string& fn) { check_arity(args.size(), lo, hi, "cute.arch." + fn, site.range); };
   auto need_kernel = [&](const std::string& fn) {
     if (!fn_ || !fn_->is_kernel)
       fail(diag::Kind::UnsupportedOperation, site.range, "cute.arch." + fn + "() is only available inside a @cute.kernel");

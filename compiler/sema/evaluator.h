@@ -18,6 +18,12 @@
 
 namespace tileslc::sema {
 
+using Kwargs = std::vector<std::pair<std::string, Value>>;
+/// The source range of argument i of a call (the whole call past the written arguments).
+source::SourceRange arg_range_of(const ast::Call& site, size_t i);
+/// The value of keyword argument `name`, if the call has it.
+std::optional<Value> kwarg_of(const Kwargs& kwargs, const std::string& name);
+
 /// Thrown to abandon the current entry point after an error was reported.
 struct AbortEntry {};
 
@@ -151,6 +157,10 @@ class Evaluator {
   void tensor_store(const Value& t, const Value& index, const Value& v, source::SourceRange r);
   ir::ExprRef tensor_offset(const TensorValue& t, const Value& index, source::SourceRange r);
   Value tensor_size(const TensorValue& t, source::SourceRange r);
+
+  // ---- checks every builtin call makes (call_args.cpp): E0406 and E0405
+  void check_keywords(const Kwargs& kwargs, const std::string& fn, std::initializer_list<const char*> allowed, source::SourceRange r);
+  void check_arity(size_t given, size_t lo, size_t hi, const std::string& fn, source::SourceRange r);
 
   // ---- run-time integers in layouts (symbols.cpp)
   /// A static or run-time integer as a layout integer; run-time ones become named leaves.

@@ -129,25 +129,12 @@ Value Evaluator::evaluate_layout(const layout::Layout& l, const Value& coord, so
 
 Value Evaluator::call_layout_builtin(BuiltinId id, std::vector<Value>& args,
                                      std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site) {
-  auto arg_range = [&](size_t i) { return i < site.args.size() ? site.args[i]->range : site.range; };
-  auto kwarg = [&](const std::string& name) -> std::optional<Value> {
-    for (auto& [k, v] : kwargs)
-      if (k == name) return v;
-    return std::nullopt;
+  auto arg_range = [&](size_t i) { return arg_range_of(site, i); };
+  auto kwarg = [&](const std::string& name) { return kwarg_of(kwargs, name); };
+  auto check_kwargs = [&](const char* name, std::initializer_list<const char*> allowed) {
+    check_keywords(kwargs, std::string("cute.") + name, allowed, site.range);
   };
-  auto check_kwargs = [&](std::initializer_list<const char*> allowed) {
-    for (auto& [k, v] : kwargs) {
-      bool ok = false;
-      for (const char* a : allowed) ok = ok || k == a;
-      if (!ok) fail(diag::Kind::UnknownKeyword, site.range, "unexpected keyword argument '" + k + "'");
-    }
-  };
-  auto arity = [&](size_t lo, size_t hi, const char* name) {
-    if (args.size() < lo || args.size() > hi)
-      fail(diag::Kind::WrongArity, site.range,
-           std::string("cute.") + name + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-               " positional arguments, " + std::to_string(args.size()) + " given");
-  };
+  auto arity = [&](size_t lo, size_t hi, const char* name) { check_arity(args.size(), lo, hi, std::string("cute.") + name, site.range); };
   auto L = [&](size_t i) { return to_layout(args[i], arg_range(i), "argument " + std::to_string(i + 1)); };
   auto T = [&](size_t i) { return to_tiler(args[i], arg_range(i), "the tiler"); };
   auto modes_of = [&](const Value& v) {
@@ -159,14 +146,14 @@ Value Evaluator::call_layout_builtin(BuiltinId id, std::vector<Value>& args,
   try {
     switch (id) {
       case BuiltinId::MakeLayout: {
-        check_kwargs({"stride"});
+        check_kwargs("make_layout", {"stride"});
         arity(1, 1, "make_layout");
         auto shape = to_int_tuple(args[0], arg_range(0), "the shape");
         if (auto st = kwarg("stride")) return layout_value(layout::make_layout(shape, to_int_tuple(*st, site.range, "the stride")));
         return layout_value(layout::make_layout(shape));
       }
       case BuiltinId::MakeOrderedLayout: {
-        check_kwargs({"order"});
+        check_kwargs("make_ordered_layout", {"order"});
         arity(1, 2, "make_ordered_layout");
         Value order = args.size() == 2 ? args[1] : kwarg("order").value_or(Value::none());
         return layout_value(layout::make_ordered_layout(to_int_tuple(args[0], arg_range(0), "the shape"),
@@ -185,7 +172,7 @@ Value Evaluator::call_layout_builtin(BuiltinId id, std::vector<Value>& args,
         return Value::integer(static_cast<int64_t>(layout::depth(to_int_tuple(args[0], arg_range(0), "the argument"))));
       }
       case BuiltinId::Coalesce: {
-        check_kwargs({"target_profile"});
+        check_kwargs("coalesce", {"target_profile"});
         arity(1, 2, "coalesce");
         std::optional<Value> profile = args.size() == 2 ? std::optional<Value>(args[1]) : kwarg("target_profile");
         if (profile) return layout_value(layout::coalesce(L(0), to_int_tuple(*profile, site.range, "the target profile")));
@@ -212,7 +199,7 @@ Value Evaluator::call_layout_builtin(BuiltinId id, std::vector<Value>& args,
       case BuiltinId::BlockedProduct: arity(2, 2, "blocked_product"); return layout_value(layout::blocked_product(L(0), L(1)));
       case BuiltinId::RakedProduct: arity(2, 2, "raked_product"); return layout_value(layout::raked_product(L(0), L(1)));
       case BuiltinId::TileToShape: {
-        check_kwargs({"order"});
+        check_kwargs("tile_to_shape", {"order"});
         arity(2, 3, "tile_to_shape");
         std::optional<Value> order = args.size() == 3 ? std::optional<Value>(args[2]) : kwarg("order");
         std::optional<layout::IntTuple> ord;
@@ -250,7 +237,7 @@ Value Evaluator::call_layout_builtin(BuiltinId id, std::vector<Value>& args,
         return from_int_tuple(layout::flatten(to_int_tuple(args[0], arg_range(0), "the argument")), site.range);
       }
       case BuiltinId::SelectModes: {
-        check_kwargs({"mode"});
+        check_kwargs("select", {"mode"});
         arity(1, 2, "select");
         Value mode = args.size() == 2 ? args[1] : kwarg("mode").value_or(Value::none());
         return layout_value(layout::select(L(0), modes_of(mode)));
@@ -261,7 +248,7 @@ Value Evaluator::call_layout_builtin(BuiltinId id, std::vector<Value>& args,
                                                 static_cast<size_t>(require_static_int(args[2], arg_range(2), "end"))));
       }
       case BuiltinId::GetMode: {
-        check_kwargs({"mode"});
+        check_kwargs("get", {"mode"});
         arity(1, 2, "get");
         Value mode = args.size() == 2 ? args[1] : kwarg("mode").value_or(Value::none());
         layout::Layout l = L(0);

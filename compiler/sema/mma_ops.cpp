@@ -54,12 +54,8 @@ MmaAtom universal_fma(ScalarType t) {
 
 Value Evaluator::call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
                                   const ast::Call& site) {
-  auto arg_range = [&](size_t i) { return i < site.args.size() ? site.args[i]->range : site.range; };
-  auto kwarg = [&](const std::string& name) -> std::optional<Value> {
-    for (auto& [k, v] : kwargs)
-      if (k == name) return v;
-    return std::nullopt;
-  };
+  auto arg_range = [&](size_t i) { return arg_range_of(site, i); };
+  auto kwarg = [&](const std::string& name) { return kwarg_of(kwargs, name); };
   auto type_arg = [&](const Value& v, source::SourceRange at) {
     if (v.kind != Value::Kind::Type) fail(diag::Kind::TypeMismatch, at, "expected an element type such as cutlass.Float32, found " + describe(v));
     return v.type;

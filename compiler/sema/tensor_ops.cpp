@@ -409,25 +409,12 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
 
 Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
                                      const ast::Call& site) {
-  auto arg_range = [&](size_t i) { return i < site.args.size() ? site.args[i]->range : site.range; };
-  auto kwarg = [&](const std::string& name) -> std::optional<Value> {
-    for (auto& [k, v] : kwargs)
-      if (k == name) return v;
-    return std::nullopt;
-  };
+  auto arg_range = [&](size_t i) { return arg_range_of(site, i); };
+  auto kwarg = [&](const std::string& name) { return kwarg_of(kwargs, name); };
   auto check_kwargs = [&](const char* fn, std::initializer_list<const char*> allowed) {
-    for (auto& [k, v] : kwargs) {
-      bool ok = false;
-      for (const char* a : allowed) ok = ok || k == a;
-      if (!ok) fail(diag::Kind::UnknownKeyword, site.range, std::string(fn) + "() got an unexpected keyword argument '" + k + "'");
-    }
+    check_keywords(kwargs, fn, allowed, site.range);
   };
-  auto arity = [&](size_t lo, size_t hi, const char* name) {
-    if (args.size() < lo || args.size() > hi)
-      fail(diag::Kind::WrongArity, site.range,
-           std::string(name) + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-               " positional arguments, " + std::to_string(args.size()) + " given");
-  };
+  auto arity = [&](size_t lo, size_t hi, const char* name) { check_arity(args.size(), lo, hi, name, site.range); };
   auto tensor_arg = [&](size_t i, const char* fn) -> const TensorValue& {
     if (args[i].kind != Value::Kind::Tensor)
       fail(diag::Kind::TypeMismatch, arg_range(i), std::string(fn) + "() needs a tensor here, found " + describe(args[i]));
@@ -740,17 +727,8 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
 Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& args,
                                     std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site) {
   const Value& self = *callee.self;
-  auto arity = [&](size_t lo, size_t hi, const char* name) {
-    if (args.size() < lo || args.size() > hi)
-      fail(diag::Kind::WrongArity, site.range,
-           std::string(name) + "() takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-               " arguments, " + std::to_string(args.size()) + " given");
-  };
-  auto kwarg = [&](const std::string& name) -> std::optional<Value> {
-    for (auto& [k, v] : kwargs)
-      if (k == name) return v;
-    return std::nullopt;
-  };
+  auto arity = [&](size_t lo, size_t hi, const char* name) { check_arity(args.size(), lo, hi, name, site.range); };
+  auto kwarg = [&](const std::string& name) { return kwarg_of(kwargs, name); };
   auto tensor_at = [&](size_t i, const char* what) {
     if (args[i].kind != Value::Kind::Tensor)
       fail(diag::Kind::TypeMismatch, site.args[i]->range, std::string(what) + "() needs a tensor, found " + describe(args[i]));
