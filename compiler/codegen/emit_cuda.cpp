@@ -188,7 +188,12 @@ class CudaEmitter {
         break;
       }
       case K::Check:
-        out_.line("if (!(" + e(s.a) + ")) return tileslc::Status::error(" + c_string(s.message) + ");");
+        if (s.b) {  // with the value the caller passed, as the runtime's own checks say it
+          out_.line("if (!(" + e(s.a) + ")) return tileslc::Status::error(" + c_string(s.message + ", found ") +
+                    " + std::to_string(" + e(s.b) + "));");
+        } else {
+          out_.line("if (!(" + e(s.a) + ")) return tileslc::Status::error(" + c_string(s.message) + ");");
+        }
         break;
       case K::Launch: launch(*s.launch); break;
     }

@@ -139,7 +139,8 @@ struct Stmt {
   source::SourceRange loc;
   std::string name;           ///< Assign: var; Store: pointer; Printf: format
   ExprRef a, b, c, d;         ///< Assign: a=value; Store: a=offset b=value; If/While: a=cond;
-                              ///< For: a=begin b=end c=step; Check: a=cond (true means ok)
+                              ///< For: a=begin b=end c=step; Check: a=cond (true means ok), b=the value
+                              ///< the message reports (optional)
   ScalarType var_type = ScalarType::Int32;  ///< For: loop variable type
   int64_t step_sign = 1;      ///< For: +1 or -1 (static sign of the step)
   Block body, orelse;

@@ -201,6 +201,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
                             ir::int_const(0, ScalarType::Int64), ScalarType::Boolean);
           c->message = def->name + ": " + d.s + " (" + (is_stride ? "stride " : "extent ") + std::to_string(mode) + " of " + p.name +
                        ") must be a multiple of " + std::to_string(d.i);
+          c->b = ctx.symbols[d.s];
           emit(std::move(c));
         }
       };
@@ -219,6 +220,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
             auto c = ir::make_stmt(ir::StmtKind::Check, p.range);
             c->a = ir::binary(ir::Op::Eq, ir::tensor_extent(index, static_cast<int>(m)), ctx.symbols[d.s], ScalarType::Boolean);
             c->message = def->name + ": " + p.name + ".shape[" + std::to_string(m) + "] must be " + d.s;
+            c->b = ir::tensor_extent(index, static_cast<int>(m));
             emit(std::move(c));
           }
           shape.push_back(layout::Int::symbol(d.s));
@@ -231,6 +233,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
           auto c = ir::make_stmt(ir::StmtKind::Check, p.range);
           c->a = ir::binary(ir::Op::Eq, ir::tensor_stride(index, static_cast<int>(m)), expect, ScalarType::Boolean);
           c->message = def->name + ": " + p.name + ".stride[" + std::to_string(m) + "] must be " + what;
+          c->b = ir::tensor_stride(index, static_cast<int>(m));
           emit(std::move(c));
         };
         if (st && st->kind == Value::Kind::Int) {

@@ -440,15 +440,15 @@ tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, 
   if (tileslc::Status status = tileslc::check_extent_equal(mC, "elementwise_add", "mC", 0, "M", M, "mA", 0); !status) return status;
   if (tileslc::Status status = tileslc::check_extent_equal(mC, "elementwise_add", "mC", 1, "N", N, "mA", 1); !status) return status;
 #line 72 "samples/tiled_copy/tiled_copy.tpy"
-  if (!(N % int64_t{4} == int64_t{0})) return tileslc::Status::error("elementwise_add: N (extent 1 of mA) must be a multiple of 4");
-  if (!(mA.stride[0] == N)) return tileslc::Status::error("elementwise_add: mA.stride[0] must be N");
-  if (!(mA.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mA.stride[1] must be 1");
+  if (!(N % int64_t{4} == int64_t{0})) return tileslc::Status::error("elementwise_add: N (extent 1 of mA) must be a multiple of 4, found " + std::to_string(N));
+  if (!(mA.stride[0] == N)) return tileslc::Status::error("elementwise_add: mA.stride[0] must be N, found " + std::to_string(mA.stride[0]));
+  if (!(mA.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mA.stride[1] must be 1, found " + std::to_string(mA.stride[1]));
 #line 73 "samples/tiled_copy/tiled_copy.tpy"
-  if (!(mB.stride[0] == N)) return tileslc::Status::error("elementwise_add: mB.stride[0] must be N");
-  if (!(mB.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mB.stride[1] must be 1");
+  if (!(mB.stride[0] == N)) return tileslc::Status::error("elementwise_add: mB.stride[0] must be N, found " + std::to_string(mB.stride[0]));
+  if (!(mB.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mB.stride[1] must be 1, found " + std::to_string(mB.stride[1]));
 #line 74 "samples/tiled_copy/tiled_copy.tpy"
-  if (!(mC.stride[0] == N)) return tileslc::Status::error("elementwise_add: mC.stride[0] must be N");
-  if (!(mC.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mC.stride[1] must be 1");
+  if (!(mC.stride[0] == N)) return tileslc::Status::error("elementwise_add: mC.stride[0] must be N, found " + std::to_string(mC.stride[0]));
+  if (!(mC.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mC.stride[1] must be 1, found " + std::to_string(mC.stride[1]));
 #line 67 "samples/tiled_copy/tiled_copy.tpy"
   {
     const int64_t grid_x = (M + int64_t{16} - int64_t{1}) / int64_t{16} * ((N + int64_t{128} - int64_t{1}) / int64_t{128});
