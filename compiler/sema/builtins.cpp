@@ -237,30 +237,25 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       return v;
     }
     case BuiltinId::Size: {
+      // mode=[i] is one mode; mode=[i, j] is mode j of mode i (CuTe's size<i, j>).
       std::optional<int64_t> mode;
+      std::vector<int64_t> path;
       for (auto& [k, v] : kwargs) {
         if (k != "mode") fail(diag::Kind::UnknownKeyword, site.range, "cute.size() got an unexpected keyword argument '" + k + "'");
-        Value m = v.kind == Value::Kind::Tuple && v.elts->size() == 1 ? (*v.elts)[0] : v;
-        mode = require_static_int(m, site.range, "cute.size's mode");
+        std::vector<Value> ms = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
+        for (const auto& m : ms) path.push_back(require_static_int(m, site.range, "cute.size's mode"));
+        if (!path.empty()) mode = path[0];
       }
       arity(1, 1);
       Value x = args[0];
-      if (x.kind == Value::Kind::Layout) {
-        layout::Layout l = *x.layout;
-        if (mode) {
-          if (*mode < 0 || static_cast<size_t>(*mode) >= l.rank())
-            fail(diag::Kind::IndexOutOfRange, site.range, "mode " + std::to_string(*mode) + " is out of range for " + l.to_string());
-          l = layout::get(l, static_cast<size_t>(*mode));
+      if (x.kind == Value::Kind::Layout || x.kind == Value::Kind::Tensor || x.kind == Value::Kind::TensorSSA) {
+        layout::Layout l = x.kind == Value::Kind::Tensor ? x.tensor->layout : *x.layout;
+        for (int64_t m : path) {
+          if (m < 0 || static_cast<size_t>(m) >= l.rank())
+            fail(diag::Kind::IndexOutOfRange, site.range, "mode " + std::to_string(m) + " is out of range for " + l.to_string());
+          l = layout::get(l, static_cast<size_t>(m));
         }
         return int_value(layout::size(l), site.range);
-      }
-      if (x.kind == Value::Kind::Tensor || x.kind == Value::Kind::TensorSSA) {
-        const layout::Layout& l = x.kind == Value::Kind::Tensor ? x.tensor->layout : *x.layout;
-        if (!mode) return int_value(layout::size(l), site.range);
-        int64_t r = static_cast<int64_t>(l.rank());
-        if (*mode < 0 || *mode >= r)
-          fail(diag::Kind::IndexOutOfRange, site.range, "mode " + std::to_string(*mode) + " is out of range for a rank-" + std::to_string(r) + " tensor");
-        return int_value(layout::size(layout::get(l, static_cast<size_t>(*mode))), site.range);
       }
       if (x.kind == Value::Kind::TiledCopy) {
         if (mode) fail(diag::Kind::UnknownKeyword, site.range, "cute.size() of a tiled copy takes no mode");
@@ -375,7 +370,7 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       if (id >= BuiltinId::MakeLayout && id <= BuiltinId::GetMode) {
         bool on_tensor = !args.empty() && args[0].kind == Value::Kind::Tensor;
         if (on_tensor && (id == BuiltinId::ZippedDivide || id == BuiltinId::LogicalDivide || id == BuiltinId::TiledDivide ||
-                          id == BuiltinId::FlatDivide))
+                          id == BuiltinId::FlatDivide || id == BuiltinId::Composition))
           return call_tensor_builtin(id, args, kwargs, site);
         return call_layout_builtin(id, args, kwargs, site);
       }

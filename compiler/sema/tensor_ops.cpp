@@ -431,6 +431,14 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
 
   try {
     switch (id) {
+      case BuiltinId::Composition: {
+        // composition(t, tiler): the same origin viewed through t.layout o tiler (e.g. a mode permutation).
+        check_kwargs("cute.composition", {});
+        arity(2, 2, "cute.composition");
+        TensorValue out = tensor_arg(0, "cute.composition");
+        out.layout = layout::composition(out.layout, to_tiler(args[1], arg_range(1), "the tiler"));
+        return tensor_value(std::move(out));
+      }
       case BuiltinId::ZippedDivide: case BuiltinId::LogicalDivide: case BuiltinId::TiledDivide: case BuiltinId::FlatDivide:
       case BuiltinId::LocalTile: {
         const char* name = id == BuiltinId::ZippedDivide ? "cute.zipped_divide" : id == BuiltinId::LogicalDivide ? "cute.logical_divide"
