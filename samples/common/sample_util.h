@@ -304,6 +304,80 @@ inline bool expect_rejected(const char* sample_name, const char* what, const til
   return ok;
 }
 
+// ---- GEMM drivers (sgemm, gemm_sm80) and the --small option
+
+inline std::string gemm_shape_text(int64_t M, int64_t N, int64_t K) {
+  return std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
+}
+
+// Checks a GEMM's (M, N) output C against ref(m, n) (float64): every entry when
+// `sampled` is 0, else `sampled` random entries plus a scan of all of C for
+// entries never written (still NaN); and that nothing past C's view changed.
+template <class Ref>
+bool check_gemm(const char* sample_name, int64_t M, int64_t N, int64_t K, int64_t sampled, const DeviceMatrix& C,
+                Ref&& ref, double tolerance) {
+  ErrorStats e;
+  std::string what = gemm_shape_text(M, N, K);
+  bool ok = true;
+  if (sampled == 0) {
+    for (int64_t m = 0; m < M; ++m) {
+      for (int64_t n = 0; n < N; ++n) e.add(C.at(m, n), ref(m, n));
+    }
+  } else {
+    what += ", " + std::to_string(sampled) + " sampled entries";
+    std::mt19937_64 pick(M * 31 + N * 7 + K);
+    for (int64_t i = 0; i < sampled; ++i) {
+      const int64_t m = static_cast<int64_t>(pick() % M), n = static_cast<int64_t>(pick() % N);
+      e.add(C.at(m, n), ref(m, n));
+    }
+    int64_t unwritten = 0;  // the sample sees few entries: look for NaN in all of them
+    for (int64_t m = 0; m < M; ++m) {
+      for (int64_t n = 0; n < N; ++n) unwritten += std::isnan(C.at(m, n));
+    }
+    if (unwritten) {
+      std::printf("%s: %s FAIL: %lld of %lld entries of C never written\n", sample_name, what.c_str(),
+                  (long long)unwritten, (long long)(M * N));
+      ok = false;
+    }
+  }
+  ok &= report(sample_name, what, e, tolerance);
+  if (int64_t stray = C.written_outside_view()) {
+    std::printf("%s: %s FAIL: %lld elements written past the end of C\n", sample_name, what.c_str(), (long long)stray);
+    ok = false;
+  }
+  return ok;
+}
+
+// Times the GEMM launched by `f` (median of `reps` after `warmup`) and prints
+// time and TFLOP/s, and whether A + B + C (`operand_bytes`) fit in L2.
+template <class F>
+void gemm_timing(const char* sample_name, int64_t M, int64_t N, int64_t K, int64_t operand_bytes, F&& f,
+                 cudaStream_t stream, int warmup, int reps) {
+  const double ms = median_ms(f, stream, warmup, reps);
+  const double tflops = 2.0 * M * N * K / (ms * 1e-3) / 1e12;
+  int l2_bytes = 0;
+  CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0));
+  std::printf("%s: %s: %.3f ms, %.2f TFLOP/s (median of %d reps after %d warm-ups; A + B + C = %lld MiB, L2 = "
+              "%d MiB: %s)\n",
+              sample_name, gemm_shape_text(M, N, K).c_str(), ms, tflops, reps, warmup, (long long)(operand_bytes >> 20),
+              l2_bytes >> 20, operand_bytes > l2_bytes ? "no cache flush needed between reps" : "operands fit, warm-cache timing");
+}
+
+// The drivers' one option: --small (which skips what `skipped` says). Exits 2
+// with a usage line on anything else.
+inline bool parse_small_flag(int argc, char** argv, const char* skipped) {
+  bool small = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--small") == 0) {
+      small = true;
+    } else {
+      std::fprintf(stderr, "usage: %s [--small]\n  --small  %s\n", argv[0], skipped);
+      std::exit(2);
+    }
+  }
+  return small;
+}
+
 }  // namespace sample
 
 #endif  // TILESLC_SAMPLES_SAMPLE_UTIL_H

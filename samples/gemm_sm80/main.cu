@@ -97,10 +97,6 @@ double reference(const Bf16Matrix& A, const Bf16Matrix& B, int64_t m, int64_t n)
 }
 
 // "4096x4096x4096" (M x N x K).
-std::string shape_text(int64_t M, int64_t N, int64_t K) {
-  return std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K);
-}
-
 // One call of gemm_sm80 on random A, B and a NaN-poisoned C. `sampled` == 0
 // checks every entry; otherwise `sampled` random entries (and that no entry of
 // C is left NaN). With `timed` it then prints the median time and TFLOP/s.
@@ -113,46 +109,12 @@ bool run_case(int64_t M, int64_t N, int64_t K, int64_t sampled, bool timed, samp
   CHECK(cudaStreamSynchronize(stream));
   C.download();
 
-  sample::ErrorStats e;
-  std::string what = shape_text(M, N, K);
-  bool ok = true;
-  if (sampled == 0) {
-    for (int64_t m = 0; m < M; ++m) {
-      for (int64_t n = 0; n < N; ++n) e.add(C.at(m, n), reference(A, B, m, n));
-    }
-  } else {
-    what += ", " + std::to_string(sampled) + " sampled entries";
-    std::mt19937_64 pick(M * 31 + N * 7 + K);
-    for (int64_t i = 0; i < sampled; ++i) {
-      const int64_t m = static_cast<int64_t>(pick() % M), n = static_cast<int64_t>(pick() % N);
-      e.add(C.at(m, n), reference(A, B, m, n));
-    }
-    int64_t unwritten = 0;  // the sample sees few entries: look for NaN in all of them
-    for (int64_t m = 0; m < M; ++m) {
-      for (int64_t n = 0; n < N; ++n) unwritten += std::isnan(C.at(m, n));
-    }
-    if (unwritten) {
-      std::printf("%s: %s FAIL: %lld of %lld entries of C never written\n", kName, what.c_str(),
-                  (long long)unwritten, (long long)(M * N));
-      ok = false;
-    }
-  }
-  ok &= sample::report(kName, what, e, tolerance(K));
-  if (int64_t stray = C.written_outside_view()) {
-    std::printf("%s: %s FAIL: %lld elements written past the end of C\n", kName, what.c_str(), (long long)stray);
-    ok = false;
-  }
+  auto ref = [&](int64_t m, int64_t n) { return reference(A, B, m, n); };
+  bool ok = sample::check_gemm(kName, M, N, K, sampled, C, ref, tolerance(K));
   if (timed) {
-    const double ms = sample::median_ms([&] { CHECK_OK(gemm_sm80(mA, mB, mC, stream)); }, stream, kWarmup, kReps);
-    const double tflops = 2.0 * M * N * K / (ms * 1e-3) / 1e12;
-    int l2_bytes = 0;
-    CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0));
-    const int64_t operand_bytes = (M * K + N * K) * int64_t{2} + M * N * int64_t{4};  // BF16 A, B; Float32 C
-    std::printf("%s: %s: %.3f ms, %.2f TFLOP/s (median of %d reps after %d warm-ups; A + B + C = %lld MiB, L2 = "
-                "%d MiB: %s)\n",
-                kName, shape_text(M, N, K).c_str(), ms, tflops, kReps, kWarmup, (long long)(operand_bytes >> 20),
-                l2_bytes >> 20,
-                operand_bytes > l2_bytes ? "no cache flush needed between reps" : "operands fit, warm-cache timing");
+  // BF16 A and B, Float32 C
+    const int64_t operand_bytes = (M * K + N * K) * int64_t{2} + M * N * int64_t{4};
+    sample::gemm_timing(kName, M, N, K, operand_bytes, [&] { CHECK_OK(gemm_sm80(mA, mB, mC, stream)); }, stream, kWarmup, kReps);
   }
   return ok;
 }
@@ -198,16 +160,7 @@ bool run_validation(cudaStream_t stream) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool small = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--small") == 0) {
-      small = true;
-    } else {
-      std::fprintf(stderr, "usage: %s [--small]\n  --small  only the small shapes and the validation demos\n",
-                   argv[0]);
-      return 2;
-    }
-  }
+  const bool small = sample::parse_small_flag(argc, argv, "only the small shapes and the validation demos");
   return sample::run_sample(kName, [small](sample::Rng& rng, cudaStream_t stream) {
     bool ok = true;
     ok &= run_case(128, 128, 64, 0, false, rng, stream);     // one block, one k-tile

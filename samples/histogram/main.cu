@@ -77,16 +77,7 @@ bool run_validation(cudaStream_t stream) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool small = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--small") == 0) {
-      small = true;
-    } else {
-      std::fprintf(stderr, "usage: %s [--small]\n  --small  skip the 2^28-byte case and its bandwidth table\n",
-                   argv[0]);
-      return 2;
-    }
-  }
+  const bool small = sample::parse_small_flag(argc, argv, "skip the 2^28-byte case and its bandwidth table");
   return sample::run_sample(kName, [small](sample::Rng& rng, cudaStream_t stream) {
     bool ok = true;
     ok &= run_case(0, 0.0f, false, rng, stream);  // empty input: all bins zero
