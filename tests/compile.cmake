@@ -17,6 +17,10 @@ if(TILESLC_HAVE_CUDA AND TILESLC_NVCC)
                        -P ${CMAKE_CURRENT_LIST_DIR}/compile/compile_sample.cmake)
       set_tests_properties(compile.${_sample}.${_arch} PROPERTIES LABELS "compile" TIMEOUT 300
                            REQUIRED_FILES $<TARGET_FILE:tileslc>)
+      if(_sample MATCHES "_sm90$" AND _arch STREQUAL "sm_80")
+        # TMA and wgmma do not exist on sm_80: tileslc must refuse with E0709.
+        set_tests_properties(compile.${_sample}.${_arch} PROPERTIES PASS_REGULAR_EXPRESSION "error\\[E0709\\]: TMA needs")
+      endif()
     endforeach()
   endforeach()
 endif()

@@ -61,6 +61,7 @@ class CudaEmitter {
   }
 
   std::string cpp_param_type(const ir::KernelParam& p) const {
+    if (p.is_tma) return "const TILESLC_GRID_CONSTANT tileslc::TmaDescriptor";
     if (!p.is_pointer) return ir::cpp_type(p.type);
     return std::string(p.is_const ? "const " : "") + ir::cpp_type(p.type) + "*";
   }
@@ -163,11 +164,15 @@ class CudaEmitter {
         break;
       }
       case K::For: {
-        std::string cmp = s.step_sign > 0 ? " < " : " > ";
         auto step = ir::as_int_const(s.c);
         std::string inc = step && *step == 1 ? "++" + s.name : step && *step == -1 ? "--" + s.name : s.name + " += " + e(s.c);
+        // A run-time step (sign 0) picks the comparison by its sign; a zero step runs nothing.
+        std::string cond = s.step_sign > 0   ? s.name + " < " + e(s.b)
+                           : s.step_sign < 0 ? s.name + " > " + e(s.b)
+                                             : "(" + e(s.c) + " > 0 ? " + s.name + " < " + e(s.b) + " : (" + e(s.c) + " < 0 && " + s.name +
+                                                   " > " + e(s.b) + "))";
         if (s.unroll) out_.line("#pragma unroll");
-        out_.line("for (" + s.name + " = " + e(s.a) + "; " + s.name + cmp + e(s.b) + "; " + inc + ") {");
+        out_.line("for (" + s.name + " = " + e(s.a) + "; " + cond + "; " + inc + ") {");
         nested(s.body, is_kernel);
         out_.line("}");
         break;
@@ -231,6 +236,19 @@ class CudaEmitter {
     for (size_t i = 0; i < k.params.size(); ++i) {
       const auto& p = k.params[i];
       std::string name = "arg" + std::to_string(i);
+      if (p.is_tma) {
+        // The tensor map is encoded for this launch (its address and extents are the call's).
+        const auto& a = *l.args.at(i);
+        const std::string& tensor = cur_host_->params.at(a.operands.at(0)->index).name;
+        out_.line("tileslc::TmaDescriptor " + name + ";");
+        out_.line("if (tileslc::Status status = tileslc::make_tma_descriptor(&" + name + ", " + tensor + ", " + c_string(fn) + ", " +
+                  c_string(tensor) + ", " + e(a.operands.at(1)) + ", " + e(a.operands.at(2)) + ", " + e(a.operands.at(3)) + ", " +
+                  e(a.operands.at(4)) + "); !status) {");
+        out_.line("  return status;");
+        out_.line("}");
+        arg_list += (i ? ", " : "") + std::string("&") + name;
+        continue;
+      }
       std::string value = e(l.args.at(i));
       if (p.is_pointer) {
         const auto& a = l.args.at(i);

@@ -194,7 +194,9 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
       return {std::string(math_name(e->name, e->type)) + "(" + call_args(e->operands, host) + ")", kPrimary};
     }
     case ExprKind::Load: return {e->name + "[" + print(e->operands[0], host).text + "]", kPrimary};
-    case ExprKind::AddressOf: return {"&" + e->name + "[" + print(e->operands[0], host).text + "]", 15};
+    case ExprKind::AddressOf:
+      if (e->operands.empty()) return {"&" + e->name, 15};  // a whole parameter (a TMA descriptor)
+      return {"&" + e->name + "[" + print(e->operands[0], host).text + "]", 15};
   }
   return {"/*?*/", kPrimary};
 }

@@ -21,7 +21,7 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
     kj["shared_memory_bytes"] = 0;
     auto params = nlohmann::ordered_json::array();
     for (const auto& prm : k.params)
-      params.push_back({{"name", prm.name}, {"kind", prm.is_pointer ? "pointer" : "scalar"}, {"dtype", ir::type_name(prm.type)},
+      params.push_back({{"name", prm.name}, {"kind", prm.is_tma ? "tma_descriptor" : prm.is_pointer ? "pointer" : "scalar"}, {"dtype", ir::type_name(prm.type)},
                         {"const", prm.is_const}});
     kj["params"] = params;
     kernels.push_back(kj);

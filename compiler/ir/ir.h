@@ -142,7 +142,7 @@ struct Stmt {
                               ///< For: a=begin b=end c=step; Check: a=cond (true means ok), b=the value
                               ///< the message reports (optional)
   ScalarType var_type = ScalarType::Int32;  ///< For: loop variable type
-  int64_t step_sign = 1;      ///< For: +1 or -1 (static sign of the step)
+  int64_t step_sign = 1;      ///< For: +1 or -1 (static sign of the step); 0: a run-time step (c, a variable or parameter)
   Block body, orelse;
   std::vector<ExprRef> args;  ///< Printf
   std::unique_ptr<LaunchInfo> launch;
@@ -168,6 +168,7 @@ struct KernelParam {
   bool is_pointer = false;
   bool is_const = false;      ///< pointer never stored through: emitted as const T* __restrict__
   ScalarType type;            ///< scalar type, or the pointee type
+  bool is_tma = false;        ///< a TMA descriptor: const TILESLC_GRID_CONSTANT tileslc::TmaDescriptor
 };
 
 /// A register array (a fragment, CuTe's rmem tensor), declared at the top of

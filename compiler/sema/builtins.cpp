@@ -377,6 +377,7 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       if (id >= BuiltinId::MakeIdentityTensor && id <= BuiltinId::SmemAllocatorNew) return call_tensor_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::AtomicAdd && id <= BuiltinId::FenceSys) return call_arch_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::CpAsyncCommitGroup && id <= BuiltinId::CopyG2SOp) return call_mma_builtin(id, args, kwargs, site);
+      if (id >= BuiltinId::MbarrierInit && id <= BuiltinId::MultiprocessorCount) return call_sm90_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::MethodPartitionA && id <= BuiltinId::MethodMakeFragmentC) return call_mma_method(callee, args, site);
       if (id >= BuiltinId::MethodLoad && id <= BuiltinId::MethodAllocateTensor) return call_tensor_method(callee, args, kwargs, site);
       break;

@@ -485,6 +485,9 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
       key += std::string("T") + ir::type_name(t.dtype) + (t.space == MemSpace::Coord ? "C" : "G") + "a" +
              std::to_string(t.align_bytes) + canonical(t.layout.shape, ids) + ":" + canonical(t.layout.stride, ids);
       spec += repr(a);
+    } else if (a.kind == Value::Kind::TmaAtom) {
+      key += "M" + repr(a) + "@" + std::to_string(a.tma->host_index) + "/" + a.tma->smem_layout.to_string();
+      spec += repr(a);
     } else if (a.kind == Value::Kind::Dyn) {
       key += std::string("D") + ir::type_name(a.type);
       spec += ir::type_name(a.type);
@@ -523,6 +526,14 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
     const Value& a = kc.args[i];
     if (a.kind == Value::Kind::Tensor) {
       if (a.tensor->space != MemSpace::Coord) host_args->push_back(ir::tensor_data(a.tensor->host_index, a.tensor->dtype));
+    } else if (a.kind == Value::Kind::TmaAtom) {
+      // tileslc::make_tma_descriptor(&arg, tensor, function, param, inner_mode, box_inner, box_outer, swizzle_bytes)
+      const TmaAtom& t = *a.tma;
+      auto c = [](int64_t x) { return ir::int_const(x, ScalarType::Int32); };
+      host_args->push_back(ir::call("tileslc::make_tma_descriptor",
+                                    {ir::tensor_data(t.host_index, t.dtype), c(t.inner_mode), c(t.tile[t.inner_mode]),
+                                     c(t.tile[1 - t.inner_mode]), c(t.swizzle_bytes)},
+                                    ScalarType::Uint8));
     } else if (a.kind == Value::Kind::Dyn) {
       host_args->push_back(a.expr);
     } else if (a.kind == Value::Kind::Tuple) {
@@ -594,6 +605,14 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
       Value v;
       v.kind = Value::Kind::Tensor;
       v.tensor = tv;
+      f.env[p.name] = Binding{v, "", p.range};
+    } else if (a.kind == Value::Kind::TmaAtom) {
+      auto t = std::make_shared<TmaAtom>(*a.tma);
+      t->param = unique_name(p.name);
+      ir::KernelParam kp{t->param, false, true, ScalarType::Uint8, true};
+      k.params.push_back(kp);
+      Value v = a;
+      v.tma = t;
       f.env[p.name] = Binding{v, "", p.range};
     } else if (a.kind == Value::Kind::Dyn) {
       std::string pname = unique_name(p.name);

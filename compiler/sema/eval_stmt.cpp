@@ -557,8 +557,15 @@ Flow Evaluator::exec_for(const ast::For& s) {
   if (!fn_) fail(diag::Kind::NotStatic, s.range, "run-time loops cannot appear at module level");
   const auto& parts = *it.elts;
   Value start = parts[0], stop = parts[1], step = parts[2];
-  int64_t step_v = require_static_int(step, call->range, "the step of a run-time range");
-  if (step_v == 0) fail(diag::Kind::DivisionByZero, call->range, "range() step must not be zero");
+  step = resolve_symbol(step, call->range);
+  int64_t step_v = 0;  // 0: known only at run time
+  if (step.kind == Value::Kind::Dyn) {
+    if (!ir::is_integer(step.type)) fail(diag::Kind::TypeMismatch, call->range, "range() step must be an integer, found " + describe(step));
+    step = materialize(step, "step", call->range);  // evaluated once, as Python does
+  } else {
+    step_v = require_static_int(step, call->range, "the step of a run-time range");
+    if (step_v == 0) fail(diag::Kind::DivisionByZero, call->range, "range() step must not be zero");
+  }
   ScalarType t = promote(start, stop, s.iter->range);
   if (!ir::is_integer(t)) fail(diag::Kind::TypeMismatch, s.iter->range, "range() bounds must be integers");
   const auto* target = s.target->as<ast::Name>();
@@ -570,8 +577,8 @@ Flow Evaluator::exec_for(const ast::For& s) {
   auto stmt = ir::make_stmt(ir::StmtKind::For, s.range);
   stmt->a = to_expr_as(start, t, s.iter->range);
   stmt->b = to_expr_as(stop, t, s.iter->range);
-  stmt->c = ir::int_const(step_v, t);
-  stmt->step_sign = step_v > 0 ? 1 : -1;
+  stmt->c = step_v ? ir::int_const(step_v, t) : to_expr_as(step, t, call->range);
+  stmt->step_sign = step_v > 0 ? 1 : step_v < 0 ? -1 : 0;
   stmt->var_type = t;
   stmt->name = new_local(target->id, t);
   Env before = scope();

@@ -257,6 +257,7 @@ bool Evaluator::static_equal(const Value& a, const Value& b) {
     case Value::Kind::CopyAtom: return a.atom == b.atom;
     case Value::Kind::TiledCopy: return a.tiled_copy == b.tiled_copy;
     case Value::Kind::MmaAtom: return a.mma == b.mma;
+    case Value::Kind::TmaAtom: return a.tma == b.tma;
     case Value::Kind::ComposedLayout: return a.composed == b.composed;
     case Value::Kind::TiledMma: return a.tiled_mma == b.tiled_mma;
     case Value::Kind::SmemAllocator: return true;  // one per kernel: its state is the kernel's
@@ -341,6 +342,9 @@ std::string repr(const Value& v) {
       return v.composed->layout.shape.is_leaf() && v.composed->layout.shape.value().is_constant(0) ? v.composed->swizzle.to_string()
                                                                                                    : v.composed->to_string();
     case Value::Kind::MmaAtom: return "MmaAtom[" + v.mma->name + ", " + ir::type_name(v.mma->ab) + " -> " + ir::type_name(v.mma->acc) + "]";
+    case Value::Kind::TmaAtom:
+      return "TmaAtom[" + std::string(ir::type_name(v.tma->dtype)) + ", (" + std::to_string(v.tma->tile[0]) + ", " + std::to_string(v.tma->tile[1]) +
+             ")" + (v.tma->swizzle_bytes ? ", swizzle " + std::to_string(v.tma->swizzle_bytes) + "B" : std::string()) + "]";
     case Value::Kind::TiledMma:
       return "TiledMma[" + v.tiled_mma->atom.name + " x (" + std::to_string(v.tiled_mma->am) + ", " + std::to_string(v.tiled_mma->an) + ")]";
   }
@@ -375,6 +379,7 @@ std::string describe(const Value& v) {
     case Value::Kind::SmemAllocator: return "shared memory allocator";
     case Value::Kind::Marker: return repr(v);
     case Value::Kind::MmaAtom: return "MMA atom " + repr(v);
+    case Value::Kind::TmaAtom: return "TMA atom " + repr(v);
     case Value::Kind::ComposedLayout: return "composed layout " + repr(v);
     case Value::Kind::TiledMma: return "tiled MMA " + repr(v);
   }

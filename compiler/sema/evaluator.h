@@ -49,6 +49,8 @@ struct FnCtx {
   struct RaggedTile { std::string leaf, extent; int64_t tile; source::SourceRange at; };
   std::vector<RaggedTile> ragged_tiles;
   std::set<std::string> predicated_leaves;
+  /// wgmma accumulator fragments (array, elements): fenced at warpgroup fences and waits.
+  std::vector<std::pair<std::string, int64_t>> wgmma_accumulators;
 };
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
@@ -202,6 +204,15 @@ class Evaluator {
   /// tileslc.cute.arch's atomics, warp collectives, named barriers and fences (arch_ops.cpp).
   Value call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
                           const ast::Call& site);
+  /// sm_90 atoms (sm90_ops.cpp): mbarriers, TMA, wgmma, setmaxnreg, elect.sync.
+  Value call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
+  Value make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& site);
+  void tma_copy(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r);
+  void wgmma_gemm(const TiledMma& mma, const Value& d, const Value& a, const Value& b, const Value& c, source::SourceRange r);
+  /// The address of the mbarrier named by (tensor, coordinate); E0708 unless an Int64 shared-memory element.
+  ir::ExprRef barrier_address(const Value& bar, source::SourceRange r, const std::string& fn);
+  /// E0709 unless the target architecture has the instruction (sm_90a-only ones with needs_90a).
+  void require_arch(const char* what, bool needs_90a, source::SourceRange r);
   void copy(const CopyAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& pred, source::SourceRange r);
   Value make_rmem(const layout::Layout& l, ir::ScalarType t, source::SourceRange r);
   /// The element offset after the tensor's swizzle, if it has one (static offsets fold).

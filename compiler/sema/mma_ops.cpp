@@ -154,7 +154,8 @@ Value Evaluator::call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::v
       for (size_t i = 1; i < 5; ++i)
         if (args[i].kind != Value::Kind::Tensor)
           fail(diag::Kind::TypeMismatch, arg_range(i), "cute.gemm() needs register tensors for d, a, b and c, found " + describe(args[i]));
-      gemm(tm, args[1], args[2], args[3], args[4], site.range);
+      if (tm.atom.wgmma) wgmma_gemm(tm, args[1], args[2], args[3], args[4], site.range);
+      else gemm(tm, args[1], args[2], args[3], args[4], site.range);
       return Value::none();
     }
     case BuiltinId::CopyG2SOp: {
@@ -195,7 +196,13 @@ Value Evaluator::call_mma_method(const Value& callee, std::vector<Value>& args, 
   if (which >= 3) {
     // A compact register tensor of the partition's shape, in the operand's type.
     ScalarType t = op == 2 ? a.acc : a.ab;
-    return make_rmem(layout::make_layout(args[0].tensor->layout.shape), t, site.range);
+    if (a.wgmma && op != 2) return args[0];  // wgmma reads A and B through descriptors of the shared-memory tile itself
+    Value frag = make_rmem(layout::make_layout(args[0].tensor->layout.shape), t, site.range);
+    if (a.wgmma) {
+      int64_t count = layout::size(frag.tensor->layout).require_value("accumulators");
+      fn_->wgmma_accumulators.emplace_back(frag.tensor->ptr, count);
+    }
+    return frag;
   }
   if (!tm.thread) fail(diag::Kind::UnsupportedOperation, site.range, name + "() needs one thread's slice: tiled_mma.get_slice(tidx)" + name + "(t)");
   layout::IntTuple tile = op == 0   ? layout::IntTuple::tuple({layout::Int(a.m * tm.am), layout::Int(a.k)})

@@ -75,6 +75,15 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"MmaUniversalOp", BuiltinId::MmaUniversalOp}, {"MmaF16BF16Op", BuiltinId::MmaF16BF16Op},
       {"make_mma_atom", BuiltinId::MakeMmaAtom}, {"make_tiled_mma", BuiltinId::MakeTiledMma}, {"gemm", BuiltinId::Gemm},
       {"CopyG2SOp", BuiltinId::CopyG2SOp},
+      {"mbarrier_init", BuiltinId::MbarrierInit}, {"mbarrier_init_fence", BuiltinId::MbarrierInitFence},
+      {"mbarrier_arrive", BuiltinId::MbarrierArrive}, {"mbarrier_arrive_and_expect_tx", BuiltinId::MbarrierArriveExpectTx},
+      {"mbarrier_wait", BuiltinId::MbarrierWait}, {"fence_proxy_async", BuiltinId::FenceProxyAsync},
+      {"warpgroup_reg_alloc", BuiltinId::WarpgroupRegAlloc}, {"warpgroup_reg_dealloc", BuiltinId::WarpgroupRegDealloc},
+      {"elect_one", BuiltinId::ElectOne}, {"make_warp_uniform", BuiltinId::MakeWarpUniform},
+      {"CopyBulkTensorTileG2SOp", BuiltinId::CopyBulkTensorTileG2SOp}, {"make_tiled_tma_atom", BuiltinId::MakeTiledTmaAtom},
+      {"WarpgroupMmaF16BF16Op", BuiltinId::WarpgroupMmaF16BF16Op}, {"warpgroup_fence", BuiltinId::WarpgroupFence},
+      {"warpgroup_commit_group", BuiltinId::WarpgroupCommitGroup}, {"warpgroup_wait_group", BuiltinId::WarpgroupWaitGroup},
+      {"get_device_multiprocessor_count", BuiltinId::MultiprocessorCount},
   };
   for (const auto& r : rows) add(r.name, Value::make_builtin(r.id));
   builtins_ = m;

@@ -48,6 +48,10 @@ enum class BuiltinId : uint8_t {
   NamedBarrier, FenceBlock, FenceGpu, FenceSys, CpAsyncCommitGroup, CpAsyncWaitGroup,
   // MMA atoms (tileslc.cute, tileslc.cute.nvgpu.warp) and cp.async (tileslc.cute.nvgpu.cpasync)
   MmaUniversalOp, MmaF16BF16Op, MakeMmaAtom, MakeTiledMma, Gemm, CopyG2SOp,
+  // sm_90: mbarriers, TMA, warpgroup MMA, setmaxnreg, elect.sync (sm90_ops.cpp)
+  MbarrierInit, MbarrierInitFence, MbarrierArrive, MbarrierArriveExpectTx, MbarrierWait, FenceProxyAsync,
+  WarpgroupRegAlloc, WarpgroupRegDealloc, ElectOne, MakeWarpUniform, CopyBulkTensorTileG2SOp, MakeTiledTmaAtom,
+  WarpgroupMmaF16BF16Op, WarpgroupFence, WarpgroupCommitGroup, WarpgroupWaitGroup, MultiprocessorCount,
   // methods bound to a receiver (Value::self)
   MethodLaunch, MethodLoad, MethodStore, MethodFill, MethodGetSlice, MethodPartitionS, MethodPartitionD,
   MethodTo, MethodAllocateTensor, MethodPartitionA, MethodPartitionB, MethodPartitionC, MethodMakeFragmentA,
@@ -103,6 +107,22 @@ struct MmaAtom {
   ir::ScalarType ab = ir::ScalarType::Float32, acc = ir::ScalarType::Float32;
   int64_t m = 1, n = 1, k = 1, threads = 1;
   layout::Layout a_tv, b_tv, c_tv;
+  bool wgmma = false;                  ///< warpgroup MMA: A and B are shared-memory descriptors
+};
+
+/// A TMA tile-load atom (CuTe DSL make_tiled_tma_atom): which host tensor's
+/// tensor map, the tile (in the tensor's mode order) and its shared-memory
+/// layout. `param` names the kernel's `__grid_constant__` descriptor once
+/// the atom is passed to a kernel.
+struct TmaAtom {
+  ir::ScalarType dtype = ir::ScalarType::BFloat16;
+  int host_index = -1;                 ///< the host function's tensor parameter
+  int inner_mode = 1;                  ///< the mode of stride 1 (the map's innermost dimension)
+  int64_t tile[2] = {0, 0};
+  layout::Layout smem_layout;
+  std::optional<layout::Swizzle> swizzle;
+  int64_t swizzle_bytes = 0;           ///< 0, 32, 64 or 128
+  std::string param;
 };
 
 /// make_tiled_mma's result: atoms laid out (AM, AN) over threads, and its
@@ -147,6 +167,7 @@ struct Value {
     TensorSSA,   ///< a register value of a whole tensor (.load()): elts flat, `layout` its static shape
     CopyAtom, TiledCopy, SmemAllocator, Marker, MmaAtom, TiledMma,
     ComposedLayout,  ///< swizzle o offset o layout; a bare Swizzle is one with an empty layout
+    TmaAtom,
   };
   Kind kind = Kind::Undef;
   int64_t i = 0;                           ///< Int, Bool; SymDim: its declared divisibility (0: none)
@@ -168,13 +189,14 @@ struct Value {
   std::shared_ptr<TiledCopy> tiled_copy;
   std::shared_ptr<MmaAtom> mma;
   std::shared_ptr<TiledMma> tiled_mma;
+  std::shared_ptr<TmaAtom> tma;
   source::SourceRange origin;              ///< Dyn: where it became dynamic
 
   bool is_static() const {
     if (kind == Kind::TiledCopy) return !tiled_copy || !tiled_copy->thread;
     if (kind == Kind::TiledMma) return !tiled_mma || !tiled_mma->thread;
     return kind != Kind::Dyn && kind != Kind::Tensor && kind != Kind::Undef && kind != Kind::TensorSSA &&
-           kind != Kind::SmemAllocator;
+           kind != Kind::SmemAllocator && kind != Kind::TmaAtom;
   }
   bool is_number() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
 

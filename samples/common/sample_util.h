@@ -304,6 +304,73 @@ inline bool expect_rejected(const char* sample_name, const char* what, const til
   return ok;
 }
 
+// ---- BFloat16 matrices (gemm_sm80, gemm_sm90)
+
+// A compact row-major (rows, cols) BFloat16 matrix in device memory, with the
+// values kept on the host as floats (each exactly a BFloat16), and `guard`
+// elements after it that must keep their poison (outputs).
+class Bf16Matrix {
+ public:
+  // Uniform in [lo, hi), rounded to nearest-even BFloat16, uploaded.
+  static Bf16Matrix random(int64_t rows, int64_t cols, float lo, float hi, Rng& rng) {
+    Bf16Matrix m(rows, cols, 0);
+    std::vector<float> raw(rows * cols);
+    rng.fill(raw, lo, hi);
+    for (size_t i = 0; i < raw.size(); ++i) {
+      m.bits_[i] = float_to_bf16(raw[i]);
+      m.values_[i] = bf16_to_float(m.bits_[i]);
+    }
+    CHECK_OK(m.buffer_.copy_from_host(m.bits_.data(), m.buffer_.size()));
+    return m;
+  }
+  // An output: every element and the guard poisoned (0xFFFF, a BFloat16 NaN).
+  static Bf16Matrix poisoned(int64_t rows, int64_t cols, int64_t guard) {
+    Bf16Matrix m(rows, cols, guard);
+    poison(m.buffer_.data(), m.buffer_.size());
+    return m;
+  }
+
+  tileslc::TensorView view() const {
+    return tileslc::make_tensor_view(buffer_.data(), tileslc::DType::BFloat16, {rows_, cols_}, {cols_, 1});
+  }
+  int64_t cols() const { return cols_; }
+  // Row r as floats (cols() of them).
+  const float* row(int64_t r) const { return &values_[r * cols_]; }
+  float at(int64_t m, int64_t n) const { return values_[m * cols_ + n]; }
+  // Copies the device storage (guard included) back into the host copy.
+  void download() {
+    CHECK_OK(buffer_.copy_to_host(bits_.data(), buffer_.size()));
+    for (size_t i = 0; i < bits_.size(); ++i) values_[i] = bf16_to_float(bits_[i]);
+  }
+  // Guard elements that no longer hold the poison (after download()).
+  int64_t written_outside_view() const {
+    int64_t stray = 0;
+    for (size_t i = static_cast<size_t>(rows_ * cols_); i < bits_.size(); ++i) stray += bits_[i] != 0xFFFFu;
+    return stray;
+  }
+
+ private:
+  Bf16Matrix(int64_t rows, int64_t cols, int64_t guard)
+      : rows_(rows), cols_(cols), bits_(rows * cols + guard), values_(rows * cols + guard) {
+    CHECK_OK(buffer_.allocate(bits_.size() * sizeof(uint16_t)));
+  }
+
+  int64_t rows_ = 0, cols_ = 0;
+  std::vector<uint16_t> bits_;
+  std::vector<float> values_;
+  tileslc::DeviceBuffer buffer_;
+};
+
+// sum_k A[m, k] * B[n, k] in float64 (each product of BFloat16 values is exact).
+inline double reference_abt(const Bf16Matrix& A, const Bf16Matrix& B, int64_t m, int64_t n) {
+  const int64_t K = A.cols();
+  const float* a = A.row(m);
+  const float* b = B.row(n);
+  double sum = 0.0;
+  for (int64_t k = 0; k < K; ++k) sum += static_cast<double>(a[k]) * b[k];
+  return sum;
+}
+
 // ---- GEMM drivers (sgemm, gemm_sm80) and the --small option
 
 inline std::string gemm_shape_text(int64_t M, int64_t N, int64_t K) {
@@ -313,8 +380,10 @@ inline std::string gemm_shape_text(int64_t M, int64_t N, int64_t K) {
 // Checks a GEMM's (M, N) output C against ref(m, n) (float64): every entry when
 // `sampled` is 0, else `sampled` random entries plus a scan of all of C for
 // entries never written (still NaN); and that nothing past C's view changed.
-template <class Ref>
-bool check_gemm(const char* sample_name, int64_t M, int64_t N, int64_t K, int64_t sampled, const DeviceMatrix& C,
+// C is a DeviceMatrix or a Bf16Matrix (anything with at(m, n) as float and
+// written_outside_view()).
+template <class CMatrix, class Ref>
+bool check_gemm(const char* sample_name, int64_t M, int64_t N, int64_t K, int64_t sampled, const CMatrix& C,
                 Ref&& ref, double tolerance) {
   ErrorStats e;
   std::string what = gemm_shape_text(M, N, K);

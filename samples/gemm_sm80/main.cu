@@ -51,50 +51,7 @@ constexpr int kReps = 20;
 // gives errors of order 1.
 double tolerance(int64_t K) { return 1e-5 * std::sqrt(static_cast<double>(K)); }
 
-// A compact row-major (rows, cols) BFloat16 matrix in device memory, with the
-// values kept on the host as floats (each exactly a BFloat16).
-class Bf16Matrix {
- public:
-  // Uniform in [lo, hi), rounded to nearest-even BFloat16, uploaded.
-  static Bf16Matrix random(int64_t rows, int64_t cols, float lo, float hi, sample::Rng& rng) {
-    Bf16Matrix m;
-    m.rows_ = rows;
-    m.cols_ = cols;
-    std::vector<float> raw(rows * cols);
-    rng.fill(raw, lo, hi);
-    std::vector<uint16_t> bits(raw.size());
-    m.values_.resize(raw.size());
-    for (size_t i = 0; i < raw.size(); ++i) {
-      bits[i] = sample::float_to_bf16(raw[i]);
-      m.values_[i] = sample::bf16_to_float(bits[i]);
-    }
-    CHECK_OK(m.buffer_.allocate(bits.size() * sizeof(uint16_t)));
-    CHECK_OK(m.buffer_.copy_from_host(bits.data(), m.buffer_.size()));
-    return m;
-  }
-
-  tileslc::TensorView view() const {
-    return tileslc::make_tensor_view(buffer_.data(), tileslc::DType::BFloat16, {rows_, cols_}, {cols_, 1});
-  }
-  int64_t cols() const { return cols_; }
-  // Row r as floats (cols() of them).
-  const float* row(int64_t r) const { return &values_[r * cols_]; }
-
- private:
-  int64_t rows_ = 0, cols_ = 0;
-  std::vector<float> values_;
-  tileslc::DeviceBuffer buffer_;
-};
-
-// sum_k A[m, k] * B[n, k] in float64 (each product is exact).
-double reference(const Bf16Matrix& A, const Bf16Matrix& B, int64_t m, int64_t n) {
-  const int64_t K = A.cols();
-  const float* a = A.row(m);
-  const float* b = B.row(n);
-  double sum = 0.0;
-  for (int64_t k = 0; k < K; ++k) sum += static_cast<double>(a[k]) * b[k];
-  return sum;
-}
+using sample::Bf16Matrix;
 
 // "4096x4096x4096" (M x N x K).
 // One call of gemm_sm80 on random A, B and a NaN-poisoned C. `sampled` == 0
@@ -109,7 +66,7 @@ bool run_case(int64_t M, int64_t N, int64_t K, int64_t sampled, bool timed, samp
   CHECK(cudaStreamSynchronize(stream));
   C.download();
 
-  auto ref = [&](int64_t m, int64_t n) { return reference(A, B, m, n); };
+  auto ref = [&](int64_t m, int64_t n) { return sample::reference_abt(A, B, m, n); };
   bool ok = sample::check_gemm(kName, M, N, K, sampled, C, ref, tolerance(K));
   if (timed) {
   // BF16 A and B, Float32 C

@@ -33,7 +33,7 @@ constexpr int64_t kSampledEntries = 256;  // entries of cuBLAS's C checked again
 // multiples of 128, K of 64 (sgemm needs K % 8 == 0, gemm_sm80 K % 32 == 0).
 // K = 1088 = 17 * 64 is 34 k-tiles of 32, not a multiple of gemm_sm80's 3
 // stages, and 136 of sgemm's 8.
-const Shape kSmallShapes[] = {{256, 384, 192}, {384, 128, 1088}};
+const Shape kSmallShapes[] = {{256, 512, 192}, {384, 256, 1088}};
 
 cudaDataType cuda_type(DType d) {
   switch (d) {
@@ -177,7 +177,8 @@ void Cublas::gemm(Precision p, const Shape& s, const void* A, const void* B, voi
 
 std::string Cublas::name(Precision p) {
   if (p.ab == DType::Float32 && p.c == DType::Float32) return "cuBLAS Sgemm";
-  return std::string("cuBLAS GemmEx ") + (p.ab == DType::BFloat16 ? "BF16" : tileslc::dtype_name(p.ab));
+  return std::string("cuBLAS GemmEx ") + (p.ab == DType::BFloat16 ? "BF16" : tileslc::dtype_name(p.ab)) +
+         (p.c == DType::BFloat16 ? "->BF16" : "");
 }
 
 std::string Cublas::math_note() const {

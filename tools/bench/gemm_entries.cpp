@@ -9,8 +9,8 @@
 // the signature (mA, mB, mC, stream) and compute C = A * B^T with A (M, K),
 // B (N, K) and C (M, N) row-major; the bench checks its C against cuBLAS on
 // the same inputs. Every entry must accept the shapes in gemm_bench.cpp
-// (kSmallShapes and the timed shapes in bench_main.cpp): today M, N multiples
-// of 128 and K of 64.
+// (kSmallShapes and the timed shapes in bench_main.cpp): today M multiples of
+// 128, N of 256 and K of 64.
 #include "gemm_bench.h"
 
 #if TILESLC_BENCH_HAVE_SGEMM
@@ -39,15 +39,15 @@ namespace bench {
 std::vector<GemmEntry> gemm_entries() {
   using tileslc::DType;
   // gemm_sm80: BFloat16 A and B, Float32 C (samples/gemm_sm80/gemm_sm80.tpy),
-  // against cuBLAS GemmEx BF16 -> F32. gemm_sm90 does not exist yet: its C
-  // type (Float32 here) is an assumption to check against its host function
-  // when it lands.
+  // against cuBLAS GemmEx BF16 -> F32; gemm_sm90: BFloat16 C, against cuBLAS
+  // GemmEx BF16 -> BF16 (Float32 accumulation in both).
   return {
       {"sgemm", "Float32 FFMA on CUDA cores, 128x128x8 tiles, 8x8 per thread", DType::Float32, DType::Float32,
        TILESLC_BENCH_SGEMM},
       {"gemm_sm80", "BF16 -> F32, cp.async 3 stages + mma.sync m16n8k16 tensor cores (sm_80), 128x128x32 tiles",
        DType::BFloat16, DType::Float32, TILESLC_BENCH_GEMM_SM80},
-      {"gemm_sm90", "BF16 wgmma tensor cores (sm_90a)", DType::BFloat16, DType::Float32, TILESLC_BENCH_GEMM_SM90},
+      {"gemm_sm90", "BF16 -> BF16, TMA 4 stages + wgmma m64n256k16 (sm_90a), 128x256x64 tiles, warp-specialized, persistent",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90},
   };
 }
 

@@ -170,6 +170,29 @@ Status check_divisible(int64_t value, int64_t divisor, const char* function, con
 Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
                      cudaStream_t stream, void** args);
 
+// A TMA tensor map (CUtensorMap: 128 bytes, 64-byte aligned). Kernels take it
+// as a `const __grid_constant__` parameter, so its address is one the copy
+// engine reads (CUDA C++ Programming Guide, "Using TMA to transfer
+// multi-dimensional arrays").
+struct alignas(64) TmaDescriptor {
+  unsigned long long opaque[16];
+};
+
+// Encodes the tensor map of a rank-2 tensor `t` for tile loads of
+// box_inner x box_outer elements (cuTensorMapEncodeTiled, through
+// cudaGetDriverEntryPointByVersion: no link against libcuda). `inner_mode` is
+// the mode of `t` with stride 1 (the map's innermost dimension); the other
+// mode's stride, in bytes, must be a multiple of 16 and the data 16-byte
+// aligned. swizzle_bytes is 0, 32, 64 or 128 (CU_TENSOR_MAP_SWIZZLE_*). Errors
+// name `function` and `param`, e.g. "gemm: cannot build the TMA descriptor of
+// mA: ...".
+Status make_tma_descriptor(TmaDescriptor* out, const TensorView& t, const char* function, const char* param,
+                           int32_t inner_mode, int32_t box_inner, int32_t box_outer, int32_t swizzle_bytes);
+
+// The current device's multiprocessor count (cudaDevAttrMultiProcessorCount),
+// read once per device and cached; 0 if it cannot be read.
+int64_t device_multiprocessor_count();
+
 // Stores the message of `s` as this thread's last error (what
 // tileslc_last_error() returns), or clears it when `s` is ok. Generated C-ABI
 // twins call this before returning.

@@ -15,7 +15,11 @@
 #define TILESLC_HOST_DEVICE __host__ __device__ __forceinline__
 #define TILESLC_DEVICE __device__ __forceinline__
 #define TILESLC_RESTRICT __restrict__
-#define TILESLC_LAUNCH_BOUNDS(threads) __launch_bounds__(threads)
+// TMA descriptors are kernel parameters whose address the copy engine reads.
+#define TILESLC_GRID_CONSTANT __grid_constant__
+// With a minimum of 1 block per SM the register cap at entry is explicit,
+// which setmaxnreg needs (it is otherwise ignored, warning C7508).
+#define TILESLC_LAUNCH_BOUNDS(threads) __launch_bounds__(threads, 1)
 #define TILESLC_SYNCTHREADS() __syncthreads()
 // The kernel's dynamic shared memory; sema places every SmemAllocator tensor
 // at a static byte offset into it.
@@ -191,5 +195,7 @@ TILESLC_CP_ASYNC_WAIT(7)
 
 }  // namespace dev
 }  // namespace tileslc
+
+#include "tileslc/device/sm90.h"
 
 #endif  // TILESLC_DEVICE_PRELUDE_H

@@ -1,0 +1,156 @@
+// Hopper (sm_90 / sm_90a) device functions that generated kernels call:
+// mbarriers, TMA tile loads, wgmma fences/commits/waits and shared-memory
+// matrix descriptors, setmaxnreg, elect.sync and the async-proxy fence.
+// Included by prelude.h; every function is inline, so a kernel that uses
+// none of them compiles for sm_80 too. Semantics: PTX ISA 8.x, sections named
+// at each function.
+#ifndef TILESLC_DEVICE_SM90_H
+#define TILESLC_DEVICE_SM90_H
+
+#include <cstdint>
+
+namespace tileslc {
+
+namespace dev {
+
+TILESLC_DEVICE uint32_t smem_u32(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
+
+// ---- mbarrier (PTX ISA, "Parallel Synchronization and Communication
+// Instructions: mbarrier"). A barrier is one 64-bit word in shared memory.
+
+/// mbarrier.init: the barrier completes a phase after `count` arrivals (and
+/// its expected transaction bytes).
+TILESLC_DEVICE int32_t mbarrier_init(void* bar, int32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(count) : "memory");
+  return 0;
+}
+/// Makes initialized barriers visible to the async proxy (TMA) and other threads.
+TILESLC_DEVICE int32_t mbarrier_init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  return 0;
+}
+TILESLC_DEVICE int32_t mbarrier_arrive(void* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_u32(bar)) : "memory");
+  return 0;
+}
+/// One arrival that also expects `bytes` more of transactions (TMA copies
+/// completing on this barrier) before the phase can complete.
+TILESLC_DEVICE int32_t mbarrier_arrive_expect_tx(void* bar, int32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(bytes) : "memory");
+  return 0;
+}
+/// Waits until the phase with the given parity (0 or 1) has completed.
+TILESLC_DEVICE int32_t mbarrier_wait(void* bar, int32_t parity) {
+  uint32_t done;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(smem_u32(bar)), "r"(parity)
+        : "memory");
+  } while (!done);
+  return 0;
+}
+
+// ---- TMA (PTX ISA, "cp.async.bulk.tensor"): a 2-D tile from global memory
+// into shared memory, completing `bytes` of transactions on an mbarrier.
+// c0 is the coordinate along the tensor map's innermost dimension.
+TILESLC_DEVICE int32_t tma_load_2d(void* smem, const void* desc, void* bar, int32_t c0, int32_t c1) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+          smem_u32(smem)),
+      "l"(reinterpret_cast<uint64_t>(desc)), "r"(c0), "r"(c1), "r"(smem_u32(bar))
+      : "memory");
+  return 0;
+}
+
+/// fence.proxy.async.shared::cta: orders this thread's generic-proxy shared
+/// memory writes before later async-proxy (TMA, wgmma) accesses.
+TILESLC_DEVICE int32_t fence_proxy_async() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+  return 0;
+}
+
+// ---- warpgroup MMA (PTX ISA, "Asynchronous Warpgroup Level Matrix
+// Multiply-Accumulate Instructions: wgmma").
+
+/// The shared-memory matrix descriptor ("Matrix Descriptor Format"): start
+/// address, leading and stride byte offsets (all >> 4) and the swizzle mode
+/// (1: 128-byte, 2: 64-byte, 3: 32-byte, 0: none) in bits 62-63.
+TILESLC_DEVICE uint64_t wgmma_desc(const void* smem, int32_t lbo_bytes, int32_t sbo_bytes, int32_t swizzle_mode) {
+  uint64_t d = (smem_u32(smem) & 0x3FFFFu) >> 4;
+  d |= static_cast<uint64_t>((lbo_bytes >> 4) & 0x3FFF) << 16;
+  d |= static_cast<uint64_t>((sbo_bytes >> 4) & 0x3FFF) << 32;
+  d |= static_cast<uint64_t>(swizzle_mode & 3) << 62;
+  return d;
+}
+TILESLC_DEVICE int32_t wgmma_fence() {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+  return 0;
+}
+TILESLC_DEVICE int32_t wgmma_commit_group() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+  return 0;
+}
+#define TILESLC_WGMMA_WAIT(N) \
+  TILESLC_DEVICE int32_t wgmma_wait_group_##N() { asm volatile("wgmma.wait_group.sync.aligned " #N ";\n" ::: "memory"); return 0; }
+TILESLC_WGMMA_WAIT(0)
+TILESLC_WGMMA_WAIT(1)
+TILESLC_WGMMA_WAIT(2)
+TILESLC_WGMMA_WAIT(3)
+TILESLC_WGMMA_WAIT(4)
+TILESLC_WGMMA_WAIT(5)
+TILESLC_WGMMA_WAIT(6)
+TILESLC_WGMMA_WAIT(7)
+#undef TILESLC_WGMMA_WAIT
+/// Keeps the compiler from moving accesses to accumulator registers across a
+/// wgmma fence or wait (the registers are being written asynchronously).
+TILESLC_DEVICE int32_t wgmma_fence_operands(float* d, int32_t n) {
+#pragma unroll
+  for (int32_t i = 0; i < n; ++i) asm volatile("" : "+f"(d[i])::"memory");
+  return 0;
+}
+
+/// The value of lane 0 in every lane: tells the compiler a value is warp-uniform.
+TILESLC_DEVICE int32_t warp_uniform(int32_t x) { return __shfl_sync(0xffffffffu, x, 0); }
+
+// ---- registers and election
+/// setmaxnreg (PTX ISA, "setmaxnreg"): a warpgroup raises or lowers its
+/// per-thread register budget; needs a register cap at kernel entry.
+#define TILESLC_SETMAXNREG(DIR, N) \
+  TILESLC_DEVICE int32_t setmaxnreg_##DIR##_##N() { asm volatile("setmaxnreg." #DIR ".sync.aligned.u32 " #N ";\n"); return 0; }
+TILESLC_SETMAXNREG(inc, 160)
+TILESLC_SETMAXNREG(inc, 168)
+TILESLC_SETMAXNREG(inc, 184)
+TILESLC_SETMAXNREG(inc, 200)
+TILESLC_SETMAXNREG(inc, 216)
+TILESLC_SETMAXNREG(inc, 232)
+TILESLC_SETMAXNREG(inc, 240)
+TILESLC_SETMAXNREG(dec, 24)
+TILESLC_SETMAXNREG(dec, 32)
+TILESLC_SETMAXNREG(dec, 40)
+TILESLC_SETMAXNREG(dec, 56)
+TILESLC_SETMAXNREG(dec, 64)
+TILESLC_SETMAXNREG(dec, 80)
+TILESLC_SETMAXNREG(dec, 96)
+#undef TILESLC_SETMAXNREG
+
+/// elect.sync (PTX ISA, "elect.sync"): true in exactly one active lane of the warp.
+TILESLC_DEVICE bool elect_one() {
+  uint32_t pred = 0;
+  asm volatile(
+      "{\n.reg .b32 r;\n.reg .pred p;\n"
+      "elect.sync r|p, 0xffffffff;\n"
+      "selp.u32 %0, 1, 0, p;\n}\n"
+      : "=r"(pred));
+  return pred != 0;
+}
+
+}  // namespace dev
+}  // namespace tileslc
+
+#include "tileslc/device/sm90_wgmma.h"
+
+#endif  // TILESLC_DEVICE_SM90_H

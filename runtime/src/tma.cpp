@@ -1,0 +1,113 @@
+// TMA tensor maps (cuTensorMapEncodeTiled) and device facts host functions
+// need (the multiprocessor count for persistent grids). The driver entry point
+// is looked up through the CUDA runtime, so libtileslc_rt still links against
+// cudart only.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <mutex>
+#include <string>
+
+#include "tileslc/runtime.h"
+
+namespace tileslc {
+
+namespace {
+
+PFN_cuTensorMapEncodeTiled_v12000 encode_fn(std::string* error) {
+  static std::once_flag once;
+  static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
+  static std::string failure;
+  std::call_once(once, [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    cudaError_t err = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
+    if (err != cudaSuccess || q != cudaDriverEntryPointSuccess || p == nullptr) {
+      failure = std::string("the driver has no cuTensorMapEncodeTiled (") + cudaGetErrorString(err) + ")";
+      (void)cudaGetLastError();
+      return;
+    }
+    fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
+  });
+  if (!fn) *error = failure;
+  return fn;
+}
+
+bool tma_dtype(DType d, CUtensorMapDataType* out) {
+  switch (d) {
+    case DType::BFloat16: *out = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; return true;
+    case DType::Float16: *out = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; return true;
+    case DType::Float32: *out = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; return true;
+    case DType::Int32: *out = CU_TENSOR_MAP_DATA_TYPE_INT32; return true;
+    case DType::Uint8: case DType::Int8: *out = CU_TENSOR_MAP_DATA_TYPE_UINT8; return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+Status make_tma_descriptor(TmaDescriptor* out, const TensorView& t, const char* function, const char* param,
+                           int32_t inner_mode, int32_t box_inner, int32_t box_outer, int32_t swizzle_bytes) {
+  auto fail = [&](const std::string& why) {
+    return Status::error(std::string(function) + ": cannot build the TMA descriptor of " + param + ": " + why);
+  };
+  static_assert(sizeof(TmaDescriptor) == sizeof(CUtensorMap), "TmaDescriptor must match CUtensorMap");
+  if (t.rank != 2 || (inner_mode != 0 && inner_mode != 1)) return fail("TMA descriptors here are rank 2");
+  CUtensorMapDataType dt;
+  if (!tma_dtype(t.dtype, &dt)) return fail(std::string("no TMA element type for ") + dtype_name(t.dtype));
+  const int outer_mode = 1 - inner_mode;
+  const size_t elem = dtype_size(t.dtype);
+  if (t.stride[inner_mode] != 1) return fail("mode " + std::to_string(inner_mode) + " must have stride 1, found " + std::to_string(t.stride[inner_mode]));
+  const uint64_t outer_stride_bytes = static_cast<uint64_t>(t.stride[outer_mode]) * elem;
+  if (t.stride[outer_mode] < 0 || outer_stride_bytes % 16 != 0)
+    return fail("the stride of mode " + std::to_string(outer_mode) + " is " + std::to_string(outer_stride_bytes) +
+                " bytes, not a multiple of 16");
+  if (reinterpret_cast<uintptr_t>(t.data) % 16 != 0) return fail("the data pointer is not 16-byte aligned");
+  CUtensorMapSwizzle swizzle;
+  switch (swizzle_bytes) {
+    case 0: swizzle = CU_TENSOR_MAP_SWIZZLE_NONE; break;
+    case 32: swizzle = CU_TENSOR_MAP_SWIZZLE_32B; break;
+    case 64: swizzle = CU_TENSOR_MAP_SWIZZLE_64B; break;
+    case 128: swizzle = CU_TENSOR_MAP_SWIZZLE_128B; break;
+    default: return fail("swizzle of " + std::to_string(swizzle_bytes) + " bytes; expected 0, 32, 64 or 128");
+  }
+  std::string error;
+  auto encode = encode_fn(&error);
+  if (!encode) return fail(error);
+  cuuint64_t dims[2] = {static_cast<cuuint64_t>(t.shape[inner_mode]), static_cast<cuuint64_t>(t.shape[outer_mode])};
+  cuuint64_t strides[1] = {outer_stride_bytes};
+  cuuint32_t box[2] = {static_cast<cuuint32_t>(box_inner), static_cast<cuuint32_t>(box_outer)};
+  cuuint32_t elem_strides[2] = {1, 1};
+  CUresult r = encode(reinterpret_cast<CUtensorMap*>(out), dt, 2, t.data, dims, strides, box, elem_strides,
+                      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    return fail("cuTensorMapEncodeTiled returned " + std::to_string(static_cast<int>(r)) + " (shape " +
+                std::to_string(t.shape[0]) + " x " + std::to_string(t.shape[1]) + ", box " + std::to_string(box_outer) + " x " +
+                std::to_string(box_inner) + ")");
+  return Status();
+}
+
+int64_t device_multiprocessor_count() {
+  static std::mutex mu;
+  static int cached_device = -1;
+  static int64_t cached = 0;
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  if (dev != cached_device) {
+    int n = 0;
+    if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return 0;
+    }
+    cached_device = dev;
+    cached = n;
+  }
+  return cached;
+}
+
+}  // namespace tileslc
