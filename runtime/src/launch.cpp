@@ -41,7 +41,7 @@ Status check_dim(const char* kernel, const char* what, const char* axis, unsigne
 
 }  // namespace
 
-Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
+Status launch_kernel_full(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
                      cudaStream_t stream, void** args) {
   const char* name = kernel_name;
   if (kernel == nullptr) return Status::error(name_of(name) + ": null kernel address, expected a __global__ function");
@@ -70,12 +70,14 @@ Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim
   // as well would cost a second runtime call per launch (launch overhead) and
   // could report an earlier, unrelated asynchronous error as this launch's.
   cudaError_t err = cudaLaunchKernel(kernel, grid, block, args, smem_bytes, stream);
-  if (err != cudaSuccess) {
-    (void)cudaGetLastError();  // clear the non-sticky error so it is not reported twice
-    return Status::error(name_of(name) + ": launch failed: " + cudaGetErrorString(err) + " (" +
-                         config_text(grid, block, smem_bytes) + ")");
-  }
+  if (err != cudaSuccess) return launch_failed(err, kernel_name, grid, block, smem_bytes);
   return Status();
+}
+
+Status launch_failed(cudaError_t err, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes) {
+  (void)cudaGetLastError();  // clear the non-sticky error so it is not reported twice
+  return Status::error(name_of(kernel_name) + ": launch failed: " + cudaGetErrorString(err) + " (" +
+                       config_text(grid, block, smem_bytes) + ")");
 }
 
 }  // namespace tileslc

@@ -46,8 +46,8 @@ Status check_mode(const TensorView& t, const char* function, const char* param, 
 
 }  // namespace
 
-Status check_tensor(const TensorView& t, const char* function, const char* param, DType dtype, int32_t rank,
-                    int64_t align_bytes) {
+Status check_tensor_full(const TensorView& t, const char* function, const char* param, DType dtype, int32_t rank,
+                         int64_t align_bytes) {
   if (t.rank < 0 || t.rank > kMaxRank) {
     return Status::error(head(function, param) + " has invalid rank " + num(t.rank) + ", expected 0 to " +
                          num(kMaxRank) + " (with as many strides as extents)");

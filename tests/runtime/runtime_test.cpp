@@ -398,5 +398,37 @@ TEST(DeviceBufferNoGpu, BoundsCheckedWithoutTheGpu) {
   EXPECT_TRUE(empty.copy_to_host(&x, 0).ok());
 }
 
+
+// The inline fast path of check_tensor may only accept what the full check
+// accepts: compare them on views that vary dtype, rank, extents (negative,
+// zero, overflowing), data pointers (null, misaligned) and alignments.
+TEST(CheckTensor, InlinePathAgreesWithFullCheck) {
+  alignas(64) static float storage[64];
+  const int64_t extents[] = {-1, 0, 1, 7, int64_t{1} << 40};
+  void* pointers[] = {nullptr, storage, reinterpret_cast<char*>(storage) + 2, reinterpret_cast<char*>(storage) + 4};
+  const DType dtypes[] = {DType::Float32, DType::BFloat16};
+  int compared = 0, accepted = 0;
+  for (DType have : dtypes)
+    for (int32_t rank = 0; rank <= 2; ++rank)
+      for (int64_t e0 : extents)
+        for (int64_t e1 : extents)
+          for (void* p : pointers)
+            for (int64_t align : {0, 4, 16}) {
+              TensorView t{};
+              t.data = p;
+              t.dtype = have;
+              t.rank = rank;
+              if (rank > 0) t.shape[0] = e0, t.stride[0] = 1;
+              if (rank > 1) t.shape[1] = e1, t.stride[1] = 1;
+              const bool fast = check_tensor(t, "f", "mA", DType::Float32, 2, align).ok();
+              const bool full = check_tensor_full(t, "f", "mA", DType::Float32, 2, align).ok();
+              EXPECT_EQ(fast, full) << "rank " << rank << " extents " << e0 << ", " << e1 << " align " << align;
+              ++compared;
+              accepted += full;
+            }
+  EXPECT_EQ(compared, 2 * 3 * 5 * 5 * 4 * 3);
+  EXPECT_GT(accepted, 0);  // the table reaches the success path too
+}
+
 }  // namespace
 }  // namespace tileslc

@@ -138,8 +138,23 @@ class [[nodiscard]] Status {
 // failure, e.g. "vector_add: mB has element type Float16, expected Float32".
 // `function` is the host function's name, `param` the parameter's. Never
 // touches the GPU.
-Status check_tensor(const TensorView& t, const char* function, const char* param, DType dtype, int32_t rank,
-                    int64_t align_bytes);
+Status check_tensor_full(const TensorView& t, const char* function, const char* param, DType dtype, int32_t rank,
+                         int64_t align_bytes);
+// The common, valid call is decided inline (no call, no string; launch
+// overhead, README "Benchmarks"); anything else goes through the full check
+// for its message. Ok here implies ok there.
+inline Status check_tensor(const TensorView& t, const char* function, const char* param, DType dtype, int32_t rank,
+                           int64_t align_bytes) {
+  if (t.dtype == dtype && t.rank == rank && rank >= 0 && rank <= kMaxRank) {
+    bool ok = true;
+    int64_t count = 1;
+    for (int32_t m = 0; m < rank && ok; ++m) ok = t.shape[m] >= 0 && !__builtin_mul_overflow(count, t.shape[m], &count);
+    // Alignment to 16 bytes covers every element size when align_bytes is 0.
+    const uintptr_t align = static_cast<uintptr_t>(align_bytes > 0 ? align_bytes : 16);
+    if (ok && count > 0 && t.data != nullptr && reinterpret_cast<uintptr_t>(t.data) % align == 0) return Status();
+  }
+  return check_tensor_full(t, function, param, dtype, rank, align_bytes);
+}
 
 // Checks that extent `mode` of `t` equals `value`, the value the symbolic
 // extent `symbol` was bound to from `bound_param`.shape[`bound_mode`] (pass a
@@ -167,8 +182,25 @@ Status check_divisible(int64_t value, int64_t divisor, const char* function, con
 // on `stream` with `args` (one pointer per kernel parameter) and checks
 // cudaGetLastError. Errors name `kernel_name` and include cudaGetErrorString.
 // Does not synchronize: errors raised while the kernel runs show up later.
-Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
-                     cudaStream_t stream, void** args);
+Status launch_kernel_full(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
+                          cudaStream_t stream, void** args);
+// The message of a failed cudaLaunchKernel (and clears the non-sticky error).
+Status launch_failed(cudaError_t err, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes);
+// A valid configuration within the default shared memory launches inline;
+// anything else takes the full path above (its checks and messages).
+inline Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
+                            cudaStream_t stream, void** args) {
+  const bool valid = kernel != nullptr && grid.x - 1u < 2147483647u && grid.y - 1u < 65535u && grid.z - 1u < 65535u &&
+                     block.x - 1u < 1024u && block.y - 1u < 1024u && block.z - 1u < 64u &&
+                     static_cast<unsigned long long>(block.x) * block.y * block.z <= 1024ull && smem_bytes <= 48u * 1024u;
+  if (!valid) return launch_kernel_full(kernel, kernel_name, grid, block, smem_bytes, stream, args);
+  // cudaLaunchKernel reports this launch's errors itself; cudaGetLastError as
+  // well would cost a second runtime call per launch and could report an
+  // earlier, unrelated asynchronous error as this launch's.
+  const cudaError_t err = cudaLaunchKernel(kernel, grid, block, args, smem_bytes, stream);
+  if (err != cudaSuccess) return launch_failed(err, kernel_name, grid, block, smem_bytes);
+  return Status();
+}
 
 // A TMA tensor map (CUtensorMap: 128 bytes, 64-byte aligned). Kernels take it
 // as a `const __grid_constant__` parameter, so its address is one the copy
