@@ -102,6 +102,9 @@ void Evaluator::warn_unused_imports(const ModuleValue& m) {
 
 void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
   const auto* def = fn->def;
+  // The evaluation budget (E0512) is per entry point: what importing the
+  // standard library ran before does not count against it.
+  steps_ = 0;
   if (is_reserved_cpp_name(def->name)) {
     auto& d = diags_.report(diag::Kind::BadAnnotation, def->name_range,
                             "host function name '" + def->name + "' is reserved in the generated C++");

@@ -208,6 +208,7 @@ class Evaluator {
   Value call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   Value make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& site);
   void tma_copy(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r);
+  void tma_store(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r);
   void wgmma_gemm(const TiledMma& mma, const Value& d, const Value& a, const Value& b, const Value& c, source::SourceRange r);
   /// The address of the mbarrier named by (tensor, coordinate); E0708 unless an Int64 shared-memory element.
   ir::ExprRef barrier_address(const Value& bar, source::SourceRange r, const std::string& fn);

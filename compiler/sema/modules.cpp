@@ -84,6 +84,9 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"WarpgroupMmaF16BF16Op", BuiltinId::WarpgroupMmaF16BF16Op}, {"warpgroup_fence", BuiltinId::WarpgroupFence},
       {"warpgroup_commit_group", BuiltinId::WarpgroupCommitGroup}, {"warpgroup_wait_group", BuiltinId::WarpgroupWaitGroup},
       {"get_device_multiprocessor_count", BuiltinId::MultiprocessorCount},
+      {"CopyBulkTensorTileS2GOp", BuiltinId::CopyBulkTensorTileS2GOp},
+      {"CopyReduceBulkTensorTileS2GOp", BuiltinId::CopyReduceBulkTensorTileS2GOp},
+      {"cp_async_bulk_commit_group", BuiltinId::BulkCommitGroup}, {"cp_async_bulk_wait_group", BuiltinId::BulkWaitGroup},
   };
   for (const auto& r : rows) add(r.name, Value::make_builtin(r.id));
   builtins_ = m;

@@ -170,12 +170,32 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
       if (v.kind == Value::Kind::Int) return v;
       return Value::dyn(ir::call("tileslc::dev::warp_uniform", {int_arg(0, "the value")}, ScalarType::Int32), site.range);
     }
-    case BuiltinId::CopyBulkTensorTileG2SOp: {
-      arity(0, 0, "CopyBulkTensorTileG2SOp");
+    case BuiltinId::CopyBulkTensorTileG2SOp: case BuiltinId::CopyBulkTensorTileS2GOp: case BuiltinId::CopyReduceBulkTensorTileS2GOp: {
+      const char* name = id == BuiltinId::CopyBulkTensorTileG2SOp   ? "CopyBulkTensorTileG2SOp"
+                         : id == BuiltinId::CopyBulkTensorTileS2GOp ? "CopyBulkTensorTileS2GOp"
+                                                                    : "CopyReduceBulkTensorTileS2GOp";
+      arity(0, 0, name);
       Value v;
       v.kind = Value::Kind::Marker;
-      v.s = "CopyBulkTensorTileG2SOp";
+      v.s = name;
       return v;
+    }
+    case BuiltinId::BulkCommitGroup:
+      need_kernel("cute.arch.cp_async_bulk_commit_group");
+      arity(0, 0, "cute.arch.cp_async_bulk_commit_group");
+      require_arch("cp.async.bulk", false, site.range);
+      effect(ir::call("tileslc::dev::bulk_commit_group", {}, ScalarType::Int32));
+      return Value::none();
+    case BuiltinId::BulkWaitGroup: {
+      // cute.arch.cp_async_bulk_wait_group(n): until at most n bulk groups are
+      // pending reading their shared memory (the .read form: the buffer may be reused).
+      need_kernel("cute.arch.cp_async_bulk_wait_group");
+      arity(1, 1, "cute.arch.cp_async_bulk_wait_group");
+      require_arch("cp.async.bulk", false, site.range);
+      int64_t n = require_static_int(args[0], arg_range(0), "the number of pending groups");
+      if (n < 0 || n > 7) fail(diag::Kind::BadLaunch, arg_range(0), "cp.async.bulk.wait_group takes 0 to 7 pending groups, found " + std::to_string(n));
+      effect(ir::call("tileslc::dev::bulk_wait_group_read_" + std::to_string(n), {}, ScalarType::Int32));
+      return Value::none();
     }
     case BuiltinId::MakeTiledTmaAtom: return make_tiled_tma_atom(args, site);
     case BuiltinId::WarpgroupMmaF16BF16Op: {
@@ -258,8 +278,11 @@ Value Evaluator::make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& 
   if (!fn_ || fn_->is_kernel)
     fail(diag::Kind::UnsupportedOperation, site.range, fn + "() builds a tensor map on the host: call it in a @cute.jit function");
   require_arch("TMA", false, site.range);
-  if (args[0].kind != Value::Kind::Marker || args[0].s != "CopyBulkTensorTileG2SOp")
-    fail(diag::Kind::BadCopyAtom, arg_range(0), fn + "() takes cute.nvgpu.cpasync.CopyBulkTensorTileG2SOp() first, found " + describe(args[0]));
+  const bool op_ok = args[0].kind == Value::Kind::Marker &&
+                     (args[0].s == "CopyBulkTensorTileG2SOp" || args[0].s == "CopyBulkTensorTileS2GOp" || args[0].s == "CopyReduceBulkTensorTileS2GOp");
+  if (!op_ok)
+    fail(diag::Kind::BadCopyAtom, arg_range(0), fn + "() takes cute.nvgpu.cpasync.CopyBulkTensorTileG2SOp(), CopyBulkTensorTileS2GOp() or "
+                                                     "CopyReduceBulkTensorTileS2GOp() first, found " + describe(args[0]));
   if (args[1].kind != Value::Kind::Tensor || args[1].tensor->space != MemSpace::Gmem || args[1].tensor->host_index < 0)
     fail(diag::Kind::BadCopyAtom, arg_range(1), fn + "() needs a global-memory tensor parameter of this function, found " + describe(args[1]));
   const TensorValue& g = *args[1].tensor;
@@ -326,6 +349,12 @@ Value Evaluator::make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& 
   atom->smem_layout = sl;
   atom->swizzle = sw;
   atom->swizzle_bytes = swizzle_bytes;
+  atom->direction = args[0].s == "CopyBulkTensorTileG2SOp"   ? TmaAtom::Direction::Load
+                    : args[0].s == "CopyBulkTensorTileS2GOp" ? TmaAtom::Direction::Store
+                                                             : TmaAtom::Direction::ReduceAdd;
+  if (atom->direction == TmaAtom::Direction::ReduceAdd && g.dtype != ScalarType::Float32 && g.dtype != ScalarType::Float16 &&
+      g.dtype != ScalarType::BFloat16 && g.dtype != ScalarType::Int32 && g.dtype != ScalarType::Uint32)
+    fail(diag::Kind::BadCopyAtom, arg_range(1), std::string("a TMA reduce-add has no ") + ir::type_name(g.dtype) + " form here (Float32, Float16, BFloat16, Int32, Uint32)");
   Value a;
   a.kind = Value::Kind::TmaAtom;
   a.tma = atom;
@@ -342,6 +371,7 @@ void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst
   require_arch("TMA", false, r);
   if (atom.param.empty())
     fail(diag::Kind::UnsupportedOperation, r, "this TMA atom was not passed to the kernel as an argument");
+  if (atom.direction != TmaAtom::Direction::Load) return tma_store(atom, src, dst, bar, r);
   if (!bar) {
     auto& d = error(diag::Kind::BadCopyAtom, r, "a TMA copy completes on an mbarrier: pass tma_bar_ptr=(barriers, index)");
     d.note("the barrier's phase completes once the copy's bytes have arrived (mbarrier_arrive_and_expect_tx)");
@@ -497,6 +527,55 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
                         ScalarType::Int32);
         emit(std::move(s));
       }
+}
+
+}  // namespace tileslc::sema
+
+namespace tileslc::sema {
+
+void Evaluator::tma_store(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r) {
+  // cp.async.bulk.tensor.2d.global.shared::cta (.reduce.add): a shared-memory
+  // tile to a tile of the TMA tensor, completed by bulk commit/wait groups.
+  const bool reduce = atom.direction == TmaAtom::Direction::ReduceAdd;
+  if (bar) fail(diag::Kind::BadCopyAtom, r, "a TMA store completes through cute.arch.cp_async_bulk_commit_group()/wait_group(), not an mbarrier: drop tma_bar_ptr");
+  const TensorValue& s = *src.tensor;
+  const TensorValue& d = *dst.tensor;
+  std::string tile = "(" + std::to_string(atom.tile[0]) + ", " + std::to_string(atom.tile[1]) + ")";
+  auto shape_is_tile = [&](const TensorValue& t) {
+    return t.layout.rank() == 2 && layout::size(layout::get(t.layout, 0)).has_value() && layout::size(layout::get(t.layout, 1)).has_value() &&
+           layout::size(layout::get(t.layout, 0)).value() == atom.tile[0] && layout::size(layout::get(t.layout, 1)).value() == atom.tile[1];
+  };
+  if (s.space != MemSpace::Smem || !shape_is_tile(s) || s.dtype != atom.dtype)
+    fail(diag::Kind::BadCopyAtom, r, std::string("a TMA ") + (reduce ? "reduce-add" : "store") + " reads a " + ir::type_name(atom.dtype) + " " + tile +
+                                         " shared-memory tile first, found " + describe(src) + " of shape " + shape_text(s.layout.shape));
+  if (d.space != MemSpace::Coord || !shape_is_tile(d)) {
+    auto& e = error(diag::Kind::TensorShapeMismatch, r, "a TMA store writes a " + tile + " tile of the TMA tensor, found " +
+                                                            (d.space == MemSpace::Coord ? "shape " + shape_text(d.layout.shape) : describe(dst)));
+    e.help("tile the tensor make_tiled_tma_atom returned: cute.local_tile(mC_tma, " + tile + ", (bm, bn))");
+    abort_entry();
+  }
+  bool same_layout = layout::coalesce(s.layout).to_string() == layout::coalesce(atom.smem_layout).to_string();
+  bool same_swizzle = s.swizzle.has_value() == atom.swizzle.has_value() &&
+                      (!s.swizzle || (s.swizzle->bits == atom.swizzle->bits && s.swizzle->base == atom.swizzle->base && s.swizzle->shift == atom.swizzle->shift));
+  if (!same_layout || !same_swizzle) {
+    auto& e = error(diag::Kind::BadCopyAtom, r, "the shared-memory tile's layout is not the one the TMA atom was built for");
+    e.note("the atom reads " + (atom.swizzle ? atom.swizzle->to_string() + " o " : std::string()) + atom.smem_layout.to_string() +
+           "; this tile is " + (s.swizzle ? s.swizzle->to_string() + " o " : std::string()) + s.layout.to_string());
+    abort_entry();
+  }
+  Value origin = coord_element(d, Value::tuple({Value::integer(0), Value::integer(0)}), r);
+  std::vector<Value> c = *origin.elts;
+  auto coord = [&](int m) { return to_expr_as(resolve_symbol(c.at(static_cast<size_t>(m)), r), ScalarType::Int32, r); };
+  auto desc = std::make_shared<ir::Expr>();
+  desc->kind = ir::ExprKind::AddressOf;
+  desc->type = ScalarType::Uint8;
+  desc->name = atom.param;
+  auto stmt = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : r);
+  stmt->a = ir::call(reduce ? "tileslc::dev::tma_reduce_add_2d" : "tileslc::dev::tma_store_2d",
+                     {desc, ir::address_of(s.ptr, s.offset ? s.offset : ir::int_const(0, ScalarType::Int64), s.dtype),
+                      coord(atom.inner_mode), coord(1 - atom.inner_mode)},
+                     ScalarType::Int32);
+  emit(std::move(stmt));
 }
 
 }  // namespace tileslc::sema

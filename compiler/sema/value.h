@@ -51,7 +51,8 @@ enum class BuiltinId : uint8_t {
   // sm_90: mbarriers, TMA, warpgroup MMA, setmaxnreg, elect.sync (sm90_ops.cpp)
   MbarrierInit, MbarrierInitFence, MbarrierArrive, MbarrierArriveExpectTx, MbarrierWait, FenceProxyAsync,
   WarpgroupRegAlloc, WarpgroupRegDealloc, ElectOne, MakeWarpUniform, CopyBulkTensorTileG2SOp, MakeTiledTmaAtom,
-  WarpgroupMmaF16BF16Op, WarpgroupFence, WarpgroupCommitGroup, WarpgroupWaitGroup, MultiprocessorCount,
+  WarpgroupMmaF16BF16Op, WarpgroupFence, WarpgroupCommitGroup, WarpgroupWaitGroup, CopyBulkTensorTileS2GOp,
+  CopyReduceBulkTensorTileS2GOp, BulkCommitGroup, BulkWaitGroup, MultiprocessorCount,
   // methods bound to a receiver (Value::self)
   MethodLaunch, MethodLoad, MethodStore, MethodFill, MethodGetSlice, MethodPartitionS, MethodPartitionD,
   MethodTo, MethodAllocateTensor, MethodPartitionA, MethodPartitionB, MethodPartitionC, MethodMakeFragmentA,
@@ -122,6 +123,7 @@ struct TmaAtom {
   layout::Layout smem_layout;
   std::optional<layout::Swizzle> swizzle;
   int64_t swizzle_bytes = 0;           ///< 0, 32, 64 or 128
+  enum class Direction : uint8_t { Load, Store, ReduceAdd } direction = Direction::Load;
   std::string param;
 };
 

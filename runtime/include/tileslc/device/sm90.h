@@ -66,6 +66,41 @@ TILESLC_DEVICE int32_t tma_load_2d(void* smem, const void* desc, void* bar, int3
   return 0;
 }
 
+// A 2-D tile from shared memory to global memory (or added into it, .reduce.add),
+// completed through bulk async-groups (PTX ISA, "cp.async.bulk.tensor",
+// "cp.reduce.async.bulk.tensor", "cp.async.bulk.commit_group/wait_group").
+TILESLC_DEVICE int32_t tma_store_2d(const void* desc, const void* smem, int32_t c0, int32_t c1) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(reinterpret_cast<uint64_t>(desc)),
+               "r"(smem_u32(smem)), "r"(c0), "r"(c1)
+               : "memory");
+  return 0;
+}
+TILESLC_DEVICE int32_t tma_reduce_add_2d(const void* desc, const void* smem, int32_t c0, int32_t c1) {
+  asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(desc)),
+               "r"(smem_u32(smem)), "r"(c0), "r"(c1)
+               : "memory");
+  return 0;
+}
+TILESLC_DEVICE int32_t bulk_commit_group() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+  return 0;
+}
+#define TILESLC_BULK_WAIT(N)                                                                 \
+  TILESLC_DEVICE int32_t bulk_wait_group_read_##N() {                                        \
+    asm volatile("cp.async.bulk.wait_group.read " #N ";\n" ::: "memory");                    \
+    return 0;                                                                                \
+  }
+TILESLC_BULK_WAIT(0)
+TILESLC_BULK_WAIT(1)
+TILESLC_BULK_WAIT(2)
+TILESLC_BULK_WAIT(3)
+TILESLC_BULK_WAIT(4)
+TILESLC_BULK_WAIT(5)
+TILESLC_BULK_WAIT(6)
+TILESLC_BULK_WAIT(7)
+#undef TILESLC_BULK_WAIT
+
 /// fence.proxy.async.shared::cta: orders this thread's generic-proxy shared
 /// memory writes before later async-proxy (TMA, wgmma) accesses.
 TILESLC_DEVICE int32_t fence_proxy_async() {

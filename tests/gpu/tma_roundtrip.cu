@@ -1,0 +1,55 @@
+// gpu.tma_roundtrip: TMA load (on an mbarrier), TMA store and TMA reduce-add
+// of 64 x 64 BFloat16 tiles through 128-byte-swizzled shared memory
+// (tma_roundtrip.tpy). B starts poisoned and must equal A exactly; C starts
+// random and must equal C0 + A rounded to BFloat16 (within one rounding,
+// 2^-8 relative). Shapes 128 x 192 (2 x 3 tiles) and 64 x 64. Exit 77 without
+// a compute capability 9.0 GPU.
+#include <cmath>
+#include <cstdio>
+
+#include "sample_util.h"
+#include "tma_roundtrip.h"
+
+namespace {
+
+bool run(int64_t M, int64_t N, sample::Rng& rng, cudaStream_t stream) {
+  using sample::Bf16Matrix;
+  const Bf16Matrix A = Bf16Matrix::random(M, N, -1.0f, 1.0f, rng);
+  Bf16Matrix B = Bf16Matrix::poisoned(M, N, 64);
+  Bf16Matrix C = Bf16Matrix::random(M, N, -1.0f, 1.0f, rng);
+  std::vector<float> c0(static_cast<size_t>(M * N));
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) c0[m * N + n] = C.at(m, n);
+  CHECK_OK(roundtrip(A.view(), B.view(), C.view(), stream));
+  CHECK(cudaStreamSynchronize(stream));
+  B.download();
+  C.download();
+  int64_t b_wrong = 0, c_wrong = 0;
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      b_wrong += B.at(m, n) != A.at(m, n);
+      const double want = static_cast<double>(c0[m * N + n]) + A.at(m, n);
+      c_wrong += !(std::fabs(C.at(m, n) - want) <= std::ldexp(std::fabs(want), -8) + 1e-30);
+    }
+  const bool ok = b_wrong == 0 && c_wrong == 0 && B.written_outside_view() == 0;
+  std::printf("tma_roundtrip: %lldx%lld: store %lld wrong, reduce-add %lld wrong, %lld past B  %s\n", (long long)M, (long long)N,
+              (long long)b_wrong, (long long)c_wrong, (long long)B.written_outside_view(), ok ? "PASS" : "FAIL");
+  return ok;
+}
+
+}  // namespace
+
+int main() {
+  sample::require_device_or_skip("tma_roundtrip");
+  int major = 0;
+  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+  if (major != 9) {
+    std::printf("tma_roundtrip: skipped: needs a compute capability 9.0 GPU, found %d.x\n", major);
+    return sample::kSkipExitCode;
+  }
+  return sample::run_sample("tma_roundtrip", [](sample::Rng& rng, cudaStream_t stream) {
+    bool ok = run(128, 192, rng, stream);
+    ok &= run(64, 64, rng, stream);
+    return ok;
+  });
+}
