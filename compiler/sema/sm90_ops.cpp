@@ -95,6 +95,24 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
                       ScalarType::Int32));
   };
   check_keywords(kwargs, "this function", {}, site.range);
+  // Asynchronous groups (wgmma, cp.async.bulk): commit, and wait until at most n are pending.
+  auto group_commit = [&](const std::string& fn, const char* what, bool needs_90a, const char* device) {
+    need_kernel(fn);
+    arity(0, 0, fn);
+    require_arch(what, needs_90a, site.range);
+    effect(ir::call(device, {}, ScalarType::Int32));
+    return Value::none();
+  };
+  auto group_wait = [&](const std::string& fn, const char* what, bool needs_90a, const std::string& device_prefix, bool fence_accumulators) {
+    need_kernel(fn);
+    arity(1, 1, fn);
+    require_arch(what, needs_90a, site.range);
+    int64_t n = require_static_int(args[0], arg_range(0), "the number of pending groups");
+    if (n < 0 || n > 7) fail(diag::Kind::BadLaunch, arg_range(0), fn + "() takes 0 to 7 pending groups, found " + std::to_string(n));
+    effect(ir::call(device_prefix + std::to_string(n), {}, ScalarType::Int32));
+    if (fence_accumulators) wgmma_operand_fences();
+    return Value::none();
+  };
   switch (id) {
     case BuiltinId::MbarrierInit: {
       const std::string fn = "cute.arch.mbarrier_init";
@@ -180,23 +198,11 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
       v.s = name;
       return v;
     }
-    case BuiltinId::BulkCommitGroup:
-      need_kernel("cute.arch.cp_async_bulk_commit_group");
-      arity(0, 0, "cute.arch.cp_async_bulk_commit_group");
-      require_arch("cp.async.bulk", false, site.range);
-      effect(ir::call("tileslc::dev::bulk_commit_group", {}, ScalarType::Int32));
-      return Value::none();
-    case BuiltinId::BulkWaitGroup: {
-      // cute.arch.cp_async_bulk_wait_group(n): until at most n bulk groups are
-      // pending reading their shared memory (the .read form: the buffer may be reused).
-      need_kernel("cute.arch.cp_async_bulk_wait_group");
-      arity(1, 1, "cute.arch.cp_async_bulk_wait_group");
-      require_arch("cp.async.bulk", false, site.range);
-      int64_t n = require_static_int(args[0], arg_range(0), "the number of pending groups");
-      if (n < 0 || n > 7) fail(diag::Kind::BadLaunch, arg_range(0), "cp.async.bulk.wait_group takes 0 to 7 pending groups, found " + std::to_string(n));
-      effect(ir::call("tileslc::dev::bulk_wait_group_read_" + std::to_string(n), {}, ScalarType::Int32));
-      return Value::none();
-    }
+    // cp.async.bulk groups: wait until at most n are pending reading their
+    // shared memory (the .read form: the buffer may then be reused).
+    case BuiltinId::BulkCommitGroup: return group_commit("cute.arch.cp_async_bulk_commit_group", "cp.async.bulk", false, "tileslc::dev::bulk_commit_group");
+    case BuiltinId::BulkWaitGroup:
+      return group_wait("cute.arch.cp_async_bulk_wait_group", "cp.async.bulk", false, "tileslc::dev::bulk_wait_group_read_", false);
     case BuiltinId::MakeTiledTmaAtom: return make_tiled_tma_atom(args, site);
     case BuiltinId::WarpgroupMmaF16BF16Op: {
       const std::string fn = "cute.nvgpu.warpgroup.MmaF16BF16Op";
@@ -245,22 +251,8 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
       wgmma_operand_fences();
       effect(ir::call("tileslc::dev::wgmma_fence", {}, ScalarType::Int32));
       return Value::none();
-    case BuiltinId::WarpgroupCommitGroup:
-      need_kernel("cute.nvgpu.warpgroup.commit_group");
-      arity(0, 0, "cute.nvgpu.warpgroup.commit_group");
-      require_arch("wgmma", true, site.range);
-      effect(ir::call("tileslc::dev::wgmma_commit_group", {}, ScalarType::Int32));
-      return Value::none();
-    case BuiltinId::WarpgroupWaitGroup: {
-      need_kernel("cute.nvgpu.warpgroup.wait_group");
-      arity(1, 1, "cute.nvgpu.warpgroup.wait_group");
-      require_arch("wgmma", true, site.range);
-      int64_t n = require_static_int(args[0], arg_range(0), "the number of pending groups");
-      if (n < 0 || n > 7) fail(diag::Kind::BadLaunch, arg_range(0), "wgmma.wait_group takes 0 to 7 pending groups, found " + std::to_string(n));
-      effect(ir::call("tileslc::dev::wgmma_wait_group_" + std::to_string(n), {}, ScalarType::Int32));
-      wgmma_operand_fences();
-      return Value::none();
-    }
+    case BuiltinId::WarpgroupCommitGroup: return group_commit("cute.nvgpu.warpgroup.commit_group", "wgmma", true, "tileslc::dev::wgmma_commit_group");
+    case BuiltinId::WarpgroupWaitGroup: return group_wait("cute.nvgpu.warpgroup.wait_group", "wgmma", true, "tileslc::dev::wgmma_wait_group_", true);
     case BuiltinId::MultiprocessorCount:
       arity(0, 0, "cutlass.utils.get_device_multiprocessor_count");
       if (!fn_ || fn_->is_kernel)
