@@ -162,8 +162,14 @@ Value Evaluator::call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::
         return Value::none();
       }
       // bar.sync a{, b}: barrier 0..15; b a multiple of 32 (PTX ISA, "bar, barrier").
-      int64_t bid = id_v ? require_static_int(*id_v, site.range, "barrier_id") : 0;
-      if (bid < 0 || bid > 15) fail(diag::Kind::BadLaunch, site.range, "barrier_id must be 0 to 15 (the hardware has 16 named barriers), found " + std::to_string(bid));
+      // The id may be a run-time value (bar.sync takes a register: one barrier per warpgroup).
+      ir::ExprRef id_e = ir::int_const(0, ScalarType::Int32);
+      if (id_v) {
+        Value bid = resolve_symbol(*id_v, site.range);
+        if (bid.kind == Value::Kind::Int && (bid.i < 0 || bid.i > 15))
+          fail(diag::Kind::BadLaunch, site.range, "barrier_id must be 0 to 15 (the hardware has 16 named barriers), found " + std::to_string(bid.i));
+        id_e = to_expr_as(bid, ScalarType::Int32, site.range);
+      }
       ir::ExprRef count;
       if (n_v) {
         Value n = resolve_symbol(*n_v, site.range);
@@ -173,7 +179,7 @@ Value Evaluator::call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::
       } else {
         count = ir::int_const(0, ScalarType::Int32);  // 0: all threads of the CTA
       }
-      effect(ir::call("tileslc::dev::named_barrier_sync", {ir::int_const(bid, ScalarType::Int32), count}, ScalarType::Int32));
+      effect(ir::call("tileslc::dev::named_barrier_sync", {id_e, count}, ScalarType::Int32));
       return Value::none();
     }
     case BuiltinId::FenceBlock: case BuiltinId::FenceGpu: case BuiltinId::FenceSys: {

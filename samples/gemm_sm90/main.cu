@@ -1,6 +1,8 @@
 // gemm_sm90 driver: runs the tileslc-generated gemm_sm90 (C = A * B^T with TMA
 // and wgmma: A (M, K) and B (N, K) BFloat16 row-major, C (M, N) BFloat16
-// row-major; M a multiple of 128, N of 256, K of 64) on several shapes. Inputs
+// row-major; M a multiple of 128, N of 256, K of 64) on several shapes, and
+// the same kernel with the shared-memory epilogue (gemm_sm90_smem_epilogue:
+// tileslc.utils.epilogue.store_via_smem instead of direct stores). Inputs
 // are random in [-1, 1), rounded to BFloat16 on the host; the float64
 // reference is computed from those BFloat16 values. Small shapes are checked
 // element by element, large ones on a random sample of entries plus a scan for
@@ -40,23 +42,33 @@ constexpr int kReps = 20;
 // K = 4096, 0.088 at 8192); a misplaced element by order 1.
 double tolerance(int64_t K) { return std::ldexp(1.0, -8) + 1e-5 * std::sqrt(static_cast<double>(K)); }
 
-// One call of gemm_sm90 on random A, B and a NaN-poisoned C. `sampled` == 0
-// checks every entry; otherwise `sampled` random entries (and that no entry of
-// C is left NaN). With `timed` it then prints the median time and TFLOP/s.
+// The two host functions: the direct-store epilogue and the shared-memory one.
+using GemmFn = tileslc::Status (*)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, cudaStream_t);
+struct Variant {
+  const char* name;
+  GemmFn fn;
+};
+const Variant kVariants[] = {{"gemm_sm90", &gemm_sm90}, {"gemm_sm90_smem_epilogue", &gemm_sm90_smem_epilogue}};
+
+// One call of each variant on random A, B and a NaN-poisoned C. `sampled` ==
+// 0 checks every entry; otherwise `sampled` random entries (and that no entry
+// of C is left NaN). With `timed` it then prints the median time and TFLOP/s.
 bool run_case(int64_t M, int64_t N, int64_t K, int64_t sampled, bool timed, sample::Rng& rng, cudaStream_t stream) {
   const Bf16Matrix A = Bf16Matrix::random(M, K, -1.0f, 1.0f, rng);
   const Bf16Matrix B = Bf16Matrix::random(N, K, -1.0f, 1.0f, rng);
-  Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard);
-  const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
-  CHECK_OK(gemm_sm90(mA, mB, mC, stream));
-  CHECK(cudaStreamSynchronize(stream));
-  C.download();
-
   auto ref = [&](int64_t m, int64_t n) { return sample::reference_abt(A, B, m, n); };
-  bool ok = sample::check_gemm(kName, M, N, K, sampled, C, ref, tolerance(K));
-  if (timed) {
-    const int64_t operand_bytes = (M * K + N * K + M * N) * int64_t{2};  // all BFloat16
-    sample::gemm_timing(kName, M, N, K, operand_bytes, [&] { CHECK_OK(gemm_sm90(mA, mB, mC, stream)); }, stream, kWarmup, kReps);
+  bool ok = true;
+  for (const Variant& v : kVariants) {
+    Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard);
+    const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
+    CHECK_OK(v.fn(mA, mB, mC, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    C.download();
+    ok &= sample::check_gemm(v.name, M, N, K, sampled, C, ref, tolerance(K));
+    if (timed) {
+      const int64_t operand_bytes = (M * K + N * K + M * N) * int64_t{2};  // all BFloat16
+      sample::gemm_timing(v.name, M, N, K, operand_bytes, [&] { CHECK_OK(v.fn(mA, mB, mC, stream)); }, stream, kWarmup, kReps);
+    }
   }
   return ok;
 }

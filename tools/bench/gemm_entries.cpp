@@ -27,6 +27,13 @@
 #define TILESLC_BENCH_GEMM_SM80 nullptr
 #endif
 
+#if TILESLC_BENCH_HAVE_SPLITK
+#include "splitk.h"
+#define TILESLC_BENCH_SPLITK &splitk_gemm
+#else
+#define TILESLC_BENCH_SPLITK nullptr
+#endif
+
 #if TILESLC_BENCH_HAVE_GEMM_SM90
 #include "gemm_sm90.h"
 #define TILESLC_BENCH_GEMM_SM90 &gemm_sm90
@@ -38,14 +45,16 @@ namespace bench {
 
 std::vector<GemmEntry> gemm_entries() {
   using tileslc::DType;
-  // gemm_sm80: BFloat16 A and B, Float32 C (samples/gemm_sm80/gemm_sm80.tpy),
-  // against cuBLAS GemmEx BF16 -> F32; gemm_sm90: BFloat16 C, against cuBLAS
-  // GemmEx BF16 -> BF16 (Float32 accumulation in both).
+  // gemm_sm80 and splitk: BFloat16 A and B, Float32 C (samples/gemm_sm80,
+  // samples/splitk), against cuBLAS GemmEx BF16 -> F32; gemm_sm90: BFloat16
+  // C, against cuBLAS GemmEx BF16 -> BF16 (Float32 accumulation in both).
   return {
       {"sgemm", "Float32 FFMA on CUDA cores, 128x128x8 tiles, 8x8 per thread", DType::Float32, DType::Float32,
        TILESLC_BENCH_SGEMM},
       {"gemm_sm80", "BF16 -> F32, cp.async 3 stages + mma.sync m16n8k16 tensor cores (sm_80), 128x128x32 tiles",
        DType::BFloat16, DType::Float32, TILESLC_BENCH_GEMM_SM80},
+      {"splitk", "BF16 -> F32, gemm_sm80's CTA with K split over grid z (one wave of 2 CTAs per SM), Float32 atomics",
+       DType::BFloat16, DType::Float32, TILESLC_BENCH_SPLITK},
       {"gemm_sm90", "BF16 -> BF16, TMA 4 stages + wgmma m64n256k16 (sm_90a), 128x256x64 tiles, warp-specialized, persistent",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90},
   };
