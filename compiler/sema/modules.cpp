@@ -84,6 +84,8 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"WarpgroupMmaF16BF16Op", BuiltinId::WarpgroupMmaF16BF16Op}, {"warpgroup_fence", BuiltinId::WarpgroupFence},
       {"warpgroup_commit_group", BuiltinId::WarpgroupCommitGroup}, {"warpgroup_wait_group", BuiltinId::WarpgroupWaitGroup},
       {"get_device_multiprocessor_count", BuiltinId::MultiprocessorCount},
+      {"LdMatrix8x8x16bOp", BuiltinId::LdMatrix8x8x16bOp}, {"make_tiled_copy_A", BuiltinId::MakeTiledCopyA},
+      {"make_tiled_copy_B", BuiltinId::MakeTiledCopyB},
   };
   for (const auto& r : rows) add(r.name, Value::make_builtin(r.id));
   builtins_ = m;
