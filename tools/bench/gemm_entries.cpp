@@ -44,7 +44,7 @@ std::vector<GemmEntry> gemm_entries() {
   return {
       {"sgemm", "Float32 FFMA on CUDA cores, 128x128x8 tiles, 8x8 per thread", DType::Float32, DType::Float32,
        TILESLC_BENCH_SGEMM},
-      {"gemm_sm80", "BF16 -> F32, cp.async 3 stages + mma.sync m16n8k16 tensor cores (sm_80), 128x128x32 tiles",
+      {"gemm_sm80", "BF16 -> F32, cp.async 3 stages + ldmatrix + mma.sync m16n8k16 tensor cores (sm_80), 128x128x64 tiles",
        DType::BFloat16, DType::Float32, TILESLC_BENCH_GEMM_SM80},
       {"gemm_sm90", "BF16 -> BF16, TMA 4 stages + wgmma m64n256k16 (sm_90a), 128x256x64 tiles, warp-specialized, persistent",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90},
