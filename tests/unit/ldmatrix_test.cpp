@@ -9,7 +9,8 @@
 // PTX ISA's m16n8k16 fragment layouts name ("Matrix Fragments for mma.m16n8k16
 // with floating point type"), with the warps' (m, n, k) atoms covering the
 // tile once. The shared-memory layouts (swizzled, padded, M/N-major for
-// .trans) are inverted independently of tileslc.
+// .trans) are inverted independently of tileslc. Shared-memory bank conflicts
+// of the ldmatrix reads and cp.async writes are counted: none for the sample.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -35,7 +36,8 @@ struct Config {
   int a_matrices = 4, b_matrices = 4;
   bool a_trans = false, b_trans = false;  // .trans: the operand is stored M- (N-) major
   bool permute_n = true;                  // permutation_mnk widens each warp's N tile to 16
-  int swizzle_bits = 2;                   // Swizzle<bits, 3, 3> on K-major tiles; 0: rows padded by 8
+  int swizzle_bits = 2;                   // Swizzle<bits, 3, 3> on K-major tiles; 0: rows padded by 8; -1: neither
+  bool expect_conflict_free = true;       // ldmatrix reads of one matrix hit 8 distinct 16-byte bank groups
 };
 
 /// The shared-memory layout expression of a (rows, BK) operand tile and the
@@ -50,8 +52,8 @@ SmemTile smem_tile(const Config& c, int rows, bool mn_major) {
     return {"cute.make_layout((" + std::to_string(rows) + ", " + std::to_string(c.bk) + "), stride=(1, " + std::to_string(rows) + "))",
             [rows](int64_t r, int64_t k) { return r + k * rows; }};
   }
-  if (c.swizzle_bits == 0) {
-    int pitch = c.bk + 8;
+  if (c.swizzle_bits <= 0) {
+    int pitch = c.swizzle_bits == 0 ? c.bk + 8 : c.bk;
     return {"cute.make_layout((" + std::to_string(rows) + ", " + std::to_string(c.bk) + "), stride=(" + std::to_string(pitch) + ", 1))",
             [pitch](int64_t r, int64_t k) { return r * pitch + k; }};
   }
@@ -148,6 +150,12 @@ class Machine {
   }
 
   int ldsm_count = 0, mma_count = 0;
+  /// Shared-memory bank conflicts: extra passes beyond one per 128 bytes, counting a
+  /// 16-byte access's bank group ((byte address / 16) % 8) per phase: an ldmatrix phase is
+  /// one 8x8 matrix (its 8 rows), a 16-byte cp.async phase 8 consecutive lanes.
+  int ldsm_conflicts = 0, cp_async_conflicts = 0;
+  /// Byte offsets of the shared-memory buffers in the kernel's shared memory (ir::SmemBuffer).
+  std::map<std::string, int64_t> smem_base;
 
  private:
   struct Cell {
@@ -183,6 +191,12 @@ class Machine {
     const std::string& fn = e.name;
     if (fn.rfind("tileslc::dev::cp_async_", 0) == 0 && fn.find("group") == std::string::npos) {
       const int64_t elems = std::stoll(fn.substr(std::string("tileslc::dev::cp_async_").size())) / 2;  // 16-bit elements
+      if (elems == 8)
+        for (int p = 0; p < threads_ / 8; ++p) {
+          std::vector<Elem> lanes;
+          for (int l = 0; l < 8; ++l) lanes.push_back(address(e.operands[0], 8 * p + l));
+          cp_async_conflicts += conflicts(lanes);
+        }
       for (int t = 0; t < threads_; ++t) {
         Elem dst = address(e.operands[0], t), src = address(e.operands[1], t);
         for (int64_t q = 0; q < elems; ++q) {
@@ -217,6 +231,7 @@ class Machine {
       for (int w = 0; w < threads_ / 32; ++w) {
         std::vector<Elem> rows(32);
         for (int l = 0; l < 32; ++l) rows[l] = address(e.operands[0], 32 * w + l);
+        for (int j = 0; j < matrices; ++j) ldsm_conflicts += conflicts({rows.begin() + 8 * j, rows.begin() + 8 * j + 8});
         for (int l = 0; l < 32; ++l) {
           for (int j = 0; j < matrices; ++j) {
             Elem dst = address(e.operands[1 + j], 32 * w + l);
@@ -242,6 +257,14 @@ class Machine {
     } else {
       ASSERT_TRUE(fn.rfind("tileslc::dev::", 0) == 0) << "unexpected call " << fn;
     }
+  }
+
+  /// Extra passes 8 16-byte accesses of 16-bit elements need: the most that share a bank group, minus one.
+  int conflicts(const std::vector<Elem>& at) {
+    std::map<int64_t, int> per_group;
+    int most = 0;
+    for (const Elem& e : at) most = std::max(most, ++per_group[(smem_base.at(e.first) + 2 * e.second) / 16 % 8]);
+    return most - 1;
   }
 
   Elem reg(int t, const Elem& at) {
@@ -370,7 +393,10 @@ void check(const Config& c) {
   };
   AtomChecker atoms{in(sA), in(sB), {}, {}};
   Machine m(32 * c.wm * c.wn, {}, std::ref(atoms));
+  for (const auto& buf : kernel.smem) m.smem_base[buf.name] = buf.byte_offset;
   m.run(kernel.body);
+  if (c.expect_conflict_free) EXPECT_EQ(m.ldsm_conflicts, 0);
+  else EXPECT_GT(m.ldsm_conflicts, 0);
   EXPECT_EQ(atoms.atoms.size(), size_t(c.bm / 16) * (c.bn / 8) * (c.bk / 16));
   EXPECT_EQ(m.mma_count, (c.bm / 16) * (c.bn / 8) * (c.bk / 16) / (c.wm * c.wn));
   EXPECT_GT(m.ldsm_count, 0);
@@ -394,7 +420,10 @@ void check_sample(int64_t M, int64_t N, int64_t K, const std::map<std::string, s
   };
   AtomChecker atoms{global("mA", bm), global("mB", bn), {}, {}};
   Machine m(threads, {{"M", M}, {"N", N}, {"K", K}}, std::ref(atoms));
+  for (const auto& buf : prog->kernels[0].smem) m.smem_base[buf.name] = buf.byte_offset;
   m.run(prog->kernels[0].body);
+  EXPECT_EQ(m.ldsm_conflicts, 0) << "ldmatrix reads of the swizzled stages conflict";
+  EXPECT_EQ(m.cp_async_conflicts, 0) << "cp.async writes of the swizzled stages conflict";
   EXPECT_EQ(atoms.atoms.size(), size_t(bm / 16) * (bn / 8) * (K / 16));
 }
 
@@ -421,6 +450,13 @@ TEST(Ldmatrix, X1OnBAndPaddedRows) {
 TEST(Ldmatrix, TransposedMNMajorOperands) {
   Config c;
   c.a_trans = true, c.b_trans = true;
+  c.expect_conflict_free = false;  // plain M- and N-major tiles, 64-element (128-byte) rows
+  check(c);
+}
+
+TEST(Ldmatrix, PlainRowMajorTilesConflict) {  // 64-byte rows, neither swizzled nor padded: the check sees it
+  Config c;
+  c.swizzle_bits = -1, c.expect_conflict_free = false;
   check(c);
 }
 
