@@ -378,6 +378,13 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       if (id >= BuiltinId::AtomicAdd && id <= BuiltinId::FenceSys) return call_arch_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::CpAsyncCommitGroup && id <= BuiltinId::CopyG2SOp) return call_mma_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::MbarrierInit && id <= BuiltinId::MultiprocessorCount) return call_sm90_builtin(id, args, kwargs, site);
+      if (id >= BuiltinId::LdMatrix8x8x16bOp && id <= BuiltinId::MakeTiledCopyB) return call_ldmatrix_builtin(id, args, kwargs, site);
+      if (id == BuiltinId::MethodRetile) {
+        check_arity(args.size(), 1, 1, ".retile", site.range);
+        if (args[0].kind != Value::Kind::Tensor)
+          fail(diag::Kind::TypeMismatch, arg_range_of(site, 0), ".retile() takes a tensor, found " + describe(args[0]));
+        return retile(*callee.self->tiled_copy, args[0], site.range);
+      }
       if (id >= BuiltinId::MethodPartitionA && id <= BuiltinId::MethodMakeFragmentC) return call_mma_method(callee, args, site);
       if (id >= BuiltinId::MethodLoad && id <= BuiltinId::MethodAllocateTensor) return call_tensor_method(callee, args, kwargs, site);
       break;

@@ -276,6 +276,7 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
       if (a.attr == "get_slice") return bound_method(BuiltinId::MethodGetSlice, base);
       if (a.attr == "partition_S") return bound_method(BuiltinId::MethodPartitionS, base);
       if (a.attr == "partition_D") return bound_method(BuiltinId::MethodPartitionD, base);
+      if (a.attr == "retile") return bound_method(BuiltinId::MethodRetile, base);
       if (a.attr == "tiler_mn") return from_int_tuple(base.tiled_copy->tiler, a.range);
       if (a.attr == "layout_tv_tiled") {
         Value v;

@@ -261,7 +261,7 @@ bool Evaluator::static_equal(const Value& a, const Value& b) {
     case Value::Kind::ComposedLayout: return a.composed == b.composed;
     case Value::Kind::TiledMma: return a.tiled_mma == b.tiled_mma;
     case Value::Kind::SmemAllocator: return true;  // one per kernel: its state is the kernel's
-    case Value::Kind::Marker: return a.s == b.s;
+    case Value::Kind::Marker: return repr(a) == repr(b);
     case Value::Kind::KernelCall: return a.kcall == b.kcall;
     case Value::Kind::TensorSpec: return a.spec == b.spec;
     case Value::Kind::ConstexprSpec: case Value::Kind::Slice: return a.elts == b.elts;
@@ -333,11 +333,20 @@ std::string repr(const Value& v) {
     case Value::Kind::Slice: return "<slice>";
     case Value::Kind::Layout: return v.layout->to_string();
     case Value::Kind::TensorSSA: return std::string("TensorSSA[") + ir::type_name(v.type) + ", " + v.layout->shape.to_string() + "]";
-    case Value::Kind::CopyAtom: return std::string("CopyAtom[universal, ") + ir::type_name(v.atom->dtype) + ", " + std::to_string(v.atom->bits) + " bits]";
+    case Value::Kind::CopyAtom: {
+      // The kind is part of a specialization key (entry.cpp): name it.
+      std::string kind = v.atom->ldsm_matrices ? "ldmatrix.x" + std::to_string(v.atom->ldsm_matrices) + (v.atom->ldsm_trans ? ".trans" : "")
+                         : v.atom->cp_async    ? "cp.async"
+                                               : "universal";
+      return "CopyAtom[" + kind + ", " + ir::type_name(v.atom->dtype) + ", " + std::to_string(v.atom->bits) + " bits]";
+    }
     case Value::Kind::TiledCopy:
       return "TiledCopy[tile " + v.tiled_copy->tiler.to_string() + ", tv " + v.tiled_copy->tv.to_string() + "]";
     case Value::Kind::SmemAllocator: return "<SmemAllocator>";
-    case Value::Kind::Marker: return v.s + "()";
+    case Value::Kind::Marker:
+      if (v.elts && v.elts->size() == 2)  // LdMatrix8x8x16bOp(transpose, num_matrices)
+        return v.s + "(transpose=" + ((*v.elts)[0].i ? "True" : "False") + ", num_matrices=" + std::to_string((*v.elts)[1].i) + ")";
+      return v.s + "()";
     case Value::Kind::ComposedLayout:
       return v.composed->layout.shape.is_leaf() && v.composed->layout.shape.value().is_constant(0) ? v.composed->swizzle.to_string()
                                                                                                    : v.composed->to_string();

@@ -215,6 +215,14 @@ class Evaluator {
   /// E0709 unless the target architecture has the instruction (sm_90a-only ones with needs_90a).
   void require_arch(const char* what, bool needs_90a, source::SourceRange r);
   void copy(const CopyAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& pred, source::SourceRange r);
+  /// ldmatrix atoms, make_tiled_copy_A/B, their partition_S and retile, and
+  /// the copies they make (ldmatrix_ops.cpp).
+  Value call_ldmatrix_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
+  Value make_ldmatrix_atom(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
+  void set_permutation(TiledMma& tm, const Value& perm, source::SourceRange r);
+  Value ldmatrix_partition(const TiledCopy& tc, const Value& t, bool source, source::SourceRange r);
+  Value retile(const TiledCopy& tc, const Value& t, source::SourceRange r);
+  void ldmatrix_copy(const CopyAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& pred, source::SourceRange r);
   Value make_rmem(const layout::Layout& l, ir::ScalarType t, source::SourceRange r);
   /// The element offset after the tensor's swizzle, if it has one (static offsets fold).
   Value swizzled(const TensorValue& t, const Value& off, source::SourceRange r);
@@ -282,6 +290,10 @@ class Evaluator {
   void count_step(source::SourceRange r);
   void flush_context();
 };
+
+/// The tiled MMA's (thread, value) layout over a (rows, cols) tile of operand
+/// A (0) or B (1), with the atoms repeated to cover it (mma_ops.cpp).
+layout::Layout mma_tv_over_tile(const TiledMma& tm, int operand, int64_t rows, int64_t cols);
 
 /// True for names the generated C++ cannot use for a function or variable
 /// (keywords, CUDA and C library names, tileslc's own).

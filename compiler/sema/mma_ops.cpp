@@ -52,6 +52,25 @@ MmaAtom universal_fma(ScalarType t) {
 
 }  // namespace
 
+layout::Layout mma_tv_over_tile(const TiledMma& tm, int operand, int64_t rows, int64_t cols) {
+  // CuTe's TiledMMA::get_layoutA_TV / get_layoutB_TV over a (rows, cols)
+  // tile of the operand: thread (atom thread, warp_m, warp_n), value (atom
+  // value, rest_rows, rest_cols), where the atom tiles beyond one per warp
+  // repeat every m*AM (n*AN) rows and every k columns.
+  const MmaAtom& a = tm.atom;
+  const bool is_a = operand == 0;
+  const int64_t atom_rows = is_a ? a.m : a.n, warps = is_a ? tm.am : tm.an;
+  const layout::Layout& atom_tv = is_a ? a.a_tv : a.b_tv;
+  auto L = [](int64_t n, int64_t s) { return layout::make_layout(layout::IntTuple(n), layout::IntTuple(s)); };
+  layout::Layout thr = layout::get(atom_tv, 0), val = layout::get(atom_tv, 1);
+  layout::Layout thr_w = layout::make_layout(thr.shape, widen(thr.stride, atom_rows, rows));
+  layout::Layout val_w = layout::make_layout(val.shape, widen(val.stride, atom_rows, rows));
+  layout::Layout warp_m = is_a ? L(tm.am, a.m) : L(tm.am, 0), warp_n = is_a ? L(tm.an, 0) : L(tm.an, a.n);
+  layout::Layout rest_rows = L(rows / (atom_rows * warps), atom_rows * warps), rest_cols = L(cols / a.k, a.k * rows);
+  return layout::make_layout(std::vector<layout::Layout>{layout::make_layout(std::vector<layout::Layout>{thr_w, warp_m, warp_n}),
+                                                         layout::make_layout(std::vector<layout::Layout>{val_w, rest_rows, rest_cols})});
+}
+
 Value Evaluator::call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
                                   const ast::Call& site) {
   auto arg_range = [&](size_t i) { return arg_range_of(site, i); };
@@ -129,6 +148,7 @@ Value Evaluator::call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::v
       tm->atom = *args[0].mma;
       tm->am = am;
       tm->an = an;
+      if (auto perm = kwarg("permutation_mnk")) set_permutation(*tm, *perm, site.range);
       const MmaAtom& a = tm->atom;
       try {
         auto L = [](int64_t n, int64_t s) { return layout::make_layout(layout::IntTuple(n), layout::IntTuple(s)); };
@@ -236,8 +256,9 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
   want_type(c, atom.acc, "C");
   want_type(d, atom.acc, "D");
   auto modes = [&](const TensorValue& t, const char* which, int64_t values) {
-    // (V, X, Y) with V this atom's values per thread, contiguous in the register array.
-    if (t.layout.rank() != 3) {
+    // (V, X, Y) with V this atom's values per thread, contiguous in the register array;
+    // a (V, X) slice (one k-block) counts as (V, X, 1), as in CuTe.
+    if (t.layout.rank() != 3 && t.layout.rank() != 2) {
       fail(diag::Kind::TensorShapeMismatch, r,
            std::string("cute.gemm()'s ") + which + " must be (V, M, K)-shaped as partition_* makes it, found " + shape_text(t.layout.shape));
     }
@@ -249,7 +270,7 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
       abort_entry();
     }
     return std::pair<int64_t, int64_t>{layout::size(layout::get(t.layout, 1)).require_value("mode 1"),
-                                       layout::size(layout::get(t.layout, 2)).require_value("mode 2")};
+                                       t.layout.rank() == 2 ? 1 : layout::size(layout::get(t.layout, 2)).require_value("mode 2")};
   };
   int64_t va = layout::size(layout::get(atom.a_tv, 1)).require_value("A values");
   int64_t vb = layout::size(layout::get(atom.b_tv, 1)).require_value("B values");
@@ -266,8 +287,12 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
     abort_entry();
   }
   auto off = [&](const TensorValue& t, int64_t x, int64_t y) {
-    Value o = layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x), Value::integer(y)}), r);
-    return ir::int_const(o.i, ScalarType::Int64);
+    Value o = t.layout.rank() == 2 ? layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x)}), r)
+                                   : layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x), Value::integer(y)}), r);
+    // A slice of a fragment (tCrA[None, None, k]) keeps its origin in t.offset, static for registers.
+    std::optional<int64_t> base = t.offset ? ir::as_int_const(t.offset) : std::optional<int64_t>(0);
+    if (!base) fail(diag::Kind::FragmentNotStatic, r, "cute.gemm() needs register fragments at static offsets");
+    return ir::int_const(*base + o.i, ScalarType::Int64);
   };
   const source::SourceRange loc = stmt_loc_.valid() ? stmt_loc_ : r;
   for (int64_t k = 0; k < ak; ++k) {

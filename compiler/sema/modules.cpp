@@ -87,6 +87,8 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"CopyBulkTensorTileS2GOp", BuiltinId::CopyBulkTensorTileS2GOp},
       {"CopyReduceBulkTensorTileS2GOp", BuiltinId::CopyReduceBulkTensorTileS2GOp},
       {"cp_async_bulk_commit_group", BuiltinId::BulkCommitGroup}, {"cp_async_bulk_wait_group", BuiltinId::BulkWaitGroup},
+      {"LdMatrix8x8x16bOp", BuiltinId::LdMatrix8x8x16bOp}, {"make_tiled_copy_A", BuiltinId::MakeTiledCopyA},
+      {"make_tiled_copy_B", BuiltinId::MakeTiledCopyB},
   };
   for (const auto& r : rows) add(r.name, Value::make_builtin(r.id));
   builtins_ = m;

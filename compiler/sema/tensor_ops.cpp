@@ -234,6 +234,7 @@ Value Evaluator::partition(const TiledCopy& tc, const Value& tv, source::SourceR
 
 void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_v, const std::optional<Value>& pred,
                      source::SourceRange r) {
+  if (atom.ldsm_matrices) return ldmatrix_copy(atom, src_v, dst_v, pred, r);
   const auto& src = *src_v.tensor;
   const auto& dst = *dst_v.tensor;
   if (dst.space == MemSpace::Coord) fail(diag::Kind::StoreToNonTensor, r, "cute.copy cannot write a coordinate (identity) tensor");
@@ -648,10 +649,11 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
       case BuiltinId::MakeCopyAtom: {
         check_kwargs("cute.make_copy_atom", {"num_bits_per_copy"});
         arity(2, 2, "cute.make_copy_atom");
+        if (args[0].kind == Value::Kind::Marker && args[0].s == "LdMatrix8x8x16bOp") return make_ldmatrix_atom(args, kwargs, site);
         if (args[0].kind != Value::Kind::Marker || (args[0].s != "CopyUniversalOp" && args[0].s != "CopyG2SOp")) {
           auto& d = error(diag::Kind::BadCopyAtom, arg_range(0),
-                          "cute.make_copy_atom() takes a copy operation: cute.nvgpu.CopyUniversalOp() or "
-                          "cute.nvgpu.cpasync.CopyG2SOp(), found " + describe(args[0]));
+                          "cute.make_copy_atom() takes a copy operation: cute.nvgpu.CopyUniversalOp(), "
+                          "cute.nvgpu.cpasync.CopyG2SOp() or cute.nvgpu.warp.LdMatrix8x8x16bOp(...), found " + describe(args[0]));
           if (args[0].kind == Value::Kind::Builtin) d.help("call the operation: CopyUniversalOp() with parentheses");
           abort_entry();
         }
@@ -828,6 +830,8 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
       tensor_at(0, name);
       if (!self.tiled_copy->thread)
         fail(diag::Kind::UnsupportedOperation, site.range, std::string(name) + "() needs one thread's slice: tiled_copy.get_slice(tidx)" + name + "(t)");
+      if (self.tiled_copy->operand >= 0)
+        return ldmatrix_partition(*self.tiled_copy, args[0], callee.builtin == BuiltinId::MethodPartitionS, site.range);
       return partition(*self.tiled_copy, args[0], site.range);
     }
     case BuiltinId::MethodTo: {

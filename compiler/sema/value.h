@@ -53,10 +53,12 @@ enum class BuiltinId : uint8_t {
   WarpgroupRegAlloc, WarpgroupRegDealloc, ElectOne, MakeWarpUniform, CopyBulkTensorTileG2SOp, MakeTiledTmaAtom,
   WarpgroupMmaF16BF16Op, WarpgroupFence, WarpgroupCommitGroup, WarpgroupWaitGroup, CopyBulkTensorTileS2GOp,
   CopyReduceBulkTensorTileS2GOp, BulkCommitGroup, BulkWaitGroup, MultiprocessorCount,
+  // ldmatrix (tileslc.cute.nvgpu.warp) and the tiled copies that feed a tiled MMA (ldmatrix_ops.cpp)
+  LdMatrix8x8x16bOp, MakeTiledCopyA, MakeTiledCopyB,
   // methods bound to a receiver (Value::self)
   MethodLaunch, MethodLoad, MethodStore, MethodFill, MethodGetSlice, MethodPartitionS, MethodPartitionD,
   MethodTo, MethodAllocateTensor, MethodPartitionA, MethodPartitionB, MethodPartitionC, MethodMakeFragmentA,
-  MethodMakeFragmentB, MethodMakeFragmentC,
+  MethodMakeFragmentB, MethodMakeFragmentC, MethodRetile,
 };
 
 /// A `def` together with the module whose globals it sees.
@@ -95,6 +97,8 @@ struct CopyAtom {
   ir::ScalarType dtype = ir::ScalarType::Float32;
   int64_t bits = 0;
   bool cp_async = false;
+  int ldsm_matrices = 0;               ///< ldmatrix (PTX "ldmatrix"): 1, 2 or 4 8x8 matrices; 0 otherwise
+  bool ldsm_trans = false;             ///< ldmatrix .trans
 };
 
 /// An MMA atom: one instruction's (M, N, K) tile and, per operand, its
@@ -133,6 +137,7 @@ struct TmaAtom {
 struct TiledMma {
   MmaAtom atom;
   int64_t am = 1, an = 1;
+  int64_t tile_m = 0, tile_n = 0, tile_k = 0;  ///< permutation_mnk's (M, N, K) tile; 0: the atoms' (m*AM, n*AN, k)
   layout::Layout a_tv, b_tv, c_tv;
   std::shared_ptr<Value> thread;
 };
@@ -143,6 +148,13 @@ struct TiledCopy {
   layout::IntTuple tiler;              ///< the tile (M, N) the TV layout covers
   layout::Layout tv;                   ///< (thread, value) -> offset in the tile (col-major)
   std::shared_ptr<Value> thread;       ///< get_slice(tidx): the thread index; null for the tiled copy
+  /// make_tiled_copy_A/B (ldmatrix): `tv` is the source (shared-memory) side,
+  /// `dst_tv` the tiled MMA's (thread, value) layout over `tiler` that the
+  /// registers follow; `mma` and `operand` (0: A, 1: B) let retile() map a
+  /// tiled_mma.make_fragment_A/B fragment onto the copy's values.
+  layout::Layout dst_tv;
+  std::shared_ptr<const TiledMma> mma;
+  int operand = -1;
 };
 
 /// `cute.Tensor[dtype, (dims...), align]` as written in an annotation.

@@ -197,5 +197,6 @@ TILESLC_CP_ASYNC_WAIT(7)
 }  // namespace tileslc
 
 #include "tileslc/device/sm90.h"
+#include "tileslc/device/ldmatrix.h"
 
 #endif  // TILESLC_DEVICE_PRELUDE_H
