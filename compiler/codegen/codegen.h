@@ -5,6 +5,7 @@
 // directives back to the .tpy; glue code maps back to the .cu itself.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "ir/ir.h"
@@ -12,11 +13,16 @@
 
 namespace tileslc::codegen {
 
+/// What the generated code is compiled for: nvcc and a GPU, or the host C++
+/// compiler and the CPU emulator (runtime/include/tileslc/cpu/).
+enum class Target : uint8_t { Cuda, Cpu };
+
 struct Options {
   std::string cu_path;      ///< where the .cu is written (for #line back to the generated file)
   std::string header_name;  ///< file name of the header, for its include guard; may be empty
   std::string version;      ///< tileslc version, printed in the banner
   const source::SourceManager* sm = nullptr;  ///< resolves IR locations to file:line for #line
+  Target target = Target::Cuda;
 };
 
 std::string emit_cuda(const ir::Program& p, const Options& opts);
