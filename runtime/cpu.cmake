@@ -12,6 +12,8 @@ if(NOT Boost_CONTEXT_FOUND)
   return()
 endif()
 
+find_package(Threads REQUIRED)
+
 set(_rt "${CMAKE_CURRENT_LIST_DIR}")
 add_library(tileslc_rt_cpu STATIC
   ${_rt}/src/status.cpp
@@ -25,7 +27,7 @@ add_library(tileslc_rt_cpu STATIC
 target_include_directories(tileslc_rt_cpu BEFORE PUBLIC
   $<BUILD_INTERFACE:${_rt}/include/tileslc/cpu/cuda>
   $<BUILD_INTERFACE:${_rt}/include>)
-target_link_libraries(tileslc_rt_cpu PRIVATE Boost::context)
+target_link_libraries(tileslc_rt_cpu PRIVATE Boost::context Threads::Threads)
 target_compile_features(tileslc_rt_cpu PUBLIC cxx_std_20)
 target_compile_options(tileslc_rt_cpu PRIVATE -Wall -Wextra)
 set_target_properties(tileslc_rt_cpu PROPERTIES POSITION_INDEPENDENT_CODE ON)

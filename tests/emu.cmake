@@ -29,6 +29,12 @@ foreach(name IN LISTS TILESLC_EMU_SAMPLES)
                        PASS_REGULAR_EXPRESSION "${name}: all checks passed")
 endforeach()
 
+# The same histogram with CTAs on two host threads: shared- and global-memory
+# atomics from CTAs that really run side by side.
+add_test(NAME emu.histogram.host_threads COMMAND emu_histogram --small)
+set_tests_properties(emu.histogram.host_threads PROPERTIES LABELS emu TIMEOUT 300 ENVIRONMENT TILESLC_CPU_THREADS=2
+                     PASS_REGULAR_EXPRESSION "histogram: all checks passed")
+
 # Unit tests of the emulator itself.
 add_executable(cpu_prelude_test emu/cpu_prelude_test.cpp)
 target_link_libraries(cpu_prelude_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)

@@ -1,6 +1,7 @@
 // The CPU emulation target's scheduler: runs a grid CTA by CTA, each CTA's
 // threads as Boost.Context fibers in a fixed round-robin order (thread 0, 1,
-// ... then again), so a run is deterministic. A fiber runs until it finishes
+// ... then again), so a run is deterministic. CTAs of a grid run one after
+// another, or on TILESLC_CPU_THREADS host threads side by side. A fiber runs until it finishes
 // or must wait for others: at a barrier (bar.sync, __syncthreads) or a
 // warp-collective operation. The last thread to arrive releases the others.
 // When no fiber can run and some still wait, the CTA is deadlocked: the
@@ -8,12 +9,15 @@
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tileslc/cpu/thread.h"
@@ -94,6 +98,18 @@ void complete_async_copies(ThreadCtx& t) {
   for (const auto& group : t.cp_async_groups)
     for (const AsyncCopy& a : group) std::memcpy(a.dst, a.src, a.bytes);
   t.cp_async_groups.clear();
+}
+
+// Host threads that run CTAs side by side: TILESLC_CPU_THREADS, default 1
+// (one CTA after another: the same interleaving, and so the same float
+// atomics' rounding, on every run).
+unsigned host_threads() {
+  static const unsigned n = [] {
+    const char* env = std::getenv("TILESLC_CPU_THREADS");
+    const long v = env ? std::atol(env) : 1;
+    return static_cast<unsigned>(v > 0 ? v : 1);
+  }();
+  return n;
 }
 
 size_t stack_bytes() {
@@ -281,17 +297,30 @@ void warp_sync(uint32_t mask, const char* what, const SrcLoc& loc) {
 
 cudaError_t run_grid(KernelEntry entry, void** args, dim3 grid, dim3 block, size_t smem_bytes) {
   if (t_thread) return cudaErrorNotSupported;  // a launch from inside a kernel
-  ctx::pooled_fixedsize_stack stacks(stack_bytes());
-  // Shared memory starts as 0xFF bytes (NaN for every float type), so a read
-  // before the first write shows up in the results.
-  std::unique_ptr<unsigned char[]> storage(new unsigned char[smem_bytes + 1024]);
-  unsigned char* smem = storage.get() + (1024 - reinterpret_cast<uintptr_t>(storage.get()) % 1024) % 1024;
-  for (unsigned z = 0; z < grid.z; ++z)
-    for (unsigned y = 0; y < grid.y; ++y)
-      for (unsigned x = 0; x < grid.x; ++x) {
-        std::memset(smem, 0xFF, smem_bytes);
-        run_cta(entry, args, grid, block, uint3{x, y, z}, smem, smem_bytes, stacks);
-      }
+  const uint64_t ctas = uint64_t{grid.x} * grid.y * grid.z;
+  std::atomic<uint64_t> next{0};
+  // Each host thread takes the next CTA in (x, y, z) order until none is left.
+  auto worker = [&] {
+    ctx::pooled_fixedsize_stack stacks(stack_bytes());
+    // Shared memory starts as 0xFF bytes (NaN for every float type), so a
+    // read before the first write shows up in the results.
+    std::unique_ptr<unsigned char[]> storage(new unsigned char[smem_bytes + 1024]);
+    unsigned char* smem = storage.get() + (1024 - reinterpret_cast<uintptr_t>(storage.get()) % 1024) % 1024;
+    for (uint64_t i = next++; i < ctas; i = next++) {
+      const uint3 b{static_cast<unsigned>(i % grid.x), static_cast<unsigned>(i / grid.x % grid.y),
+                    static_cast<unsigned>(i / (uint64_t{grid.x} * grid.y))};
+      std::memset(smem, 0xFF, smem_bytes);
+      run_cta(entry, args, grid, block, b, smem, smem_bytes, stacks);
+    }
+  };
+  const uint64_t threads = std::min<uint64_t>(host_threads(), ctas);
+  if (threads <= 1) {
+    worker();
+    return cudaSuccess;
+  }
+  std::vector<std::thread> pool;
+  for (uint64_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
   return cudaSuccess;
 }
 
