@@ -270,6 +270,58 @@ TEST(CpuPreludeDeathTest, OutOfBoundsAccessNamesTheElement) {
               "elements \\(thread \\(0,0,0\\) block \\(0,0,0\\)\\)");
 }
 
+void divergent_sync_kernel(int*) {
+  if (tid() < 32) {
+    TILESLC_SYNCTHREADS();
+  } else {
+    TILESLC_SYNCTHREADS();
+  }
+}
+
+TEST(CpuPreludeDeathTest, SyncthreadsAtTwoStatementsIsDivergent) {
+  int out[1];
+  EXPECT_EXIT(launch<&divergent_sync_kernel>(dim3(1), dim3(64), 0, static_cast<int*>(out)), testing::ExitedWithCode(1),
+              "error: divergent __syncthreads\\(\\): this thread reached it here while thread \\(0,0,0\\) waits at "
+              ".*cpu_prelude_test.cpp:[0-9]+ \\(thread \\(32,0,0\\) block \\(0,0,0\\)\\)");
+}
+
+// Shared tensors are checked against their allocation, and a 128-bit copy
+// against its whole width and alignment.
+void shared_oob_kernel(int*) {
+  TILESLC_DYNAMIC_SMEM(smem);
+  const cpu::Span<float> s = cpu::shared_span<float>(smem, 0, 64 * sizeof(float), "sA");
+  TILESLC_AT(s, static_cast<int64_t>(threadIdx.x) * 2) = 0.0f;
+}
+
+TEST(CpuPreludeDeathTest, SharedTensorAccessPastItsAllocation) {
+  int out[1];
+  EXPECT_EXIT(launch<&shared_oob_kernel>(dim3(1), dim3(64), 256, static_cast<int*>(out)), testing::ExitedWithCode(1),
+              "error: out-of-bounds shared access: s\\[64\\] but the shared tensor sA has 64 elements "
+              "\\(thread \\(32,0,0\\) block \\(0,0,0\\)\\)");
+}
+
+void vector_copy_kernel(cpu::Span<const float> g) {
+  alignas(16) float frg[4];
+  TILESLC_VEC_COPY(128, TILESLC_ADDR(frg, 0), TILESLC_ADDR(g, static_cast<int64_t>(threadIdx.x) * 4));
+}
+void misaligned_copy_kernel(cpu::Span<const float> g) {
+  alignas(16) float frg[4];
+  TILESLC_VEC_COPY(128, TILESLC_ADDR(frg, 0), TILESLC_ADDR(g, 2));
+}
+
+TEST(CpuPreludeDeathTest, VectorCopyChecksWidthAndAlignment) {
+  alignas(16) float data[6] = {};
+  auto view = tileslc::make_tensor_view(data, tileslc::DType::Float32, {6});
+  EXPECT_EXIT(launch<&misaligned_copy_kernel>(dim3(1), dim3(1), 0, cpu::global_span<const float>(view, "mG")),
+              testing::ExitedWithCode(1),
+              "error: misaligned global access: vector load of 16 bytes at g\\[2\\] needs 16-byte alignment");
+  // Thread 0 copies elements 0..3; thread 1's 4..7 run past the 6 elements.
+  EXPECT_EXIT(launch<&vector_copy_kernel>(dim3(1), dim3(2), 0, cpu::global_span<const float>(view, "mG")),
+              testing::ExitedWithCode(1),
+              "error: out-of-bounds global access: vector load of 16 bytes at g\\[4\\] runs 8 bytes past the end of g "
+              "\\(thread \\(1,0,0\\) block \\(0,0,0\\)\\)");
+}
+
 TEST(CpuPrelude, GlobalSpanCoversStridedViews) {
   float data[64];
   // A transposed 3 x 5 view with strides (1, 3) and a reversed one.
