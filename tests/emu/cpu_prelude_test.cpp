@@ -232,6 +232,45 @@ TEST(CpuPrelude, CpAsyncLandsAtItsWaitGroup) {
   EXPECT_EQ(out[3], 15);
 }
 
+// ---- wait_until, the hook for waits that are not barriers
+
+bool flag_set(void* p) { return *static_cast<volatile int*>(p) != 0; }
+
+// Thread 0 waits for a flag that the last thread sets after writing data.
+void flag_kernel(int* out) {
+  TILESLC_DYNAMIC_SMEM(smem);
+  int* s = reinterpret_cast<int*>(smem);
+  if (tid() == 0) s[0] = 0;
+  TILESLC_SYNCTHREADS();
+  if (tid() == 0) {
+    cpu::wait_until(&flag_set, s, "flag", cpu::SrcLoc::current());
+    out[0] = s[1];
+  } else if (tid() == 63) {
+    s[1] = 42;
+    s[0] = 1;
+  }
+}
+
+TEST(CpuPrelude, WaitUntilResumesWhenTheConditionHolds) {
+  int out[1] = {0};
+  ASSERT_EQ(launch<&flag_kernel>(dim3(1), dim3(64), 8, static_cast<int*>(out)), cudaSuccess);
+  EXPECT_EQ(out[0], 42);
+}
+
+void never_set_kernel(int*) {
+  TILESLC_DYNAMIC_SMEM(smem);
+  int zero = 0;
+  if (tid() == 0) cpu::wait_until(&flag_set, &zero, "mbarrier.try_wait", cpu::SrcLoc::current());
+  (void)smem;
+}
+
+TEST(CpuPreludeDeathTest, WaitUntilThatNeverEndsDeadlocks) {
+  int out[1];
+  EXPECT_EXIT(launch<&never_set_kernel>(dim3(1), dim3(64), 0, static_cast<int*>(out)), testing::ExitedWithCode(1),
+              "error: deadlock: mbarrier.try_wait never completes: every thread of the block waits or has exited; 63 "
+              "exited \\(first: thread \\(1,0,0\\)\\)");
+}
+
 // ---- what stops a run
 
 void half_warp_shuffle_kernel(int* out) {

@@ -35,7 +35,9 @@ enum class State : uint8_t { NotStarted, Ready, Waiting, Done };
 struct Wait {
   const char* what = "";  ///< "__syncthreads()", "bar.sync", "__shfl_sync", ...
   SrcLoc loc;
-  int barrier = -1;       ///< barrier id; -1 for a warp-collective operation
+  int barrier = -1;       ///< barrier id; -1 for a warp-collective operation, -2 for wait_until
+  bool (*ready)(void*) = nullptr;  ///< wait_until: the thread may go on when ready(ready_arg)
+  void* ready_arg = nullptr;
 };
 
 struct Fiber {
@@ -139,12 +141,15 @@ size_t stack_bytes() {
       ++exited;
       if (!first_exited) first_exited = &f;
     } else if (f.state == State::Waiting && (f.wait.barrier != first->wait.barrier || f.wait.what != first->wait.what ||
-                                             (first->wait.barrier < 0 && (f.ctx.linear >> 5) != (first->ctx.linear >> 5)))) {
+                                             (first->wait.barrier == -1 && (f.ctx.linear >> 5) != (first->ctx.linear >> 5)))) {
       ++elsewhere;
       if (!first_elsewhere) first_elsewhere = &f;
     }
   };
-  if (first->wait.barrier >= 0) {
+  if (first->wait.barrier == -2) {
+    for (const Fiber& f : c.threads) tally(f);
+    message = "deadlock: " + std::string(first->wait.what) + " never completes: every thread of the block waits or has exited";
+  } else if (first->wait.barrier >= 0) {
     const BarrierState& b = c.barriers[first->wait.barrier];
     for (const Fiber& f : c.threads) tally(f);
     message = "barrier deadlock: " + std::string(first->wait.what) + " waits for " + std::to_string(b.expected) +
@@ -158,7 +163,8 @@ size_t stack_bytes() {
               " but only " + std::to_string(__builtin_popcount(w.arrived)) + " arrived";
   }
   if (exited)
-    message += "; " + std::to_string(exited) + " exited without reaching it (first: " + thread_name(*first_exited) + ")";
+    message += "; " + std::to_string(exited) + (first->wait.barrier == -2 ? " exited" : " exited without reaching it") +
+               " (first: " + thread_name(*first_exited) + ")";
   if (elsewhere)
     message += "; " + std::to_string(elsewhere) + " wait at " + first_elsewhere->wait.what + " at " +
                where(first_elsewhere->wait.loc) + " (first: " + thread_name(*first_elsewhere) + ")";
@@ -199,6 +205,7 @@ void run_cta(KernelEntry entry, void** args, dim3 grid, dim3 block, uint3 block_
           return std::move(f.sink);
         });
       }
+      if (f.state == State::Waiting && f.wait.ready && f.wait.ready(f.wait.ready_arg)) f.state = State::Ready;
       if (f.state != State::Ready) continue;
       progressed = true;
       t_fiber = &f;
@@ -293,6 +300,14 @@ void warp_sync(uint32_t mask, const char* what, const SrcLoc& loc) {
     return;
   }
   block_here(Wait{what, loc, -1});
+}
+
+void wait_until(bool (*ready)(void*), void* arg, const char* what, const SrcLoc& loc) {
+  if (ready(arg)) return;
+  Wait w{what, loc, -2};
+  w.ready = ready;
+  w.ready_arg = arg;
+  block_here(w);
 }
 
 cudaError_t run_grid(KernelEntry entry, void** args, dim3 grid, dim3 block, size_t smem_bytes) {

@@ -14,7 +14,8 @@
 // tileslc::dev:: functions are missing here, so a kernel using them fails to
 // compile for --target=cpu, naming the function. They belong in a header of
 // their own next to this one (tileslc/cpu/sm90.h), built on barrier_sync,
-// warp_sync and the cp.async queue below.
+// warp_sync, wait_until (an mbarrier phase or a TMA transaction count as the
+// condition) and the cp.async queue below.
 #ifndef TILESLC_CPU_PRELUDE_H
 #define TILESLC_CPU_PRELUDE_H
 

@@ -79,6 +79,13 @@ void barrier_sync(int id, int count, bool syncthreads, const SrcLoc& loc);
 /// exited, or waits at another collective, is reported.
 void warp_sync(uint32_t mask, const char* what, const SrcLoc& loc);
 
+/// Suspends the calling thread until `ready(arg)` holds; the scheduler asks
+/// again each time it comes round. The hook for waits that are not barriers
+/// (mbarrier phases, TMA transaction bytes for sm_90 atoms). When every
+/// thread waits or has exited and no wait can end, the CTA is reported as
+/// deadlocked at `loc`, naming `what`.
+void wait_until(bool (*ready)(void*), void* arg, const char* what, const SrcLoc& loc);
+
 /// A kernel's CPU entry: calls the kernel with `args` (one pointer per
 /// parameter). tileslc --target=cpu passes kernel_entry<&kernel> to
 /// cudaLaunchKernel.
