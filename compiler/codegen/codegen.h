@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ir/ir.h"
 #include "source/source.h"
@@ -24,6 +25,15 @@ struct Options {
   const source::SourceManager* sm = nullptr;  ///< resolves IR locations to file:line for #line
   Target target = Target::Cuda;
 };
+
+/// An operation of a kernel that the CPU emulator cannot run yet (the sm_90
+/// atoms: TMA, mbarriers, wgmma, ...): what it is and where.
+struct NotEmulated {
+  std::string what;
+  source::SourceRange loc;
+};
+/// For --target=cpu: every such operation in `p`, in program order.
+std::vector<NotEmulated> not_emulated(const ir::Program& p);
 
 std::string emit_cuda(const ir::Program& p, const Options& opts);
 std::string emit_header(const ir::Program& p, const Options& opts);

@@ -269,6 +269,15 @@ int run(int argc, char** argv) {
         }
       }
   }
+  if (target == "cpu") {
+    bool first = true;
+    for (const auto& n : codegen::not_emulated(*program)) {
+      auto& d = diags.report(diag::Kind::NotEmulated, n.loc, "the CPU emulation target cannot run " + n.what + " yet");
+      if (first) d.help("compile this kernel with --target=cuda, or use the sm_80 atoms the emulator runs (cp.async, mma.sync)");
+      first = false;
+    }
+    if (diags.has_errors()) return finish(1);
+  }
   codegen::Options copts;
   copts.cu_path = out_cu;
   copts.header_name = out_h;
