@@ -20,7 +20,7 @@ include(${PROJECT_SOURCE_DIR}/cmake/TileslcEmulation.cmake)
 
 # The samples the emulator runs; each has a --small option that skips large
 # sizes and timing.
-set(TILESLC_EMU_SAMPLES vector_add saxpy elementwise_2d tiled_copy transpose sgemm gemm_sm80 histogram)
+set(TILESLC_EMU_SAMPLES vector_add saxpy elementwise_2d tiled_copy transpose sgemm gemm_sm80 histogram splitk)
 foreach(name IN LISTS TILESLC_EMU_SAMPLES)
   set(_dir "${PROJECT_SOURCE_DIR}/samples/${name}")
   tileslc_add_cpu_kernels(emu_${name}_kernels SOURCES "${_dir}/${name}.tpy" ARCH sm_90a)

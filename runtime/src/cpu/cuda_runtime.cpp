@@ -8,6 +8,7 @@
 
 #include "tileslc/cpu/cuda_runtime_api.h"
 #include "tileslc/cpu/thread.h"
+#include "tileslc/runtime.h"
 
 struct tileslc_cpu_stream {};
 struct tileslc_cpu_event {
@@ -195,3 +196,14 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
   auto entry = reinterpret_cast<tileslc::cpu::KernelEntry>(const_cast<void*>(func));
   return record(tileslc::cpu::run_grid(entry, args, grid, block, smem_bytes));
 }
+
+namespace tileslc {
+
+// libtileslc_rt's own definition (tma.cpp) needs the CUDA driver; the
+// emulated device reports its one multiprocessor through the shim.
+int64_t device_multiprocessor_count() {
+  int count = 0;
+  return cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, 0) == cudaSuccess ? count : 0;
+}
+
+}  // namespace tileslc
