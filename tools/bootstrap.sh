@@ -3,10 +3,11 @@
 # only the Debian packages that are missing (through apt-get, with sudo when
 # not root), then reports where nvcc is. CUDA itself is not installed here: the
 # compiler and its tests build without it; the runtime, samples and GPU tests
-# need it.
+# need it. libboost-context-dev gives the CPU emulation target its fibers (one
+# per emulated thread; runtime/src/cpu/grid.cpp).
 set -euo pipefail
 
-packages=(cmake ninja-build g++ python3 libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libgtest-dev)
+packages=(cmake ninja-build g++ python3 libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libgtest-dev libboost-context-dev)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 

@@ -5,19 +5,35 @@
 // directives back to the .tpy; glue code maps back to the .cu itself.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ir/ir.h"
 #include "source/source.h"
 
 namespace tileslc::codegen {
 
+/// What the generated code is compiled for: nvcc and a GPU, or the host C++
+/// compiler and the CPU emulator (runtime/include/tileslc/cpu/).
+enum class Target : uint8_t { Cuda, Cpu };
+
 struct Options {
   std::string cu_path;      ///< where the .cu is written (for #line back to the generated file)
   std::string header_name;  ///< file name of the header, for its include guard; may be empty
   std::string version;      ///< tileslc version, printed in the banner
   const source::SourceManager* sm = nullptr;  ///< resolves IR locations to file:line for #line
+  Target target = Target::Cuda;
 };
+
+/// An operation of a kernel that the CPU emulator cannot run yet (the sm_90
+/// atoms: TMA, mbarriers, wgmma, ...): what it is and where.
+struct NotEmulated {
+  std::string what;
+  source::SourceRange loc;
+};
+/// For --target=cpu: every such operation in `p`, in program order.
+std::vector<NotEmulated> not_emulated(const ir::Program& p);
 
 std::string emit_cuda(const ir::Program& p, const Options& opts);
 std::string emit_header(const ir::Program& p, const Options& opts);

@@ -49,4 +49,10 @@ std::string c_abi_signature(const ir::HostFunction& h);
 /// A C string literal with escapes for `s`.
 std::string c_string(const std::string& s);
 
+/// CPU target (cpu_target.cpp): `e` with its element accesses and addresses
+/// rewritten as TILESLC_AT / TILESLC_ADDR calls.
+ir::ExprRef checked_accesses(const ir::ExprRef& e);
+/// CPU target: `TILESLC_AT(base, offset)`, or TILESLC_ADDR with `address`.
+std::string cpu_element(const std::string& base, const std::string& offset, bool address);
+
 }  // namespace tileslc::codegen

@@ -136,7 +136,7 @@ int explain(const std::string& code) {
 int run(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "layout") return run_layout_cli(argc - 1, argv + 1);
   CLI::App app{"tileslc: compiles .tpy kernels (Python syntax, CuTe's model of the GPU) to CUDA C++", "tileslc"};
-  std::string input, out_cu, out_h, out_json, arch = "sm_90a", depfile, diag_format = "human", color = "auto", stdlib_flag;
+  std::string input, out_cu, out_h, out_json, arch = "sm_90a", target = "cuda", depfile, diag_format = "human", color = "auto", stdlib_flag;
   std::string explain_code;
   std::vector<std::string> includes, defines, warning_flags;
   bool syntax_only = false, dump_ast = false, no_warnings = false, version = false, compile_only = false;
@@ -147,6 +147,10 @@ int run(int argc, char** argv) {
   app.add_option("-H,--header", out_h, "write the header declaring the host functions here");
   app.add_option("--emit-metadata", out_json, "write metadata JSON (kernels, parameters, arch) here");
   app.add_option("--arch", arch, "target architecture: sm_80 or sm_90a")->capture_default_str();
+  app.add_option("--target", target,
+                 "cuda: CUDA C++ for nvcc; cpu: C++ for the host compiler that runs the kernels in the CPU emulator "
+                 "(runtime/include/tileslc/cpu), every tensor access bounds-checked")
+      ->capture_default_str();
   // One value per occurrence: `-I dir file.tpy` must leave file.tpy positional.
   app.add_option("-I", includes, "add a directory to the module search path")->allow_extra_args(false);
   app.add_option("-D", defines, "set a Constexpr parameter: -D NAME=VALUE")->allow_extra_args(false);
@@ -195,6 +199,8 @@ int run(int argc, char** argv) {
     std::cerr << "tileslc: error[E0703]: unknown --arch '" << arch << "' (expected sm_80, sm_90 or sm_90a)\n";
     return 2;
   }
+  if (target != "cuda" && target != "cpu") return usage_error("unknown --target '" + target + "' (expected cuda or cpu)");
+  if (target == "cpu" && compile_only) return usage_error("-c compiles with nvcc: it cannot be combined with --target=cpu");
   bool werror = false;
   for (const auto& w : warning_flags) {
     if (w == "error") werror = true;
@@ -263,11 +269,21 @@ int run(int argc, char** argv) {
         }
       }
   }
+  if (target == "cpu") {
+    bool first = true;
+    for (const auto& n : codegen::not_emulated(*program)) {
+      auto& d = diags.report(diag::Kind::NotEmulated, n.loc, "the CPU emulation target cannot run " + n.what + " yet");
+      if (first) d.help("compile this kernel with --target=cuda, or use the sm_80 atoms the emulator runs (cp.async, mma.sync)");
+      first = false;
+    }
+    if (diags.has_errors()) return finish(1);
+  }
   codegen::Options copts;
   copts.cu_path = out_cu;
   copts.header_name = out_h;
   copts.version = TILESLC_VERSION;
   copts.sm = &sm;
+  copts.target = target == "cpu" ? codegen::Target::Cpu : codegen::Target::Cuda;
   std::vector<std::pair<std::string, std::string>> outputs;
   outputs.emplace_back(out_cu, codegen::emit_cuda(*program, copts));
   if (!out_h.empty()) outputs.emplace_back(out_h, codegen::emit_header(*program, copts));

@@ -29,7 +29,7 @@ struct Emitted {
   std::optional<ir::Program> program;
   std::string cu, h, json;
 
-  explicit Emitted(std::string src, std::map<std::string, std::string> defines = {}) {
+  explicit Emitted(std::string src, std::map<std::string, std::string> defines = {}, Target target = Target::Cuda) {
     source::FileId f = sm.add_buffer("test.tpy", std::move(src));
     diags = std::make_unique<diag::DiagnosticEngine>(sm);
     sema::Options sopts;
@@ -45,6 +45,7 @@ struct Emitted {
     opts.header_name = "test.h";
     opts.version = "0.0.0-test";
     opts.sm = &sm;
+    opts.target = target;
     cu = emit_cuda(*program, opts);
     h = emit_header(*program, opts);
     json = emit_metadata(*program, opts);
@@ -115,6 +116,26 @@ TEST(Codegen, VectorAddKernelText) {
             "    gC[i * gC_stride0] = gA[i * gA_stride0] + gB[i * gB_stride0];\n"
             "  }\n"
             "}\n");
+}
+
+TEST(Codegen, CpuTargetChecksEveryAccessAndLaunchesThroughTheEmulator) {
+  Emitted e(std::string(kPrelude) + kVectorAdd, {}, Target::Cpu);
+  EXPECT_EQ(e.kernel("add_kernel"),
+            "TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(256) add_kernel(tileslc::cpu::Span<const float> TILESLC_RESTRICT gA, "
+            "tileslc::cpu::Span<const float> TILESLC_RESTRICT gB, tileslc::cpu::Span<float> TILESLC_RESTRICT gC, int64_t N, "
+            "int64_t gA_stride0, int64_t gB_stride0, int64_t gC_stride0) {\n"
+            "  int64_t i;\n"
+            "  i = static_cast<int64_t>(blockIdx.x) * int64_t{256} + static_cast<int64_t>(threadIdx.x);\n"
+            "  if (i < N) {\n"
+            "    TILESLC_AT(gC, i * gC_stride0) = TILESLC_AT(gA, i * gA_stride0) + TILESLC_AT(gB, i * gB_stride0);\n"
+            "  }\n"
+            "}\n");
+  EXPECT_TRUE(contains(e.cu, "#include \"tileslc/cpu/prelude.h\"\n")) << e.cu;
+  EXPECT_TRUE(contains(e.cu, "tileslc::cpu::Span<const float> arg0 = tileslc::cpu::global_span<const float>(mA, \"mA\");"))
+      << e.cu;
+  EXPECT_TRUE(contains(e.cu, "launch_kernel(reinterpret_cast<const void*>(&tileslc::cpu::kernel_entry<&add_kernel>)"))
+      << e.cu;
+  EXPECT_FALSE(contains(e.cu, "tileslc/device/prelude.h")) << e.cu;
 }
 
 TEST(Codegen, LineDirectivesPointAtTheTpy) {

@@ -1,0 +1,73 @@
+// What the CPU emulation target (--target=cpu) changes in a kernel's
+// expressions: every element access p[i] becomes TILESLC_AT(p, i) and every
+// element address &p[i] becomes TILESLC_ADDR(p, i), the bounds-checked forms
+// of tileslc/cpu/checked.h. The rewrite builds new expressions only where an
+// access occurs; the CUDA target never calls it, so its output is unchanged.
+// Also: which of a program's operations the emulator cannot run yet.
+#include "codegen/codegen.h"
+#include "codegen/printer.h"
+
+namespace tileslc::codegen {
+
+ir::ExprRef checked_accesses(const ir::ExprRef& e) {
+  if (!e) return e;
+  if (e->kind == ir::ExprKind::Load || e->kind == ir::ExprKind::AddressOf) {
+    const char* macro = e->kind == ir::ExprKind::Load ? "TILESLC_AT" : "TILESLC_ADDR";
+    return ir::call(macro, {ir::var_ref(e->name, e->type), checked_accesses(e->operands.at(0))}, e->type);
+  }
+  std::vector<ir::ExprRef> ops;
+  bool changed = false;
+  for (const auto& o : e->operands) {
+    ops.push_back(checked_accesses(o));
+    changed |= ops.back() != o;
+  }
+  if (!changed) return e;
+  auto copy = std::make_shared<ir::Expr>(*e);
+  copy->operands = std::move(ops);
+  return copy;
+}
+
+std::string cpu_element(const std::string& base, const std::string& offset, bool address) {
+  return std::string(address ? "TILESLC_ADDR(" : "TILESLC_AT(") + base + ", " + offset + ")";
+}
+
+namespace {
+
+// The tileslc::dev:: functions runtime/include/tileslc/cpu/prelude.h has.
+bool emulated(const std::string& fn) {
+  static const char* const kPrefixes[] = {"atomic_", "named_barrier_sync", "cp_async_", "mma_m16n8k16_f32_"};
+  for (const char* p : kPrefixes)
+    if (fn.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+void find_unemulated(const ir::ExprRef& e, source::SourceRange loc, std::vector<NotEmulated>& out) {
+  if (!e) return;
+  static const std::string kDev = "tileslc::dev::";
+  if (e->kind == ir::ExprKind::Call && e->name.rfind(kDev, 0) == 0 && !emulated(e->name.substr(kDev.size())))
+    out.push_back({e->name.substr(kDev.size()), loc});
+  for (const auto& o : e->operands) find_unemulated(o, loc, out);
+}
+
+void find_unemulated(const ir::Block& b, std::vector<NotEmulated>& out) {
+  for (const auto& s : b) {
+    for (const auto* x : {&s->a, &s->b, &s->c, &s->d}) find_unemulated(*x, s->loc, out);
+    for (const auto& a : s->args) find_unemulated(a, s->loc, out);
+    find_unemulated(s->body, out);
+    find_unemulated(s->orelse, out);
+  }
+}
+
+}  // namespace
+
+std::vector<NotEmulated> not_emulated(const ir::Program& p) {
+  std::vector<NotEmulated> out;
+  for (const auto& k : p.kernels) {
+    for (const auto& prm : k.params)
+      if (prm.is_tma) out.push_back({"a TMA descriptor parameter (" + prm.name + ")", k.loc});
+    find_unemulated(k.body, out);
+  }
+  return out;
+}
+
+}  // namespace tileslc::codegen

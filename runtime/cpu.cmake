@@ -1,0 +1,35 @@
+# libtileslc_rt_cpu: the runtime of the CPU emulation target (tileslc
+# --target=cpu). The same host sources as libtileslc_rt (tensor views, Status,
+# validation, launch, device buffers), compiled against the CUDA runtime shim
+# in include/tileslc/cpu/cuda (first on the include path, so their
+# <cuda_runtime.h> is the shim), plus the emulator: the CUDA runtime API on
+# host memory, the fiber scheduler and the bounds-check messages. Needs no
+# CUDA; needs Boost.Context (Debian: libboost-context-dev) for the fibers.
+find_package(Boost 1.74 QUIET COMPONENTS context)
+if(NOT Boost_CONTEXT_FOUND)
+  message(STATUS "tileslc: Boost.Context not found (Debian: libboost-context-dev): the CPU emulation target "
+                 "(libtileslc_rt_cpu, emu.* tests) is not built")
+  return()
+endif()
+
+find_package(Threads REQUIRED)
+
+set(_rt "${CMAKE_CURRENT_LIST_DIR}")
+add_library(tileslc_rt_cpu STATIC
+  ${_rt}/src/status.cpp
+  ${_rt}/src/tensor_view.cpp
+  ${_rt}/src/validate.cpp
+  ${_rt}/src/launch.cpp
+  ${_rt}/src/device_buffer.cpp
+  ${_rt}/src/cpu/cuda_runtime.cpp
+  ${_rt}/src/cpu/grid.cpp
+  ${_rt}/src/cpu/checked.cpp)
+target_include_directories(tileslc_rt_cpu BEFORE PUBLIC
+  $<BUILD_INTERFACE:${_rt}/include/tileslc/cpu/cuda>
+  $<BUILD_INTERFACE:${_rt}/include>)
+target_link_libraries(tileslc_rt_cpu PRIVATE Boost::context Threads::Threads)
+target_compile_features(tileslc_rt_cpu PUBLIC cxx_std_20)
+target_compile_options(tileslc_rt_cpu PRIVATE -Wall -Wextra)
+set_target_properties(tileslc_rt_cpu PROPERTIES POSITION_INDEPENDENT_CODE ON)
+add_library(tileslc::rt_cpu ALIAS tileslc_rt_cpu)
+set(TILESLC_HAVE_CPU_EMULATION ON)

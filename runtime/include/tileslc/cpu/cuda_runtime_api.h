@@ -1,0 +1,111 @@
+// The part of the CUDA runtime API that tileslc's runtime library and the
+// sample drivers call, for the CPU emulation target: one emulated device
+// whose "device memory" is host memory. cudaMalloc is aligned host memory,
+// copies and memsets are memcpy and memset, streams and events are
+// synchronous (an event records the host clock), and cudaLaunchKernel runs
+// the grid on the CPU right away (see tileslc/cpu/thread.h). Errors follow
+// CUDA's rules: functions return a cudaError_t, the last error sticks until
+// cudaGetLastError reads it. Reached through the forwarding header
+// tileslc/cpu/cuda/cuda_runtime.h, so unchanged driver code that includes
+// <cuda_runtime.h> compiles with the host compiler.
+#ifndef TILESLC_CPU_CUDA_RUNTIME_API_H
+#define TILESLC_CPU_CUDA_RUNTIME_API_H
+
+#include <cstddef>
+
+#include "tileslc/cpu/types.h"
+
+enum cudaError_t {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotSupported = 801,
+};
+typedef cudaError_t cudaError;
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4,
+};
+
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+};
+
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+};
+
+struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int warpSize;
+  int maxThreadsPerBlock;
+  int major;
+  int minor;
+  int multiProcessorCount;
+  int l2CacheSize;
+};
+
+typedef struct tileslc_cpu_stream* cudaStream_t;
+typedef struct tileslc_cpu_event* cudaEvent_t;
+
+const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
+/// Returns the last error and resets it to cudaSuccess.
+cudaError_t cudaGetLastError();
+/// Returns the last error without resetting it.
+cudaError_t cudaPeekAtLastError();
+
+/// One device, "tileslc CPU emulation", compute capability 8.0.
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSynchronize();
+
+/// Host memory aligned to 256 bytes (as cudaMalloc's); 0 bytes gives nullptr.
+cudaError_t cudaMalloc(void** ptr, size_t bytes);
+cudaError_t cudaFree(void* ptr);
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream = nullptr);
+cudaError_t cudaMemset(void* ptr, int value, size_t bytes);
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t stream = nullptr);
+
+/// Streams exist for the API's sake: work runs when it is enqueued.
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+
+/// An event records the host's steady clock when recorded.
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+/// Accepts a dynamic shared memory limit up to 227 KiB (an H100/H200 CTA's).
+cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value);
+/// Runs the grid on the CPU before returning. `func` must be the address of a
+/// kernel's CPU entry (void(void** args)) that tileslc --target=cpu emits;
+/// `args` holds one pointer per kernel parameter.
+cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t smem_bytes,
+                             cudaStream_t stream);
+
+#endif  // TILESLC_CPU_CUDA_RUNTIME_API_H

@@ -1,0 +1,122 @@
+// The CPU emulation target's model of a running CUDA thread. Each thread of a
+// CTA is a cooperative fiber (Boost.Context) with a ThreadCtx: its indices,
+// its CTA's shared memory and its cp.async groups. Fibers switch only where a
+// thread must wait for others (barriers, warp-collective operations), in a
+// deterministic round-robin order; CTAs of a grid run one after another
+// (runtime/src/cpu/grid.cpp). Generated code reads threadIdx & co. through the
+// macros below, which name the fiber running now.
+//
+// Errors found while a kernel runs (out-of-bounds accesses, barrier and warp
+// deadlocks) are reported through fail(): the .tpy file:line (generated code
+// carries #line directives, and std::source_location honors them), the
+// message, the thread and block coordinates; then the process exits with
+// status 1.
+#ifndef TILESLC_CPU_THREAD_H
+#define TILESLC_CPU_THREAD_H
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <source_location>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "tileslc/cpu/cuda_runtime_api.h"
+#include "tileslc/cpu/types.h"
+
+namespace tileslc::cpu {
+
+using SrcLoc = std::source_location;
+
+/// One cp.async copy, issued but not performed yet.
+struct AsyncCopy {
+  void* dst;
+  const void* src;
+  int bytes;
+};
+
+/// What a running thread knows about itself (CUDA's special registers).
+struct ThreadCtx {
+  uint3 thread_idx;
+  uint3 block_idx;
+  dim3 block_dim;
+  dim3 grid_dim;
+  int32_t linear = 0;                 ///< index within the CTA: x fastest, then y, then z
+  unsigned char* smem = nullptr;      ///< the CTA's dynamic shared memory (aligned to 1024)
+  size_t smem_bytes = 0;
+  std::vector<AsyncCopy> cp_async_open;                ///< issued since the last commit_group
+  std::deque<std::vector<AsyncCopy>> cp_async_groups;  ///< committed, oldest first
+};
+
+/// Per-warp scratch that warp-collective operations exchange values through:
+/// each lane writes its row, all lanes meet at warp_sync, each reads.
+struct WarpExchange {
+  uint64_t slot[32][8];
+};
+
+/// The thread (fiber) running now on this host thread; null outside kernels.
+extern thread_local ThreadCtx* t_thread;
+inline ThreadCtx& this_thread() { return *t_thread; }
+/// The exchange area of the calling thread's warp.
+WarpExchange& this_warp_exchange();
+
+/// Reports `message` at `loc` with the calling thread's coordinates, e.g.
+/// "x.tpy:27: error: out-of-bounds global access: ... (thread (5,0,0) block
+/// (3,0,0))", and exits the process with status 1.
+[[noreturn]] void fail(const SrcLoc& loc, const std::string& message);
+
+/// bar.sync `id`, `count` (PTX ISA, "bar, barrier"): waits until `count`
+/// threads (0: every thread of the CTA) have arrived at barrier `id`.
+/// `syncthreads` marks __syncthreads(), which every thread must reach at the
+/// same statement; threads that wait at two different __syncthreads() are
+/// reported as divergent.
+void barrier_sync(int id, int count, bool syncthreads, const SrcLoc& loc);
+
+/// Waits until every lane in `mask` (lanes that exist in this warp) has
+/// reached a warp-collective operation named `what`. A lane in the mask that
+/// exited, or waits at another collective, is reported.
+void warp_sync(uint32_t mask, const char* what, const SrcLoc& loc);
+
+/// Suspends the calling thread until `ready(arg)` holds; the scheduler asks
+/// again each time it comes round. The hook for waits that are not barriers
+/// (mbarrier phases, TMA transaction bytes for sm_90 atoms). When every
+/// thread waits or has exited and no wait can end, the CTA is reported as
+/// deadlocked at `loc`, naming `what`.
+void wait_until(bool (*ready)(void*), void* arg, const char* what, const SrcLoc& loc);
+
+/// A kernel's CPU entry: calls the kernel with `args` (one pointer per
+/// parameter). tileslc --target=cpu passes kernel_entry<&kernel> to
+/// cudaLaunchKernel.
+using KernelEntry = void (*)(void** args);
+
+/// Runs every CTA of `grid` on the calling host thread, each thread of a CTA
+/// a fiber. Returns cudaSuccess, or an error for a configuration the
+/// emulator cannot run; errors inside the kernel exit the process (fail()).
+cudaError_t run_grid(KernelEntry entry, void** args, dim3 grid, dim3 block, size_t smem_bytes);
+
+namespace detail {
+template <class... P>
+constexpr size_t arity(void (*)(P...)) { return sizeof...(P); }
+template <class... P, size_t... I>
+void call_with(void (*kernel)(P...), void** args, std::index_sequence<I...>) {
+  kernel(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(args[I])...);
+}
+}  // namespace detail
+
+/// The CPU entry of `Kernel`: unpacks cudaLaunchKernel's argument array.
+template <auto Kernel>
+void kernel_entry(void** args) {
+  detail::call_with(Kernel, args, std::make_index_sequence<detail::arity(Kernel)>{});
+}
+
+}  // namespace tileslc::cpu
+
+// CUDA's special registers, for the fiber running now.
+#define threadIdx (::tileslc::cpu::this_thread().thread_idx)
+#define blockIdx (::tileslc::cpu::this_thread().block_idx)
+#define blockDim (::tileslc::cpu::this_thread().block_dim)
+#define gridDim (::tileslc::cpu::this_thread().grid_dim)
+
+#endif  // TILESLC_CPU_THREAD_H

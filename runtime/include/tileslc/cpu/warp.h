@@ -1,0 +1,148 @@
+// Warp-collective operations for the CPU emulation target: shuffles and
+// votes (CUDA's __shfl*_sync, __ballot_sync, __any_sync, __all_sync) and
+// mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16} with the PTX ISA's fragment
+// layouts. Each lane writes its operands to its row of the warp's exchange
+// area, the lanes meet at warp_sync, each lane computes its own result from
+// the others' rows, and the lanes meet again before the area is reused.
+#ifndef TILESLC_CPU_WARP_H
+#define TILESLC_CPU_WARP_H
+
+#include <cstdint>
+#include <cstring>
+
+#include "tileslc/cpu/checked.h"
+#include "tileslc/cpu/thread.h"
+
+namespace tileslc::cpu {
+
+inline int lane_of_this_thread() { return this_thread().linear & 31; }
+
+/// The lanes that exist in the calling thread's warp (the last warp of a CTA
+/// whose size is not a multiple of 32 has fewer).
+inline uint32_t lanes_of_this_warp() {
+  const ThreadCtx& t = this_thread();
+  const int64_t left = int64_t{t.block_dim.x} * t.block_dim.y * t.block_dim.z - (t.linear & ~31);
+  return left >= 32 ? 0xffffffffu : (1u << left) - 1u;
+}
+
+/// Every lane of `mask` passes `value`; returns the value of lane `src`
+/// (the caller's own value when `src` is not in `mask`).
+template <class T>
+T warp_exchange(uint32_t mask, T value, int src, const char* what, const SrcLoc& loc) {
+  static_assert(sizeof(T) <= 8, "a shuffle moves at most 64 bits");
+  WarpExchange& x = this_warp_exchange();
+  const int lane = lane_of_this_thread();
+  std::memcpy(&x.slot[lane][0], &value, sizeof(T));
+  warp_sync(mask, what, loc);
+  T result = value;
+  if (src >= 0 && src < 32 && ((mask >> src) & 1u)) std::memcpy(&result, &x.slot[src][0], sizeof(T));
+  warp_sync(mask, what, loc);
+  return result;
+}
+
+/// The lanes of `mask` whose `pred` is true, as a bit mask.
+inline uint32_t warp_ballot(uint32_t mask, bool pred, const char* what, const SrcLoc& loc) {
+  WarpExchange& x = this_warp_exchange();
+  x.slot[lane_of_this_thread()][0] = pred ? 1u : 0u;
+  warp_sync(mask, what, loc);
+  uint32_t bits = 0;
+  for (int l = 0; l < 32; ++l)
+    if (((mask >> l) & 1u) && x.slot[l][0]) bits |= 1u << l;
+  warp_sync(mask, what, loc);
+  return bits;
+}
+
+}  // namespace tileslc::cpu
+
+// CUDA's warp intrinsics ("Warp Shuffle Functions", "Warp Vote Functions" in
+// the CUDA C++ Programming Guide); `width` splits the warp into segments.
+template <class T>
+T __shfl_sync(unsigned mask, T var, int src_lane, int width = 32,
+              const std::source_location& loc = std::source_location::current()) {
+  const int lane = tileslc::cpu::lane_of_this_thread();
+  return tileslc::cpu::warp_exchange(mask, var, (lane & ~(width - 1)) + (src_lane & (width - 1)), "__shfl_sync", loc);
+}
+template <class T>
+T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32,
+                 const std::source_location& loc = std::source_location::current()) {
+  const int lane = tileslc::cpu::lane_of_this_thread();
+  const int src = (lane & (width - 1)) >= static_cast<int>(delta) ? lane - static_cast<int>(delta) : lane;
+  return tileslc::cpu::warp_exchange(mask, var, src, "__shfl_up_sync", loc);
+}
+template <class T>
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32,
+                   const std::source_location& loc = std::source_location::current()) {
+  const int lane = tileslc::cpu::lane_of_this_thread();
+  const int src = (lane & (width - 1)) + static_cast<int>(delta) < width ? lane + static_cast<int>(delta) : lane;
+  return tileslc::cpu::warp_exchange(mask, var, src, "__shfl_down_sync", loc);
+}
+template <class T>
+T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,
+                  const std::source_location& loc = std::source_location::current()) {
+  const int lane = tileslc::cpu::lane_of_this_thread();
+  int src = lane ^ lane_mask;
+  if ((src & ~(width - 1)) > (lane & ~(width - 1))) src = lane;  // a later segment: own value
+  return tileslc::cpu::warp_exchange(mask, var, src, "__shfl_xor_sync", loc);
+}
+inline unsigned __ballot_sync(unsigned mask, int pred, const std::source_location& loc = std::source_location::current()) {
+  return tileslc::cpu::warp_ballot(mask, pred != 0, "__ballot_sync", loc);
+}
+inline int __any_sync(unsigned mask, int pred, const std::source_location& loc = std::source_location::current()) {
+  return tileslc::cpu::warp_ballot(mask, pred != 0, "__any_sync", loc) != 0;
+}
+inline int __all_sync(unsigned mask, int pred, const std::source_location& loc = std::source_location::current()) {
+  return tileslc::cpu::warp_ballot(mask, pred != 0, "__all_sync", loc) == (mask & tileslc::cpu::lanes_of_this_warp());
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu, const std::source_location& loc = std::source_location::current()) {
+  tileslc::cpu::warp_sync(mask, "__syncwarp", loc);
+}
+
+namespace tileslc::cpu {
+
+/// mma.sync.aligned.m16n8k16.row.col.f32.X.X.f32 for a 16-bit input type X
+/// (PTX ISA, "Matrix Fragments for mma.m16n8k16 with floating point type"):
+/// with g = lane / 4 and t = lane % 4, lane holds
+///   a[i] = A[g + 8 * ((i / 2) % 2)][2 * t + i % 2 + 8 * (i / 4)]   (i < 8)
+///   b[i] = B[2 * t + i % 2 + 8 * (i / 2)][g]                        (i < 4)
+///   c[i], d[i] = C, D[g + 8 * (i / 2)][2 * t + i % 2]               (i < 4)
+/// and D = A * B + C over the whole warp, products and sums in float.
+template <class X, class DP, class AP, class BP, class CP>
+int32_t mma_m16n8k16_f32(DP d_ptr, AP a_ptr, BP b_ptr, CP c_ptr, const char* what, const SrcLoc& loc) {
+  float* d = checked(d_ptr, 16, 4, what);
+  const X* a = checked(a_ptr, 16, 4, what);
+  const X* b = checked(b_ptr, 8, 4, what);
+  const float* c = checked(c_ptr, 16, 4, what);
+  WarpExchange& x = this_warp_exchange();
+  const int lane = lane_of_this_thread();
+  std::memcpy(&x.slot[lane][0], a, 16);  // slot[lane][0..1]: a, [2]: b, [3..4]: c
+  std::memcpy(&x.slot[lane][2], b, 8);
+  std::memcpy(&x.slot[lane][3], c, 16);
+  warp_sync(0xffffffffu, what, loc);
+  auto a_at = [&](int row, int col) {  // A[row][col] from the lane that holds it
+    const int t = (col % 8) / 2, g = row % 8, i = col % 2 + 2 * (row / 8) + 4 * (col / 8);
+    X v;
+    std::memcpy(&v, reinterpret_cast<const unsigned char*>(&x.slot[4 * g + t][0]) + 2 * i, 2);
+    return static_cast<float>(v);
+  };
+  auto b_at = [&](int k, int n) {
+    const int t = (k % 8) / 2, i = k % 2 + 2 * (k / 8);
+    X v;
+    std::memcpy(&v, reinterpret_cast<const unsigned char*>(&x.slot[4 * n + t][2]) + 2 * i, 2);
+    return static_cast<float>(v);
+  };
+  float out[4];
+  const int g = lane / 4, t = lane % 4;
+  for (int i = 0; i < 4; ++i) {
+    const int row = g + 8 * (i / 2), col = 2 * t + i % 2;
+    float sum = c[i];
+    for (int k = 0; k < 16; ++k) sum += a_at(row, k) * b_at(k, col);
+    out[i] = sum;
+  }
+  warp_sync(0xffffffffu, what, loc);
+  std::memcpy(d, out, sizeof out);  // after the meeting: d may alias c
+  return 0;
+}
+
+}  // namespace tileslc::cpu
+
+#endif  // TILESLC_CPU_WARP_H

@@ -1,0 +1,54 @@
+// What the device prelude and the CPU emulation prelude (tileslc/cpu/prelude.h)
+// share: the types of one vector access and the helpers with Python's
+// semantics that generated code calls as tileslc::dev::floordiv, mod, min and
+// max. Each prelude defines TILESLC_HOST_DEVICE, uint2 and uint4 before
+// including this file.
+#ifndef TILESLC_DEVICE_COMMON_H
+#define TILESLC_DEVICE_COMMON_H
+
+#include <cstdint>
+
+namespace tileslc {
+namespace dev {
+
+// Types of one vector access, by width in bits.
+typedef uint8_t bits8_t;
+typedef uint16_t bits16_t;
+typedef uint32_t bits32_t;
+typedef uint2 bits64_t;
+typedef uint4 bits128_t;
+
+// Python's floor division and modulo: the quotient rounds toward negative
+// infinity and the remainder takes the divisor's sign (C++ truncates).
+TILESLC_HOST_DEVICE int32_t floordiv(int32_t a, int32_t b) { int32_t q = a / b; return q - ((a % b != 0) & ((a < 0) != (b < 0))); }
+TILESLC_HOST_DEVICE int64_t floordiv(int64_t a, int64_t b) { int64_t q = a / b; return q - ((a % b != 0) & ((a < 0) != (b < 0))); }
+TILESLC_HOST_DEVICE int16_t floordiv(int16_t a, int16_t b) { return static_cast<int16_t>(floordiv(int32_t{a}, int32_t{b})); }
+TILESLC_HOST_DEVICE int8_t floordiv(int8_t a, int8_t b) { return static_cast<int8_t>(floordiv(int32_t{a}, int32_t{b})); }
+TILESLC_HOST_DEVICE uint8_t floordiv(uint8_t a, uint8_t b) { return a / b; }
+TILESLC_HOST_DEVICE uint16_t floordiv(uint16_t a, uint16_t b) { return a / b; }
+TILESLC_HOST_DEVICE uint32_t floordiv(uint32_t a, uint32_t b) { return a / b; }
+TILESLC_HOST_DEVICE uint64_t floordiv(uint64_t a, uint64_t b) { return a / b; }
+TILESLC_HOST_DEVICE int32_t mod(int32_t a, int32_t b) { int32_t m = a % b; return m + (((m != 0) & ((m < 0) != (b < 0))) ? b : 0); }
+TILESLC_HOST_DEVICE int64_t mod(int64_t a, int64_t b) { int64_t m = a % b; return m + (((m != 0) & ((m < 0) != (b < 0))) ? b : 0); }
+TILESLC_HOST_DEVICE int16_t mod(int16_t a, int16_t b) { return static_cast<int16_t>(mod(int32_t{a}, int32_t{b})); }
+TILESLC_HOST_DEVICE int8_t mod(int8_t a, int8_t b) { return static_cast<int8_t>(mod(int32_t{a}, int32_t{b})); }
+TILESLC_HOST_DEVICE uint8_t mod(uint8_t a, uint8_t b) { return a % b; }
+TILESLC_HOST_DEVICE uint16_t mod(uint16_t a, uint16_t b) { return a % b; }
+TILESLC_HOST_DEVICE uint32_t mod(uint32_t a, uint32_t b) { return a % b; }
+TILESLC_HOST_DEVICE uint64_t mod(uint64_t a, uint64_t b) { return a % b; }
+TILESLC_HOST_DEVICE float mod(float a, float b) { return a - floorf(a / b) * b; }
+TILESLC_HOST_DEVICE double mod(double a, double b) { return a - floor(a / b) * b; }
+
+TILESLC_HOST_DEVICE int32_t min(int32_t a, int32_t b) { return a < b ? a : b; }
+TILESLC_HOST_DEVICE int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }
+TILESLC_HOST_DEVICE uint32_t min(uint32_t a, uint32_t b) { return a < b ? a : b; }
+TILESLC_HOST_DEVICE uint64_t min(uint64_t a, uint64_t b) { return a < b ? a : b; }
+TILESLC_HOST_DEVICE int32_t max(int32_t a, int32_t b) { return a > b ? a : b; }
+TILESLC_HOST_DEVICE int64_t max(int64_t a, int64_t b) { return a > b ? a : b; }
+TILESLC_HOST_DEVICE uint32_t max(uint32_t a, uint32_t b) { return a > b ? a : b; }
+TILESLC_HOST_DEVICE uint64_t max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+}  // namespace dev
+}  // namespace tileslc
+
+#endif  // TILESLC_DEVICE_COMMON_H

@@ -1,0 +1,342 @@
+// The CPU emulation target's scheduler: runs a grid CTA by CTA, each CTA's
+// threads as Boost.Context fibers in a fixed round-robin order (thread 0, 1,
+// ... then again), so a run is deterministic. CTAs of a grid run one after
+// another, or on TILESLC_CPU_THREADS host threads side by side. A fiber runs until it finishes
+// or must wait for others: at a barrier (bar.sync, __syncthreads) or a
+// warp-collective operation. The last thread to arrive releases the others.
+// When no fiber can run and some still wait, the CTA is deadlocked: the
+// report names the waiting statement and the threads that never came.
+#include <boost/context/fiber.hpp>
+#include <boost/context/pooled_fixedsize_stack.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tileslc/cpu/thread.h"
+
+namespace ctx = boost::context;
+
+namespace tileslc::cpu {
+
+thread_local ThreadCtx* t_thread = nullptr;
+
+namespace {
+
+enum class State : uint8_t { NotStarted, Ready, Waiting, Done };
+
+struct Wait {
+  const char* what = "";  ///< "__syncthreads()", "bar.sync", "__shfl_sync", ...
+  SrcLoc loc;
+  int barrier = -1;       ///< barrier id; -1 for a warp-collective operation, -2 for wait_until
+  bool (*ready)(void*) = nullptr;  ///< wait_until: the thread may go on when ready(ready_arg)
+  void* ready_arg = nullptr;
+};
+
+struct Fiber {
+  ThreadCtx ctx;
+  State state = State::NotStarted;
+  Wait wait;
+  ctx::fiber fiber;  ///< the thread's own context while it is suspended
+  ctx::fiber sink;   ///< the scheduler's context while the thread runs
+};
+
+struct BarrierState {
+  int arrived = 0;
+  int expected = 0;
+  bool syncthreads = false;
+  SrcLoc site;           ///< where the first waiting thread waits
+  int first_waiter = -1;
+  std::vector<int> waiters;
+};
+
+struct WarpState {
+  uint32_t arrived = 0;
+  uint32_t expected = 0;
+  const char* what = "";
+  SrcLoc site;
+  int first_waiter = -1;
+  WarpExchange exchange;
+};
+
+struct Cta {
+  std::vector<Fiber> threads;
+  BarrierState barriers[16];
+  std::vector<WarpState> warps;
+  int live = 0;
+};
+
+thread_local Cta* t_cta = nullptr;
+thread_local Fiber* t_fiber = nullptr;
+
+std::string coords(uint3 v) {
+  return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+}
+
+std::string where(const SrcLoc& loc) { return std::string(loc.file_name()) + ":" + std::to_string(loc.line()); }
+
+std::string thread_name(const Fiber& f) { return "thread " + coords(f.ctx.thread_idx); }
+
+// Suspends the running fiber until another thread releases it.
+void block_here(const Wait& w) {
+  Fiber& f = *t_fiber;
+  f.state = State::Waiting;
+  f.wait = w;
+  while (f.state == State::Waiting) f.sink = std::move(f.sink).resume();
+}
+
+void release(Cta& c, int linear) { c.threads[linear].state = State::Ready; }
+
+// cp.async copies the thread never waited for still land when it exits.
+void complete_async_copies(ThreadCtx& t) {
+  t.cp_async_groups.push_back(std::move(t.cp_async_open));
+  for (const auto& group : t.cp_async_groups)
+    for (const AsyncCopy& a : group) std::memcpy(a.dst, a.src, a.bytes);
+  t.cp_async_groups.clear();
+}
+
+// Host threads that run CTAs side by side: TILESLC_CPU_THREADS, default 1
+// (one CTA after another: the same interleaving, and so the same float
+// atomics' rounding, on every run).
+unsigned host_threads() {
+  static const unsigned n = [] {
+    const char* env = std::getenv("TILESLC_CPU_THREADS");
+    const long v = env ? std::atol(env) : 1;
+    return static_cast<unsigned>(v > 0 ? v : 1);
+  }();
+  return n;
+}
+
+size_t stack_bytes() {
+  static const size_t bytes = [] {
+    const char* env = std::getenv("TILESLC_CPU_STACK_KIB");
+    const long kib = env ? std::atol(env) : 0;
+    return static_cast<size_t>(kib > 0 ? kib : 256) * 1024;
+  }();
+  return bytes;
+}
+
+// The report when no thread of `c` can run: the first waiting thread's
+// statement, and for each other thread why it will not come.
+[[noreturn]] void report_deadlock(Cta& c) {
+  Fiber* first = nullptr;
+  for (Fiber& f : c.threads)
+    if (f.state == State::Waiting) {
+      first = &f;
+      break;
+    }
+  int exited = 0, elsewhere = 0;
+  const Fiber* first_exited = nullptr;
+  const Fiber* first_elsewhere = nullptr;
+  std::string message;
+  auto tally = [&](const Fiber& f) {
+    if (f.state == State::Done) {
+      ++exited;
+      if (!first_exited) first_exited = &f;
+    } else if (f.state == State::Waiting && (f.wait.barrier != first->wait.barrier || f.wait.what != first->wait.what ||
+                                             (first->wait.barrier == -1 && (f.ctx.linear >> 5) != (first->ctx.linear >> 5)))) {
+      ++elsewhere;
+      if (!first_elsewhere) first_elsewhere = &f;
+    }
+  };
+  if (first->wait.barrier == -2) {
+    for (const Fiber& f : c.threads) tally(f);
+    message = "deadlock: " + std::string(first->wait.what) + " never completes: every thread of the block waits or has exited";
+  } else if (first->wait.barrier >= 0) {
+    const BarrierState& b = c.barriers[first->wait.barrier];
+    for (const Fiber& f : c.threads) tally(f);
+    message = "barrier deadlock: " + std::string(first->wait.what) + " waits for " + std::to_string(b.expected) +
+              " threads but only " + std::to_string(b.arrived) + " arrived";
+  } else {
+    const WarpState& w = c.warps[first->ctx.linear >> 5];
+    for (int l = 0; l < 32; ++l)
+      if (((w.expected >> l) & 1u) && !((w.arrived >> l) & 1u)) tally(c.threads[(first->ctx.linear & ~31) + l]);
+    message = "warp deadlock: " + std::string(first->wait.what) + " waits for " +
+              std::to_string(__builtin_popcount(w.expected)) + " lanes of warp " + std::to_string(first->ctx.linear >> 5) +
+              " but only " + std::to_string(__builtin_popcount(w.arrived)) + " arrived";
+  }
+  if (exited)
+    message += "; " + std::to_string(exited) + (first->wait.barrier == -2 ? " exited" : " exited without reaching it") +
+               " (first: " + thread_name(*first_exited) + ")";
+  if (elsewhere)
+    message += "; " + std::to_string(elsewhere) + " wait at " + first_elsewhere->wait.what + " at " +
+               where(first_elsewhere->wait.loc) + " (first: " + thread_name(*first_elsewhere) + ")";
+  t_thread = &first->ctx;
+  fail(first->wait.loc, message);
+}
+
+// Runs one CTA to completion.
+void run_cta(KernelEntry entry, void** args, dim3 grid, dim3 block, uint3 block_idx, unsigned char* smem,
+             size_t smem_bytes, ctx::pooled_fixedsize_stack& stacks) {
+  const int n = static_cast<int>(block.x * block.y * block.z);
+  Cta c;
+  c.threads.resize(n);
+  c.warps.resize((n + 31) / 32);
+  c.live = n;
+  for (int i = 0; i < n; ++i) {
+    ThreadCtx& t = c.threads[i].ctx;
+    t.thread_idx = uint3{i % block.x, (i / block.x) % block.y, i / (block.x * block.y)};
+    t.block_idx = block_idx;
+    t.block_dim = block;
+    t.grid_dim = grid;
+    t.linear = i;
+    t.smem = smem;
+    t.smem_bytes = smem_bytes;
+  }
+  t_cta = &c;
+  while (c.live > 0) {
+    bool progressed = false;
+    for (Fiber& f : c.threads) {
+      if (f.state == State::NotStarted) {
+        f.state = State::Ready;
+        f.fiber = ctx::fiber(std::allocator_arg, stacks, [&f, &c, entry, args](ctx::fiber&& sink) {
+          f.sink = std::move(sink);
+          entry(args);
+          complete_async_copies(f.ctx);
+          f.state = State::Done;
+          --c.live;
+          return std::move(f.sink);
+        });
+      }
+      if (f.state == State::Waiting && f.wait.ready && f.wait.ready(f.wait.ready_arg)) f.state = State::Ready;
+      if (f.state != State::Ready) continue;
+      progressed = true;
+      t_fiber = &f;
+      t_thread = &f.ctx;
+      f.fiber = std::move(f.fiber).resume();
+    }
+    if (!progressed && c.live > 0) report_deadlock(c);
+  }
+  t_cta = nullptr;
+  t_fiber = nullptr;
+  t_thread = nullptr;
+}
+
+}  // namespace
+
+WarpExchange& this_warp_exchange() { return t_cta->warps[t_thread->linear >> 5].exchange; }
+
+void fail(const SrcLoc& loc, const std::string& message) {
+  static std::mutex m;
+  std::lock_guard<std::mutex> lock(m);
+  std::fflush(stdout);
+  std::string text = where(loc) + ": error: " + message;
+  if (t_thread) text += " (thread " + coords(t_thread->thread_idx) + " block " + coords(t_thread->block_idx) + ")";
+  std::fprintf(stderr, "%s\n", text.c_str());
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+void barrier_sync(int id, int count, bool syncthreads, const SrcLoc& loc) {
+  Cta& c = *t_cta;
+  const int n = static_cast<int>(c.threads.size());
+  if (id < 0 || id > 15) fail(loc, "bar.sync " + std::to_string(id) + ": barrier ids are 0 to 15");
+  const int expected = count == 0 ? n : count;
+  if (count < 0 || count > n || count % 32 != 0)
+    fail(loc, "bar.sync " + std::to_string(id) + ", " + std::to_string(count) + ": the thread count must be a multiple of 32 "
+              "up to the " + std::to_string(n) + " threads of the block");
+  BarrierState& b = c.barriers[id];
+  const char* what = syncthreads ? "__syncthreads()" : "bar.sync";
+  if (b.arrived == 0) {
+    b.expected = expected;
+    b.syncthreads = syncthreads;
+    b.site = loc;
+    b.first_waiter = t_thread->linear;
+  } else {
+    const Fiber& other = c.threads[b.first_waiter];
+    if (b.expected != expected)
+      fail(loc, std::string(what) + " on barrier " + std::to_string(id) + " expects " + std::to_string(expected) +
+                    " threads, but " + thread_name(other) + " waits there for " + std::to_string(b.expected) + " at " +
+                    where(b.site));
+    if (syncthreads && b.syncthreads && (b.site.line() != loc.line() || std::strcmp(b.site.file_name(), loc.file_name())))
+      fail(loc, "divergent __syncthreads(): this thread reached it here while " + thread_name(other) + " waits at " +
+                    where(b.site));
+  }
+  if (++b.arrived == b.expected) {
+    for (int w : b.waiters) release(c, w);
+    b.waiters.clear();
+    b.arrived = 0;
+    return;
+  }
+  b.waiters.push_back(t_thread->linear);
+  block_here(Wait{what, loc, id});
+}
+
+void warp_sync(uint32_t mask, const char* what, const SrcLoc& loc) {
+  Cta& c = *t_cta;
+  const int linear = t_thread->linear, lane = linear & 31, warp = linear >> 5;
+  const int64_t left = static_cast<int64_t>(c.threads.size()) - (linear & ~31);
+  mask &= left >= 32 ? 0xffffffffu : (1u << left) - 1u;
+  if (!((mask >> lane) & 1u)) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", mask);
+    fail(loc, std::string(what) + " with mask " + buf + ", which leaves out the calling lane " + std::to_string(lane));
+  }
+  WarpState& w = c.warps[warp];
+  if (w.arrived == 0) {
+    w.expected = mask;
+    w.what = what;
+    w.site = loc;
+    w.first_waiter = linear;
+  } else if (w.expected != mask || std::strcmp(w.what, what) != 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " (mask 0x%08x) while lane %d waits at ", mask, w.first_waiter & 31);
+    char buf2[32];
+    std::snprintf(buf2, sizeof buf2, " (mask 0x%08x) at ", w.expected);
+    fail(loc, "divergent warp: lane " + std::to_string(lane) + " reached " + what + buf + w.what + buf2 + where(w.site));
+  }
+  w.arrived |= 1u << lane;
+  if (w.arrived == w.expected) {
+    for (int l = 0; l < 32; ++l)
+      if (((w.arrived >> l) & 1u) && l != lane) release(c, (linear & ~31) + l);
+    w.arrived = 0;
+    return;
+  }
+  block_here(Wait{what, loc, -1});
+}
+
+void wait_until(bool (*ready)(void*), void* arg, const char* what, const SrcLoc& loc) {
+  if (ready(arg)) return;
+  Wait w{what, loc, -2};
+  w.ready = ready;
+  w.ready_arg = arg;
+  block_here(w);
+}
+
+cudaError_t run_grid(KernelEntry entry, void** args, dim3 grid, dim3 block, size_t smem_bytes) {
+  if (t_thread) return cudaErrorNotSupported;  // a launch from inside a kernel
+  const uint64_t ctas = uint64_t{grid.x} * grid.y * grid.z;
+  std::atomic<uint64_t> next{0};
+  // Each host thread takes the next CTA in (x, y, z) order until none is left.
+  auto worker = [&] {
+    ctx::pooled_fixedsize_stack stacks(stack_bytes());
+    // Shared memory starts as 0xFF bytes (NaN for every float type), so a
+    // read before the first write shows up in the results.
+    std::unique_ptr<unsigned char[]> storage(new unsigned char[smem_bytes + 1024]);
+    unsigned char* smem = storage.get() + (1024 - reinterpret_cast<uintptr_t>(storage.get()) % 1024) % 1024;
+    for (uint64_t i = next++; i < ctas; i = next++) {
+      const uint3 b{static_cast<unsigned>(i % grid.x), static_cast<unsigned>(i / grid.x % grid.y),
+                    static_cast<unsigned>(i / (uint64_t{grid.x} * grid.y))};
+      std::memset(smem, 0xFF, smem_bytes);
+      run_cta(entry, args, grid, block, b, smem, smem_bytes, stacks);
+    }
+  };
+  const uint64_t threads = std::min<uint64_t>(host_threads(), ctas);
+  if (threads <= 1) {
+    worker();
+    return cudaSuccess;
+  }
+  std::vector<std::thread> pool;
+  for (uint64_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  return cudaSuccess;
+}
+
+}  // namespace tileslc::cpu
