@@ -35,7 +35,7 @@ namespace {
 
 // The tileslc::dev:: functions runtime/include/tileslc/cpu/prelude.h has.
 bool emulated(const std::string& fn) {
-  static const char* const kPrefixes[] = {"atomic_", "named_barrier_sync", "cp_async_", "mma_m16n8k16_f32_"};
+  static const char* const kPrefixes[] = {"atomic_", "named_barrier_sync", "cp_async_", "mma_m16n8k16_f32_", "ldsm_"};
   for (const char* p : kPrefixes)
     if (fn.rfind(p, 0) == 0) return true;
   return false;

@@ -154,6 +154,32 @@ int32_t mma_m16n8k16_f32_f16(D d, A a, B b, C c, const cpu::SrcLoc& loc = cpu::S
   return cpu::mma_m16n8k16_f32<__half>(d, a, b, c, "mma.sync.m16n8k16.f32.f16", loc);
 }
 
+// ldmatrix (see tileslc::cpu::ldmatrix): the row address, then one 32-bit
+// destination register per matrix.
+template <class R, class... Dst>
+int32_t ldsm(bool trans, const char* what, const cpu::SrcLoc& loc, R row, Dst... d) {
+  void* dst[] = {static_cast<void*>(cpu::checked(d, 4, 4, what))...};
+  return cpu::ldmatrix(static_cast<int>(sizeof...(Dst)), trans, row, dst, what, loc);
+}
+template <class R, class A>
+int32_t ldsm_x1(R r, A a, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) { return ldsm(false, "ldmatrix.x1", loc, r, a); }
+template <class R, class A, class B>
+int32_t ldsm_x2(R r, A a, B b, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) { return ldsm(false, "ldmatrix.x2", loc, r, a, b); }
+template <class R, class A, class B, class C, class D>
+int32_t ldsm_x4(R r, A a, B b, C c, D d, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  return ldsm(false, "ldmatrix.x4", loc, r, a, b, c, d);
+}
+template <class R, class A>
+int32_t ldsm_x1_trans(R r, A a, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) { return ldsm(true, "ldmatrix.x1.trans", loc, r, a); }
+template <class R, class A, class B>
+int32_t ldsm_x2_trans(R r, A a, B b, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  return ldsm(true, "ldmatrix.x2.trans", loc, r, a, b);
+}
+template <class R, class A, class B, class C, class D>
+int32_t ldsm_x4_trans(R r, A a, B b, C c, D d, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  return ldsm(true, "ldmatrix.x4.trans", loc, r, a, b, c, d);
+}
+
 // cp.async.{ca,cg}.shared.global (PTX ISA, "cp.async"): the copy joins the
 // thread's open group; cp.async.commit_group closes it; wait_group N performs
 // every committed group but the newest N. Copies are checked when issued.

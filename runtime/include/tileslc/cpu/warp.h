@@ -143,6 +143,36 @@ int32_t mma_m16n8k16_f32(DP d_ptr, AP a_ptr, BP b_ptr, CP c_ptr, const char* wha
   return 0;
 }
 
+/// ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16 (PTX ISA,
+/// "Warp-level matrix load instruction: ldmatrix"): lanes 8i .. 8i+7 give the
+/// addresses of rows 0..7 of matrix i (16 bytes each); lane t receives, per
+/// matrix, row t/4 at columns 2(t%4) and 2(t%4)+1 (.trans: rows 2(t%4) and
+/// 2(t%4)+1 of column t/4), the lower column (row) in the low 16 bits.
+template <class R>
+int32_t ldmatrix(int num, bool trans, R row_ptr, void* const* dst, const char* what, const SrcLoc& loc) {
+  WarpExchange& x = this_warp_exchange();
+  const int lane = lane_of_this_thread();
+  const unsigned char* row = nullptr;
+  if (lane < 8 * num) row = reinterpret_cast<const unsigned char*>(checked(row_ptr, 16, 16, what));
+  std::memcpy(&x.slot[lane][0], &row, sizeof row);
+  warp_sync(0xffffffffu, what, loc);
+  uint32_t out[4] = {0, 0, 0, 0};
+  for (int i = 0; i < num; ++i) {
+    uint16_t half[2];
+    for (int j = 0; j < 2; ++j) {
+      const int r = trans ? 2 * (lane % 4) + j : lane / 4;
+      const int c = trans ? lane / 4 : 2 * (lane % 4) + j;
+      const unsigned char* base;
+      std::memcpy(&base, &x.slot[8 * i + r][0], sizeof base);
+      std::memcpy(&half[j], base + 2 * c, 2);
+    }
+    out[i] = half[0] | (static_cast<uint32_t>(half[1]) << 16);
+  }
+  warp_sync(0xffffffffu, what, loc);
+  for (int i = 0; i < num; ++i) std::memcpy(dst[i], &out[i], 4);
+  return 0;
+}
+
 }  // namespace tileslc::cpu
 
 #endif  // TILESLC_CPU_WARP_H
