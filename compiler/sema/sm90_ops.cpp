@@ -95,6 +95,15 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
                       ScalarType::Int32));
   };
   check_keywords(kwargs, "this function", {}, site.range);
+  // An mbarrier operation on (bars, i), with one integer operand when `operand` names it.
+  auto barrier_op = [&](const std::string& fn, const char* device, const char* operand) {
+    need_kernel(fn);
+    arity(operand ? 3 : 2, operand ? 3 : 2, fn);
+    std::vector<ir::ExprRef> ops{barrier_of(0, fn)};
+    if (operand) ops.push_back(int_arg(2, operand));
+    effect(ir::call(device, std::move(ops), ScalarType::Int32));
+    return Value::none();
+  };
   // Asynchronous groups (wgmma, cp.async.bulk): commit, and wait until at most n are pending.
   auto group_commit = [&](const std::string& fn, const char* what, bool needs_90a, const char* device) {
     need_kernel(fn);
@@ -128,29 +137,10 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
       arity(0, 0, "cute.arch.mbarrier_init_fence");
       effect(ir::call("tileslc::dev::mbarrier_init_fence", {}, ScalarType::Int32));
       return Value::none();
-    case BuiltinId::MbarrierArrive: {
-      const std::string fn = "cute.arch.mbarrier_arrive";
-      need_kernel(fn);
-      arity(2, 2, fn);
-      effect(ir::call("tileslc::dev::mbarrier_arrive", {barrier_of(0, fn)}, ScalarType::Int32));
-      return Value::none();
-    }
-    case BuiltinId::MbarrierArriveExpectTx: {
-      const std::string fn = "cute.arch.mbarrier_arrive_and_expect_tx";
-      need_kernel(fn);
-      arity(3, 3, fn);
-      auto bar = barrier_of(0, fn);
-      effect(ir::call("tileslc::dev::mbarrier_arrive_expect_tx", {bar, int_arg(2, "the transaction bytes")}, ScalarType::Int32));
-      return Value::none();
-    }
-    case BuiltinId::MbarrierWait: {
-      const std::string fn = "cute.arch.mbarrier_wait";
-      need_kernel(fn);
-      arity(3, 3, fn);
-      auto bar = barrier_of(0, fn);
-      effect(ir::call("tileslc::dev::mbarrier_wait", {bar, int_arg(2, "the phase parity")}, ScalarType::Int32));
-      return Value::none();
-    }
+    case BuiltinId::MbarrierArrive: return barrier_op("cute.arch.mbarrier_arrive", "tileslc::dev::mbarrier_arrive", nullptr);
+    case BuiltinId::MbarrierArriveExpectTx:
+      return barrier_op("cute.arch.mbarrier_arrive_and_expect_tx", "tileslc::dev::mbarrier_arrive_expect_tx", "the transaction bytes");
+    case BuiltinId::MbarrierWait: return barrier_op("cute.arch.mbarrier_wait", "tileslc::dev::mbarrier_wait", "the phase parity");
     case BuiltinId::FenceProxyAsync:
       need_kernel("cute.arch.fence_proxy_async");
       arity(0, 0, "cute.arch.fence_proxy_async");

@@ -304,6 +304,27 @@ inline bool expect_rejected(const char* sample_name, const char* what, const til
   return ok;
 }
 
+// Tolerance on max |C - ref| / max |ref| for BFloat16 inputs accumulated in
+// Float32 on tensor cores (gemm_sm80, splitk, gemm_sm90), the reference
+// computed in float64 from the BFloat16 inputs (so rounding the inputs to
+// BFloat16 is no error):
+// - a BFloat16 has an 8-bit significand, so each product a * b has at most 16
+//   significant bits and is exact in Float32: as in sgemm, the only error is
+//   the Float32 accumulation of K terms per entry (u = 2^-24, inputs in
+//   [-1, 1), max |ref| about 1.5 * sqrt(K));
+// - mma.sync m16n8k16 adds 16 products and the accumulator per instruction;
+//   how the tensor core aligns and rounds that sum is not IEEE round-to-nearest
+//   (published measurements of Volta to Ampere tensor cores report
+//   truncation), so count a whole unit 2^-23 of the running sum lost per
+//   instruction, always with the same sign: K / 16 * 2^-23, a ratio of 3e-5
+//   at K = 4096 (random signs give far less).
+// 1e-5 * sqrt(K) (6.4e-4 at K = 4096, 8e-5 at K = 64) is 20 times that
+// coherent worst case at K = 4096 and more below it. A real bug is far above:
+// one k-tile of 64 dropped or added twice moves entries by a 64-term sum, a
+// ratio near sqrt(64 / K) (0.125 at K = 4096); a misplaced fragment element
+// gives errors of order 1.
+inline double tensor_core_tolerance(int64_t K) { return 1e-5 * std::sqrt(static_cast<double>(K)); }
+
 // ---- BFloat16 matrices (gemm_sm80, gemm_sm90)
 
 // A compact row-major (rows, cols) BFloat16 matrix in device memory, with the

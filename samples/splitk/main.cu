@@ -34,14 +34,14 @@ constexpr int64_t kSampledEntries = 4096;  // entries of C checked on large shap
 constexpr int kWarmup = 3;
 constexpr int kReps = 20;
 
-// Tolerance on max |C - ref| / max |ref|: gemm_sm80's (see its driver), the
-// Float32 accumulation on the tensor cores, 1e-5 * sqrt(K). Splitting K only
+// Tolerance on max |C - ref| / max |ref|: sample::tensor_core_tolerance (the
+// Float32 accumulation on the tensor cores, 1e-5 * sqrt(K); sample_util.h). Splitting K only
 // regroups the same sum: each slice accumulates fewer terms, and adding the
 // S slice sums in Float32 (in any order: atomics) rounds at most S - 1 more
 // times, 2^-24 of |C| each, far below that bound for S <= 2 * SMs. A real bug
 // is far above: a slice dropped or added twice moves entries by about
 // sqrt(1 / S) of max |ref|; C not zeroed first leaves NaN.
-double tolerance(int64_t K) { return 1e-5 * std::sqrt(static_cast<double>(K)); }
+double tolerance(int64_t K) { return sample::tensor_core_tolerance(K); }
 
 // One call on random A, B and a NaN-poisoned C: splitk_gemm (automatic split
 // count) when `splits` is 0, else splitk_gemm_with_splits. `sampled` == 0

@@ -146,22 +146,24 @@ TILESLC_DEVICE int32_t cp_async_commit_group() {
   asm volatile("cp.async.commit_group;\n" ::: "memory");
   return 0;
 }
-#define TILESLC_CP_ASYNC_WAIT(N) \
-  TILESLC_DEVICE int32_t cp_async_wait_group_##N() { asm volatile("cp.async.wait_group " #N ";\n" ::: "memory"); return 0; }
-TILESLC_CP_ASYNC_WAIT(0)
-TILESLC_CP_ASYNC_WAIT(1)
-TILESLC_CP_ASYNC_WAIT(2)
-TILESLC_CP_ASYNC_WAIT(3)
-TILESLC_CP_ASYNC_WAIT(4)
-TILESLC_CP_ASYNC_WAIT(5)
-TILESLC_CP_ASYNC_WAIT(6)
-TILESLC_CP_ASYNC_WAIT(7)
-#undef TILESLC_CP_ASYNC_WAIT
+// NAME_0() .. NAME_7(): "PTX N;" waits until at most N asynchronous groups
+// are pending (the count is an immediate in every such instruction). Shared
+// by cp.async, wgmma and cp.async.bulk (sm90.h).
+#define TILESLC_WAIT_GROUP_N(NAME, PTX, N) \
+  TILESLC_DEVICE int32_t NAME##_##N() { asm volatile(PTX " " #N ";\n" ::: "memory"); return 0; }
+#define TILESLC_WAIT_GROUPS(NAME, PTX)                                                        \
+  TILESLC_WAIT_GROUP_N(NAME, PTX, 0) TILESLC_WAIT_GROUP_N(NAME, PTX, 1) TILESLC_WAIT_GROUP_N(NAME, PTX, 2) \
+  TILESLC_WAIT_GROUP_N(NAME, PTX, 3) TILESLC_WAIT_GROUP_N(NAME, PTX, 4) TILESLC_WAIT_GROUP_N(NAME, PTX, 5) \
+  TILESLC_WAIT_GROUP_N(NAME, PTX, 6) TILESLC_WAIT_GROUP_N(NAME, PTX, 7)
+TILESLC_WAIT_GROUPS(cp_async_wait_group, "cp.async.wait_group")
 
 }  // namespace dev
 }  // namespace tileslc
 
 #include "tileslc/device/sm90.h"
 #include "tileslc/device/ldmatrix.h"
+
+#undef TILESLC_WAIT_GROUPS
+#undef TILESLC_WAIT_GROUP_N
 
 #endif  // TILESLC_DEVICE_PRELUDE_H

@@ -86,20 +86,7 @@ TILESLC_DEVICE int32_t bulk_commit_group() {
   asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
   return 0;
 }
-#define TILESLC_BULK_WAIT(N)                                                                 \
-  TILESLC_DEVICE int32_t bulk_wait_group_read_##N() {                                        \
-    asm volatile("cp.async.bulk.wait_group.read " #N ";\n" ::: "memory");                    \
-    return 0;                                                                                \
-  }
-TILESLC_BULK_WAIT(0)
-TILESLC_BULK_WAIT(1)
-TILESLC_BULK_WAIT(2)
-TILESLC_BULK_WAIT(3)
-TILESLC_BULK_WAIT(4)
-TILESLC_BULK_WAIT(5)
-TILESLC_BULK_WAIT(6)
-TILESLC_BULK_WAIT(7)
-#undef TILESLC_BULK_WAIT
+TILESLC_WAIT_GROUPS(bulk_wait_group_read, "cp.async.bulk.wait_group.read")
 
 /// fence.proxy.async.shared::cta: orders this thread's generic-proxy shared
 /// memory writes before later async-proxy (TMA, wgmma) accesses.
@@ -129,17 +116,7 @@ TILESLC_DEVICE int32_t wgmma_commit_group() {
   asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
   return 0;
 }
-#define TILESLC_WGMMA_WAIT(N) \
-  TILESLC_DEVICE int32_t wgmma_wait_group_##N() { asm volatile("wgmma.wait_group.sync.aligned " #N ";\n" ::: "memory"); return 0; }
-TILESLC_WGMMA_WAIT(0)
-TILESLC_WGMMA_WAIT(1)
-TILESLC_WGMMA_WAIT(2)
-TILESLC_WGMMA_WAIT(3)
-TILESLC_WGMMA_WAIT(4)
-TILESLC_WGMMA_WAIT(5)
-TILESLC_WGMMA_WAIT(6)
-TILESLC_WGMMA_WAIT(7)
-#undef TILESLC_WGMMA_WAIT
+TILESLC_WAIT_GROUPS(wgmma_wait_group, "wgmma.wait_group.sync.aligned")
 /// Keeps the compiler from moving accesses to accumulator registers across a
 /// wgmma fence or wait (the registers are being written asynchronously).
 TILESLC_DEVICE int32_t wgmma_fence_operands(float* d, int32_t n) {
