@@ -194,40 +194,58 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
     case BuiltinId::BulkWaitGroup:
       return group_wait("cute.arch.cp_async_bulk_wait_group", "cp.async.bulk", false, "tileslc::dev::bulk_wait_group_read_", false);
     case BuiltinId::MakeTiledTmaAtom: return make_tiled_tma_atom(args, site);
-    case BuiltinId::WarpgroupMmaF16BF16Op: {
-      const std::string fn = "cute.nvgpu.warpgroup.MmaF16BF16Op";
-      arity(3, 3, fn);
+    case BuiltinId::WarpgroupMmaF16BF16Op:
+    case BuiltinId::WarpgroupMmaF8Op: {
+      // MmaF16BF16Op(ab, acc, (64, N, 16)) and MmaF8Op(a, b, acc, (64, N, 32)): K is
+      // 32 bytes of input either way (PTX ISA, "wgmma.mma_async", Matrix shape).
+      const bool f8 = id == BuiltinId::WarpgroupMmaF8Op;
+      const std::string fn = f8 ? "cute.nvgpu.warpgroup.MmaF8Op" : "cute.nvgpu.warpgroup.MmaF16BF16Op";
+      const size_t nargs = f8 ? 4 : 3;
+      arity(nargs, nargs, fn);
       auto type_of = [&](size_t i) {
         if (args[i].kind != Value::Kind::Type) fail(diag::Kind::TypeMismatch, arg_range(i), "expected an element type, found " + describe(args[i]));
         return args[i].type;
       };
-      ScalarType ab = type_of(0), acc = type_of(1);
-      Value shape = args[2];
+      ScalarType ab = type_of(0), b = f8 ? type_of(1) : ab, acc = type_of(nargs - 2);
+      const int64_t kk = f8 ? 32 : 16;
+      Value shape = args[nargs - 1];
       std::vector<Value> mnk = shape.kind == Value::Kind::Tuple ? *shape.elts : std::vector<Value>{};
       int64_t n = mnk.size() == 3 && mnk[1].kind == Value::Kind::Int ? mnk[1].i : 0;
       bool ok = mnk.size() == 3 && mnk[0].kind == Value::Kind::Int && mnk[0].i == 64 && mnk[2].kind == Value::Kind::Int &&
-                mnk[2].i == 16 && (n == 64 || n == 128 || n == 192 || n == 256);
+                mnk[2].i == kk && (n == 64 || n == 128 || n == 192 || n == 256);
       if (!ok) {
-        auto& d = error(diag::Kind::BadCopyAtom, arg_range(2), fn + " supports the shapes (64, N, 16) with N in 64, 128, 192, 256, found " + repr(shape));
-        d.note("wgmma.mma_async's M is 64 per warpgroup and K 16 for 16-bit inputs (PTX ISA, \"wgmma.mma_async\")");
+        auto& d = error(diag::Kind::BadCopyAtom, arg_range(nargs - 1), fn + " supports the shapes (64, N, " + std::to_string(kk) +
+                                                                          ") with N in 64, 128, 192, 256, found " + repr(shape));
+        d.note(std::string("wgmma.mma_async's M is 64 per warpgroup and K ") + (f8 ? "32 for 8-bit" : "16 for 16-bit") +
+               " inputs (PTX ISA, \"wgmma.mma_async\")");
         abort_entry();
       }
-      if ((ab != ScalarType::BFloat16 && ab != ScalarType::Float16) || acc != ScalarType::Float32) {
-        auto& d = error(diag::Kind::BadCopyAtom, site.range, std::string("wgmma has no ") + ir::type_name(ab) + " x " + ir::type_name(ab) + " -> " +
+      auto is_f8 = [](ScalarType t) { return t == ScalarType::Float8E4M3FN || t == ScalarType::Float8E5M2; };
+      bool types_ok = acc == ScalarType::Float32 &&
+                      (f8 ? is_f8(ab) && is_f8(b) : (ab == ScalarType::BFloat16 || ab == ScalarType::Float16));
+      if (!types_ok) {
+        auto& d = error(diag::Kind::BadCopyAtom, site.range, std::string("wgmma has no ") + ir::type_name(ab) + " x " + ir::type_name(b) + " -> " +
                                                                  ir::type_name(acc) + " form here");
-        d.note("supported: Float16 or BFloat16 inputs accumulating in Float32");
+        d.note(f8 ? "MmaF8Op: Float8E4M3FN or Float8E5M2 inputs (any pair) accumulating in Float32"
+                  : "MmaF16BF16Op: Float16 or BFloat16 inputs accumulating in Float32");
         abort_entry();
       }
+      auto ptx = [](ScalarType t) {
+        return t == ScalarType::BFloat16 ? "bf16" : t == ScalarType::Float16 ? "f16" : t == ScalarType::Float8E4M3FN ? "e4m3" : "e5m2";
+      };
       MmaAtom a;
-      a.name = "warpgroup.MmaF16BF16Op";
+      a.name = f8 ? "warpgroup.MmaF8Op" : "warpgroup.MmaF16BF16Op";
       a.wgmma = true;
-      a.device_fn = "tileslc::dev::wgmma_m64n" + std::to_string(n) + "k16_f32_" + (ab == ScalarType::BFloat16 ? "bf16" : "f16") + "_ss";
+      a.device_fn = "tileslc::dev::wgmma_m64n" + std::to_string(n) + "k" + std::to_string(kk) + "_f32_" + ptx(ab) +
+                    (f8 ? std::string("_") + ptx(b) : std::string()) + "_ss";
       a.ab = ab;
+      if (b != ab) a.b = b;
       a.acc = acc;
-      a.m = 64, a.n = n, a.k = 16, a.threads = 128;
+      a.m = 64, a.n = n, a.k = kk, a.threads = 128;
       auto L = [](const std::string& s) { return layout::parse_layout(s); };
-      a.a_tv = L("(128,(64,16)):(0,(1,64))");
-      a.b_tv = L("(128,(" + std::to_string(n) + ",16)):(0,(1," + std::to_string(n) + "))");
+      const std::string k = std::to_string(kk);
+      a.a_tv = L("(128,(64," + k + ")):(0,(1,64))");
+      a.b_tv = L("(128,(" + std::to_string(n) + "," + k + ")):(0,(1," + std::to_string(n) + "))");
       a.c_tv = L("((4,8,4),(2,2," + std::to_string(n / 8) + ")):((128,1,16),(64,8,512))");
       Value v;
       v.kind = Value::Kind::MmaAtom;
@@ -433,9 +451,9 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
   // K-major tile under a 128-, 64- or 32-byte swizzle (or none, interleaved
   // 8x16-byte core matrices are not supported here).
   struct Operand { int64_t rows_rest, k_rest, sbo, mode; };
-  auto operand = [&](const TensorValue& t, const char* which, int64_t rows) -> Operand {
-    if (t.space != MemSpace::Smem || t.dtype != atom.ab) {
-      auto& e = error(diag::Kind::BadCopyAtom, r, std::string("wgmma reads ") + which + " from shared memory as " + ir::type_name(atom.ab) +
+  auto operand = [&](const TensorValue& t, const char* which, int64_t rows, ScalarType want) -> Operand {
+    if (t.space != MemSpace::Smem || t.dtype != want) {
+      auto& e = error(diag::Kind::BadCopyAtom, r, std::string("wgmma reads ") + which + " from shared memory as " + ir::type_name(want) +
                                                       "; this operand is a " + ir::type_name(t.dtype) + " tensor in " +
                                                       (t.space == MemSpace::Rmem ? "registers" : t.space == MemSpace::Gmem ? "global memory" : "shared memory"));
       e.help(std::string("partition the shared-memory tile: thr_mma.partition_") + which + "(s" + which + "[None, None, stage])");
@@ -448,7 +466,7 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
     auto static_leaf = [](const layout::IntTuple& x, size_t i, int64_t want) {
       return x.is_tuple() && x.elems().size() == 2 && x[i].is_leaf() && x[i].value().has_value() && x[i].value().value() == want;
     };
-    bool shape_ok = static_leaf(v.shape, 0, rows) && static_leaf(v.shape, 1, 16);
+    bool shape_ok = static_leaf(v.shape, 0, rows) && static_leaf(v.shape, 1, atom.k);
     int64_t row_stride = 0;
     bool k_major = false;
     if (shape_ok && v.stride.is_tuple() && v.stride[0].is_leaf() && v.stride[1].is_leaf() && v.stride[0].value().has_value() &&
@@ -461,7 +479,8 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
       auto& e = error(diag::Kind::BadCopyAtom, r, std::string("wgmma's ") + which + " tile must be K-major in a swizzled shared-memory layout: " +
                                                       "rows of 32, 64 or 128 bytes under the matching swizzle");
       e.note(std::string("this operand's atom tile is ") + v.to_string() + (t.swizzle ? " (swizzled)" : " (not swizzled)"));
-      e.help("allocate it as cute.make_composed_layout(cute.make_swizzle(3, 3, 3), 0, cute.make_layout((ROWS, 64), stride=(64, 1))) for 16-bit types");
+      e.help(elem == 1 ? "allocate it as cute.make_composed_layout(cute.make_swizzle(3, 4, 3), 0, cute.make_layout((ROWS, 128), stride=(128, 1))) for 8-bit types"
+                       : "allocate it as cute.make_composed_layout(cute.make_swizzle(3, 3, 3), 0, cute.make_layout((ROWS, 64), stride=(64, 1))) for 16-bit types");
       abort_entry();
     }
     int64_t need = span * 8;
@@ -476,14 +495,14 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
     return {layout::size(layout::get(t.layout, 1)).require_value("rows"), layout::size(layout::get(t.layout, 2)).require_value("k"),
             8 * span, mode};
   };
-  Operand oa = operand(a, "A", atom.m), ob = operand(b, "B", atom.n);
+  Operand oa = operand(a, "A", atom.m, atom.ab), ob = operand(b, "B", atom.n, atom.b_type());
   if (d.layout.rank() != 3) fail(diag::Kind::TensorShapeMismatch, r, "wgmma's accumulator must be (V, M, N)-shaped as make_fragment_C makes it");
   int64_t vc = layout::size(layout::get(atom.c_tv, 1)).require_value("C values");
   int64_t cm = layout::size(layout::get(d.layout, 1)).require_value("M"), cn = layout::size(layout::get(d.layout, 2)).require_value("N");
   if (layout::size(layout::get(d.layout, 0)).require_value("V") != vc || cm != oa.rows_rest || cn != ob.rows_rest || oa.k_rest != ob.k_rest) {
     auto& e = error(diag::Kind::TensorShapeMismatch, r, "cute.gemm() operands do not agree: A " + shape_text(a.layout.shape) + ", B " +
                                                             shape_text(b.layout.shape) + ", C " + shape_text(d.layout.shape));
-    e.note("A is ((64, 16), M, K), B ((N, 16), N, K) and C (V, M, N) with equal M, N and K");
+    e.note("A is ((64, " + std::to_string(atom.k) + "), M, K), B ((N, " + std::to_string(atom.k) + "), N, K) and C (V, M, N) with equal M, N and K");
     abort_entry();
   }
   auto off = [&](const TensorValue& t, int64_t x, int64_t y) -> ir::ExprRef {

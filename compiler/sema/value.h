@@ -51,7 +51,7 @@ enum class BuiltinId : uint8_t {
   // sm_90: mbarriers, TMA, warpgroup MMA, setmaxnreg, elect.sync (sm90_ops.cpp)
   MbarrierInit, MbarrierInitFence, MbarrierArrive, MbarrierArriveExpectTx, MbarrierWait, FenceProxyAsync,
   WarpgroupRegAlloc, WarpgroupRegDealloc, ElectOne, MakeWarpUniform, CopyBulkTensorTileG2SOp, MakeTiledTmaAtom,
-  WarpgroupMmaF16BF16Op, WarpgroupFence, WarpgroupCommitGroup, WarpgroupWaitGroup, CopyBulkTensorTileS2GOp,
+  WarpgroupMmaF16BF16Op, WarpgroupMmaF8Op, WarpgroupFence, WarpgroupCommitGroup, WarpgroupWaitGroup, CopyBulkTensorTileS2GOp,
   CopyReduceBulkTensorTileS2GOp, BulkCommitGroup, BulkWaitGroup, MultiprocessorCount,
   // ldmatrix (tileslc.cute.nvgpu.warp) and the tiled copies that feed a tiled MMA (ldmatrix_ops.cpp)
   LdMatrix8x8x16bOp, MakeTiledCopyA, MakeTiledCopyB,
@@ -110,9 +110,12 @@ struct MmaAtom {
   std::string name;                    ///< "MmaUniversalOp", "MmaF16BF16Op"
   std::string device_fn;               ///< prelude function issuing the instruction ("" for FMA)
   ir::ScalarType ab = ir::ScalarType::Float32, acc = ir::ScalarType::Float32;
+  std::optional<ir::ScalarType> b;     ///< B's element type where it differs from A's (fp8 wgmma: E4M3 x E5M2)
   int64_t m = 1, n = 1, k = 1, threads = 1;
   layout::Layout a_tv, b_tv, c_tv;
   bool wgmma = false;                  ///< warpgroup MMA: A and B are shared-memory descriptors
+
+  ir::ScalarType b_type() const { return b.value_or(ab); }
 };
 
 /// A TMA tile-load atom (CuTe DSL make_tiled_tma_atom): which host tensor's

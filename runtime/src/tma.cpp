@@ -39,7 +39,11 @@ bool tma_dtype(DType d, CUtensorMapDataType* out) {
     case DType::Float16: *out = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; return true;
     case DType::Float32: *out = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; return true;
     case DType::Int32: *out = CU_TENSOR_MAP_DATA_TYPE_INT32; return true;
-    case DType::Uint8: case DType::Int8: *out = CU_TENSOR_MAP_DATA_TYPE_UINT8; return true;
+    // TMA moves bytes: 8-bit floats travel as UINT8 (CUTLASS does the same; no
+    // out-of-bounds fill value other than zero is used here).
+    case DType::Uint8: case DType::Int8: case DType::Float8E4M3FN: case DType::Float8E5M2:
+      *out = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+      return true;
     default: return false;
   }
 }

@@ -63,6 +63,18 @@ inline void require_device_or_skip(const char* sample_name) {
   std::printf("%s: device 0: %s (sm_%d%d)\n", sample_name, prop.name, prop.major, prop.minor);
 }
 
+// Exits with kSkipExitCode, printing why, unless device 0 has compute
+// capability `major`.x (arch-specific code such as sm_90a runs on that major
+// version only). Call after require_device_or_skip.
+inline void require_compute_capability_or_skip(const char* name, int major, const char* what) {
+  int found = 0;
+  CHECK(cudaDeviceGetAttribute(&found, cudaDevAttrComputeCapabilityMajor, 0));
+  if (found != major) {
+    std::printf("%s: skipped: needs a compute capability %d.0 GPU (%s), found %d.x\n", name, major, what, found);
+    std::exit(kSkipExitCode);
+  }
+}
+
 // Fixed-seed uniform floats; the same sequence on every run.
 class Rng {
  public:

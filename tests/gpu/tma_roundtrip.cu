@@ -41,12 +41,7 @@ bool run(int64_t M, int64_t N, sample::Rng& rng, cudaStream_t stream) {
 
 int main() {
   sample::require_device_or_skip("tma_roundtrip");
-  int major = 0;
-  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
-  if (major != 9) {
-    std::printf("tma_roundtrip: skipped: needs a compute capability 9.0 GPU, found %d.x\n", major);
-    return sample::kSkipExitCode;
-  }
+  sample::require_compute_capability_or_skip("tma_roundtrip", 9, "sm_90a: TMA");
   return sample::run_sample("tma_roundtrip", [](sample::Rng& rng, cudaStream_t stream) {
     bool ok = run(128, 192, rng, stream);
     ok &= run(64, 64, rng, stream);

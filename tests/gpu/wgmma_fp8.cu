@@ -1,0 +1,83 @@
+// gpu.wgmma_fp8: wgmma.mma_async m64n128k32 with Float8 inputs (wgmma_fp8.tpy),
+// C = A * B^T for E4M3 x E4M3 and E4M3 x E5M2 on 128 x 256 x 384 (2 x 2 CTAs,
+// 3 k-tiles). Inputs are random fp8 values in [-2, 2); the reference is the
+// float64 sum of the products of the decoded fp8 values. Every product of two
+// fp8 values is exact in Float32, so the error is the accumulation's: the
+// tensor cores keep about 14 bits of the running sum in fp8 wgmma (DeepSeek-V3
+// report, section 3.3.2), so each of the K / 32 instructions may lose 2^-13 of
+// it: tolerance (K / 32) * 2^-13 relative to max |C|. Layout or descriptor
+// mistakes give errors of order 1. C starts NaN-poisoned with a guard after
+// it. Exit 77 without a compute capability 9.0 GPU.
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include <cuda_fp8.h>
+
+#include "sample_util.h"
+#include "wgmma_fp8.h"
+
+namespace {
+
+constexpr int64_t kGuard = 64;
+
+// A row-major (rows, cols) fp8 matrix on the device with its decoded values on the host.
+template <class Fp8>
+struct Fp8Matrix {
+  int64_t rows, cols;
+  std::vector<Fp8> bits;
+  std::vector<double> value;
+  tileslc::DeviceBuffer buffer;
+
+  Fp8Matrix(int64_t r, int64_t c, tileslc::DType dtype, sample::Rng& rng) : rows(r), cols(c), bits(r * c), value(r * c), dtype_(dtype) {
+    for (int64_t i = 0; i < r * c; ++i) {
+      bits[i] = Fp8(rng.uniform(-2.0f, 2.0f));
+      value[i] = static_cast<double>(static_cast<float>(bits[i]));
+    }
+    CHECK_OK(buffer.allocate(bits.size()));
+    CHECK_OK(buffer.copy_from_host(bits.data(), bits.size()));
+  }
+  tileslc::TensorView view() const { return tileslc::make_tensor_view(buffer.data(), dtype_, {rows, cols}, {cols, 1}); }
+
+ private:
+  tileslc::DType dtype_;
+};
+
+template <class FpB, class Fn>
+bool run(const char* what, tileslc::DType b_dtype, Fn gemm, sample::Rng& rng, cudaStream_t stream) {
+  const int64_t M = 128, N = 256, K = 384;
+  Fp8Matrix<__nv_fp8_e4m3> A(M, K, tileslc::DType::Float8E4M3FN, rng);
+  Fp8Matrix<FpB> B(N, K, b_dtype, rng);
+  auto C = sample::DeviceMatrix::poisoned(sample::Matrix2D::row_major(M, N), kGuard);
+  CHECK_OK(gemm(A.view(), B.view(), C.view(), stream));
+  CHECK(cudaStreamSynchronize(stream));
+  C.download();
+  double max_err = 0, max_ref = 0;
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double ref = 0;
+      for (int64_t k = 0; k < K; ++k) ref += A.value[m * K + k] * B.value[n * K + k];
+      max_ref = std::fmax(max_ref, std::fabs(ref));
+      const double err = std::fabs(static_cast<double>(C.at(m, n)) - ref);
+      max_err = std::isnan(err) ? INFINITY : std::fmax(max_err, err);
+    }
+  const double rel = max_err / max_ref, tol = static_cast<double>(K / 32) * std::ldexp(1.0, -13);
+  const bool ok = rel <= tol && C.written_outside_view() == 0;
+  std::printf("wgmma_fp8: %-28s %lldx%lldx%lld  %s  rel_err %.3e (tol %.0e), %lld past C\n", what, (long long)M, (long long)N,
+              (long long)K, ok ? "PASS" : "FAIL", rel, tol, (long long)C.written_outside_view());
+  return ok;
+}
+
+}  // namespace
+
+int main() {
+  sample::require_device_or_skip("wgmma_fp8");
+  sample::require_compute_capability_or_skip("wgmma_fp8", 9, "sm_90a: wgmma");
+  return sample::run_sample("wgmma_fp8", [](sample::Rng& rng, cudaStream_t stream) {
+    bool ok = run<__nv_fp8_e4m3>("E4M3 x E4M3", tileslc::DType::Float8E4M3FN,
+                                 [](auto a, auto b, auto c, cudaStream_t s) { return wgmma_e4m3(a, b, c, s); }, rng, stream);
+    ok &= run<__nv_fp8_e5m2>("E4M3 x E5M2", tileslc::DType::Float8E5M2,
+                             [](auto a, auto b, auto c, cudaStream_t s) { return wgmma_e4m3_e5m2(a, b, c, s); }, rng, stream);
+    return ok;
+  });
+}
