@@ -16,32 +16,57 @@ namespace dev {
 """)
 FORMS = [("bf16", "bf16", 16), ("f16", "f16", 16)] + [
     (ta + "_" + tb, ta + "." + tb, 32) for ta in ("e4m3", "e5m2") for tb in ("e4m3", "e5m2")]
+A_TYPE = {"bf16": "__nv_bfloat16", "f16": "__half"}
+
+
+def emit(n, kk, ab, t, rs):
+    """One wgmma function: N/2 accumulators, then A (a descriptor, or four
+    32-bit registers for rs), B's descriptor and scale_d."""
+    r = n // 2
+    a_ops = 4 if rs else 1
+    lines = []
+    if rs:
+        lines.append(f"TILESLC_DEVICE int32_t wgmma_m64n{n}k{kk}_f32_{ab}_rs(float* d, const {A_TYPE[ab]}* a, uint64_t desc_b, int32_t scale_d) {{")
+        lines.append("  const uint32_t* A = reinterpret_cast<const uint32_t*>(a);")
+    else:
+        lines.append(f"TILESLC_DEVICE int32_t wgmma_m64n{n}k{kk}_f32_{ab}_ss(float* d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d) {{")
+    lines.append("  asm volatile(")
+    lines.append('      "{\\n.reg .pred p;\\n"')
+    lines.append(f'      "setp.ne.b32 p, %{r + a_ops + 1}, 0;\\n"')
+    lines.append(f'      "wgmma.mma_async.sync.aligned.m64n{n}k{kk}.f32.{t} "')
+    # the accumulator list, 16 registers a line
+    chunks = [", ".join(f"%{i}" for i in range(s, min(s + 16, r))) for s in range(0, r, 16)]
+    lines.append('      "{' + chunks[0] + (',"' if len(chunks) > 1 else '},"'))
+    for ci, c in enumerate(chunks[1:], 1):
+        lines.append('      " ' + c + (',"' if ci < len(chunks) - 1 else '},"'))
+    # immediates: scale-a, scale-b, then the transposes the form has (none for 8-bit; no A transpose from registers)
+    if rs:
+        a_list = "{" + ", ".join(f"%{r + i}" for i in range(4)) + "}"
+        lines.append(f'      " {a_list}, %{r + 4}, p, 1, 1, 0;\\n}}\\n"')
+    else:
+        imm = "1, 1, 0, 0" if kk == 16 else "1, 1"
+        lines.append(f'      " %{r}, %{r + 1}, p, {imm};\\n}}\\n"')
+    outs = [f'"+f"(d[{i}])' for i in range(r)]
+    olines = [", ".join(outs[s:s + 8]) for s in range(0, r, 8)]
+    lines.append("      : " + (",\n        ".join(olines)))
+    if rs:
+        lines.append('      : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), "l"(desc_b), "r"(scale_d));')
+    else:
+        lines.append('      : "l"(desc_a), "l"(desc_b), "r"(scale_d));')
+    lines.append("  return 0;")
+    lines.append("}")
+    out.append("\n".join(lines) + "\n")
+
+
 for ab, t, kk in FORMS:
     if kk == 16:
         t = t + "." + t
     for n in NS:
-        r = n // 2
-        regs = ", ".join(f"%{i}" for i in range(r))
-        lines = []
-        lines.append(f"TILESLC_DEVICE int32_t wgmma_m64n{n}k{kk}_f32_{ab}_ss(float* d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d) {{")
-        lines.append("  asm volatile(")
-        lines.append('      "{\\n.reg .pred p;\\n"')
-        lines.append(f'      "setp.ne.b32 p, %{r + 2}, 0;\\n"')
-        lines.append(f'      "wgmma.mma_async.sync.aligned.m64n{n}k{kk}.f32.{t} "')
-        # split register list into chunks of 16
-        chunks = [", ".join(f"%{i}" for i in range(s, min(s + 16, r))) for s in range(0, r, 16)]
-        lines.append('      "{' + chunks[0] + (',"' if len(chunks) > 1 else '},"'))
-        for ci, c in enumerate(chunks[1:], 1):
-            lines.append('      " ' + c + (',"' if ci < len(chunks) - 1 else '},"'))
-        imm = "1, 1, 0, 0" if kk == 16 else "1, 1"
-        lines.append(f'      " %{r}, %{r + 1}, p, {imm};\\n}}\\n"')
-        outs = [f'"+f"(d[{i}])' for i in range(r)]
-        olines = [", ".join(outs[s:s + 8]) for s in range(0, r, 8)]
-        lines.append("      : " + (",\n        ".join(olines)))
-        lines.append('      : "l"(desc_a), "l"(desc_b), "r"(scale_d));')
-        lines.append("  return 0;")
-        lines.append("}")
-        out.append("\n".join(lines) + "\n")
+        emit(n, kk, ab, t, False)
+# RS: A from registers (the m16n8k16 A-fragment order per warp), 16-bit inputs.
+for ab in ("bf16", "f16"):
+    for n in NS:
+        emit(n, 16, ab, ab + "." + ab, True)
 out.append("""}  // namespace dev
 }  // namespace tileslc
 

@@ -216,9 +216,10 @@ Value Evaluator::call_mma_method(const Value& callee, std::vector<Value>& args, 
   if (which >= 3) {
     // A compact register tensor of the partition's shape, in the operand's type.
     ScalarType t = op == 2 ? a.acc : a.ab;
-    if (a.wgmma && op != 2) return args[0];  // wgmma reads A and B through descriptors of the shared-memory tile itself
+    // wgmma reads B, and A unless it comes from registers (RS), through descriptors of the shared-memory tile itself.
+    if (a.wgmma && (op == 1 || (op == 0 && !a.a_rmem))) return args[0];
     Value frag = make_rmem(layout::make_layout(args[0].tensor->layout.shape), t, site.range);
-    if (a.wgmma) {
+    if (a.wgmma && op == 2) {
       int64_t count = layout::size(frag.tensor->layout).require_value("accumulators");
       fn_->wgmma_accumulators.emplace_back(frag.tensor->ptr, count);
     }

@@ -94,7 +94,7 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
                       {ir::address_of(name, ir::int_const(0, ScalarType::Int64), ScalarType::Float32), ir::int_const(count, ScalarType::Int32)},
                       ScalarType::Int32));
   };
-  check_keywords(kwargs, "this function", {}, site.range);
+  if (id != BuiltinId::WarpgroupMmaF16BF16Op && id != BuiltinId::WarpgroupMmaF8Op) check_keywords(kwargs, "this function", {}, site.range);
   // An mbarrier operation on (bars, i), with one integer operand when `operand` names it.
   auto barrier_op = [&](const std::string& fn, const char* device, const char* operand) {
     need_kernel(fn);
@@ -202,6 +202,20 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
       const std::string fn = f8 ? "cute.nvgpu.warpgroup.MmaF8Op" : "cute.nvgpu.warpgroup.MmaF16BF16Op";
       const size_t nargs = f8 ? 4 : 3;
       arity(nargs, nargs, fn);
+      // a_src: warpgroup.OperandSource.SMEM (0, a descriptor) or RMEM (1, registers: the RS form).
+      check_keywords(kwargs, fn, {"a_src"}, site.range);
+      bool a_rmem = false;
+      if (auto src = kwarg_of(kwargs, "a_src")) {
+        Value v = resolve_symbol(*src, site.range);
+        if (v.kind != Value::Kind::Int || (v.i != 0 && v.i != 1))
+          fail(diag::Kind::TypeMismatch, site.range, "a_src is warpgroup.OperandSource.SMEM or warpgroup.OperandSource.RMEM, found " + describe(v));
+        a_rmem = v.i == 1;
+      }
+      if (a_rmem && f8) {
+        auto& d = error(diag::Kind::BadCopyAtom, site.range, "wgmma with A in registers is supported for 16-bit inputs here, not for Float8");
+        d.note("use a_src=warpgroup.OperandSource.SMEM (the default) for MmaF8Op");
+        abort_entry();
+      }
       auto type_of = [&](size_t i) {
         if (args[i].kind != Value::Kind::Type) fail(diag::Kind::TypeMismatch, arg_range(i), "expected an element type, found " + describe(args[i]));
         return args[i].type;
@@ -237,14 +251,18 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
       a.name = f8 ? "warpgroup.MmaF8Op" : "warpgroup.MmaF16BF16Op";
       a.wgmma = true;
       a.device_fn = "tileslc::dev::wgmma_m64n" + std::to_string(n) + "k" + std::to_string(kk) + "_f32_" + ptx(ab) +
-                    (f8 ? std::string("_") + ptx(b) : std::string()) + "_ss";
+                    (f8 ? std::string("_") + ptx(b) : std::string()) + (a_rmem ? "_rs" : "_ss");
+      a.a_rmem = a_rmem;
       a.ab = ab;
       if (b != ab) a.b = b;
       a.acc = acc;
       a.m = 64, a.n = n, a.k = kk, a.threads = 128;
       auto L = [](const std::string& s) { return layout::parse_layout(s); };
       const std::string k = std::to_string(kk);
-      a.a_tv = L("(128,(64," + k + ")):(0,(1,64))");
+      // RS: each thread holds 8 values of A in the m16n8k16 A-fragment order, warp w
+      // rows 16w .. 16w + 15 (PTX ISA, "Register Fragments" for wgmma .m64nNk16; CuTe's
+      // ALayout_64x16). SS: every thread names the whole tile (a descriptor).
+      a.a_tv = a_rmem ? L("((4,8,4),(2,2,2)):((128,1,16),(64,8,512))") : L("(128,(64," + k + ")):(0,(1,64))");
       a.b_tv = L("(128,(" + std::to_string(n) + "," + k + ")):(0,(1," + std::to_string(n) + "))");
       a.c_tv = L("((4,8,4),(2,2," + std::to_string(n / 8) + ")):((128,1,16),(64,8,512))");
       Value v;
@@ -495,7 +513,22 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
     return {layout::size(layout::get(t.layout, 1)).require_value("rows"), layout::size(layout::get(t.layout, 2)).require_value("k"),
             8 * span, mode};
   };
-  Operand oa = operand(a, "A", atom.m, atom.ab), ob = operand(b, "B", atom.n, atom.b_type());
+  Operand oa{};
+  if (atom.a_rmem) {
+    // RS: A is the register fragment make_fragment_A made, (8, M, K) with each
+    // instruction's 8 values contiguous (4 32-bit registers).
+    const bool shape_ok = a.layout.rank() == 3 && layout::coalesce(layout::get(a.layout, 0)).to_string() == "8:1";
+    if (a.space != MemSpace::Rmem || a.dtype != atom.ab || !shape_ok) {
+      auto& e = error(diag::Kind::BadCopyAtom, r, std::string("this wgmma reads A from registers (a_src=RMEM): A must be a ") + ir::type_name(atom.ab) +
+                                                      " register fragment (8, M, K), found " + describe(av) + " of shape " + shape_text(a.layout.shape));
+      e.help("tCrA = tiled_mma.make_fragment_A(thr_mma.partition_A(sA)); cute.copy(atom, thr_mma.partition_A(sA), tCrA)");
+      abort_entry();
+    }
+    oa = {layout::size(layout::get(a.layout, 1)).require_value("M"), layout::size(layout::get(a.layout, 2)).require_value("K"), 0, 0};
+  } else {
+    oa = operand(a, "A", atom.m, atom.ab);
+  }
+  Operand ob = operand(b, "B", atom.n, atom.b_type());
   if (d.layout.rank() != 3) fail(diag::Kind::TensorShapeMismatch, r, "wgmma's accumulator must be (V, M, N)-shaped as make_fragment_C makes it");
   int64_t vc = layout::size(layout::get(atom.c_tv, 1)).require_value("C values");
   int64_t cm = layout::size(layout::get(d.layout, 1)).require_value("M"), cn = layout::size(layout::get(d.layout, 2)).require_value("N");
@@ -522,8 +555,15 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
       for (int64_t n = 0; n < cn; ++n) {
         Value o = layout_offset(d.layout, Value::tuple({Value::integer(0), Value::integer(m), Value::integer(n)}), r);
         auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
+        ir::ExprRef a_operand;
+        if (atom.a_rmem) {
+          Value ao = layout_offset(a.layout, Value::tuple({Value::integer(0), Value::integer(m), Value::integer(k)}), r);
+          a_operand = ir::address_of(a.ptr, ir::int_const(ao.i, ScalarType::Int64), a.dtype);
+        } else {
+          a_operand = desc(a, oa, m, k);
+        }
         s->a = ir::call(atom.device_fn,
-                        {ir::address_of(d.ptr, ir::int_const(o.i, ScalarType::Int64), d.dtype), desc(a, oa, m, k), desc(b, ob, n, k),
+                        {ir::address_of(d.ptr, ir::int_const(o.i, ScalarType::Int64), d.dtype), std::move(a_operand), desc(b, ob, n, k),
                          ir::int_const(1, ScalarType::Int32)},
                         ScalarType::Int32);
         emit(std::move(s));

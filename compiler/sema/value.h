@@ -113,7 +113,8 @@ struct MmaAtom {
   std::optional<ir::ScalarType> b;     ///< B's element type where it differs from A's (fp8 wgmma: E4M3 x E5M2)
   int64_t m = 1, n = 1, k = 1, threads = 1;
   layout::Layout a_tv, b_tv, c_tv;
-  bool wgmma = false;                  ///< warpgroup MMA: A and B are shared-memory descriptors
+  bool wgmma = false;                  ///< warpgroup MMA: B (and A unless a_rmem) are shared-memory descriptors
+  bool a_rmem = false;                 ///< wgmma RS: A is a register fragment laid out by a_tv
 
   ir::ScalarType b_type() const { return b.value_or(ab); }
 };
