@@ -215,7 +215,7 @@ class Evaluator {
   /// E0709 unless the target architecture has the instruction (sm_90a-only ones with needs_90a).
   void require_arch(const char* what, bool needs_90a, source::SourceRange r);
   void copy(const CopyAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& pred, source::SourceRange r);
-  /// ldmatrix atoms, make_tiled_copy_A/B, their partition_S and retile, and
+  /// ldmatrix and stmatrix atoms, make_tiled_copy_A/B/C, their partition_S/D and retile, and
   /// the copies they make (ldmatrix_ops.cpp).
   Value call_ldmatrix_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   Value make_ldmatrix_atom(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);

@@ -162,6 +162,7 @@ TILESLC_WAIT_GROUPS(cp_async_wait_group, "cp.async.wait_group")
 
 #include "tileslc/device/sm90.h"
 #include "tileslc/device/ldmatrix.h"
+#include "tileslc/device/mma_sm80.h"
 
 #undef TILESLC_WAIT_GROUPS
 #undef TILESLC_WAIT_GROUP_N
