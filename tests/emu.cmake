@@ -58,6 +58,9 @@ endforeach()
 add_executable(cpu_prelude_test emu/cpu_prelude_test.cpp)
 target_link_libraries(cpu_prelude_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
 gtest_discover_tests(cpu_prelude_test TEST_PREFIX emu.cpu_prelude. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
+add_executable(cpu_warp_ext_test emu/cpu_warp_ext_test.cpp)
+target_link_libraries(cpu_warp_ext_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
+gtest_discover_tests(cpu_warp_ext_test TEST_PREFIX emu.cpu_warp_ext. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
 
 # Planted bugs: each must stop the run (non-zero exit) with exactly this report.
 function(tileslc_emu_planted name expected)
