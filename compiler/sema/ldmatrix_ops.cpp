@@ -212,12 +212,14 @@ Value Evaluator::call_ldmatrix_builtin(BuiltinId id, std::vector<Value>& args, K
     const int64_t vals = layout::size(layout::get(tc->dst_tv, 1)).require_value("values");
     if (vals % atom_v != 0) {
       auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 0),
-                      "ldmatrix .x" + std::to_string(atom.ldsm_matrices) + " gives each thread " + std::to_string(atom_v) + " values, but the tiled MMA's " +
+                      std::string(store ? "stmatrix .x" : "ldmatrix .x") + std::to_string(atom.ldsm_matrices) + " gives each thread " + std::to_string(atom_v) + " values, but the tiled MMA's " +
                           (operand == 0 ? "A" : operand == 1 ? "B" : "C") + " fragment holds " + std::to_string(vals) + " per thread in its " + std::to_string(rows) + " x " +
                           std::to_string(cols) + " tile");
-      d.note("one ldmatrix must fill whole registers of one thread's fragment");
+      d.note(store ? "one stmatrix must read whole registers of one thread's fragment" : "one ldmatrix must fill whole registers of one thread's fragment");
       if (store)
-        d.help("store fewer matrices (num_matrices=" + std::to_string(vals / 2) + ")");
+        d.help("store fewer matrices (num_matrices=" + std::to_string(vals / 2) + "), or widen the tiled MMA's N tile: make_tiled_mma(op, (" +
+               std::to_string(tm.am) + ", " + std::to_string(tm.an) + ", 1), permutation_mnk=(" + std::to_string(tm.atom.m * tm.am) + ", " +
+               std::to_string(2 * tm.atom.n * tm.an) + ", " + std::to_string(tm.atom.k) + "))");
       else if (operand == 1)
         d.help("load fewer matrices (num_matrices=" + std::to_string(vals / 2) + "), or widen the tiled MMA's N tile: make_tiled_mma(op, (" +
                std::to_string(tm.am) + ", " + std::to_string(tm.an) + ", 1), permutation_mnk=(" + std::to_string(tm.atom.m * tm.am) + ", " +
