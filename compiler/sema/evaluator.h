@@ -204,6 +204,8 @@ class Evaluator {
   /// tileslc.cute.arch's atomics, warp collectives, named barriers and fences (arch_ops.cpp).
   Value call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
                           const ast::Call& site);
+  /// atomic_add(t, coord, (a, b)) on a 4-byte-aligned Float16/BFloat16 pair (arch_ops.cpp).
+  Value atomic_add_pair(const TensorValue& t, std::vector<Value>& args, const ast::Call& site);
   /// sm_90 atoms (sm90_ops.cpp): mbarriers, TMA, wgmma, setmaxnreg, elect.sync.
   Value call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   Value make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& site);

@@ -40,7 +40,7 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"shuffle_sync", BuiltinId::ShuffleSync}, {"shuffle_sync_up", BuiltinId::ShuffleSyncUp},
       {"shuffle_sync_down", BuiltinId::ShuffleSyncDown}, {"shuffle_sync_bfly", BuiltinId::ShuffleSyncBfly},
       {"vote_ballot_sync", BuiltinId::VoteBallotSync}, {"vote_any_sync", BuiltinId::VoteAnySync},
-      {"vote_all_sync", BuiltinId::VoteAllSync},
+      {"vote_all_sync", BuiltinId::VoteAllSync}, {"warp_redux_sync", BuiltinId::WarpReduxSync},
       {"fence_acq_rel_cta", BuiltinId::FenceBlock}, {"fence_acq_rel_gpu", BuiltinId::FenceGpu},
       {"fence_acq_rel_sys", BuiltinId::FenceSys},
       {"lane_idx", BuiltinId::LaneIdx}, {"warp_idx", BuiltinId::WarpIdx},

@@ -44,7 +44,7 @@ enum class BuiltinId : uint8_t {
   CopyUniversalOp, MakeTiledCopyTv, Copy, LocalTile, LocalPartition, SmemAllocatorNew,
   // tileslc.cute.arch: hardware atomics, warp collectives, named barriers and fences
   AtomicAdd, AtomicMin, AtomicMax, AtomicAnd, AtomicOr, AtomicXor, AtomicExch, AtomicCas,
-  ShuffleSync, ShuffleSyncUp, ShuffleSyncDown, ShuffleSyncBfly, VoteBallotSync, VoteAnySync, VoteAllSync,
+  ShuffleSync, ShuffleSyncUp, ShuffleSyncDown, ShuffleSyncBfly, VoteBallotSync, VoteAnySync, VoteAllSync, WarpReduxSync,
   NamedBarrier, FenceBlock, FenceGpu, FenceSys, CpAsyncCommitGroup, CpAsyncWaitGroup,
   // MMA atoms (tileslc.cute, tileslc.cute.nvgpu.warp) and cp.async (tileslc.cute.nvgpu.cpasync)
   MmaUniversalOp, MmaF16BF16Op, MmaTF32Op, MmaI8Op, MakeMmaAtom, MakeTiledMma, Gemm, CopyG2SOp,
