@@ -24,4 +24,18 @@ if(TILESLC_HAVE_CUDA AND TILESLC_NVCC)
       endif()
     endforeach()
   endforeach()
+  # The GPU feature tests' kernels (tests/gpu/), so ptxas sees every atom they issue on every
+  # architecture that has it (stmatrix and BFloat16 pairs are sm_90).
+  foreach(_case IN ITEMS mma_sm80_ext:sm_80 mma_sm80_ext:sm_90a stmatrix:sm_90a warp_redux:sm_90a)
+    string(REPLACE ":" ";" _case "${_case}")
+    list(GET _case 0 _name)
+    list(GET _case 1 _arch)
+    add_test(NAME compile.gpu.${_name}.${_arch}
+             COMMAND ${CMAKE_COMMAND}
+                     -DTILESLC=$<TARGET_FILE:tileslc> -DNVCC=${TILESLC_NVCC} -DTPY=${CMAKE_CURRENT_LIST_DIR}/gpu/${_name}.tpy -DARCH=${_arch}
+                     -DRUNTIME_INCLUDE=${PROJECT_SOURCE_DIR}/runtime/include
+                     -DOUT_DIR=${CMAKE_CURRENT_BINARY_DIR}/compile/gpu.${_name}.${_arch}
+                     -P ${CMAKE_CURRENT_LIST_DIR}/compile/compile_sample.cmake)
+    set_tests_properties(compile.gpu.${_name}.${_arch} PROPERTIES LABELS "compile" TIMEOUT 300 REQUIRED_FILES $<TARGET_FILE:tileslc>)
+  endforeach()
 endif()

@@ -41,10 +41,27 @@ add_test(NAME emu.histogram.host_threads COMMAND emu_histogram --small)
 set_tests_properties(emu.histogram.host_threads PROPERTIES LABELS emu TIMEOUT 300 ENVIRONMENT TILESLC_CPU_THREADS=2
                      PASS_REGULAR_EXPRESSION "histogram: all checks passed")
 
+# The GPU feature tests of the sm_80 mma.sync shapes, stmatrix and redux.sync / packed atomics
+# (tests/gpu/), their
+# drivers as they are, under the emulator: the same float64/int64/bitwise checks.
+foreach(name IN ITEMS mma_sm80_ext stmatrix warp_redux)
+  tileslc_add_cpu_kernels(emu_${name}_kernels SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/gpu/${name}.tpy" ARCH sm_90a)
+  file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/emu/gpu_${name}_main.cpp"
+       CONTENT "// tests/gpu/${name}.cu, built for the CPU emulator.\n#include \"${CMAKE_CURRENT_SOURCE_DIR}/gpu/${name}.cu\"\n")
+  add_executable(emu_gpu_${name} "${CMAKE_CURRENT_BINARY_DIR}/emu/gpu_${name}_main.cpp")
+  target_include_directories(emu_gpu_${name} PRIVATE "${PROJECT_SOURCE_DIR}/samples/common")
+  target_link_libraries(emu_gpu_${name} PRIVATE emu_${name}_kernels)
+  add_test(NAME emu.gpu.${name} COMMAND emu_gpu_${name})
+  set_tests_properties(emu.gpu.${name} PROPERTIES LABELS emu TIMEOUT 300 PASS_REGULAR_EXPRESSION "${name}: all checks passed")
+endforeach()
+
 # Unit tests of the emulator itself.
 add_executable(cpu_prelude_test emu/cpu_prelude_test.cpp)
 target_link_libraries(cpu_prelude_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
 gtest_discover_tests(cpu_prelude_test TEST_PREFIX emu.cpu_prelude. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
+add_executable(cpu_warp_ext_test emu/cpu_warp_ext_test.cpp)
+target_link_libraries(cpu_warp_ext_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
+gtest_discover_tests(cpu_warp_ext_test TEST_PREFIX emu.cpu_warp_ext. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
 
 # Planted bugs: each must stop the run (non-zero exit) with exactly this report.
 function(tileslc_emu_planted name expected)

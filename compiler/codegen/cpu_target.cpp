@@ -35,7 +35,8 @@ namespace {
 
 // The tileslc::dev:: functions runtime/include/tileslc/cpu/prelude.h has.
 bool emulated(const std::string& fn) {
-  static const char* const kPrefixes[] = {"atomic_", "named_barrier_sync", "cp_async_", "mma_m16n8k16_f32_", "ldsm_"};
+  static const char* const kPrefixes[] = {"atomic_", "named_barrier_sync", "cp_async_", "mma_m16n8k16_f32_", "ldsm_",
+                                             "mma_m16n8k8_f32_tf32", "mma_m16n8k32_s32_", "stsm_", "redux_sync_"};
   for (const char* p : kPrefixes)
     if (fn.rfind(p, 0) == 0) return true;
   return false;

@@ -1,9 +1,13 @@
 // tileslc.cute.arch beyond indices: hardware atomics on tensor elements in
 // global or shared memory (PTX ISA "atom" / "red"; CUDA's atomicAdd family),
 // warp shuffles and votes (PTX "shfl.sync", "vote.sync"), named barriers
-// ("bar.sync id, count") and memory fences ("fence.acq_rel.{cta,gpu,sys}").
+// ("bar.sync id, count") and memory fences ("fence.acq_rel.{cta,gpu,sys}"),
+// warp reductions ("redux.sync", sm_80) and packed half-precision adds
+// ("red.add.noftz.{f16x2,bf16x2}").
 // Each checks the element type and memory space the instruction supports and
 // says which requirement failed.
+#include <algorithm>
+
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -73,6 +77,7 @@ Value Evaluator::call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::
            "cute.arch." + fn + "() takes a tensor and a coordinate first (t, coord, " + (cas ? "compare, value" : "value") +
                "), found " + describe(args[0]));
     const TensorValue& t = *args[0].tensor;
+    if (id == BuiltinId::AtomicAdd && args[2].kind == Value::Kind::Tuple) return atomic_add_pair(t, args, site);
     if (t.space == MemSpace::Rmem || t.space == MemSpace::Coord) {
       auto& d = error(diag::Kind::UnsupportedOperation, arg_range(0),
                       "cute.arch." + fn + "() needs a tensor in global or shared memory, found a " +
@@ -152,6 +157,35 @@ Value Evaluator::call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::
       if (id != BuiltinId::VoteBallotSync) call = ir::binary(ir::Op::Ne, call, ir::int_const(0, ScalarType::Int32), ScalarType::Boolean);
       return materialize(Value::dyn(call, site.range), "vote", site.range);
     }
+    case BuiltinId::WarpReduxSync: {
+      // CuTe DSL: cute.arch.warp_redux_sync(value, kind, mask_and_clamp=FULL_MASK) -> redux.sync
+      // (PTX ISA "redux.sync", sm_80): every lane of the mask gets the reduction of their values.
+      const std::string fn = "warp_redux_sync";
+      need_kernel(fn);
+      check_kwargs(fn, {"kind", "mask_and_clamp"});
+      arity(1, 3, fn);
+      Value v = resolve_symbol(args[0], arg_range(0));
+      std::optional<Value> kind = args.size() >= 2 ? std::optional<Value>(args[1]) : kwarg("kind");
+      std::optional<Value> mask = args.size() >= 3 ? std::optional<Value>(args[2]) : kwarg("mask_and_clamp");
+      static const char* const kKinds[] = {"add", "min", "max", "umin", "umax", "and", "or", "xor"};
+      if (!kind || kind->kind != Value::Kind::Str)
+        fail(diag::Kind::TypeMismatch, site.range, "cute.arch.warp_redux_sync() needs the kind as a string: \"add\", \"min\", \"max\", \"umin\", \"umax\", \"and\", \"or\" or \"xor\"");
+      if (kind->s == "fmax" || kind->s == "fmin") {
+        auto& d = error(diag::Kind::ArchTooOld, site.range, "redux.sync ." + kind->s.substr(1) + ".f32 needs sm_100a, but this file is compiled for " + program_.arch);
+        d.help("reduce Float32 values with cute.arch.shuffle_sync_bfly in log2(32) steps");
+        abort_entry();
+      }
+      if (std::find(std::begin(kKinds), std::end(kKinds), kind->s) == std::end(kKinds))
+        fail(diag::Kind::BadCopyAtom, site.range, "redux.sync has no '" + kind->s + "' reduction; expected add, min, max, umin, umax, and, or or xor");
+      ScalarType t = v.kind == Value::Kind::Dyn ? v.type : natural_type(v).value_or(ScalarType::Int32);
+      if (t != ScalarType::Int32 && t != ScalarType::Uint32) {
+        auto& d = error(diag::Kind::TypeMismatch, arg_range(0), "cute.arch.warp_redux_sync() reduces Int32 or Uint32 values, found " + describe(v));
+        d.note("redux.sync has 32-bit integer forms only below sm_100a");
+        abort_entry();
+      }
+      auto call = ir::call("tileslc::dev::redux_sync_" + kind->s, {to_expr_as(v, t, arg_range(0)), mask_of(mask)}, t);
+      return materialize(Value::dyn(call, site.range), "redux", site.range);
+    }
     case BuiltinId::NamedBarrier: {
       need_kernel("barrier");
       check_kwargs("barrier", {"barrier_id", "number_of_threads"});
@@ -192,6 +226,52 @@ Value Evaluator::call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::
     default: break;
   }
   fail(diag::Kind::NotCallable, site.range, "unknown cute.arch builtin");
+}
+
+Value Evaluator::atomic_add_pair(const TensorValue& t, std::vector<Value>& args, const ast::Call& site) {
+  // atomic_add(t, coord, (a, b)): t[coord] += a and the next element in memory += b, as one
+  // red.add.noftz.f16x2 (sm_60+) or .bf16x2 (sm_90+) on the 4-byte-aligned pair (PTX ISA "red", "atom").
+  const std::string fn = "cute.arch.atomic_add";
+  const std::vector<Value>& pair = *args[2].elts;
+  if (t.space != MemSpace::Gmem && t.space != MemSpace::Smem)
+    fail(diag::Kind::UnsupportedOperation, arg_range_of(site, 0), fn + "() needs a tensor in global or shared memory");
+  if (t.dtype != ScalarType::Float16 && t.dtype != ScalarType::BFloat16) {
+    auto& d = error(diag::Kind::TypeMismatch, arg_range_of(site, 2),
+                    fn + "() adds a pair of values as one atom on Float16 or BFloat16 elements, the tensor holds " + ir::type_name(t.dtype));
+    d.help("add one value per call: " + fn + "(t, coord, value)");
+    abort_entry();
+  }
+  if (pair.size() != 2) fail(diag::Kind::WrongArity, arg_range_of(site, 2), fn + "() adds a pair (a, b), found " + std::to_string(pair.size()) + " values");
+  if (t.dtype == ScalarType::BFloat16 && program_.arch.rfind("sm_90", 0) != 0) {
+    auto& d = error(diag::Kind::ArchTooOld, site.range, "red.add.noftz.bf16x2 needs sm_90 or sm_90a, but this file is compiled for " + program_.arch);
+    d.help("compile with --arch sm_90a, or add Float16 pairs (red.add.noftz.f16x2 exists on sm_80)");
+    abort_entry();
+  }
+  auto off = tensor_offset(t, args[1], arg_range_of(site, 1));
+  if (t.align_bytes % 4 != 0 || known_divisor(off) % 2 != 0) {
+    auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 1),
+                    "a packed atomic add needs the pair 4-byte aligned; this element is at an element offset known only to be a multiple of " +
+                        std::to_string(known_divisor(off)));
+    d.note("the tensor's layout is " + t.layout.to_string() + " (" + std::to_string(t.align_bytes) + "-byte aligned base)");
+    d.help("add pairs at even coordinates of the contiguous mode, e.g. (row, 2 * j)");
+    abort_entry();
+  }
+  std::vector<ir::ExprRef> ops{ir::address_of(t.ptr, off, t.dtype)};
+  for (size_t i = 0; i < 2; ++i) {
+    Value v = resolve_symbol(pair[i], arg_range_of(site, 2));
+    if (!(v.is_number() || v.kind == Value::Kind::Dyn)) fail(diag::Kind::TypeMismatch, arg_range_of(site, 2), fn + "() needs numbers in the pair, found " + describe(v));
+    ops.push_back(to_expr_as(v, t.dtype, arg_range_of(site, 2)));
+  }
+  if (discarded_ != &site) {
+    auto& d = error(diag::Kind::UnsupportedOperation, site.range, "the packed " + fn + "(t, coord, (a, b)) is a statement: it returns no old values");
+    d.help("write it on a line of its own");
+    abort_entry();
+  }
+  fn_->stored_ptrs[t.ptr] += 1;
+  auto s = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : site.range);
+  s->a = ir::call("tileslc::dev::atomic_add_x2", std::move(ops), ScalarType::Int32);
+  emit(std::move(s));
+  return Value::none();
 }
 
 }  // namespace tileslc::sema

@@ -335,7 +335,7 @@ std::string repr(const Value& v) {
     case Value::Kind::TensorSSA: return std::string("TensorSSA[") + ir::type_name(v.type) + ", " + v.layout->shape.to_string() + "]";
     case Value::Kind::CopyAtom: {
       // The kind is part of a specialization key (entry.cpp): name it.
-      std::string kind = v.atom->ldsm_matrices ? "ldmatrix.x" + std::to_string(v.atom->ldsm_matrices) + (v.atom->ldsm_trans ? ".trans" : "")
+      std::string kind = v.atom->ldsm_matrices ? std::string(v.atom->stsm ? "stmatrix.x" : "ldmatrix.x") + std::to_string(v.atom->ldsm_matrices) + (v.atom->ldsm_trans ? ".trans" : "")
                          : v.atom->cp_async    ? "cp.async"
                                                : "universal";
       return "CopyAtom[" + kind + ", " + ir::type_name(v.atom->dtype) + ", " + std::to_string(v.atom->bits) + " bits]";

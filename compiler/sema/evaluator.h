@@ -204,6 +204,8 @@ class Evaluator {
   /// tileslc.cute.arch's atomics, warp collectives, named barriers and fences (arch_ops.cpp).
   Value call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
                           const ast::Call& site);
+  /// atomic_add(t, coord, (a, b)) on a 4-byte-aligned Float16/BFloat16 pair (arch_ops.cpp).
+  Value atomic_add_pair(const TensorValue& t, std::vector<Value>& args, const ast::Call& site);
   /// sm_90 atoms (sm90_ops.cpp): mbarriers, TMA, wgmma, setmaxnreg, elect.sync.
   Value call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   Value make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& site);
@@ -215,7 +217,7 @@ class Evaluator {
   /// E0709 unless the target architecture has the instruction (sm_90a-only ones with needs_90a).
   void require_arch(const char* what, bool needs_90a, source::SourceRange r);
   void copy(const CopyAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& pred, source::SourceRange r);
-  /// ldmatrix atoms, make_tiled_copy_A/B, their partition_S and retile, and
+  /// ldmatrix and stmatrix atoms, make_tiled_copy_A/B/C, their partition_S/D and retile, and
   /// the copies they make (ldmatrix_ops.cpp).
   Value call_ldmatrix_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   Value make_ldmatrix_atom(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);

@@ -16,6 +16,14 @@
 // into (32 lanes, atom values) blocks, composed with right_inverse(dst) o src.
 // retile maps the copy's destination values onto a make_fragment_A/B
 // fragment by the tile coordinate each holds.
+//
+// stmatrix (sm_90, PTX "Warp-level matrix store instruction: stmatrix",
+// CuTe DSL's StMatrix8x8x16bOp, CuTe's SM90_U32x{1,2,4}_STSM_N / _U16x{2,4,8}
+// _STSM_T) is the same exchange the other way: the registers (the same
+// per-lane pairs) are the source, the shared-memory rows (the same per-lane
+// row addresses) the destination. make_tiled_copy_C lays it over the tiled
+// MMA's C fragment; partition_D gives the row addresses, retile the
+// registers, and cute.copy(tiled, regs, rows) issues one stmatrix per atom.
 #include <unordered_map>
 
 #include "sema/evaluator.h"
@@ -47,9 +55,10 @@ const char* space_name(MemSpace s) {
   return s == MemSpace::Smem ? "shared-memory" : s == MemSpace::Gmem ? "global-memory" : s == MemSpace::Rmem ? "register" : "coordinate";
 }
 
-/// Rows and columns of the tile make_tiled_copy_A/B cover: permutation_mnk's, else the atoms'.
+/// Rows and columns of the tile make_tiled_copy_A/B/C cover: permutation_mnk's, else the atoms'.
 std::pair<int64_t, int64_t> operand_tile(const TiledMma& tm, int operand) {
   const MmaAtom& a = tm.atom;
+  if (operand == 2) return {tm.tile_m ? tm.tile_m : a.m * tm.am, tm.tile_n ? tm.tile_n : a.n * tm.an};
   int64_t rows = operand == 0 ? (tm.tile_m ? tm.tile_m : a.m * tm.am) : (tm.tile_n ? tm.tile_n : a.n * tm.an);
   return {rows, tm.tile_k ? tm.tile_k : a.k};
 }
@@ -111,18 +120,20 @@ Value Evaluator::make_ldmatrix_atom(std::vector<Value>& args, Kwargs& kwargs, co
   auto atom = std::make_shared<CopyAtom>();
   atom->ldsm_trans = (*op.elts)[0].i != 0;
   atom->ldsm_matrices = static_cast<int>((*op.elts)[1].i);
+  atom->stsm = op.s == "StMatrix8x8x16bOp";
+  const char* instr = atom->stsm ? "stmatrix" : "ldmatrix";
   if (args[1].kind != Value::Kind::Type)
     fail(diag::Kind::TypeMismatch, arg_range_of(site, 1), "expected an element type such as cutlass.BFloat16, found " + describe(args[1]));
   atom->dtype = args[1].type;
   if (ir::bit_width(atom->dtype) != 16) {
     auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 1),
-                    std::string("ldmatrix moves 16-bit elements (.b16), found ") + ir::type_name(atom->dtype));
-    d.note("LdMatrix8x8x16bOp loads 8x8 matrices of Float16, BFloat16 or other 16-bit values");
+                    std::string(instr) + " moves 16-bit elements (.b16), found " + ir::type_name(atom->dtype));
+    d.note(std::string(atom->stsm ? "StMatrix8x8x16bOp stores" : "LdMatrix8x8x16bOp loads") + " 8x8 matrices of Float16, BFloat16 or other 16-bit values");
     abort_entry();
   }
   atom->bits = 32 * atom->ldsm_matrices;  // each lane receives one 32-bit register per matrix
   if (auto b = kwarg_of(kwargs, "num_bits_per_copy"); b && require_static_int(*b, site.range, "num_bits_per_copy") != atom->bits)
-    fail(diag::Kind::BadCopyAtom, site.range, "an ldmatrix atom of " + std::to_string(atom->ldsm_matrices) + " matrices gives each thread " +
+    fail(diag::Kind::BadCopyAtom, site.range, std::string("a") + (atom->stsm ? " stmatrix" : "n ldmatrix") + " atom of " + std::to_string(atom->ldsm_matrices) + " matrices gives each thread " +
                                                   std::to_string(atom->bits) + " bits; leave num_bits_per_copy out");
   Value v;
   v.kind = Value::Kind::CopyAtom;
@@ -131,9 +142,12 @@ Value Evaluator::make_ldmatrix_atom(std::vector<Value>& args, Kwargs& kwargs, co
 }
 
 Value Evaluator::call_ldmatrix_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
-  if (id == BuiltinId::LdMatrix8x8x16bOp) {
-    // CuTe DSL: cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=1)
-    const char* name = "cute.nvgpu.warp.LdMatrix8x8x16bOp";
+  if (id == BuiltinId::LdMatrix8x8x16bOp || id == BuiltinId::StMatrix8x8x16bOp) {
+    // CuTe DSL: cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=1), and
+    // StMatrix8x8x16bOp with the same arguments (stmatrix: sm_90 and later, else E0709).
+    const bool store = id == BuiltinId::StMatrix8x8x16bOp;
+    const char* name = store ? "cute.nvgpu.warp.StMatrix8x8x16bOp" : "cute.nvgpu.warp.LdMatrix8x8x16bOp";
+    if (store) require_arch("stmatrix", false, site.range);
     check_keywords(kwargs, name, {"transpose", "num_matrices"}, site.range);
     check_arity(args.size(), 0, 2, name, site.range);
     std::optional<Value> tr = !args.empty() ? std::optional<Value>(args[0]) : kwarg_of(kwargs, "transpose");
@@ -145,24 +159,28 @@ Value Evaluator::call_ldmatrix_builtin(BuiltinId id, std::vector<Value>& args, K
     }
     int64_t n = nm ? require_static_int(*nm, site.range, "num_matrices") : 1;
     if (n != 1 && n != 2 && n != 4) {
-      auto& d = error(diag::Kind::BadCopyAtom, site.range, "ldmatrix loads 1, 2 or 4 matrices, found num_matrices=" + std::to_string(n));
-      d.note("PTX has ldmatrix .x1, .x2 and .x4");
+      auto& d = error(diag::Kind::BadCopyAtom, site.range, std::string(store ? "stmatrix stores" : "ldmatrix loads") +
+                                                               " 1, 2 or 4 matrices, found num_matrices=" + std::to_string(n));
+      d.note(std::string("PTX has ") + (store ? "stmatrix" : "ldmatrix") + " .x1, .x2 and .x4");
       abort_entry();
     }
     Value v;
     v.kind = Value::Kind::Marker;
-    v.s = "LdMatrix8x8x16bOp";
+    v.s = store ? "StMatrix8x8x16bOp" : "LdMatrix8x8x16bOp";
     v.elts = std::make_shared<std::vector<Value>>(std::vector<Value>{Value::boolean(trans), Value::integer(n)});
     return v;
   }
-  // cute.make_tiled_copy_A(atom, tiled_mma) / make_tiled_copy_B
-  const int operand = id == BuiltinId::MakeTiledCopyA ? 0 : 1;
-  const std::string name = operand == 0 ? "cute.make_tiled_copy_A" : "cute.make_tiled_copy_B";
+  // cute.make_tiled_copy_A(atom, tiled_mma) / make_tiled_copy_B (ldmatrix) / make_tiled_copy_C (stmatrix)
+  const int operand = id == BuiltinId::MakeTiledCopyA ? 0 : id == BuiltinId::MakeTiledCopyB ? 1 : 2;
+  const std::string name = operand == 0 ? "cute.make_tiled_copy_A" : operand == 1 ? "cute.make_tiled_copy_B" : "cute.make_tiled_copy_C";
   check_keywords(kwargs, name, {}, site.range);
   check_arity(args.size(), 2, 2, name, site.range);
-  if (args[0].kind != Value::Kind::CopyAtom || !args[0].atom->ldsm_matrices) {
-    auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 0), name + "() takes an ldmatrix copy atom, found " + describe(args[0]));
-    d.help("cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(False, 4), cutlass.BFloat16)");
+  const bool store = operand == 2;
+  if (args[0].kind != Value::Kind::CopyAtom || !args[0].atom->ldsm_matrices || args[0].atom->stsm != store) {
+    auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 0),
+                    name + "() takes " + (store ? "a stmatrix" : "an ldmatrix") + " copy atom, found " + describe(args[0]));
+    d.help(store ? "cute.make_copy_atom(cute.nvgpu.warp.StMatrix8x8x16bOp(False, 2), cutlass.BFloat16)"
+                 : "cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(False, 4), cutlass.BFloat16)");
     abort_entry();
   }
   if (args[1].kind != Value::Kind::TiledMma || args[1].tiled_mma->thread)
@@ -170,11 +188,12 @@ Value Evaluator::call_ldmatrix_builtin(BuiltinId id, std::vector<Value>& args, K
   const CopyAtom& atom = *args[0].atom;
   const TiledMma& tm = *args[1].tiled_mma;
   if (tm.atom.device_fn.empty() || tm.atom.threads != 32) {
-    auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 1), "ldmatrix feeds a warp-level MMA (mma.sync); this tiled MMA is made of " + tm.atom.name);
+    auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 1), std::string(store ? "stmatrix stores" : "ldmatrix feeds") +
+                                                                        " a warp-level MMA's fragments (mma.sync); this tiled MMA is made of " + tm.atom.name);
     d.help("use cute.nvgpu.warp.MmaF16BF16Op(...) atoms");
     abort_entry();
   }
-  if (ir::bit_width(atom.dtype) != ir::bit_width(tm.atom.ab)) {
+  if (!store && ir::bit_width(atom.dtype) != ir::bit_width(tm.atom.ab)) {
     auto& d = error(diag::Kind::BadCopyAtom, site.range,
                     std::string("the copy atom moves ") + ir::type_name(atom.dtype) + ", the tiled MMA's operands are " + ir::type_name(tm.atom.ab));
     d.help(std::string("make the copy atom with cutlass.") + ir::type_name(tm.atom.ab));
@@ -193,11 +212,15 @@ Value Evaluator::call_ldmatrix_builtin(BuiltinId id, std::vector<Value>& args, K
     const int64_t vals = layout::size(layout::get(tc->dst_tv, 1)).require_value("values");
     if (vals % atom_v != 0) {
       auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 0),
-                      "ldmatrix .x" + std::to_string(atom.ldsm_matrices) + " gives each thread " + std::to_string(atom_v) + " values, but the tiled MMA's " +
-                          (operand == 0 ? "A" : "B") + " fragment holds " + std::to_string(vals) + " per thread in its " + std::to_string(rows) + " x " +
+                      std::string(store ? "stmatrix .x" : "ldmatrix .x") + std::to_string(atom.ldsm_matrices) + " gives each thread " + std::to_string(atom_v) + " values, but the tiled MMA's " +
+                          (operand == 0 ? "A" : operand == 1 ? "B" : "C") + " fragment holds " + std::to_string(vals) + " per thread in its " + std::to_string(rows) + " x " +
                           std::to_string(cols) + " tile");
-      d.note("one ldmatrix must fill whole registers of one thread's fragment");
-      if (operand == 1)
+      d.note(store ? "one stmatrix must read whole registers of one thread's fragment" : "one ldmatrix must fill whole registers of one thread's fragment");
+      if (store)
+        d.help("store fewer matrices (num_matrices=" + std::to_string(vals / 2) + "), or widen the tiled MMA's N tile: make_tiled_mma(op, (" +
+               std::to_string(tm.am) + ", " + std::to_string(tm.an) + ", 1), permutation_mnk=(" + std::to_string(tm.atom.m * tm.am) + ", " +
+               std::to_string(2 * tm.atom.n * tm.an) + ", " + std::to_string(tm.atom.k) + "))");
+      else if (operand == 1)
         d.help("load fewer matrices (num_matrices=" + std::to_string(vals / 2) + "), or widen the tiled MMA's N tile: make_tiled_mma(op, (" +
                std::to_string(tm.am) + ", " + std::to_string(tm.an) + ", 1), permutation_mnk=(" + std::to_string(tm.atom.m * tm.am) + ", " +
                std::to_string(2 * tm.atom.n * tm.an) + ", " + std::to_string(tm.atom.k) + "))");
@@ -227,20 +250,26 @@ Value Evaluator::call_ldmatrix_builtin(BuiltinId id, std::vector<Value>& args, K
 
 Value Evaluator::ldmatrix_partition(const TiledCopy& tc, const Value& tv, bool source, source::SourceRange r) {
   const TensorValue& t = *tv.tensor;
-  if (!source) {
-    auto& d = error(diag::Kind::BadCopyAtom, r, "an ldmatrix tiled copy writes registers; it has no partition_D");
-    d.help("view the MMA's fragment through the copy: thr_copy.retile(tiled_mma.make_fragment_A(...))");
+  const bool store = tc.atom.stsm;  // stmatrix: the rows are the destination
+  const char* instr = store ? "stmatrix" : "ldmatrix";
+  if (source == store) {
+    auto& d = error(diag::Kind::BadCopyAtom, r, store ? "a stmatrix tiled copy reads registers; it has no partition_S"
+                                                      : "an ldmatrix tiled copy writes registers; it has no partition_D");
+    d.help(store ? "view the fragment through the copy: thr_copy.retile(tCrC), a C-shaped fragment of 16-bit values"
+                 : "view the MMA's fragment through the copy: thr_copy.retile(tiled_mma.make_fragment_A(...))");
     abort_entry();
   }
   if (t.space != MemSpace::Smem) {
-    auto& d = error(diag::Kind::BadCopyAtom, r, std::string("ldmatrix reads shared memory; partition_S got a ") + space_name(t.space) + " tensor");
-    d.help("stage the tile in shared memory first (cp.async or a universal copy), then partition that");
+    auto& d = error(diag::Kind::BadCopyAtom, r, std::string(instr) + (store ? " writes shared memory; partition_D got a " : " reads shared memory; partition_S got a ") +
+                                                    space_name(t.space) + " tensor");
+    d.help(store ? "store into a shared-memory tile, then copy that on (a universal copy or a TMA store)"
+                 : "stage the tile in shared memory first (cp.async or a universal copy), then partition that");
     abort_entry();
   }
   if (ir::bit_width(t.dtype) != 16)
-    fail(diag::Kind::BadCopyAtom, r, std::string("ldmatrix moves 16-bit elements, the tensor holds ") + ir::type_name(t.dtype));
+    fail(diag::Kind::BadCopyAtom, r, std::string(instr) + " moves 16-bit elements, the tensor holds " + ir::type_name(t.dtype));
   // (V, REST_M, REST_K, ...) -> ((8, V / 8), REST_M, REST_K, ...): CuTe's (CPY, CPY_M, CPY_K).
-  Value p = thread_partition(tv, tc.tiler, tc.tv, *tc.thread, 0, "an ldmatrix tiled copy", r);
+  Value p = thread_partition(tv, tc.tiler, tc.tv, *tc.thread, 0, store ? "a stmatrix tiled copy" : "an ldmatrix tiled copy", r);
   auto out = std::make_shared<TensorValue>(*p.tensor);
   try {
     out->layout = split_values(out->layout, kRowElems);
@@ -265,32 +294,34 @@ Value Evaluator::retile(const TiledCopy& tc, const Value& tv, source::SourceRang
     fail(diag::Kind::BadCopyAtom, r, std::string("retile() views a register fragment, found a ") + space_name(t.space) + " tensor");
   const TiledMma& tm = *tc.mma;
   const MmaAtom& a = tm.atom;
-  const bool is_a = tc.operand == 0;
-  const layout::Layout& mma_tv = is_a ? tm.a_tv : tm.b_tv;
-  const int64_t atom_rows = is_a ? a.m * tm.am : a.n * tm.an;
+  const bool is_a = tc.operand == 0, is_c = tc.operand == 2;
+  const char* which = is_a ? "A" : is_c ? "C" : "B";
+  const layout::Layout& mma_tv = is_a ? tm.a_tv : is_c ? tm.c_tv : tm.b_tv;
+  const int64_t atom_rows = is_a || is_c ? a.m * tm.am : a.n * tm.an;
+  const int64_t atom_cols = is_c ? a.n * tm.an : a.k;
   const int64_t mma_v = layout::size(layout::get(mma_tv, 1)).require_value("values");
   const int64_t atom_v = 2 * tc.atom.ldsm_matrices;
-  const std::string frag = is_a ? "make_fragment_A" : "make_fragment_B";
+  const std::string frag = std::string("make_fragment_") + which;
   if (t.layout.rank() != 2 && t.layout.rank() != 3) {
-    fail(diag::Kind::TensorShapeMismatch, r, "retile() takes a (V, " + std::string(is_a ? "M" : "N") + ", K) fragment from tiled_mma." + frag +
-                                                 ", found shape " + shape_text(t.layout.shape));
+    fail(diag::Kind::TensorShapeMismatch, r, "retile() takes a " + std::string(is_a ? "(V, M, K)" : is_c ? "(V, M, N)" : "(V, N, K)") +
+                                                 " fragment from tiled_mma." + frag + ", found shape " + shape_text(t.layout.shape));
   }
   const int64_t v = layout::size(layout::get(t.layout, 0)).require_value("values");
   const int64_t n1 = layout::size(layout::get(t.layout, 1)).require_value("mode 1");
   const int64_t n2 = t.layout.rank() == 3 ? layout::size(layout::get(t.layout, 2)).require_value("mode 2") : 1;
   const auto& tiler = tc.tiler.elems();
-  const int64_t rows = n1 * atom_rows, cols = n2 * a.k;
+  const int64_t rows = n1 * atom_rows, cols = n2 * atom_cols;
   const int64_t tile_rows = tiler[0].value().value(), tile_cols = tiler[1].value().value();
   if (v != mma_v || rows % tile_rows != 0 || cols % tile_cols != 0) {
     auto& d = error(diag::Kind::TensorShapeMismatch, r, "retile() cannot view a fragment of shape " + shape_text(t.layout.shape) + " through this tiled copy");
-    if (v != mma_v) d.note("the tiled MMA's " + std::string(is_a ? "A" : "B") + " fragment holds " + std::to_string(mma_v) + " values per thread per atom");
+    if (v != mma_v) d.note("the tiled MMA's " + std::string(which) + " fragment holds " + std::to_string(mma_v) + " values per thread per atom");
     else d.note("it covers a " + std::to_string(rows) + " x " + std::to_string(cols) + " tile, which the copy's " + std::to_string(tile_rows) + " x " +
                 std::to_string(tile_cols) + " tiles do not divide");
-    d.help("make the fragment with tiled_mma." + frag + "(thr_mma.partition_" + (is_a ? "A" : "B") + "(tile))");
+    d.help("make the fragment with tiled_mma." + frag + "(thr_mma.partition_" + which + "(tile))");
     abort_entry();
   }
   try {
-    layout::Layout frag_vals = values_of(rows, cols, layout::IntTuple::tuple({atom_rows, a.k}), mma_tv);
+    layout::Layout frag_vals = values_of(rows, cols, layout::IntTuple::tuple({atom_rows, atom_cols}), mma_tv);
     layout::Layout copy_vals = split_values(values_of(rows, cols, tc.tiler, tc.dst_tv), atom_v);
     if (t.layout.rank() == 2) copy_vals = layout::make_layout(std::vector<layout::Layout>{layout::get(copy_vals, 0), layout::get(copy_vals, 1)});
     std::unordered_map<int64_t, int64_t> reg_of;  // tile offset -> fragment offset
@@ -332,20 +363,26 @@ Value Evaluator::retile(const TiledCopy& tc, const Value& tv, source::SourceRang
 
 void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Value& dst_v, const std::optional<Value>& pred,
                               source::SourceRange r) {
-  const TensorValue& src = *src_v.tensor;
-  const TensorValue& dst = *dst_v.tensor;
+  // ldmatrix: shared-memory rows to registers; stmatrix (atom.stsm): registers to the rows.
+  const bool store = atom.stsm;
+  const TensorValue& src = *(store ? dst_v : src_v).tensor;  // below, src is the rows' side
+  const TensorValue& dst = *(store ? src_v : dst_v).tensor;  // and dst the registers'
   const int n = atom.ldsm_matrices;
   const int64_t atom_v = 2 * n;
-  const std::string what = "ldmatrix .x" + std::to_string(n) + (atom.ldsm_trans ? ".trans" : "");
-  if (pred) fail(diag::Kind::UnsupportedOperation, r, "an " + what + " copy cannot be predicated: the warp loads whole matrices");
+  const std::string what = std::string(store ? "stmatrix .x" : "ldmatrix .x") + std::to_string(n) + (atom.ldsm_trans ? ".trans" : "");
+  if (pred) fail(diag::Kind::UnsupportedOperation, r, std::string(store ? "a " : "an ") + what + " copy cannot be predicated: the warp " +
+                                                          (store ? "stores" : "loads") + " whole matrices");
   if (src.space != MemSpace::Smem || dst.space != MemSpace::Rmem) {
-    auto& d = error(diag::Kind::BadCopyAtom, r, what + " copies shared memory to registers; this copy is from a " + space_name(src.space) +
-                                                    " tensor to a " + space_name(dst.space) + " tensor");
-    d.help("source: thr_copy.partition_S(smem tile); destination: thr_copy.retile(fragment)");
+    const TensorValue& from = *src_v.tensor;
+    const TensorValue& to = *dst_v.tensor;
+    auto& d = error(diag::Kind::BadCopyAtom, r, what + (store ? " copies registers to shared memory" : " copies shared memory to registers") +
+                                                    "; this copy is from a " + space_name(from.space) + " tensor to a " + space_name(to.space) + " tensor");
+    d.help(store ? "source: thr_copy.retile(fragment); destination: thr_copy.partition_D(smem tile)"
+                 : "source: thr_copy.partition_S(smem tile); destination: thr_copy.retile(fragment)");
     abort_entry();
   }
   if (src.dtype != dst.dtype || ir::bit_width(src.dtype) != 16) {
-    fail(diag::Kind::TensorDtypeMismatch, r, std::string("an ldmatrix copy moves 16-bit elements between tensors of one type, found ") +
+    fail(diag::Kind::TensorDtypeMismatch, r, std::string(store ? "a stmatrix" : "an ldmatrix") + " copy moves 16-bit elements between tensors of one type, found " +
                                                  ir::type_name(src.dtype) + " and " + ir::type_name(dst.dtype));
   }
   // Both sides ((ATOM_V, REST_V), REST...): 8 source values (a row) and 2 * n destination values per atom.
@@ -354,10 +391,15 @@ void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Va
   bool ok = src.layout.rank() == dst.layout.rank() && s0 % kRowElems == 0 && d0 % atom_v == 0 && s0 / kRowElems == d0 / atom_v;
   for (size_t m = 1; ok && m < src.layout.rank(); ++m) ok = mode_size(src.layout, m) == mode_size(dst.layout, m);
   if (!ok) {
-    auto& d = error(diag::Kind::TensorShapeMismatch, r, "cute.copy through " + what + " between tensors of shapes " + shape_text(src.layout.shape) +
-                                                            " and " + shape_text(dst.layout.shape));
-    d.note("each atom reads 8 elements per thread (one row) and writes " + std::to_string(atom_v) + "; mode 0 holds the atoms, the other modes must agree");
-    d.help("copy thr_copy.partition_S(sA)[..., k] into thr_copy.retile(frag)[..., k]");
+    auto& d = error(diag::Kind::TensorShapeMismatch, r, "cute.copy through " + what + " between tensors of shapes " + shape_text(src_v.tensor->layout.shape) +
+                                                            " and " + shape_text(dst_v.tensor->layout.shape));
+    if (store) {
+      d.note("each atom reads " + std::to_string(atom_v) + " register values per thread and writes 8 elements (one row); mode 0 holds the atoms, the other modes must agree");
+      d.help("copy thr_copy.retile(frag)[..., n] into thr_copy.partition_D(sC)[..., n]");
+    } else {
+      d.note("each atom reads 8 elements per thread (one row) and writes " + std::to_string(atom_v) + "; mode 0 holds the atoms, the other modes must agree");
+      d.help("copy thr_copy.partition_S(sA)[..., k] into thr_copy.retile(frag)[..., k]");
+    }
     abort_entry();
   }
   if (src.swizzle && src.swizzle->bits > 0 && (int64_t(1) << src.swizzle->base) < kRowElems) {
@@ -377,9 +419,11 @@ void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Va
       for (int64_t q = 1; q < kRowElems; ++q) {
         Value o = static_offset(src, ls + q);
         if (first.kind != Value::Kind::Int || o.kind != Value::Kind::Int || o.i != first.i + q) {
-          auto& d = error(diag::Kind::BadCopyAtom, r, "each thread's ldmatrix row must be 8 contiguous elements of shared memory; this one is not");
-          d.note("the source's layout is " + src.layout.to_string());
-          d.help("keep the tile's contiguous mode the one ldmatrix rows run along (K for A and B in K-major layouts), or use transpose=True");
+          auto& d = error(diag::Kind::BadCopyAtom, r, std::string("each thread's ") + (store ? "stmatrix" : "ldmatrix") +
+                                                          " row must be 8 contiguous elements of shared memory; this one is not");
+          d.note(std::string(store ? "the destination's" : "the source's") + " layout is " + src.layout.to_string());
+          if (store) d.help("keep the tile's contiguous mode the one stmatrix rows run along (N for a row-major C tile), or use transpose=True");
+          else d.help("keep the tile's contiguous mode the one ldmatrix rows run along (K for A and B in K-major layouts), or use transpose=True");
           abort_entry();
         }
       }
@@ -387,9 +431,10 @@ void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Va
       if (src.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(src.offset, r), off, r, r);
       ir::ExprRef pre = to_expr_as(off, ScalarType::Int64, r);
       if (src.align_bytes % 16 != 0 || (known_divisor(pre) * 2) % 16 != 0) {
-        auto& d = error(diag::Kind::BadCopyAtom, r, "ldmatrix row addresses must be 16-byte aligned; a row here starts at an element offset known only to be a multiple of " +
+        auto& d = error(diag::Kind::BadCopyAtom, r, std::string(store ? "stmatrix" : "ldmatrix") +
+                                                        " row addresses must be 16-byte aligned; a row here starts at an element offset known only to be a multiple of " +
                                                         std::to_string(known_divisor(pre)));
-        d.note("the source's layout is " + src.layout.to_string() + " (" + std::to_string(src.align_bytes) + "-byte aligned base)");
+        d.note(std::string(store ? "the destination's" : "the source's") + " layout is " + src.layout.to_string() + " (" + std::to_string(src.align_bytes) + "-byte aligned base)");
         d.help("make rows start every 8 elements: pad or size the shared-memory rows to a multiple of 8 elements");
         abort_entry();
       }
@@ -399,16 +444,17 @@ void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Va
         Value lo = static_offset(dst, ld + 2 * k), hi = static_offset(dst, ld + 2 * k + 1);
         std::optional<int64_t> base = dst.offset ? ir::as_int_const(dst.offset) : std::optional<int64_t>(0);
         if (!base || lo.kind != Value::Kind::Int || hi.kind != Value::Kind::Int || hi.i != lo.i + 1 || (*base + lo.i) % 2 != 0) {
-          auto& d = error(diag::Kind::BadCopyAtom, r, "ldmatrix fills 32-bit registers: each pair of destination values must be adjacent fragment elements at an even offset");
-          d.note("the destination's layout is " + dst.layout.to_string());
-          d.help("copy into thr_copy.retile(tiled_mma.make_fragment_A/B(...)), a compact fragment");
+          auto& d = error(diag::Kind::BadCopyAtom, r, store ? "stmatrix reads 32-bit registers: each pair of source values must be adjacent fragment elements at an even offset"
+                                                            : "ldmatrix fills 32-bit registers: each pair of destination values must be adjacent fragment elements at an even offset");
+          d.note(std::string(store ? "the source's" : "the destination's") + " layout is " + dst.layout.to_string());
+          d.help(store ? "copy from thr_copy.retile(fragment), a compact C-shaped fragment" : "copy into thr_copy.retile(tiled_mma.make_fragment_A/B(...)), a compact fragment");
           abort_entry();
         }
         call_args.push_back(ir::address_of(dst.ptr, ir::int_const(*base + lo.i, ScalarType::Int64), dst.dtype));
       }
-      fn_->stored_ptrs[dst.ptr] += 1;
+      fn_->stored_ptrs[store ? src.ptr : dst.ptr] += 1;
       auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-      s->a = ir::call("tileslc::dev::ldsm_x" + std::to_string(n) + (atom.ldsm_trans ? "_trans" : ""), std::move(call_args), ScalarType::Int32);
+      s->a = ir::call(std::string(store ? "tileslc::dev::stsm_x" : "tileslc::dev::ldsm_x") + std::to_string(n) + (atom.ldsm_trans ? "_trans" : ""), std::move(call_args), ScalarType::Int32);
       emit(std::move(s));
     }
   }

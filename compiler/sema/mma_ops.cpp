@@ -10,7 +10,8 @@
 // ((4,8),(2,2)):((16,1),(8,64)) and CLayout ((4,8),(2,2)):((32,1),(16,8)).
 // make_tiled_mma lays atoms out (AM, AN) over warps; partition_A/B/C give a
 // thread's (V, REST_M|N, REST_K|N) values, and cute.gemm issues one
-// instruction per (m, n, k) of the register fragments.
+// instruction per (m, n, k) of the register fragments. The TF32 (m16n8k8) and
+// 8-bit integer (m16n8k32) atoms follow the same scheme with their own layouts.
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -53,15 +54,25 @@ MmaAtom universal_fma(ScalarType t) {
 }  // namespace
 
 layout::Layout mma_tv_over_tile(const TiledMma& tm, int operand, int64_t rows, int64_t cols) {
-  // CuTe's TiledMMA::get_layoutA_TV / get_layoutB_TV over a (rows, cols)
-  // tile of the operand: thread (atom thread, warp_m, warp_n), value (atom
+  // CuTe's TiledMMA::get_layoutA_TV / get_layoutB_TV / get_layoutC_TV over a
+  // (rows, cols) tile of the operand (operand 0: A, 1: B, 2: C): thread (atom thread, warp_m, warp_n), value (atom
   // value, rest_rows, rest_cols), where the atom tiles beyond one per warp
   // repeat every m*AM (n*AN) rows and every k columns.
   const MmaAtom& a = tm.atom;
+  auto L = [](int64_t n, int64_t s) { return layout::make_layout(layout::IntTuple(n), layout::IntTuple(s)); };
+  if (operand == 2) {
+    // C over a (rows, cols) tile: atoms repeat every m*AM rows and n*AN columns.
+    layout::Layout thr = layout::get(a.c_tv, 0), val = layout::get(a.c_tv, 1);
+    layout::Layout thr_w = layout::make_layout(thr.shape, widen(thr.stride, a.m, rows));
+    layout::Layout val_w = layout::make_layout(val.shape, widen(val.stride, a.m, rows));
+    layout::Layout rest_rows = L(rows / (a.m * tm.am), a.m * tm.am), rest_cols = L(cols / (a.n * tm.an), a.n * tm.an * rows);
+    return layout::make_layout(std::vector<layout::Layout>{
+        layout::make_layout(std::vector<layout::Layout>{thr_w, L(tm.am, a.m), L(tm.an, a.n * rows)}),
+        layout::make_layout(std::vector<layout::Layout>{val_w, rest_rows, rest_cols})});
+  }
   const bool is_a = operand == 0;
   const int64_t atom_rows = is_a ? a.m : a.n, warps = is_a ? tm.am : tm.an;
   const layout::Layout& atom_tv = is_a ? a.a_tv : a.b_tv;
-  auto L = [](int64_t n, int64_t s) { return layout::make_layout(layout::IntTuple(n), layout::IntTuple(s)); };
   layout::Layout thr = layout::get(atom_tv, 0), val = layout::get(atom_tv, 1);
   layout::Layout thr_w = layout::make_layout(thr.shape, widen(thr.stride, atom_rows, rows));
   layout::Layout val_w = layout::make_layout(val.shape, widen(val.stride, atom_rows, rows));
@@ -120,6 +131,55 @@ Value Evaluator::call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::v
       a.m = 16, a.n = 8, a.k = 16, a.threads = 32;
       a.a_tv = parse("((4,8),(2,2,2)):((32,1),(16,8,128))");
       a.b_tv = parse("((4,8),(2,2)):((16,1),(8,64))");
+      a.c_tv = parse("((4,8),(2,2)):((32,1),(16,8))");
+      return mma_value(std::move(a));
+    }
+    case BuiltinId::MmaTF32Op: {
+      // CuTe DSL (4.6): cute.nvgpu.warp.MmaTF32Op(shape_mnk): mma.sync.aligned.m16n8k8.row.col
+      // .f32.tf32.tf32.f32. Fragments hold Float32; the device function rounds each A and B value
+      // to TF32 (cvt.rna.tf32.f32) as it packs the registers. Fragments per PTX ISA "Matrix
+      // Fragments for mma.m16n8k8" (.tf32), CuTe's SM80_16x8x8_F32TF32TF32F32_TN: A (row g [+8],
+      // col t [+4]), B (row t [+4], col g), C as m16n8k16's.
+      if (args.size() != 1)
+        fail(diag::Kind::WrongArity, site.range, "MmaTF32Op((16, 8, 8)) takes 1 argument, " + std::to_string(args.size()) + " given");
+      if (!static_equal(args[0], Value::tuple({Value::integer(16), Value::integer(8), Value::integer(8)})))
+        fail(diag::Kind::BadCopyAtom, arg_range(0), "MmaTF32Op supports the (16, 8, 8) shape, found " + repr(args[0]));
+      MmaAtom a;
+      a.name = "MmaTF32Op";
+      a.device_fn = "tileslc::dev::mma_m16n8k8_f32_tf32";
+      a.ab = a.acc = ScalarType::Float32;
+      a.m = 16, a.n = 8, a.k = 8, a.threads = 32;
+      a.a_tv = parse("((4,8),(2,2)):((16,1),(8,64))");
+      a.b_tv = parse("((4,8),2):((8,1),32)");
+      a.c_tv = parse("((4,8),(2,2)):((32,1),(16,8))");
+      return mma_value(std::move(a));
+    }
+    case BuiltinId::MmaI8Op: {
+      // tileslc's name (CuTe DSL has no warp-level integer op; tcgen05's is MmaI8Op):
+      // cute.nvgpu.warp.MmaI8Op(ab_dtype, acc_dtype, (16, 8, 32)) is mma.sync.aligned.m16n8k32
+      // .row.col.s32.{s8,u8}.{s8,u8}.s32. PTX ISA "Matrix Fragments for mma.m16n8k32": A (row
+      // g [+8], col 4t + (0..3) [+16]), B (row 4t + (0..3) [+16], col g), C as m16n8k16's;
+      // CuTe's SM80_16x8x32_S32S8S8S32_TN layouts.
+      if (args.size() != 3)
+        fail(diag::Kind::WrongArity, site.range, "MmaI8Op(ab_dtype, acc_dtype, (16, 8, 32)) takes 3 arguments, " +
+                                                     std::to_string(args.size()) + " given");
+      ScalarType ab = type_arg(args[0], arg_range(0)), acc = type_arg(args[1], arg_range(1));
+      if (!static_equal(args[2], Value::tuple({Value::integer(16), Value::integer(8), Value::integer(32)})))
+        fail(diag::Kind::BadCopyAtom, arg_range(2), "MmaI8Op supports the (16, 8, 32) shape, found " + repr(args[2]));
+      if ((ab != ScalarType::Int8 && ab != ScalarType::Uint8) || acc != ScalarType::Int32) {
+        auto& d = error(diag::Kind::BadCopyAtom, site.range,
+                        std::string("mma.sync m16n8k32 has no ") + ir::type_name(ab) + " x " + ir::type_name(ab) + " -> " + ir::type_name(acc) + " form");
+        d.note("supported here: Int8 or Uint8 inputs accumulating in Int32");
+        abort_entry();
+      }
+      MmaAtom a;
+      a.name = "MmaI8Op";
+      a.device_fn = ab == ScalarType::Int8 ? "tileslc::dev::mma_m16n8k32_s32_s8" : "tileslc::dev::mma_m16n8k32_s32_u8";
+      a.ab = ab;
+      a.acc = acc;
+      a.m = 16, a.n = 8, a.k = 32, a.threads = 32;
+      a.a_tv = parse("((4,8),(4,2,2)):((64,1),(16,8,256))");
+      a.b_tv = parse("((4,8),(4,2)):((32,1),(8,128))");
       a.c_tv = parse("((4,8),(2,2)):((32,1),(16,8))");
       return mma_value(std::move(a));
     }
@@ -252,8 +312,13 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
       abort_entry();
     }
   };
-  want_type(a, atom.ab, "A");
-  want_type(b, atom.ab, "B");
+  // The TF32 atom reads Float32 storage; fragments declared TFloat32 hold the same 32 bits.
+  auto input_type = [&](const TensorValue& t) { return atom.name == "MmaTF32Op" && t.dtype == ScalarType::TFloat32 ? atom.ab : t.dtype; };
+  TensorValue a_in = a, b_in = b;
+  a_in.dtype = input_type(a);
+  b_in.dtype = input_type(b);
+  want_type(a_in, atom.ab, "A");
+  want_type(b_in, atom.ab, "B");
   want_type(c, atom.acc, "C");
   want_type(d, atom.acc, "D");
   auto modes = [&](const TensorValue& t, const char* which, int64_t values) {

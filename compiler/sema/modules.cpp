@@ -40,7 +40,7 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"shuffle_sync", BuiltinId::ShuffleSync}, {"shuffle_sync_up", BuiltinId::ShuffleSyncUp},
       {"shuffle_sync_down", BuiltinId::ShuffleSyncDown}, {"shuffle_sync_bfly", BuiltinId::ShuffleSyncBfly},
       {"vote_ballot_sync", BuiltinId::VoteBallotSync}, {"vote_any_sync", BuiltinId::VoteAnySync},
-      {"vote_all_sync", BuiltinId::VoteAllSync},
+      {"vote_all_sync", BuiltinId::VoteAllSync}, {"warp_redux_sync", BuiltinId::WarpReduxSync},
       {"fence_acq_rel_cta", BuiltinId::FenceBlock}, {"fence_acq_rel_gpu", BuiltinId::FenceGpu},
       {"fence_acq_rel_sys", BuiltinId::FenceSys},
       {"lane_idx", BuiltinId::LaneIdx}, {"warp_idx", BuiltinId::WarpIdx},
@@ -73,6 +73,7 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"SmemAllocator", BuiltinId::SmemAllocatorNew},
       {"cp_async_commit_group", BuiltinId::CpAsyncCommitGroup}, {"cp_async_wait_group", BuiltinId::CpAsyncWaitGroup},
       {"MmaUniversalOp", BuiltinId::MmaUniversalOp}, {"MmaF16BF16Op", BuiltinId::MmaF16BF16Op},
+      {"MmaTF32Op", BuiltinId::MmaTF32Op}, {"MmaI8Op", BuiltinId::MmaI8Op},
       {"make_mma_atom", BuiltinId::MakeMmaAtom}, {"make_tiled_mma", BuiltinId::MakeTiledMma}, {"gemm", BuiltinId::Gemm},
       {"CopyG2SOp", BuiltinId::CopyG2SOp},
       {"mbarrier_init", BuiltinId::MbarrierInit}, {"mbarrier_init_fence", BuiltinId::MbarrierInitFence},
@@ -89,7 +90,8 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"CopyReduceBulkTensorTileS2GOp", BuiltinId::CopyReduceBulkTensorTileS2GOp},
       {"cp_async_bulk_commit_group", BuiltinId::BulkCommitGroup}, {"cp_async_bulk_wait_group", BuiltinId::BulkWaitGroup},
       {"LdMatrix8x8x16bOp", BuiltinId::LdMatrix8x8x16bOp}, {"make_tiled_copy_A", BuiltinId::MakeTiledCopyA},
-      {"make_tiled_copy_B", BuiltinId::MakeTiledCopyB},
+      {"make_tiled_copy_B", BuiltinId::MakeTiledCopyB}, {"StMatrix8x8x16bOp", BuiltinId::StMatrix8x8x16bOp},
+      {"make_tiled_copy_C", BuiltinId::MakeTiledCopyC},
   };
   for (const auto& r : rows) add(r.name, Value::make_builtin(r.id));
   builtins_ = m;

@@ -649,7 +649,7 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
       case BuiltinId::MakeCopyAtom: {
         check_kwargs("cute.make_copy_atom", {"num_bits_per_copy"});
         arity(2, 2, "cute.make_copy_atom");
-        if (args[0].kind == Value::Kind::Marker && args[0].s == "LdMatrix8x8x16bOp") return make_ldmatrix_atom(args, kwargs, site);
+        if (args[0].kind == Value::Kind::Marker && (args[0].s == "LdMatrix8x8x16bOp" || args[0].s == "StMatrix8x8x16bOp")) return make_ldmatrix_atom(args, kwargs, site);
         if (args[0].kind != Value::Kind::Marker || (args[0].s != "CopyUniversalOp" && args[0].s != "CopyG2SOp")) {
           auto& d = error(diag::Kind::BadCopyAtom, arg_range(0),
                           "cute.make_copy_atom() takes a copy operation: cute.nvgpu.CopyUniversalOp(), "

@@ -44,17 +44,17 @@ enum class BuiltinId : uint8_t {
   CopyUniversalOp, MakeTiledCopyTv, Copy, LocalTile, LocalPartition, SmemAllocatorNew,
   // tileslc.cute.arch: hardware atomics, warp collectives, named barriers and fences
   AtomicAdd, AtomicMin, AtomicMax, AtomicAnd, AtomicOr, AtomicXor, AtomicExch, AtomicCas,
-  ShuffleSync, ShuffleSyncUp, ShuffleSyncDown, ShuffleSyncBfly, VoteBallotSync, VoteAnySync, VoteAllSync,
+  ShuffleSync, ShuffleSyncUp, ShuffleSyncDown, ShuffleSyncBfly, VoteBallotSync, VoteAnySync, VoteAllSync, WarpReduxSync,
   NamedBarrier, FenceBlock, FenceGpu, FenceSys, CpAsyncCommitGroup, CpAsyncWaitGroup,
   // MMA atoms (tileslc.cute, tileslc.cute.nvgpu.warp) and cp.async (tileslc.cute.nvgpu.cpasync)
-  MmaUniversalOp, MmaF16BF16Op, MakeMmaAtom, MakeTiledMma, Gemm, CopyG2SOp,
+  MmaUniversalOp, MmaF16BF16Op, MmaTF32Op, MmaI8Op, MakeMmaAtom, MakeTiledMma, Gemm, CopyG2SOp,
   // sm_90: mbarriers, TMA, warpgroup MMA, setmaxnreg, elect.sync (sm90_ops.cpp)
   MbarrierInit, MbarrierInitFence, MbarrierArrive, MbarrierArriveExpectTx, MbarrierWait, FenceProxyAsync,
   WarpgroupRegAlloc, WarpgroupRegDealloc, ElectOne, MakeWarpUniform, CopyBulkTensorTileG2SOp, MakeTiledTmaAtom,
   WarpgroupMmaF16BF16Op, WarpgroupMmaF8Op, WarpgroupFence, WarpgroupCommitGroup, WarpgroupWaitGroup, CopyBulkTensorTileS2GOp,
   CopyReduceBulkTensorTileS2GOp, BulkCommitGroup, BulkWaitGroup, MultiprocessorCount,
   // ldmatrix (tileslc.cute.nvgpu.warp) and the tiled copies that feed a tiled MMA (ldmatrix_ops.cpp)
-  LdMatrix8x8x16bOp, MakeTiledCopyA, MakeTiledCopyB,
+  LdMatrix8x8x16bOp, MakeTiledCopyA, MakeTiledCopyB, StMatrix8x8x16bOp, MakeTiledCopyC,
   // methods bound to a receiver (Value::self)
   MethodLaunch, MethodLoad, MethodStore, MethodFill, MethodGetSlice, MethodPartitionS, MethodPartitionD,
   MethodTo, MethodAllocateTensor, MethodPartitionA, MethodPartitionB, MethodPartitionC, MethodMakeFragmentA,
@@ -99,6 +99,7 @@ struct CopyAtom {
   bool cp_async = false;
   int ldsm_matrices = 0;               ///< ldmatrix (PTX "ldmatrix"): 1, 2 or 4 8x8 matrices; 0 otherwise
   bool ldsm_trans = false;             ///< ldmatrix .trans
+  bool stsm = false;                   ///< stmatrix (sm_90, PTX "stmatrix"): the same matrices stored, registers to shared memory
 };
 
 /// An MMA atom: one instruction's (M, N, K) tile and, per operand, its
@@ -155,7 +156,8 @@ struct TiledCopy {
   /// make_tiled_copy_A/B (ldmatrix): `tv` is the source (shared-memory) side,
   /// `dst_tv` the tiled MMA's (thread, value) layout over `tiler` that the
   /// registers follow; `mma` and `operand` (0: A, 1: B) let retile() map a
-  /// tiled_mma.make_fragment_A/B fragment onto the copy's values.
+  /// tiled_mma.make_fragment_A/B fragment onto the copy's values. make_tiled_copy_C
+  /// (stmatrix, operand 2) is the same with the registers as the source.
   layout::Layout dst_tv;
   std::shared_ptr<const TiledMma> mma;
   int operand = -1;

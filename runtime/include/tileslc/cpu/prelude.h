@@ -29,6 +29,7 @@
 #include "tileslc/cpu/thread.h"
 #include "tileslc/cpu/types.h"
 #include "tileslc/cpu/warp.h"
+#include "tileslc/cpu/warp_ext.h"
 
 #define TILESLC_GLOBAL
 #define TILESLC_HOST_DEVICE inline

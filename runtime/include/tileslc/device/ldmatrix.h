@@ -52,6 +52,38 @@ TILESLC_LDSM_X4(ldsm_x4_trans, ".trans")
 #undef TILESLC_LDSM_X2
 #undef TILESLC_LDSM_X4
 
+// stmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16 (PTX ISA, "Warp-level
+// matrix store instruction: stmatrix", sm_90 and later): the inverse of
+// ldmatrix with the same lanes and registers. Lane i gives the address of row
+// i % 8 of matrix i / 8; each lane gives, per matrix, the 32-bit register
+// (a pair of adjacent fragment elements) ldmatrix would have filled.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define TILESLC_STSM_ASM(...) __trap()  // sema rejects stmatrix below sm_90 (E0709); never reached
+#else
+#define TILESLC_STSM_ASM(...) asm volatile(__VA_ARGS__)
+#endif
+TILESLC_DEVICE uint32_t reg32(const void* p) { return *static_cast<const uint32_t*>(p); }
+#define TILESLC_STSM(X1, X2, X4, TRANS)                                                                        \
+  TILESLC_DEVICE int32_t X1(void* row, const void* s0) {                                                       \
+    TILESLC_STSM_ASM("stmatrix.sync.aligned.m8n8.x1" TRANS ".shared.b16 [%0], {%1};\n" ::"r"(smem_address(row)),  \
+                     "r"(reg32(s0)) : "memory");                                                               \
+    return 0;                                                                                                  \
+  }                                                                                                            \
+  TILESLC_DEVICE int32_t X2(void* row, const void* s0, const void* s1) {                                       \
+    TILESLC_STSM_ASM("stmatrix.sync.aligned.m8n8.x2" TRANS ".shared.b16 [%0], {%1, %2};\n" ::"r"(smem_address(row)), \
+                     "r"(reg32(s0)), "r"(reg32(s1)) : "memory");                                               \
+    return 0;                                                                                                  \
+  }                                                                                                            \
+  TILESLC_DEVICE int32_t X4(void* row, const void* s0, const void* s1, const void* s2, const void* s3) {       \
+    TILESLC_STSM_ASM("stmatrix.sync.aligned.m8n8.x4" TRANS ".shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(smem_address(row)), \
+                     "r"(reg32(s0)), "r"(reg32(s1)), "r"(reg32(s2)), "r"(reg32(s3)) : "memory");             \
+    return 0;                                                                                                  \
+  }
+TILESLC_STSM(stsm_x1, stsm_x2, stsm_x4, "")
+TILESLC_STSM(stsm_x1_trans, stsm_x2_trans, stsm_x4_trans, ".trans")
+#undef TILESLC_STSM
+#undef TILESLC_STSM_ASM
+
 }  // namespace dev
 }  // namespace tileslc
 

@@ -96,6 +96,26 @@ TILESLC_DEVICE float atomic_cas(float* p, float c, float v) {
   return __uint_as_float(atomicCAS(reinterpret_cast<unsigned int*>(p), __float_as_uint(c), __float_as_uint(v)));
 }
 
+// A pair of 16-bit floats added to p[0] and p[1] as one atomic
+// red.add.noftz.{f16x2,bf16x2} (PTX ISA "red", the result-less form of
+// "atom"; generic addressing, so global or shared memory): p is 4-byte
+// aligned (sema checks). f16x2 exists from sm_60, bf16x2 from sm_90 (sema
+// rejects it below, E0709).
+TILESLC_DEVICE int32_t atomic_add_x2(__half* p, __half a, __half b) {
+  const __half2 v = __halves2half2(a, b);
+  asm volatile("red.add.noftz.f16x2 [%0], %1;\n" ::"l"(p), "r"(*reinterpret_cast<const uint32_t*>(&v)) : "memory");
+  return 0;
+}
+TILESLC_DEVICE int32_t atomic_add_x2(__nv_bfloat16* p, __nv_bfloat16 a, __nv_bfloat16 b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // never reached: sema rejects BFloat16 pairs below sm_90
+#else
+  const __nv_bfloat162 v = __halves2bfloat162(a, b);
+  asm volatile("red.add.noftz.bf16x2 [%0], %1;\n" ::"l"(p), "r"(*reinterpret_cast<const uint32_t*>(&v)) : "memory");
+#endif
+  return 0;
+}
+
 // bar.sync id, count: a named barrier (count 0: every thread of the CTA).
 TILESLC_DEVICE int32_t named_barrier_sync(int32_t id, int32_t count) {
   if (count == 0) asm volatile("bar.sync %0;" ::"r"(id) : "memory");
@@ -162,6 +182,8 @@ TILESLC_WAIT_GROUPS(cp_async_wait_group, "cp.async.wait_group")
 
 #include "tileslc/device/sm90.h"
 #include "tileslc/device/ldmatrix.h"
+#include "tileslc/device/mma_sm80.h"
+#include "tileslc/device/redux.h"
 
 #undef TILESLC_WAIT_GROUPS
 #undef TILESLC_WAIT_GROUP_N
