@@ -10,12 +10,8 @@
 //   - cp.async copies are deferred until the cp.async.wait_group that covers
 //     them, so a kernel that reads shared memory too early sees stale data;
 //   - every tensor access is bounds-checked (tileslc/cpu/checked.h).
-// sm_90 atoms (TMA, mbarrier, wgmma) are not emulated yet: their
-// tileslc::dev:: functions are missing here, so a kernel using them fails to
-// compile for --target=cpu, naming the function. They belong in a header of
-// their own next to this one (tileslc/cpu/sm90.h), built on barrier_sync,
-// warp_sync, wait_until (an mbarrier phase or a TMA transaction count as the
-// condition) and the cp.async queue below.
+//   - the sm_90 atoms (mbarrier, TMA, wgmma, elect.sync, setmaxnreg) are
+//     emulated at the level of the atom (tileslc/cpu/sm90.h, included last).
 #ifndef TILESLC_CPU_PRELUDE_H
 #define TILESLC_CPU_PRELUDE_H
 
@@ -221,5 +217,7 @@ inline int32_t cp_async_wait_group_7() { return cp_async_wait_group(7); }
 
 }  // namespace dev
 }  // namespace tileslc
+
+#include "tileslc/cpu/sm90.h"
 
 #endif  // TILESLC_CPU_PRELUDE_H
