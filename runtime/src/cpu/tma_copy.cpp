@@ -66,7 +66,7 @@ void for_each_chunk(const TensorMap& m, uint32_t smem_addr, int32_t c0, int32_t 
     for (int64_t chunk = 0; chunk < row_bytes / 16; ++chunk) {
       const int64_t g0 = int64_t{c0} + chunk * per_chunk;
       const uint32_t s = swizzle_address(static_cast<uint32_t>(smem_addr + r * row_bytes + chunk * 16), m.swizzle_bytes);
-      const unsigned char* row = m.base + g1 * static_cast<int64_t>(m.stride[0]);
+      const unsigned char* row = row_in ? m.base + g1 * static_cast<int64_t>(m.stride[0]) : nullptr;
       if (row_in && g0 >= 0 && g0 + per_chunk <= static_cast<int64_t>(m.dim[0])) {
         f(s, row + g0 * m.elem_bytes, 16);
         continue;
