@@ -28,6 +28,7 @@ add_library(tileslc_rt_cpu STATIC
   ${_rt}/src/cpu/mbarrier.cpp
   ${_rt}/src/cpu/tma_copy.cpp
   ${_rt}/src/cpu/wgmma.cpp
+  ${_rt}/src/cpu/racecheck.cpp
   ${_rt}/src/cpu/grid.cpp
   ${_rt}/src/cpu/checked.cpp)
 target_include_directories(tileslc_rt_cpu BEFORE PUBLIC

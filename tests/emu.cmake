@@ -8,6 +8,7 @@
 #                     atomics, mma.sync fragments, cp.async groups);
 #   emu.sm90.*        unit tests of the sm_90 atoms (mbarriers, tensor maps,
 #                     TMA, wgmma, elect.sync);
+#   emu.racecheck.*   unit tests of the shared-memory race checker;
 #   emu.fail_*        planted bugs whose report (the .tpy line, thread and
 #                     block) the test checks word for word.
 if(NOT TILESLC_HAVE_CPU_EMULATION)
@@ -62,6 +63,10 @@ gtest_discover_tests(cpu_prelude_test TEST_PREFIX emu.cpu_prelude. DISCOVERY_TIM
 add_executable(cpu_sm90_test emu/sm90_test.cpp)
 target_link_libraries(cpu_sm90_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
 gtest_discover_tests(cpu_sm90_test TEST_PREFIX emu.sm90. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
+add_executable(cpu_racecheck_test emu/racecheck_test.cpp)
+target_link_libraries(cpu_racecheck_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
+gtest_discover_tests(cpu_racecheck_test TEST_PREFIX emu.racecheck. DISCOVERY_TIMEOUT 60
+                     PROPERTIES LABELS emu ENVIRONMENT TILESLC_CPU_RACECHECK=1)
 
 # Planted bugs: each must stop the run (non-zero exit) with exactly this report.
 function(tileslc_emu_planted name expected)
@@ -82,6 +87,9 @@ tileslc_emu_planted(fail_mbarrier
   "tests/emu/fail_mbarrier.tpy:28: error: deadlock: mbarrier.try_wait.parity never completes (mbarrier smem_1[0], phase 0: 1 of 1 arrivals, 8192 transaction bytes still expected): every thread of the block waits or has exited (thread (0,0,0) block (0,0,0))")
 tileslc_emu_planted(fail_tma
   "tests/emu/fail_tma.tpy:28: error: TMA load (cp.async.bulk.tensor.2d): the 64 x 64 box at row 64, column 0 of the 64 x 192 tensor lies entirely outside it (thread (0,0,0) block (0,1,0))")
+tileslc_emu_planted(fail_race
+  "tests/emu/fail_race.tpy:18: error: shared-memory race: this thread writes shared byte 4 (smem), which thread (0,0,0) read (smem) at tests/emu/fail_race.tpy:19 with no barrier in between (thread (1,0,0) block (0,0,0))")
+set_tests_properties(emu.fail_race PROPERTIES ENVIRONMENT TILESLC_CPU_RACECHECK=1)
 
 # The command line: an unknown target is a usage error naming the choices.
 add_test(NAME emu.cli_unknown_target

@@ -1,6 +1,7 @@
 // What the CPU emulation target (--target=cpu) changes in a kernel's
-// expressions: every element access p[i] becomes TILESLC_AT(p, i) and every
-// element address &p[i] becomes TILESLC_ADDR(p, i), the bounds-checked forms
+// expressions: every element access p[i] becomes TILESLC_AT(p, i) (a store
+// p[i] = v, TILESLC_SET(p, i, v)) and every element address &p[i] becomes
+// TILESLC_ADDR(p, i), the bounds-checked forms
 // of tileslc/cpu/checked.h. The rewrite builds new expressions only where an
 // access occurs; the CUDA target never calls it, so its output is unchanged.
 // Also: which of a program's operations the emulator cannot run (none of
@@ -32,6 +33,10 @@ ir::ExprRef checked_accesses(const ir::ExprRef& e) {
 
 std::string cpu_element(const std::string& base, const std::string& offset, bool address) {
   return std::string(address ? "TILESLC_ADDR(" : "TILESLC_AT(") + base + ", " + offset + ")";
+}
+
+std::string cpu_store(const std::string& base, const std::string& offset, const std::string& value) {
+  return "TILESLC_SET(" + base + ", " + offset + ", " + value + ")";
 }
 
 namespace {

@@ -11,6 +11,7 @@
 
 #include "cuda.h"
 #include "cudaTypedefs.h"
+#include "emu_test_util.h"
 #include "tileslc/cpu/prelude.h"
 #include "tileslc/cpu/tensor_map.h"
 
@@ -19,13 +20,8 @@ namespace {
 namespace cpu = tileslc::cpu;
 namespace dev = tileslc::dev;
 
-template <auto K, class... A>
-cudaError_t launch(dim3 grid, dim3 block, size_t smem, A... a) {
-  void* args[] = {&a..., nullptr};
-  return cudaLaunchKernel(reinterpret_cast<const void*>(&cpu::kernel_entry<K>), grid, block, args, smem, nullptr);
-}
-
-int tid() { return static_cast<int>(threadIdx.x); }
+using emu_test::launch;
+using emu_test::tid;
 
 // ---- mbarrier
 

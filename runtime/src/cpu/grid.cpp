@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "tileslc/cpu/racecheck.h"
 #include "tileslc/cpu/thread.h"
 
 namespace ctx = boost::context;
@@ -217,6 +218,7 @@ void run_cta(KernelEntry entry, void** args, dim3 grid, dim3 block, uint3 block_
     t.smem_bytes = smem_bytes;
   }
   t_cta = &c;
+  race_cta_begin(n, smem, smem_bytes);
   while (c.live > 0) {
     bool progressed = false;
     for (Fiber& f : c.threads) {
@@ -240,6 +242,7 @@ void run_cta(KernelEntry entry, void** args, dim3 grid, dim3 block, uint3 block_
     }
     if (!progressed && c.live > 0) report_deadlock(c);
   }
+  race_cta_end();
   t_cta = nullptr;
   t_fiber = nullptr;
   t_thread = nullptr;
@@ -287,6 +290,9 @@ void barrier_sync(int id, int count, bool syncthreads, const SrcLoc& loc) {
                     where(b.site));
   }
   if (++b.arrived == b.expected) {
+    b.waiters.push_back(t_thread->linear);
+    race_meet(b.waiters.data(), static_cast<int>(b.waiters.size()));
+    b.waiters.pop_back();
     for (int w : b.waiters) release(c, w);
     b.waiters.clear();
     b.arrived = 0;
@@ -321,6 +327,12 @@ void warp_sync(uint32_t mask, const char* what, const SrcLoc& loc) {
   }
   w.arrived |= 1u << lane;
   if (w.arrived == w.expected) {
+    if (g_racecheck) {
+      int lanes[32], k = 0;
+      for (int l = 0; l < 32; ++l)
+        if ((w.arrived >> l) & 1u) lanes[k++] = (linear & ~31) + l;
+      race_meet(lanes, k);
+    }
     for (int l = 0; l < 32; ++l)
       if (((w.arrived >> l) & 1u) && l != lane) release(c, (linear & ~31) + l);
     w.arrived = 0;
@@ -355,6 +367,9 @@ bool warpgroup_sync(const char* what, const SrcLoc& loc) {
                   std::to_string(g.first_waiter) + " waits at " + g.what + " at " + where(g.site));
   }
   if (++g.arrived == 128) {
+    g.waiters.push_back(linear);
+    race_meet(g.waiters.data(), 128);
+    g.waiters.pop_back();
     for (int w : g.waiters) release(c, w);
     g.waiters.clear();
     g.arrived = 0;

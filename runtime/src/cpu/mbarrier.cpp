@@ -15,6 +15,7 @@
 // atoms.
 #include <string>
 
+#include "tileslc/cpu/racecheck.h"
 #include "tileslc/cpu/sm90.h"
 
 namespace tileslc::cpu {
@@ -116,17 +117,21 @@ void mbarrier_arrive(uint64_t* bar, int32_t expect_tx, const std::string& name, 
                   " of its current phase (which waits for " + std::to_string(s.tx) + " transaction bytes)");
   s.tx += expect_tx;
   s.pending -= 1;
+  race_release(bar);
   store(bar, s, op, name, loc);
 }
 
 void mbarrier_complete_tx(uint64_t* bar, int64_t bytes, const std::string& name, const SrcLoc& loc) {
   State s = load(bar, "a TMA load's complete_tx", name, loc);
   s.tx -= bytes;
+  race_release(bar);  // the bytes the issuing thread's TMA wrote
   store(bar, s, "a TMA load's complete_tx", name, loc);
 }
 
 bool mbarrier_test_wait(const uint64_t* bar, int32_t parity, const std::string& name, const SrcLoc& loc) {
-  return load(bar, "mbarrier.test_wait.parity", name, loc).parity != parity;
+  const bool done = load(bar, "mbarrier.test_wait.parity", name, loc).parity != parity;
+  if (done) race_acquire(bar);
+  return done;
 }
 
 void mbarrier_wait(uint64_t* bar, int32_t parity, const std::string& name, const SrcLoc& loc) {
@@ -137,6 +142,7 @@ void mbarrier_wait(uint64_t* bar, int32_t parity, const std::string& name, const
                   ": expected 0 or 1");
   WaitArg arg{bar, parity, name};
   wait_until(&phase_done, &arg, "mbarrier.try_wait.parity", loc, &describe_wait);
+  race_acquire(bar);
 }
 
 }  // namespace tileslc::cpu

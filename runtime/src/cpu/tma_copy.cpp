@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 
+#include "tileslc/cpu/racecheck.h"
 #include "tileslc/cpu/sm90.h"
 #include "tileslc/cpu/tensor_map.h"
 #include "tileslc/cpu/types.h"
@@ -129,6 +130,7 @@ void tma_load_2d(void* smem, const void* desc, uint64_t* bar, int32_t c0, int32_
   unsigned char* base = this_thread().smem;
   const unsigned char fill = m.nan_fill ? 0xFF : 0x00;  // all-ones bits are NaN in every float type
   for_each_chunk(m, addr, c0, c1, [&](uint32_t s, const unsigned char* g, int bytes) {
+    race_access(base + s, bytes, true, "a TMA load", loc);
     if (g) std::memcpy(base + s, g, bytes);
     else std::memset(base + s, fill, bytes);
   });
@@ -146,8 +148,9 @@ void tma_store_2d(const void* desc, const void* smem, int32_t c0, int32_t c1, bo
     fail(loc, std::string(op) + ": no emulated add for the tensor map's data type " + std::to_string(m.data_type));
   unsigned char* base = this_thread().smem;
   // Performed at the bulk wait_group.read that covers it: reads shared memory then.
-  this_thread().bulk_open.push_back([m, addr, c0, c1, add, base] {
+  this_thread().bulk_open.push_back([m, addr, c0, c1, add, base, loc] {
     for_each_chunk(m, addr, c0, c1, [&](uint32_t s, const unsigned char* g, int bytes) {
+      race_access(base + s, bytes, false, "a TMA store", loc);
       if (!g) return;
       unsigned char* dst = const_cast<unsigned char*>(g);
       if (!add) {

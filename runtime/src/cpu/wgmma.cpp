@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "tileslc/cpu/racecheck.h"
 #include "tileslc/cpu/sm90.h"
 #include "tileslc/cpu/tensor_map.h"
 #include "tileslc/cpu/types.h"
@@ -79,13 +80,14 @@ Desc decode(uint64_t d, int rows, const char* which, const char* what, const Src
 
 // The operand `rows` x 16 as floats, row-major (out[row * 16 + k]).
 template <class X>
-void read_operand(const Desc& d, int rows, float* out) {
+void read_operand(const Desc& d, int rows, float* out, const SrcLoc& loc) {
   const unsigned char* smem = this_thread().smem;
   const int w = d.span / 16;
   for (int row = 0; row < rows; ++row)
     for (int c = 0; c < 2; ++c) {
       const uint32_t lin = d.start + (row % 8) * d.span + (row / 8) * d.sbo + (c % w) * 16 + (c / w) * d.lbo;
       const unsigned char* p = smem + swizzle_address(lin, d.swizzle_bytes);
+      race_access(p, 16, false, "a wgmma operand", loc);
       for (int e = 0; e < 8; ++e) {
         X v;
         std::memcpy(&v, p + 2 * e, 2);
@@ -115,11 +117,11 @@ void wgmma_m64nk16(int n, bool bf16, float* d, uint64_t desc_a, uint64_t desc_b,
   const Desc da = decode(desc_a, 64, "A", what, loc), db = decode(desc_b, n, "B", what, loc);
   std::vector<float> a(64 * 16), b(static_cast<size_t>(n) * 16), bt(static_cast<size_t>(n) * 16), acc(static_cast<size_t>(64) * n, 0.0f);
   if (bf16) {
-    read_operand<__nv_bfloat16>(da, 64, a.data());
-    read_operand<__nv_bfloat16>(db, n, b.data());
+    read_operand<__nv_bfloat16>(da, 64, a.data(), loc);
+    read_operand<__nv_bfloat16>(db, n, b.data(), loc);
   } else {
-    read_operand<__half>(da, 64, a.data());
-    read_operand<__half>(db, n, b.data());
+    read_operand<__half>(da, 64, a.data(), loc);
+    read_operand<__half>(db, n, b.data(), loc);
   }
   for (int j = 0; j < n; ++j)
     for (int k = 0; k < 16; ++k) bt[k * n + j] = b[j * 16 + k];

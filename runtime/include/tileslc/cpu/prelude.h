@@ -47,7 +47,11 @@ namespace tileslc::cpu {
 template <class D, class S>
 void vec_copy(int bits, D dst, S src) {
   const int64_t bytes = bits / 8;
-  std::memcpy(checked(dst, bytes, bytes, "vector store"), checked(src, bytes, bytes, "vector load"), bytes);
+  void* d = checked(dst, bytes, bytes, "vector store");
+  const void* s = checked(src, bytes, bytes, "vector load");
+  race_access(s, bytes, false, "a vector load", loc_of(src));
+  race_access(d, bytes, true, "a vector store", loc_of(dst));
+  std::memcpy(d, s, bytes);
 }
 
 }  // namespace tileslc::cpu
@@ -183,6 +187,7 @@ template <class S, class G>
 int32_t cp_async(int bytes, S smem, G gmem) {
   void* dst = cpu::checked(smem, bytes, bytes, "cp.async destination");
   const void* src = cpu::checked(gmem, bytes, bytes, "cp.async source");
+  cpu::race_access(dst, bytes, true, "cp.async", cpu::loc_of(smem));  // when issued: see racecheck.h
   cpu::this_thread().cp_async_open.push_back(cpu::AsyncCopy{dst, src, bytes});
   return 0;
 }
