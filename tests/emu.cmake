@@ -3,8 +3,12 @@
 #                     --small) compiled by the host compiler against the CUDA
 #                     runtime shim, its kernels emulated: the same float64
 #                     reference checks as gpu.<sample>;
+#   emu.tma_roundtrip tests/gpu's TMA load/store/reduce-add driver, emulated;
 #   emu.cpu_prelude.* unit tests of the emulator (barriers, shuffles, votes,
 #                     atomics, mma.sync fragments, cp.async groups);
+#   emu.sm90.*        unit tests of the sm_90 atoms (mbarriers, tensor maps,
+#                     TMA, wgmma, elect.sync);
+#   emu.racecheck.*   unit tests of the shared-memory race checker;
 #   emu.fail_*        planted bugs whose report (the .tpy line, thread and
 #                     block) the test checks word for word.
 if(NOT TILESLC_HAVE_CPU_EMULATION)
@@ -18,22 +22,33 @@ if(TILESLC_SANITIZE)
 endif()
 include(${PROJECT_SOURCE_DIR}/cmake/TileslcEmulation.cmake)
 
-# The samples the emulator runs; each has a --small option that skips large
-# sizes and timing.
-set(TILESLC_EMU_SAMPLES vector_add saxpy elementwise_2d tiled_copy transpose sgemm gemm_sm80 histogram splitk)
-foreach(name IN LISTS TILESLC_EMU_SAMPLES)
-  set(_dir "${PROJECT_SOURCE_DIR}/samples/${name}")
-  tileslc_add_cpu_kernels(emu_${name}_kernels SOURCES "${_dir}/${name}.tpy" ARCH sm_90a)
-  # The driver as it is, compiled as C++ (its name ends in .cu).
+# emu.<name>: the CUDA driver `driver` (its name ends in .cu; compiled as C++)
+# with the kernels of `tpy`, run with the arguments after them; passes when
+# it prints "<name>: all checks passed".
+function(tileslc_emu_driver name tpy driver)
+  tileslc_add_cpu_kernels(emu_${name}_kernels SOURCES "${tpy}" ARCH sm_90a)
   file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/emu/${name}_main.cpp"
-       CONTENT "// The ${name} sample's driver, built for the CPU emulator.\n#include \"${_dir}/main.cu\"\n")
+       CONTENT "// ${name}'s driver, built for the CPU emulator.\n#include \"${driver}\"\n")
   add_executable(emu_${name} "${CMAKE_CURRENT_BINARY_DIR}/emu/${name}_main.cpp")
   target_include_directories(emu_${name} PRIVATE "${PROJECT_SOURCE_DIR}/samples/common")
   target_link_libraries(emu_${name} PRIVATE emu_${name}_kernels)
-  add_test(NAME emu.${name} COMMAND emu_${name} --small)
+  add_test(NAME emu.${name} COMMAND emu_${name} ${ARGN})
   set_tests_properties(emu.${name} PROPERTIES LABELS emu TIMEOUT 300
                        PASS_REGULAR_EXPRESSION "${name}: all checks passed")
+endfunction()
+
+# The samples the emulator runs; each has a --small option that skips large
+# sizes and timing.
+set(TILESLC_EMU_SAMPLES vector_add saxpy elementwise_2d tiled_copy transpose sgemm gemm_sm80 histogram splitk gemm_sm90)
+foreach(name IN LISTS TILESLC_EMU_SAMPLES)
+  set(_dir "${PROJECT_SOURCE_DIR}/samples/${name}")
+  tileslc_emu_driver(${name} "${_dir}/${name}.tpy" "${_dir}/main.cu" --small)
 endforeach()
+
+# GPU tests whose drivers also run under the emulator (sm_90a atoms: TMA
+# loads, stores and reduce-adds on mbarriers).
+tileslc_emu_driver(tma_roundtrip "${CMAKE_CURRENT_SOURCE_DIR}/gpu/tma_roundtrip.tpy"
+                   "${CMAKE_CURRENT_SOURCE_DIR}/gpu/tma_roundtrip.cu")
 
 # The same histogram with CTAs on two host threads: shared- and global-memory
 # atomics from CTAs that really run side by side.
@@ -62,10 +77,17 @@ gtest_discover_tests(cpu_prelude_test TEST_PREFIX emu.cpu_prelude. DISCOVERY_TIM
 add_executable(cpu_warp_ext_test emu/cpu_warp_ext_test.cpp)
 target_link_libraries(cpu_warp_ext_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
 gtest_discover_tests(cpu_warp_ext_test TEST_PREFIX emu.cpu_warp_ext. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
+add_executable(cpu_sm90_test emu/sm90_test.cpp)
+target_link_libraries(cpu_sm90_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
+gtest_discover_tests(cpu_sm90_test TEST_PREFIX emu.sm90. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
+add_executable(cpu_racecheck_test emu/racecheck_test.cpp)
+target_link_libraries(cpu_racecheck_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
+gtest_discover_tests(cpu_racecheck_test TEST_PREFIX emu.racecheck. DISCOVERY_TIMEOUT 60
+                     PROPERTIES LABELS emu ENVIRONMENT TILESLC_CPU_RACECHECK=1)
 
 # Planted bugs: each must stop the run (non-zero exit) with exactly this report.
 function(tileslc_emu_planted name expected)
-  tileslc_add_cpu_kernels(emu_${name}_kernels SOURCES emu/${name}.tpy ARCH sm_80)
+  tileslc_add_cpu_kernels(emu_${name}_kernels SOURCES emu/${name}.tpy ARCH sm_90a)
   add_executable(emu_${name} emu/${name}_main.cpp)
   target_link_libraries(emu_${name} PRIVATE emu_${name}_kernels)
   string(REPLACE ";" "<semicolon>" expected "${expected}")  # a test command is a list
@@ -78,6 +100,13 @@ tileslc_emu_planted(fail_oob
   "tests/emu/fail_oob.tpy:19: error: out-of-bounds global access: gC[1000] but the tensor mC has 1000 elements (thread (232,0,0) block (3,0,0))")
 tileslc_emu_planted(fail_barrier
   "tests/emu/fail_barrier.tpy:15: error: barrier deadlock: __syncthreads() waits for 128 threads but only 64 arrived; 64 exited without reaching it (first: thread (64,0,0)) (thread (0,0,0) block (0,0,0))")
+tileslc_emu_planted(fail_mbarrier
+  "tests/emu/fail_mbarrier.tpy:28: error: deadlock: mbarrier.try_wait.parity never completes (mbarrier smem_1[0], phase 0: 1 of 1 arrivals, 8192 transaction bytes still expected): every thread of the block waits or has exited (thread (0,0,0) block (0,0,0))")
+tileslc_emu_planted(fail_tma
+  "tests/emu/fail_tma.tpy:28: error: TMA load (cp.async.bulk.tensor.2d): the 64 x 64 box at row 64, column 0 of the 64 x 192 tensor lies entirely outside it (thread (0,0,0) block (0,1,0))")
+tileslc_emu_planted(fail_race
+  "tests/emu/fail_race.tpy:18: error: shared-memory race: this thread writes shared byte 4 (smem), which thread (0,0,0) read (smem) at tests/emu/fail_race.tpy:19 with no barrier in between (thread (1,0,0) block (0,0,0))")
+set_tests_properties(emu.fail_race PROPERTIES ENVIRONMENT TILESLC_CPU_RACECHECK=1)
 
 # The command line: an unknown target is a usage error naming the choices.
 add_test(NAME emu.cli_unknown_target

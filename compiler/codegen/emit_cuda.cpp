@@ -160,7 +160,10 @@ class CudaEmitter {
       case K::Assign:
         if (!dead_.count(s.name)) out_.line(s.name + " = " + e(s.a) + ";");
         break;
-      case K::Store: out_.line(element(s.name, e(s.a), false) + " = " + e(s.b) + ";"); break;
+      case K::Store:
+        if (cpu()) out_.line(cpu_store(s.name, e(s.a), e(s.b)) + ";");  // a write the race checker sees
+        else out_.line(element(s.name, e(s.a), false) + " = " + e(s.b) + ";");
+        break;
       case K::Eval: out_.line(e(s.a) + ";"); break;
       case K::VecCopy:
         out_.line(std::string(s.to_global ? "TILESLC_VEC_STORE_GLOBAL(" : "TILESLC_VEC_COPY(") + std::to_string(s.vector_bits) + ", " +

@@ -54,5 +54,7 @@ std::string c_string(const std::string& s);
 ir::ExprRef checked_accesses(const ir::ExprRef& e);
 /// CPU target: `TILESLC_AT(base, offset)`, or TILESLC_ADDR with `address`.
 std::string cpu_element(const std::string& base, const std::string& offset, bool address);
+/// The CPU target's checked store `base[offset] = value`: TILESLC_SET(base, offset, value).
+std::string cpu_store(const std::string& base, const std::string& offset, const std::string& value);
 
 }  // namespace tileslc::codegen

@@ -85,10 +85,15 @@ Status make_tma_descriptor(TmaDescriptor* out, const TensorView& t, const char* 
   CUresult r = encode(reinterpret_cast<CUtensorMap*>(out), dt, 2, t.data, dims, strides, box, elem_strides,
                       CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS)
+  if (r != CUDA_SUCCESS) {
+    std::string why;
+#ifdef TILESLC_CPU_TENSOR_MAP_ERROR  // the CPU emulator says which requirement failed
+    why = std::string(": ") + TILESLC_CPU_TENSOR_MAP_ERROR();
+#endif
     return fail("cuTensorMapEncodeTiled returned " + std::to_string(static_cast<int>(r)) + " (shape " +
                 std::to_string(t.shape[0]) + " x " + std::to_string(t.shape[1]) + ", box " + std::to_string(box_outer) + " x " +
-                std::to_string(box_inner) + ")");
+                std::to_string(box_inner) + ")" + why);
+  }
   return Status();
 }
 

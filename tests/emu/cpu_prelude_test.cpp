@@ -9,21 +9,15 @@
 #include <cstring>
 #include <vector>
 
+#include "emu_test_util.h"
 #include "tileslc/cpu/prelude.h"
 
 namespace {
 
 namespace cpu = tileslc::cpu;
 
-// Launches kernel K on the emulator with the given arguments (exactly K's
-// parameter types).
-template <auto K, class... A>
-cudaError_t launch(dim3 grid, dim3 block, size_t smem, A... a) {
-  void* args[] = {&a..., nullptr};
-  return cudaLaunchKernel(reinterpret_cast<const void*>(&cpu::kernel_entry<K>), grid, block, args, smem, nullptr);
-}
-
-int tid() { return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)); }
+using emu_test::launch;
+using emu_test::tid;
 
 // ---- barriers
 

@@ -127,7 +127,7 @@ TEST(Codegen, CpuTargetChecksEveryAccessAndLaunchesThroughTheEmulator) {
             "  int64_t i;\n"
             "  i = static_cast<int64_t>(blockIdx.x) * int64_t{256} + static_cast<int64_t>(threadIdx.x);\n"
             "  if (i < N) {\n"
-            "    TILESLC_AT(gC, i * gC_stride0) = TILESLC_AT(gA, i * gA_stride0) + TILESLC_AT(gB, i * gB_stride0);\n"
+            "    TILESLC_SET(gC, i * gC_stride0, TILESLC_AT(gA, i * gA_stride0) + TILESLC_AT(gB, i * gB_stride0));\n"
             "  }\n"
             "}\n");
   EXPECT_TRUE(contains(e.cu, "#include \"tileslc/cpu/prelude.h\"\n")) << e.cu;

@@ -85,7 +85,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->sharedMemPerBlock = 48 * 1024;
   prop->warpSize = 32;
   prop->maxThreadsPerBlock = 1024;
-  prop->major = 8;
+  prop->major = 9;
   prop->minor = 0;
   prop->multiProcessorCount = 1;
   prop->l2CacheSize = 50 << 20;
@@ -197,13 +197,3 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
   return record(tileslc::cpu::run_grid(entry, args, grid, block, smem_bytes));
 }
 
-namespace tileslc {
-
-// libtileslc_rt's own definition (tma.cpp) needs the CUDA driver; the
-// emulated device reports its one multiprocessor through the shim.
-int64_t device_multiprocessor_count() {
-  int count = 0;
-  return cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, 0) == cudaSuccess ? count : 0;
-}
-
-}  // namespace tileslc

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "tileslc/cpu/racecheck.h"
 #include "tileslc/cpu/thread.h"
 
 namespace ctx = boost::context;
@@ -35,9 +36,10 @@ enum class State : uint8_t { NotStarted, Ready, Waiting, Done };
 struct Wait {
   const char* what = "";  ///< "__syncthreads()", "bar.sync", "__shfl_sync", ...
   SrcLoc loc;
-  int barrier = -1;       ///< barrier id; -1 for a warp-collective operation, -2 for wait_until
+  int barrier = -1;       ///< barrier id; -1 for a warp-collective operation, -2 for wait_until, -3 for a warpgroup
   bool (*ready)(void*) = nullptr;  ///< wait_until: the thread may go on when ready(ready_arg)
   void* ready_arg = nullptr;
+  std::string (*describe)(void*) = nullptr;  ///< wait_until: what is missing, for the deadlock report
 };
 
 struct Fiber {
@@ -66,10 +68,20 @@ struct WarpState {
   WarpExchange exchange;
 };
 
+struct WarpgroupState {
+  int arrived = 0;
+  const char* what = "";
+  SrcLoc site;
+  int first_waiter = -1;
+  std::vector<int> waiters;
+  WarpgroupExchange exchange;
+};
+
 struct Cta {
   std::vector<Fiber> threads;
   BarrierState barriers[16];
   std::vector<WarpState> warps;
+  std::vector<WarpgroupState> warpgroups;
   int live = 0;
 };
 
@@ -100,6 +112,12 @@ void complete_async_copies(ThreadCtx& t) {
   for (const auto& group : t.cp_async_groups)
     for (const AsyncCopy& a : group) std::memcpy(a.dst, a.src, a.bytes);
   t.cp_async_groups.clear();
+  // So do TMA stores, which read the CTA's shared memory: it outlives them.
+  t.bulk_groups.push_back(std::move(t.bulk_open));
+  t.bulk_open.clear();
+  for (auto& group : t.bulk_groups)
+    for (auto& op : group) op();
+  t.bulk_groups.clear();
 }
 
 // Host threads that run CTAs side by side: TILESLC_CPU_THREADS, default 1
@@ -141,14 +159,22 @@ size_t stack_bytes() {
       ++exited;
       if (!first_exited) first_exited = &f;
     } else if (f.state == State::Waiting && (f.wait.barrier != first->wait.barrier || f.wait.what != first->wait.what ||
-                                             (first->wait.barrier == -1 && (f.ctx.linear >> 5) != (first->ctx.linear >> 5)))) {
+                                             (first->wait.barrier == -1 && (f.ctx.linear >> 5) != (first->ctx.linear >> 5)) ||
+                                             (first->wait.barrier == -3 && (f.ctx.linear >> 7) != (first->ctx.linear >> 7)))) {
       ++elsewhere;
       if (!first_elsewhere) first_elsewhere = &f;
     }
   };
   if (first->wait.barrier == -2) {
     for (const Fiber& f : c.threads) tally(f);
-    message = "deadlock: " + std::string(first->wait.what) + " never completes: every thread of the block waits or has exited";
+    message = "deadlock: " + std::string(first->wait.what) + " never completes" +
+              (first->wait.describe ? " (" + first->wait.describe(first->wait.ready_arg) + ")" : std::string()) +
+              ": every thread of the block waits or has exited";
+  } else if (first->wait.barrier == -3) {
+    const int wg = first->ctx.linear >> 7;
+    for (int i = 0; i < 128; ++i) tally(c.threads[wg * 128 + i]);
+    message = "warpgroup deadlock: " + std::string(first->wait.what) + " waits for the 128 threads of warpgroup " +
+              std::to_string(wg) + " but only " + std::to_string(c.warpgroups[wg].arrived) + " arrived";
   } else if (first->wait.barrier >= 0) {
     const BarrierState& b = c.barriers[first->wait.barrier];
     for (const Fiber& f : c.threads) tally(f);
@@ -179,6 +205,7 @@ void run_cta(KernelEntry entry, void** args, dim3 grid, dim3 block, uint3 block_
   Cta c;
   c.threads.resize(n);
   c.warps.resize((n + 31) / 32);
+  c.warpgroups.resize((n + 127) / 128);
   c.live = n;
   for (int i = 0; i < n; ++i) {
     ThreadCtx& t = c.threads[i].ctx;
@@ -191,6 +218,7 @@ void run_cta(KernelEntry entry, void** args, dim3 grid, dim3 block, uint3 block_
     t.smem_bytes = smem_bytes;
   }
   t_cta = &c;
+  race_cta_begin(n, smem, smem_bytes);
   while (c.live > 0) {
     bool progressed = false;
     for (Fiber& f : c.threads) {
@@ -214,6 +242,7 @@ void run_cta(KernelEntry entry, void** args, dim3 grid, dim3 block, uint3 block_
     }
     if (!progressed && c.live > 0) report_deadlock(c);
   }
+  race_cta_end();
   t_cta = nullptr;
   t_fiber = nullptr;
   t_thread = nullptr;
@@ -222,6 +251,7 @@ void run_cta(KernelEntry entry, void** args, dim3 grid, dim3 block, uint3 block_
 }  // namespace
 
 WarpExchange& this_warp_exchange() { return t_cta->warps[t_thread->linear >> 5].exchange; }
+WarpgroupExchange& this_warpgroup_exchange() { return t_cta->warpgroups[t_thread->linear >> 7].exchange; }
 
 void fail(const SrcLoc& loc, const std::string& message) {
   static std::mutex m;
@@ -260,6 +290,9 @@ void barrier_sync(int id, int count, bool syncthreads, const SrcLoc& loc) {
                     where(b.site));
   }
   if (++b.arrived == b.expected) {
+    b.waiters.push_back(t_thread->linear);
+    race_meet(b.waiters.data(), static_cast<int>(b.waiters.size()));
+    b.waiters.pop_back();
     for (int w : b.waiters) release(c, w);
     b.waiters.clear();
     b.arrived = 0;
@@ -294,6 +327,12 @@ void warp_sync(uint32_t mask, const char* what, const SrcLoc& loc) {
   }
   w.arrived |= 1u << lane;
   if (w.arrived == w.expected) {
+    if (g_racecheck) {
+      int lanes[32], k = 0;
+      for (int l = 0; l < 32; ++l)
+        if ((w.arrived >> l) & 1u) lanes[k++] = (linear & ~31) + l;
+      race_meet(lanes, k);
+    }
     for (int l = 0; l < 32; ++l)
       if (((w.arrived >> l) & 1u) && l != lane) release(c, (linear & ~31) + l);
     w.arrived = 0;
@@ -302,12 +341,43 @@ void warp_sync(uint32_t mask, const char* what, const SrcLoc& loc) {
   block_here(Wait{what, loc, -1});
 }
 
-void wait_until(bool (*ready)(void*), void* arg, const char* what, const SrcLoc& loc) {
+void wait_until(bool (*ready)(void*), void* arg, const char* what, const SrcLoc& loc, std::string (*describe)(void*)) {
   if (ready(arg)) return;
   Wait w{what, loc, -2};
   w.ready = ready;
   w.ready_arg = arg;
+  w.describe = describe;
   block_here(w);
+}
+
+bool warpgroup_sync(const char* what, const SrcLoc& loc) {
+  Cta& c = *t_cta;
+  const int linear = t_thread->linear, wg = linear >> 7;
+  const int n = static_cast<int>(c.threads.size());
+  if ((wg + 1) * 128 > n)
+    fail(loc, std::string(what) + " is a warpgroup operation: threads " + std::to_string(wg * 128) + " to " +
+                  std::to_string(wg * 128 + 127) + " must all exist, but the block has " + std::to_string(n) + " threads");
+  WarpgroupState& g = c.warpgroups[wg];
+  if (g.arrived == 0) {
+    g.what = what;
+    g.site = loc;
+    g.first_waiter = linear;
+  } else if (std::strcmp(g.what, what) != 0 || g.site.line() != loc.line() || std::strcmp(g.site.file_name(), loc.file_name())) {
+    fail(loc, "divergent warpgroup: thread " + std::to_string(linear) + " reached " + what + " here while thread " +
+                  std::to_string(g.first_waiter) + " waits at " + g.what + " at " + where(g.site));
+  }
+  if (++g.arrived == 128) {
+    g.waiters.push_back(linear);
+    race_meet(g.waiters.data(), 128);
+    g.waiters.pop_back();
+    for (int w : g.waiters) release(c, w);
+    g.waiters.clear();
+    g.arrived = 0;
+    return true;
+  }
+  g.waiters.push_back(linear);
+  block_here(Wait{what, loc, -3});
+  return false;
 }
 
 cudaError_t run_grid(KernelEntry entry, void** args, dim3 grid, dim3 block, size_t smem_bytes) {

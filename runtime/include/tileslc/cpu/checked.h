@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 
+#include "tileslc/cpu/racecheck.h"
 #include "tileslc/cpu/thread.h"
 #include "tileslc/runtime.h"
 
@@ -89,12 +90,28 @@ namespace detail {
                                 int64_t hi, int64_t count, const char* tensor);
 }  // namespace detail
 
-/// Element `i` of `s` (TILESLC_AT), after checking it lies inside.
+/// Element `i` of `s`, after checking it lies inside.
 template <class T>
-T& element(const Span<T>& s, int64_t i, const char* name, const SrcLoc& loc = SrcLoc::current()) {
+T& inside(const Span<T>& s, int64_t i, const char* name, const SrcLoc& loc) {
   if (i < s.lo || i >= s.hi) [[unlikely]]
     detail::out_of_bounds(loc, s.space, name, i, s.lo, s.hi, s.count, s.name);
   return s.base[i];
+}
+
+/// Element `i` of `s` read (TILESLC_AT), after checking it lies inside.
+template <class T>
+T& element(const Span<T>& s, int64_t i, const char* name, const SrcLoc& loc = SrcLoc::current()) {
+  T& e = inside(s, i, name, loc);
+  if (s.space == Space::Shared) race_access(&e, sizeof(T), false, name, loc);
+  return e;
+}
+
+/// Element `i` of `s` set to `v` (TILESLC_SET), after checking it lies inside.
+template <class T, class V>
+void store_element(const Span<T>& s, int64_t i, V&& v, const char* name, const SrcLoc& loc = SrcLoc::current()) {
+  T& e = inside(s, i, name, loc);
+  if (s.space == Space::Shared) race_access(&e, sizeof(T), true, name, loc);
+  e = static_cast<V&&>(v);
 }
 template <class T, size_t N>
 T& element(T (&a)[N], int64_t i, const char* name, const SrcLoc& loc = SrcLoc::current()) {
@@ -102,11 +119,15 @@ T& element(T (&a)[N], int64_t i, const char* name, const SrcLoc& loc = SrcLoc::c
     detail::out_of_bounds(loc, Space::Register, name, i, 0, N, N, "");
   return a[i];
 }
+template <class T, size_t N, class V>
+void store_element(T (&a)[N], int64_t i, V&& v, const char* name, const SrcLoc& loc = SrcLoc::current()) {
+  element(a, i, name, loc) = static_cast<V&&>(v);
+}
 
 /// The address of element `i` (TILESLC_ADDR), which must lie inside.
 template <class T>
 Ptr<T> address(const Span<T>& s, int64_t i, const char* name, const SrcLoc& loc = SrcLoc::current()) {
-  element(s, i, name, loc);
+  inside(s, i, name, loc);
   return Ptr<T>{s.base + i, s.hi - i, name, i, s.space, loc};
 }
 template <class T, size_t N>
@@ -123,6 +144,16 @@ T* raw_pointer(const Ptr<T>& p) {
 template <class T>
 T* raw_pointer(T* p) {
   return p;
+}
+
+/// Where an address was taken (plain pointers: here).
+template <class T>
+SrcLoc loc_of(const Ptr<T>& p) {
+  return p.loc;
+}
+template <class T>
+SrcLoc loc_of(T*, const SrcLoc& loc = SrcLoc::current()) {
+  return loc;
 }
 
 /// Checks that `what` may touch `bytes` bytes at `p`, aligned to `align`.
@@ -142,8 +173,9 @@ T* checked(T* p, int64_t, int64_t, const char*) {
 
 }  // namespace tileslc::cpu
 
-/// p[i] and &p[i], checked (see the top of this file).
+/// p[i], p[i] = v and &p[i], checked (see the top of this file).
 #define TILESLC_AT(P, I) (::tileslc::cpu::element(P, I, #P))
+#define TILESLC_SET(P, I, V) (::tileslc::cpu::store_element(P, I, V, #P))
 #define TILESLC_ADDR(P, I) (::tileslc::cpu::address(P, I, #P))
 
 #endif  // TILESLC_CPU_CHECKED_H

@@ -62,6 +62,13 @@ struct cudaDeviceProp {
   int l2CacheSize;
 };
 
+enum cudaDriverEntryPointQueryResult {
+  cudaDriverEntryPointSuccess = 0,
+  cudaDriverEntryPointSymbolNotFound = 1,
+  cudaDriverEntryPointVersionNotSufficent = 2,
+};
+#define cudaEnableDefault 0x0
+
 typedef struct tileslc_cpu_stream* cudaStream_t;
 typedef struct tileslc_cpu_event* cudaEvent_t;
 
@@ -72,7 +79,8 @@ cudaError_t cudaGetLastError();
 /// Returns the last error without resetting it.
 cudaError_t cudaPeekAtLastError();
 
-/// One device, "tileslc CPU emulation", compute capability 8.0.
+/// One device, "tileslc CPU emulation", compute capability 9.0 (the sm_90
+/// atoms are emulated: tileslc/cpu/sm90.h), one multiprocessor.
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
@@ -107,5 +115,13 @@ cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int v
 /// `args` holds one pointer per kernel parameter.
 cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t smem_bytes,
                              cudaStream_t stream);
+
+/// The driver entry points the emulator has: "cuTensorMapEncodeTiled" (the
+/// emulator's, declared in tileslc/cpu/cuda/cuda.h) for cudaVersion >= 12000.
+/// Any other symbol: a null *funcPtr, *driverStatus =
+/// cudaDriverEntryPointSymbolNotFound, and cudaErrorInvalidValue.
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** funcPtr, unsigned int cudaVersion,
+                                             unsigned long long flags,
+                                             cudaDriverEntryPointQueryResult* driverStatus = nullptr);
 
 #endif  // TILESLC_CPU_CUDA_RUNTIME_API_H

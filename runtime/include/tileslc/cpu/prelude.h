@@ -10,12 +10,8 @@
 //   - cp.async copies are deferred until the cp.async.wait_group that covers
 //     them, so a kernel that reads shared memory too early sees stale data;
 //   - every tensor access is bounds-checked (tileslc/cpu/checked.h).
-// sm_90 atoms (TMA, mbarrier, wgmma) are not emulated yet: their
-// tileslc::dev:: functions are missing here, so a kernel using them fails to
-// compile for --target=cpu, naming the function. They belong in a header of
-// their own next to this one (tileslc/cpu/sm90.h), built on barrier_sync,
-// warp_sync, wait_until (an mbarrier phase or a TMA transaction count as the
-// condition) and the cp.async queue below.
+//   - the sm_90 atoms (mbarrier, TMA, wgmma, elect.sync, setmaxnreg) are
+//     emulated at the level of the atom (tileslc/cpu/sm90.h, included last).
 #ifndef TILESLC_CPU_PRELUDE_H
 #define TILESLC_CPU_PRELUDE_H
 
@@ -52,7 +48,11 @@ namespace tileslc::cpu {
 template <class D, class S>
 void vec_copy(int bits, D dst, S src) {
   const int64_t bytes = bits / 8;
-  std::memcpy(checked(dst, bytes, bytes, "vector store"), checked(src, bytes, bytes, "vector load"), bytes);
+  void* d = checked(dst, bytes, bytes, "vector store");
+  const void* s = checked(src, bytes, bytes, "vector load");
+  race_access(s, bytes, false, "a vector load", loc_of(src));
+  race_access(d, bytes, true, "a vector store", loc_of(dst));
+  std::memcpy(d, s, bytes);
 }
 
 }  // namespace tileslc::cpu
@@ -188,6 +188,7 @@ template <class S, class G>
 int32_t cp_async(int bytes, S smem, G gmem) {
   void* dst = cpu::checked(smem, bytes, bytes, "cp.async destination");
   const void* src = cpu::checked(gmem, bytes, bytes, "cp.async source");
+  cpu::race_access(dst, bytes, true, "cp.async", cpu::loc_of(smem));  // when issued: see racecheck.h
   cpu::this_thread().cp_async_open.push_back(cpu::AsyncCopy{dst, src, bytes});
   return 0;
 }
@@ -222,5 +223,7 @@ inline int32_t cp_async_wait_group_7() { return cp_async_wait_group(7); }
 
 }  // namespace dev
 }  // namespace tileslc
+
+#include "tileslc/cpu/sm90.h"
 
 #endif  // TILESLC_CPU_PRELUDE_H

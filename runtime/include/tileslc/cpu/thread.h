@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <source_location>
 #include <string>
 #include <type_traits>
@@ -48,6 +49,11 @@ struct ThreadCtx {
   size_t smem_bytes = 0;
   std::vector<AsyncCopy> cp_async_open;                ///< issued since the last commit_group
   std::deque<std::vector<AsyncCopy>> cp_async_groups;  ///< committed, oldest first
+  /// TMA stores and reduce-adds (cp.async.bulk.tensor shared -> global),
+  /// performed at the cp.async.bulk.wait_group.read that covers them, or when
+  /// the thread exits (tileslc/cpu/sm90.h).
+  std::vector<std::function<void()>> bulk_open;
+  std::deque<std::vector<std::function<void()>>> bulk_groups;
 };
 
 /// Per-warp scratch that warp-collective operations exchange values through:
@@ -56,11 +62,19 @@ struct WarpExchange {
   uint64_t slot[32][8];
 };
 
+/// Per-warpgroup scratch for warpgroup-collective operations (wgmma): each of
+/// the 128 threads writes its row before warpgroup_sync.
+struct WarpgroupExchange {
+  uint64_t slot[128][4];
+};
+
 /// The thread (fiber) running now on this host thread; null outside kernels.
 extern thread_local ThreadCtx* t_thread;
 inline ThreadCtx& this_thread() { return *t_thread; }
 /// The exchange area of the calling thread's warp.
 WarpExchange& this_warp_exchange();
+/// The exchange area of the calling thread's warpgroup (128 threads).
+WarpgroupExchange& this_warpgroup_exchange();
 
 /// Reports `message` at `loc` with the calling thread's coordinates, e.g.
 /// "x.tpy:27: error: out-of-bounds global access: ... (thread (5,0,0) block
@@ -84,7 +98,19 @@ void warp_sync(uint32_t mask, const char* what, const SrcLoc& loc);
 /// (mbarrier phases, TMA transaction bytes for sm_90 atoms). When every
 /// thread waits or has exited and no wait can end, the CTA is reported as
 /// deadlocked at `loc`, naming `what`.
-void wait_until(bool (*ready)(void*), void* arg, const char* what, const SrcLoc& loc);
+/// `describe(arg)`, when given, says what is missing; the deadlock report
+/// adds it after `what`.
+void wait_until(bool (*ready)(void*), void* arg, const char* what, const SrcLoc& loc,
+                std::string (*describe)(void*) = nullptr);
+
+/// Waits until the 128 threads of the calling thread's warpgroup (threads
+/// 128w .. 128w + 127 of the CTA, which must all exist) have reached the
+/// warpgroup-collective operation `what` (wgmma.mma_async: ".sync.aligned").
+/// Returns true in exactly one thread, the last to arrive: it runs before any
+/// other of the warpgroup resumes, so it can act for all of them on what they
+/// wrote to this_warpgroup_exchange(). Divergence and deadlocks are reported
+/// like warp_sync's.
+bool warpgroup_sync(const char* what, const SrcLoc& loc);
 
 /// A kernel's CPU entry: calls the kernel with `args` (one pointer per
 /// parameter). tileslc --target=cpu passes kernel_entry<&kernel> to

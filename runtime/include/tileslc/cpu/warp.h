@@ -153,7 +153,10 @@ int32_t ldmatrix(int num, bool trans, R row_ptr, void* const* dst, const char* w
   WarpExchange& x = this_warp_exchange();
   const int lane = lane_of_this_thread();
   const unsigned char* row = nullptr;
-  if (lane < 8 * num) row = reinterpret_cast<const unsigned char*>(checked(row_ptr, 16, 16, what));
+  if (lane < 8 * num) {
+    row = reinterpret_cast<const unsigned char*>(checked(row_ptr, 16, 16, what));
+    race_access(row, 16, false, what, loc);  // the row this lane addresses
+  }
   std::memcpy(&x.slot[lane][0], &row, sizeof row);
   warp_sync(0xffffffffu, what, loc);
   uint32_t out[4] = {0, 0, 0, 0};

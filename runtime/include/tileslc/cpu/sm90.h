@@ -1,0 +1,234 @@
+// The sm_90 device functions of tileslc/device/sm90.h for the CPU emulation
+// target, at the level of the atoms (PTX ISA 8.x sections named at each):
+//   - mbarrier: the 64-bit word in shared memory holds the barrier's state in
+//     the emulator's own encoding (phase parity, pending arrivals, expected
+//     arrivals, transaction count); waits suspend the thread through
+//     wait_until, so a phase that can never complete is a reported deadlock;
+//   - TMA (cp.async.bulk.tensor.2d): the tensor map is decoded
+//     (tileslc/cpu/tensor_map.h) and checked; loads are performed when issued
+//     and complete their bytes on the mbarrier; stores and reduce-adds join
+//     the thread's bulk async-group and are performed at the
+//     cp.async.bulk.wait_group.read that covers them (or when the thread
+//     exits), so a kernel that overwrites the source too early is caught;
+//   - wgmma.mma_async m64nNk16 (bf16/f16 -> f32, both operands from shared
+//     memory descriptors): a warpgroup collective performed when issued, so
+//     fence, commit_group and wait_group have nothing left to do;
+//   - elect.sync and the warp-uniform broadcast are warp collectives;
+//     setmaxnreg and the proxy and mbarrier-init fences are no-ops (one
+//     memory, one proxy).
+// A "shared-memory address" here is the byte offset from the CTA's shared
+// memory, which is 1024-byte aligned as on the GPU, so swizzles (which act on
+// address bits) come out as they do there. Invalid uses are reported with the
+// .tpy line through fail().
+#ifndef TILESLC_CPU_SM90_H
+#define TILESLC_CPU_SM90_H
+
+#include <cstdint>
+#include <string>
+
+#include "tileslc/cpu/checked.h"
+#include "tileslc/cpu/thread.h"
+#include "tileslc/cpu/warp.h"
+
+namespace tileslc::cpu {
+
+/// The shared-memory address of `p` (see above), after checking that `bytes`
+/// bytes from `p` lie in the CTA's shared memory; `what` names the operand.
+uint32_t shared_address(const void* p, int64_t bytes, const char* what, const SrcLoc& loc);
+
+/// An mbarrier operand: its 8 bytes checked (shared memory, 8-byte aligned).
+template <class P>
+uint64_t* mbarrier_word(P p, const char* what) {
+  using T = std::remove_cv_t<std::remove_pointer_t<decltype(raw_pointer(p))>>;
+  static_assert(sizeof(T) == 8, "an mbarrier is a 64-bit word");
+  return reinterpret_cast<uint64_t*>(const_cast<T*>(checked(p, 8, 8, what)));
+}
+/// How reports name an operand: "sA[4096]" for a checked address, "the
+/// operand" for a plain pointer (hand-written callers).
+template <class P>
+std::string operand_name(const P& p) {
+  if constexpr (requires { p.name; }) return std::string(p.name) + "[" + std::to_string(p.index) + "]";
+  else return "the operand";
+}
+
+// mbarrier (PTX ISA, "Parallel Synchronization and Communication
+// Instructions: mbarrier"). `name` is the barrier operand as written.
+void mbarrier_init(uint64_t* bar, int32_t count, const std::string& name, const SrcLoc& loc);
+/// One arrival, after adding `expect_tx` bytes to the transaction count
+/// (mbarrier.arrive.expect_tx; 0 for a plain arrive).
+void mbarrier_arrive(uint64_t* bar, int32_t expect_tx, const std::string& name, const SrcLoc& loc);
+/// Blocks until the phase with parity `parity` has completed.
+void mbarrier_wait(uint64_t* bar, int32_t parity, const std::string& name, const SrcLoc& loc);
+/// mbarrier.test_wait.parity: whether the phase with parity `parity` has
+/// completed, without waiting.
+bool mbarrier_test_wait(const uint64_t* bar, int32_t parity, const std::string& name, const SrcLoc& loc);
+/// The copy engine's side: `bytes` of transactions have landed (complete_tx).
+void mbarrier_complete_tx(uint64_t* bar, int64_t bytes, const std::string& name, const SrcLoc& loc);
+
+// TMA (PTX ISA, "cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor",
+// "Tensor Access Modes"): c0 along the map's innermost dimension.
+void tma_load_2d(void* smem, const void* desc, uint64_t* bar, int32_t c0, int32_t c1, const std::string& dst_name,
+                 const std::string& bar_name, const SrcLoc& loc);
+void tma_store_2d(const void* desc, const void* smem, int32_t c0, int32_t c1, bool reduce_add, const std::string& src_name,
+                  const SrcLoc& loc);
+void bulk_commit_group();
+void bulk_wait_group_read(size_t n);
+
+/// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}.{bf16,f16} with both
+/// operands in shared memory (see runtime/src/cpu/wgmma.cpp).
+void wgmma_m64nk16(int n, bool bf16, float* d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d, const char* what,
+                   const SrcLoc& loc);
+
+}  // namespace tileslc::cpu
+
+namespace tileslc {
+namespace dev {
+
+// ---- mbarrier
+template <class P>
+int32_t mbarrier_init(P bar, int32_t count, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::mbarrier_init(cpu::mbarrier_word(bar, "mbarrier.init"), count, cpu::operand_name(bar), loc);
+  return 0;
+}
+/// fence.mbarrier_init: the emulator's barriers are visible once written.
+inline int32_t mbarrier_init_fence() { return 0; }
+template <class P>
+int32_t mbarrier_arrive(P bar, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::mbarrier_arrive(cpu::mbarrier_word(bar, "mbarrier.arrive"), 0, cpu::operand_name(bar), loc);
+  return 0;
+}
+template <class P>
+int32_t mbarrier_arrive_expect_tx(P bar, int32_t bytes, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::mbarrier_arrive(cpu::mbarrier_word(bar, "mbarrier.arrive.expect_tx"), bytes, cpu::operand_name(bar), loc);
+  return 0;
+}
+template <class P>
+int32_t mbarrier_wait(P bar, int32_t parity, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::mbarrier_wait(cpu::mbarrier_word(bar, "mbarrier.try_wait"), parity, cpu::operand_name(bar), loc);
+  return 0;
+}
+
+// ---- TMA
+template <class S, class B>
+int32_t tma_load_2d(S smem, const void* desc, B bar, int32_t c0, int32_t c1, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::tma_load_2d(cpu::raw_pointer(smem), desc, cpu::mbarrier_word(bar, "TMA load's mbarrier"), c0, c1,
+                   cpu::operand_name(smem), cpu::operand_name(bar), loc);
+  return 0;
+}
+template <class S>
+int32_t tma_store_2d(const void* desc, S smem, int32_t c0, int32_t c1, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::tma_store_2d(desc, cpu::raw_pointer(smem), c0, c1, false, cpu::operand_name(smem), loc);
+  return 0;
+}
+template <class S>
+int32_t tma_reduce_add_2d(const void* desc, S smem, int32_t c0, int32_t c1, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::tma_store_2d(desc, cpu::raw_pointer(smem), c0, c1, true, cpu::operand_name(smem), loc);
+  return 0;
+}
+inline int32_t bulk_commit_group() {
+  cpu::bulk_commit_group();
+  return 0;
+}
+#define TILESLC_CPU_BULK_WAIT(N) \
+  inline int32_t bulk_wait_group_read_##N() { cpu::bulk_wait_group_read(N); return 0; }
+TILESLC_CPU_BULK_WAIT(0)
+TILESLC_CPU_BULK_WAIT(1)
+TILESLC_CPU_BULK_WAIT(2)
+TILESLC_CPU_BULK_WAIT(3)
+TILESLC_CPU_BULK_WAIT(4)
+TILESLC_CPU_BULK_WAIT(5)
+TILESLC_CPU_BULK_WAIT(6)
+TILESLC_CPU_BULK_WAIT(7)
+#undef TILESLC_CPU_BULK_WAIT
+
+/// fence.proxy.async.shared::cta: one proxy on the CPU.
+inline int32_t fence_proxy_async() { return 0; }
+
+// ---- wgmma
+/// The shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"),
+/// encoded as on the GPU from the operand's shared-memory address.
+template <class P>
+uint64_t wgmma_desc(P smem, int32_t lbo_bytes, int32_t sbo_bytes, int32_t swizzle_mode,
+                    const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  const uint32_t addr = cpu::shared_address(cpu::raw_pointer(smem), 1, "a wgmma matrix descriptor's start address", loc);
+  if (addr % 16 != 0)
+    cpu::fail(loc, "a wgmma matrix descriptor's start address must be 16-byte aligned, found shared address " +
+                       std::to_string(addr) + " (" + cpu::operand_name(smem) + ")");
+  uint64_t d = (addr & 0x3FFFFu) >> 4;
+  d |= static_cast<uint64_t>((lbo_bytes >> 4) & 0x3FFF) << 16;
+  d |= static_cast<uint64_t>((sbo_bytes >> 4) & 0x3FFF) << 32;
+  d |= static_cast<uint64_t>(swizzle_mode & 3) << 62;
+  return d;
+}
+// The math happens when wgmma.mma_async is issued: nothing is in flight.
+inline int32_t wgmma_fence() { return 0; }
+inline int32_t wgmma_commit_group() { return 0; }
+#define TILESLC_CPU_WGMMA_WAIT(N) \
+  inline int32_t wgmma_wait_group_##N() { return 0; }
+TILESLC_CPU_WGMMA_WAIT(0)
+TILESLC_CPU_WGMMA_WAIT(1)
+TILESLC_CPU_WGMMA_WAIT(2)
+TILESLC_CPU_WGMMA_WAIT(3)
+TILESLC_CPU_WGMMA_WAIT(4)
+TILESLC_CPU_WGMMA_WAIT(5)
+TILESLC_CPU_WGMMA_WAIT(6)
+TILESLC_CPU_WGMMA_WAIT(7)
+#undef TILESLC_CPU_WGMMA_WAIT
+template <class P>
+int32_t wgmma_fence_operands(P d, int32_t n) {
+  (void)cpu::checked(d, int64_t{n} * 4, 4, "wgmma accumulator fence");
+  return 0;
+}
+#define TILESLC_CPU_WGMMA(N, AB, BF16)                                                                             \
+  template <class D>                                                                                               \
+  int32_t wgmma_m64n##N##k16_f32_##AB##_ss(D d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d,                 \
+                                           const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {                      \
+    const char* what = "wgmma.mma_async.m64n" #N "k16.f32." #AB;                                                   \
+    cpu::wgmma_m64nk16(N, BF16, cpu::checked(d, N / 2 * 4, 4, what), desc_a, desc_b, scale_d, what, loc);          \
+    return 0;                                                                                                      \
+  }
+TILESLC_CPU_WGMMA(64, bf16, true)
+TILESLC_CPU_WGMMA(128, bf16, true)
+TILESLC_CPU_WGMMA(192, bf16, true)
+TILESLC_CPU_WGMMA(256, bf16, true)
+TILESLC_CPU_WGMMA(64, f16, false)
+TILESLC_CPU_WGMMA(128, f16, false)
+TILESLC_CPU_WGMMA(192, f16, false)
+TILESLC_CPU_WGMMA(256, f16, false)
+#undef TILESLC_CPU_WGMMA
+
+/// The value of lane 0 in every lane (a shuffle from lane 0, as on the GPU).
+inline int32_t warp_uniform(int32_t x, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  return cpu::warp_exchange(0xffffffffu, x, 0, "make_warp_uniform (shfl.sync)", loc);
+}
+
+// setmaxnreg (PTX ISA, "setmaxnreg"): the CPU has no register file to share.
+#define TILESLC_CPU_SETMAXNREG(DIR, N) \
+  inline int32_t setmaxnreg_##DIR##_##N() { return 0; }
+TILESLC_CPU_SETMAXNREG(inc, 160)
+TILESLC_CPU_SETMAXNREG(inc, 168)
+TILESLC_CPU_SETMAXNREG(inc, 184)
+TILESLC_CPU_SETMAXNREG(inc, 200)
+TILESLC_CPU_SETMAXNREG(inc, 216)
+TILESLC_CPU_SETMAXNREG(inc, 232)
+TILESLC_CPU_SETMAXNREG(inc, 240)
+TILESLC_CPU_SETMAXNREG(dec, 24)
+TILESLC_CPU_SETMAXNREG(dec, 32)
+TILESLC_CPU_SETMAXNREG(dec, 40)
+TILESLC_CPU_SETMAXNREG(dec, 56)
+TILESLC_CPU_SETMAXNREG(dec, 64)
+TILESLC_CPU_SETMAXNREG(dec, 80)
+TILESLC_CPU_SETMAXNREG(dec, 96)
+#undef TILESLC_CPU_SETMAXNREG
+
+/// elect.sync with the full member mask (PTX ISA, "elect.sync"): every lane of
+/// the warp takes part; true in the lowest one.
+inline bool elect_one(const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  const uint32_t lanes = cpu::warp_ballot(0xffffffffu, true, "elect.sync", loc);
+  return (lanes & (0u - lanes)) == (1u << cpu::lane_of_this_thread());
+}
+
+}  // namespace dev
+}  // namespace tileslc
+
+#endif  // TILESLC_CPU_SM90_H

@@ -1,0 +1,179 @@
+// TMA tile copies for the CPU emulation target (PTX ISA, "cp.async.bulk.tensor",
+// "cp.reduce.async.bulk.tensor", "Tensor Access Modes: Tiled mode, Bounding
+// Box, Swizzling modes"; CUDA C++ Programming Guide, "Asynchronous Data
+// Copies using the Tensor Memory Accelerator"). A 2-D box of box[0] x box[1]
+// elements at coordinates (c0, c1) of the tensor map; in shared memory the box
+// is dense, box[0] elements per row, each 16-byte chunk moved by the map's
+// swizzle of its shared-memory address. Box elements outside the tensor read
+// as zero (NaN with the NaN fill) and are not written by stores, as on the
+// GPU. Reported: a map cuTensorMapEncodeTiled never wrote, a map that is not
+// rank 2, a shared-memory box that leaves the CTA's shared memory or is not
+// 128-byte aligned, and a box that lies entirely outside the tensor (the GPU
+// would silently move nothing: a wrong tile coordinate).
+#include <atomic>
+#include <cstring>
+#include <string>
+
+#include "tileslc/cpu/racecheck.h"
+#include "tileslc/cpu/sm90.h"
+#include "tileslc/cpu/tensor_map.h"
+#include "tileslc/cpu/types.h"
+
+namespace tileslc::cpu {
+
+namespace {
+
+// The decoded map of `desc`, checked for what every 2-D tile copy needs.
+TensorMap map_of(const void* desc, const char* op, const SrcLoc& loc) {
+  TensorMap m;
+  if (!desc || !decode_tensor_map(desc, &m))
+    fail(loc, std::string(op) + ": the tensor map was not made by cuTensorMapEncodeTiled (or was overwritten)");
+  if (m.rank != 2) fail(loc, std::string(op) + " of a 2-D box with a rank-" + std::to_string(m.rank) + " tensor map");
+  return m;
+}
+
+// "the 64 x 64 box at row 128, column 0 of the 64 x 192 tensor": rows are the
+// map's outer dimension, columns its innermost.
+std::string box_text(const TensorMap& m, int32_t c0, int32_t c1) {
+  return "the " + std::to_string(m.box[1]) + " x " + std::to_string(m.box[0]) + " box at row " + std::to_string(c1) +
+         ", column " + std::to_string(c0) + " of the " + std::to_string(m.dim[1]) + " x " + std::to_string(m.dim[0]) +
+         " tensor";
+}
+
+// Checks the shared-memory side and the coordinates; returns the box's
+// shared-memory address.
+uint32_t check_box(const TensorMap& m, const void* smem, int32_t c0, int32_t c1, const char* op, const std::string& smem_name,
+                   const SrcLoc& loc) {
+  const int64_t bytes = int64_t{m.box[0]} * m.box[1] * m.elem_bytes;
+  const std::string what = std::string(op) + "'s shared-memory box (" + smem_name + ")";
+  const uint32_t addr = shared_address(smem, bytes, what.c_str(), loc);
+  if (addr % 128 != 0)
+    fail(loc, what + " must be 128-byte aligned, found shared address " + std::to_string(addr));
+  const bool outside = int64_t{c0} + m.box[0] <= 0 || c0 >= static_cast<int64_t>(m.dim[0]) ||
+                       int64_t{c1} + m.box[1] <= 0 || c1 >= static_cast<int64_t>(m.dim[1]);
+  if (outside) fail(loc, std::string(op) + ": " + box_text(m, c0, c1) + " lies entirely outside it");
+  return addr;
+}
+
+// Calls f(shared-memory byte address, global element address or null when
+// outside the tensor, bytes) for each 16-byte chunk of the box, or each
+// element of a chunk that straddles the tensor's edge.
+template <class F>
+void for_each_chunk(const TensorMap& m, uint32_t smem_addr, int32_t c0, int32_t c1, F f) {
+  const int64_t row_bytes = int64_t{m.box[0]} * m.elem_bytes, per_chunk = 16 / m.elem_bytes;
+  for (int64_t r = 0; r < m.box[1]; ++r) {
+    const int64_t g1 = int64_t{c1} + r;
+    const bool row_in = g1 >= 0 && g1 < static_cast<int64_t>(m.dim[1]);
+    for (int64_t chunk = 0; chunk < row_bytes / 16; ++chunk) {
+      const int64_t g0 = int64_t{c0} + chunk * per_chunk;
+      const uint32_t s = swizzle_address(static_cast<uint32_t>(smem_addr + r * row_bytes + chunk * 16), m.swizzle_bytes);
+      const unsigned char* row = row_in ? m.base + g1 * static_cast<int64_t>(m.stride[0]) : nullptr;
+      if (row_in && g0 >= 0 && g0 + per_chunk <= static_cast<int64_t>(m.dim[0])) {
+        f(s, row + g0 * m.elem_bytes, 16);
+        continue;
+      }
+      for (int64_t e = 0; e < per_chunk; ++e) {
+        const bool in = row_in && g0 + e >= 0 && g0 + e < static_cast<int64_t>(m.dim[0]);
+        f(s + static_cast<uint32_t>(e * m.elem_bytes), in ? row + (g0 + e) * m.elem_bytes : nullptr, m.elem_bytes);
+      }
+    }
+  }
+}
+
+// dst += src for one element of the map's type (cp.reduce.async.bulk .add),
+// atomically: CTAs on other host threads may add to the same element.
+template <class T>
+void add_as(unsigned char* dst, const unsigned char* src) {
+  T v;
+  std::memcpy(&v, src, sizeof v);
+  T* p = reinterpret_cast<T*>(dst);
+  if constexpr (std::is_arithmetic_v<T>) {
+    std::atomic_ref<T> r(*p);
+    T old = r.load();
+    while (!r.compare_exchange_weak(old, static_cast<T>(old + v))) {
+    }
+  } else {  // __half, __nv_bfloat16: the sum in float, rounded to nearest even
+    std::atomic_ref<uint16_t> r(*reinterpret_cast<uint16_t*>(p));
+    uint16_t old = r.load();
+    while (!r.compare_exchange_weak(
+        old, bits_as<uint16_t>(T(static_cast<float>(bits_as<T>(old)) + static_cast<float>(v))))) {
+    }
+  }
+}
+
+using AddFn = void (*)(unsigned char*, const unsigned char*);
+
+// The element-wise add of a tensor map's data type; null when the emulator
+// has none (CUtensorMapDataType values, see tileslc/cpu/cuda/cuda.h).
+AddFn adder(uint8_t data_type) {
+  switch (data_type) {
+    case 2: return &add_as<uint32_t>;
+    case 3: return &add_as<int32_t>;
+    case 4: return &add_as<uint64_t>;
+    case 5: return &add_as<int64_t>;
+    case 6: return &add_as<__half>;
+    case 7: return &add_as<float>;
+    case 8: return &add_as<double>;
+    case 9: return &add_as<__nv_bfloat16>;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void tma_load_2d(void* smem, const void* desc, uint64_t* bar, int32_t c0, int32_t c1, const std::string& dst_name,
+                 const std::string& bar_name, const SrcLoc& loc) {
+  const char* op = "TMA load (cp.async.bulk.tensor.2d)";
+  const TensorMap m = map_of(desc, op, loc);
+  const uint32_t addr = check_box(m, smem, c0, c1, op, dst_name, loc);
+  shared_address(bar, 8, "a TMA load's mbarrier", loc);
+  unsigned char* base = this_thread().smem;
+  const unsigned char fill = m.nan_fill ? 0xFF : 0x00;  // all-ones bits are NaN in every float type
+  for_each_chunk(m, addr, c0, c1, [&](uint32_t s, const unsigned char* g, int bytes) {
+    race_access(base + s, bytes, true, "a TMA load", loc);
+    if (g) std::memcpy(base + s, g, bytes);
+    else std::memset(base + s, fill, bytes);
+  });
+  // The whole box counts, out-of-bounds elements included (PTX ISA, "complete_tx").
+  mbarrier_complete_tx(bar, int64_t{m.box[0]} * m.box[1] * m.elem_bytes, bar_name, loc);
+}
+
+void tma_store_2d(const void* desc, const void* smem, int32_t c0, int32_t c1, bool reduce_add, const std::string& src_name,
+                  const SrcLoc& loc) {
+  const char* op = reduce_add ? "TMA reduce-add (cp.reduce.async.bulk.tensor.2d)" : "TMA store (cp.async.bulk.tensor.2d)";
+  const TensorMap m = map_of(desc, op, loc);
+  const uint32_t addr = check_box(m, smem, c0, c1, op, src_name, loc);
+  AddFn add = nullptr;
+  if (reduce_add && !(add = adder(m.data_type)))
+    fail(loc, std::string(op) + ": no emulated add for the tensor map's data type " + std::to_string(m.data_type));
+  unsigned char* base = this_thread().smem;
+  // Performed at the bulk wait_group.read that covers it: reads shared memory then.
+  this_thread().bulk_open.push_back([m, addr, c0, c1, add, base, loc] {
+    for_each_chunk(m, addr, c0, c1, [&](uint32_t s, const unsigned char* g, int bytes) {
+      race_access(base + s, bytes, false, "a TMA store", loc);
+      if (!g) return;
+      unsigned char* dst = const_cast<unsigned char*>(g);
+      if (!add) {
+        std::memcpy(dst, base + s, bytes);
+        return;
+      }
+      for (int e = 0; e < bytes; e += m.elem_bytes) add(dst + e, base + s + e);
+    });
+  });
+}
+
+void bulk_commit_group() {
+  ThreadCtx& t = this_thread();
+  t.bulk_groups.push_back(std::move(t.bulk_open));
+  t.bulk_open.clear();
+}
+
+void bulk_wait_group_read(size_t n) {
+  ThreadCtx& t = this_thread();
+  while (t.bulk_groups.size() > n) {
+    for (auto& op : t.bulk_groups.front()) op();
+    t.bulk_groups.pop_front();
+  }
+}
+
+}  // namespace tileslc::cpu

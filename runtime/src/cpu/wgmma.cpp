@@ -1,0 +1,150 @@
+// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16} with both operands in
+// shared memory, for the CPU emulation target (PTX ISA, "Asynchronous
+// Warpgroup Level Matrix Multiply-Accumulate Instructions: wgmma"):
+//   D (64 x N, f32) = A (64 x 16) * B^T (B: N x 16, "K-major") + (scale_d ? D : 0)
+// A warpgroup collective: the 128 threads meet (warpgroup_sync), and the last
+// to arrive, which runs before the others resume, decodes the two
+// shared-memory matrix descriptors, reads the operands and writes every
+// thread's accumulator fragment. The math is done when issued, so the
+// fence/commit/wait that follow have nothing to wait for.
+//
+// Matrix descriptor (PTX ISA, "Matrix Descriptor Format"): bits 0-13 start
+// address >> 4, 16-29 leading byte offset >> 4, 32-45 stride byte offset >> 4,
+// 49-51 base offset, 62-63 swizzle (0 none, 1 128-byte, 2 64-byte, 3 32-byte).
+// K-major operand element (row, k) of a 16-bit type ("Shared Memory Matrix
+// Layout"; CuTe's GMMA K-major canonical layouts, in 16-byte units T:
+// Swizzle<B,4,3> o ((8,m),(W,k)):((W T, SBO),(1 T, LBO)) with W = span / 16):
+//   byte = 2k, chunk c = byte / 16,
+//   addr = start + (row % 8) * span + (row / 8) * SBO + (c % W) * 16 + (c / W) * LBO + byte % 16,
+// then the swizzle of that shared-memory address (span 16 without swizzle).
+// Accumulator fragment ("Register Fragments: wgmma .m64nNk16", D): thread t
+// of the warpgroup holds d[i], i < N / 2, at
+//   row = 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2),  col = 8 (i / 4) + 2 (t % 4) + i % 2.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "tileslc/cpu/racecheck.h"
+#include "tileslc/cpu/sm90.h"
+#include "tileslc/cpu/tensor_map.h"
+#include "tileslc/cpu/types.h"
+
+namespace tileslc::cpu {
+
+namespace {
+
+struct Desc {
+  uint32_t start, lbo, sbo, base_offset;
+  int swizzle_bytes;  ///< 0 (none), 32, 64 or 128
+  int span;           ///< bytes of one row of the 8-row pattern: the swizzle, or 16
+};
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// Decodes and checks descriptor `d` of an operand of `rows` x 16 elements of
+// 2 bytes: every byte it covers must lie in the CTA's shared memory, and a
+// swizzled operand must start on its pattern's period (base offset 0).
+Desc decode(uint64_t d, int rows, const char* which, const char* what, const SrcLoc& loc) {
+  Desc r;
+  r.start = static_cast<uint32_t>(d & 0x3FFF) << 4;
+  r.lbo = static_cast<uint32_t>((d >> 16) & 0x3FFF) << 4;
+  r.sbo = static_cast<uint32_t>((d >> 32) & 0x3FFF) << 4;
+  r.base_offset = static_cast<uint32_t>((d >> 49) & 7);
+  const int mode = static_cast<int>(d >> 62);
+  r.swizzle_bytes = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0;
+  r.span = r.swizzle_bytes ? r.swizzle_bytes : 16;
+  const std::string head = std::string(what) + ": the descriptor of " + which + " (" + hex(d) + ")";
+  if (r.base_offset != 0) fail(loc, head + " has a base offset, which the emulator does not model");
+  if (r.swizzle_bytes) {
+    const uint32_t period = 8u * static_cast<uint32_t>(r.span);
+    if ((r.start % period) >= static_cast<uint32_t>(r.span))
+      fail(loc, head + " starts at shared address " + std::to_string(r.start) + ", row " +
+                    std::to_string(r.start % period / r.span) + " of its " + std::to_string(r.swizzle_bytes) +
+                    "-byte swizzle pattern: with base offset 0 it must start in the first row of a " +
+                    std::to_string(period) + "-byte-aligned pattern");
+  }
+  const int chunks_per_row = 32 / 16, w = r.span / 16;  // 16 elements of 2 bytes
+  const uint32_t last = r.start + ((rows - 1) % 8) * r.span + ((rows - 1) / 8) * r.sbo +
+                        ((chunks_per_row - 1) % w) * 16 + ((chunks_per_row - 1) / w) * r.lbo + 16;
+  const size_t smem_bytes = this_thread().smem_bytes;
+  if (last > smem_bytes)
+    fail(loc, head + " covers shared addresses " + std::to_string(r.start) + " to " + std::to_string(last - 1) +
+                  " (" + std::to_string(rows) + " rows, SBO " + std::to_string(r.sbo) + ", LBO " + std::to_string(r.lbo) +
+                  "), past the block's " + std::to_string(smem_bytes) + " bytes of shared memory");
+  return r;
+}
+
+// The operand `rows` x 16 as floats, row-major (out[row * 16 + k]).
+template <class X>
+void read_operand(const Desc& d, int rows, float* out, const SrcLoc& loc) {
+  const unsigned char* smem = this_thread().smem;
+  const int w = d.span / 16;
+  for (int row = 0; row < rows; ++row)
+    for (int c = 0; c < 2; ++c) {
+      const uint32_t lin = d.start + (row % 8) * d.span + (row / 8) * d.sbo + (c % w) * 16 + (c / w) * d.lbo;
+      const unsigned char* p = smem + swizzle_address(lin, d.swizzle_bytes);
+      race_access(p, 16, false, "a wgmma operand", loc);
+      for (int e = 0; e < 8; ++e) {
+        X v;
+        std::memcpy(&v, p + 2 * e, 2);
+        out[row * 16 + c * 8 + e] = static_cast<float>(v);
+      }
+    }
+}
+
+}  // namespace
+
+void wgmma_m64nk16(int n, bool bf16, float* d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d, const char* what,
+                   const SrcLoc& loc) {
+  WarpgroupExchange& x = this_warpgroup_exchange();
+  const int t = this_thread().linear & 127;
+  std::memcpy(&x.slot[t][0], &d, sizeof d);
+  x.slot[t][1] = desc_a;
+  x.slot[t][2] = desc_b;
+  x.slot[t][3] = static_cast<uint64_t>(scale_d != 0);
+  if (!warpgroup_sync(what, loc)) return;  // the last thread to arrive did the work
+
+  for (int i = 1; i < 128; ++i)
+    if (x.slot[i][1] != x.slot[0][1] || x.slot[i][2] != x.slot[0][2] || x.slot[i][3] != x.slot[0][3])
+      fail(loc, std::string(what) + ": the threads of a warpgroup must pass the same descriptors and scale-d, but thread " +
+                    std::to_string(i) + " of the warpgroup passes A " + hex(x.slot[i][1]) + ", B " + hex(x.slot[i][2]) +
+                    ", scale-d " + std::to_string(x.slot[i][3]) + " and thread 0 A " + hex(x.slot[0][1]) + ", B " +
+                    hex(x.slot[0][2]) + ", scale-d " + std::to_string(x.slot[0][3]));
+  const Desc da = decode(desc_a, 64, "A", what, loc), db = decode(desc_b, n, "B", what, loc);
+  std::vector<float> a(64 * 16), b(static_cast<size_t>(n) * 16), bt(static_cast<size_t>(n) * 16), acc(static_cast<size_t>(64) * n, 0.0f);
+  if (bf16) {
+    read_operand<__nv_bfloat16>(da, 64, a.data(), loc);
+    read_operand<__nv_bfloat16>(db, n, b.data(), loc);
+  } else {
+    read_operand<__half>(da, 64, a.data(), loc);
+    read_operand<__half>(db, n, b.data(), loc);
+  }
+  for (int j = 0; j < n; ++j)
+    for (int k = 0; k < 16; ++k) bt[k * n + j] = b[j * 16 + k];
+  // acc[m][j] = sum over k in order, vectorizable over j.
+  for (int m = 0; m < 64; ++m) {
+    float* row = acc.data() + static_cast<size_t>(m) * n;
+    for (int k = 0; k < 16; ++k) {
+      const float av = a[m * 16 + k];
+      const float* bk = bt.data() + static_cast<size_t>(k) * n;
+      for (int j = 0; j < n; ++j) row[j] += av * bk[j];
+    }
+  }
+  const bool accumulate = x.slot[0][3] != 0;
+  for (int th = 0; th < 128; ++th) {
+    float* frag;
+    std::memcpy(&frag, &x.slot[th][0], sizeof frag);
+    const int lane = th % 32, warp = th / 32;
+    for (int i = 0; i < n / 2; ++i) {
+      const int row = 16 * warp + lane / 4 + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * (lane % 4) + i % 2;
+      const float v = acc[static_cast<size_t>(row) * n + col];
+      frag[i] = accumulate ? frag[i] + v : v;
+    }
+  }
+}
+
+}  // namespace tileslc::cpu
