@@ -282,6 +282,7 @@ class Machine {
       case ir::ExprKind::Cast: return eval(e->operands[0], t);
       case ir::ExprKind::Call:
         if (e->name == "tileslc::dev::mod") return eval(e->operands[0], t) % eval(e->operands[1], t);  // never negative here
+        if (e->name == "tileslc::dev::floordiv") return eval(e->operands[0], t) / eval(e->operands[1], t);
         ADD_FAILURE() << "call " << e->name;
         return 0;
       case ir::ExprKind::Binary: {
@@ -297,6 +298,8 @@ class Machine {
           case ir::Op::BitAnd: return a & b;
           case ir::Op::BitOr: return a | b;
           case ir::Op::BitXor: return a ^ b;
+          case ir::Op::Min: return std::min(a, b);
+          case ir::Op::Max: return std::max(a, b);
           case ir::Op::Lt: return a < b;
           case ir::Op::Le: return a <= b;
           case ir::Op::Gt: return a > b;
