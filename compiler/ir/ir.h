@@ -130,6 +130,7 @@ struct LaunchInfo {
   int kernel = -1;               ///< index into Program::kernels
   ExprRef grid[3], block[3];     ///< Int64 (host) expressions
   ExprRef smem;                  ///< bytes of dynamic shared memory
+  ExprRef cluster[3];            ///< Int64 cluster dims of a cluster launch (cluster=); null without one
   ExprRef stream;                ///< null: the host function's stream parameter
   std::vector<ExprRef> args;     ///< one per kernel parameter, in order
 };
