@@ -44,8 +44,13 @@ bool emulated(const std::string& fn) {
 void find_unemulated(const ir::ExprRef& e, source::SourceRange loc, std::vector<NotEmulated>& out) {
   if (!e) return;
   static const std::string kDev = "tileslc::dev::";
-  if (e->kind == ir::ExprKind::Call && e->name.rfind(kDev, 0) == 0 && !emulated(e->name.substr(kDev.size())))
-    out.push_back({e->name.substr(kDev.size()), loc});
+  // Calls, and builtin reads of special registers (cluster indices: "tileslc::dev::cluster_idx_x()").
+  const bool dev = (e->kind == ir::ExprKind::Call || e->kind == ir::ExprKind::Builtin) && e->name.rfind(kDev, 0) == 0;
+  if (dev) {
+    std::string fn = e->name.substr(kDev.size());
+    if (fn.size() > 2 && fn.compare(fn.size() - 2, 2, "()") == 0) fn.resize(fn.size() - 2);
+    if (!emulated(fn)) out.push_back({fn, loc});
+  }
   for (const auto& o : e->operands) find_unemulated(o, loc, out);
 }
 

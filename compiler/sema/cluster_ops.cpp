@@ -98,7 +98,8 @@ Value Evaluator::call_cluster_builtin(BuiltinId id, std::vector<Value>& args, Kw
     for (int k = 0; k < 3; ++k) {
       int64_t s = fold ? fold(k) : -1;
       if (s >= 0) xs.push_back(Value::integer(s));
-      else xs.push_back(Value::dyn(ir::call(std::string(device_prefix) + kAxes[k], {}, ScalarType::Int32), site.range));
+      // A builtin reference, like blockIdx.x: a pure read, so `x, _, _ = ...` binds no temporary.
+      else xs.push_back(Value::dyn(ir::builtin_ref(std::string(device_prefix) + kAxes[k] + "()", ScalarType::Int32), site.range));
     }
     return Value::tuple(std::move(xs));
   };
