@@ -200,6 +200,7 @@ struct Kernel {
   std::vector<LocalArray> arrays;
   std::vector<SmemBuffer> smem;
   int64_t smem_bytes = 0;     ///< dynamic shared memory the kernel's allocations need
+  int64_t cluster_dims[3] = {0, 0, 0};  ///< the cluster=(x, y, z) it is specialized for; 0s without one
   Block body;
 };
 

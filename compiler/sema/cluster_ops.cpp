@@ -162,7 +162,9 @@ Value Evaluator::mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const
   };
   if (!peer || peer->kind == Value::Kind::None) return emit_call("tileslc::dev::mbarrier_arrive", {bar});
   require_arch("an mbarrier arrive on a peer block of the cluster", false, site.range);
-  const source::SourceRange at = args.size() == 3 ? arg_range_of(site, 2) : site.range;
+  source::SourceRange at = args.size() == 3 ? arg_range_of(site, 2) : site.range;
+  for (const auto& k : site.keywords)
+    if (k.name == "peer_cta_rank_in_cluster") at = k.value->range;
   Value rank = resolve_symbol(*peer, at);
   if (!(rank.kind == Value::Kind::Int || (rank.kind == Value::Kind::Dyn && ir::is_integer(rank.type))))
     fail(diag::Kind::TypeMismatch, at, "peer_cta_rank_in_cluster must be an integer, found " + describe(rank));
@@ -176,7 +178,7 @@ Value Evaluator::mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const
   return emit_call("tileslc::dev::mbarrier_arrive_cluster", {bar, to_expr_as(rank, ScalarType::Int32, at)});
 }
 
-ir::ExprRef Evaluator::multicast_mask(const std::optional<Value>& mask, source::SourceRange r) {
+ir::ExprRef Evaluator::multicast_mask(const std::optional<Value>& mask, source::SourceRange r, source::SourceRange mask_at) {
   const int64_t ctas = cluster_size();
   if (ctas == 0) {
     auto& d = error(diag::Kind::ClusterMismatch, r, "a multicast TMA load writes the shared memory of several blocks of a cluster, "
@@ -189,20 +191,20 @@ ir::ExprRef Evaluator::multicast_mask(const std::optional<Value>& mask, source::
     d.help("bit i of the mask is the block of rank i (cute.arch.block_idx_in_cluster()): mcast_mask=0b11 writes blocks 0 and 1");
     abort_entry();
   }
-  Value m = resolve_symbol(*mask, r);
+  Value m = resolve_symbol(*mask, mask_at);
   if (!(m.kind == Value::Kind::Int || (m.kind == Value::Kind::Dyn && ir::is_integer(m.type))))
-    fail(diag::Kind::TypeMismatch, r, "mcast_mask must be an integer bit mask, found " + describe(m));
+    fail(diag::Kind::TypeMismatch, mask_at, "mcast_mask must be an integer bit mask, found " + describe(m));
   if (m.kind == Value::Kind::Int) {
     const int64_t all = (int64_t{1} << ctas) - 1;
     if (m.i <= 0 || (m.i & ~all) != 0) {
-      auto& d = error(diag::Kind::ClusterMismatch, r, "mcast_mask " + std::to_string(m.i) + " names " +
+      auto& d = error(diag::Kind::ClusterMismatch, mask_at, "mcast_mask " + std::to_string(m.i) + " names " +
                                                           (m.i <= 0 ? std::string("no block") : "blocks past the cluster's " + std::to_string(ctas)));
       d.note("the cluster " + dims_text(fn_->static_cluster) + " has blocks of rank 0 to " + std::to_string(ctas - 1) +
              ": masks from 1 to " + std::to_string(all));
       abort_entry();
     }
   }
-  return to_expr_as(m, ScalarType::Uint16, r);
+  return to_expr_as(m, ScalarType::Uint16, mask_at);
 }
 
 }  // namespace tileslc::sema

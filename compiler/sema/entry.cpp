@@ -586,7 +586,7 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   ctx.blocks = {&k.body};
   for (int d = 0; d < 3; ++d) ctx.static_block[d] = static_block[d];
   if (clustered)
-    for (int d = 0; d < 3; ++d) ctx.static_cluster[d] = static_cluster[d];
+    for (int d = 0; d < 3; ++d) ctx.static_cluster[d] = k.cluster_dims[d] = static_cluster[d];
   Frame f;
   f.module = kc.fn->module;
   f.def = def;

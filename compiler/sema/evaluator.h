@@ -209,7 +209,7 @@ class Evaluator {
   Value call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   Value make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& site);
   void tma_copy(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r,
-                const std::optional<Value>& mcast_mask = std::nullopt);
+                const std::optional<Value>& mcast_mask = std::nullopt, source::SourceRange mask_at = {});
   void tma_store(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r);
   void wgmma_gemm(const TiledMma& mma, const Value& d, const Value& a, const Value& b, const Value& c, source::SourceRange r);
   /// The address of the mbarrier named by (tensor, coordinate); E0708 unless an Int64 shared-memory element.
@@ -269,7 +269,7 @@ class Evaluator {
   Value mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   /// A multicast TMA load's mcast_mask= as a Uint16 expression; E0711 without a
   /// cluster launch, for a missing mask, or static bits past the cluster's blocks.
-  ir::ExprRef multicast_mask(const std::optional<Value>& mask, source::SourceRange r);
+  ir::ExprRef multicast_mask(const std::optional<Value>& mask, source::SourceRange r, source::SourceRange mask_at);
   /// The number of blocks of the kernel's cluster (static), 0 when launched without cluster=.
   int64_t cluster_size() const;
 

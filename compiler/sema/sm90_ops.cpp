@@ -353,19 +353,20 @@ Value Evaluator::make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& 
 }
 
 void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r,
-                         const std::optional<Value>& mcast_mask) {
+                         const std::optional<Value>& mcast_mask, source::SourceRange mask_at) {
   require_arch("TMA", false, r);
   if (atom.param.empty())
     fail(diag::Kind::UnsupportedOperation, r, "this TMA atom was not passed to the kernel as an argument");
+  if (!mask_at.valid()) mask_at = r;
   if (mcast_mask && !atom.multicast) {
-    auto& e = error(diag::Kind::ClusterMismatch, r, "mcast_mask= needs a multicast TMA atom, and this one was made with " +
+    auto& e = error(diag::Kind::ClusterMismatch, mask_at, "mcast_mask= needs a multicast TMA atom, and this one was made with " +
                                                         std::string(atom.direction == TmaAtom::Direction::Load ? "CopyBulkTensorTileG2SOp()" : "a store op"));
     e.help("make the atom with cute.nvgpu.cpasync.CopyBulkTensorTileG2SMulticastOp()");
     abort_entry();
   }
   if (atom.direction != TmaAtom::Direction::Load) return tma_store(atom, src, dst, bar, r);
   std::optional<ir::ExprRef> mask_expr;
-  if (atom.multicast) mask_expr = multicast_mask(mcast_mask, r);
+  if (atom.multicast) mask_expr = multicast_mask(mcast_mask, r, mask_at);
   if (!bar) {
     auto& d = error(diag::Kind::BadCopyAtom, r, "a TMA copy completes on an mbarrier: pass tma_bar_ptr=(barriers, index)");
     d.note("the barrier's phase completes once the copy's bytes have arrived (mbarrier_arrive_and_expect_tx)");

@@ -708,7 +708,10 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
         if (args[0].kind == Value::Kind::TmaAtom) {
           tensor_arg(1, "cute.copy");
           tensor_arg(2, "cute.copy");
-          tma_copy(*args[0].tma, args[1], args[2], kwarg("tma_bar_ptr"), site.range, kwarg("mcast_mask"));
+          source::SourceRange mask_at = site.range;  // the mask's own span, for E0711
+          for (const auto& k : site.keywords)
+            if (k.name == "mcast_mask") mask_at = k.value->range;
+          tma_copy(*args[0].tma, args[1], args[2], kwarg("tma_bar_ptr"), site.range, kwarg("mcast_mask"), mask_at);
           return Value::none();
         }
         CopyAtom atom;
