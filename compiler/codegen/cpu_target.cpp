@@ -63,12 +63,15 @@ bool emulated(const std::string& fn) {
 void find_unemulated(const ir::ExprRef& e, source::SourceRange loc, std::vector<NotEmulated>& out) {
   if (!e) return;
   static const std::string kDev = "tileslc::dev::";
-  if (e->kind == ir::ExprKind::Call && e->name.rfind(kDev, 0) == 0 && !emulated(e->name.substr(kDev.size()))) {
-    // One report per operation and line (an unrolled statement issues it many times).
+  // Calls, and builtin reads of special registers (cluster indices: "tileslc::dev::cluster_idx_x()").
+  const bool dev = (e->kind == ir::ExprKind::Call || e->kind == ir::ExprKind::Builtin) && e->name.rfind(kDev, 0) == 0;
+  if (dev) {
     std::string fn = e->name.substr(kDev.size());
+    if (fn.size() > 2 && fn.compare(fn.size() - 2, 2, "()") == 0) fn.resize(fn.size() - 2);
+    // One report per operation and line (an unrolled statement issues it many times).
     bool seen = false;
     for (const auto& n : out) seen |= n.what == fn && n.loc.begin == loc.begin && n.loc.file == loc.file;
-    if (!seen) out.push_back({std::move(fn), loc});
+    if (!emulated(fn) && !seen) out.push_back({std::move(fn), loc});
   }
   for (const auto& o : e->operands) find_unemulated(o, loc, out);
 }

@@ -286,10 +286,14 @@ class CudaEmitter {
     out_.line("void* args[] = {" + (arg_list.empty() ? std::string("nullptr") : arg_list) + "};");
     // The CPU target launches the kernel's entry, which unpacks `args` (tileslc/cpu/thread.h).
     std::string address = cpu() ? "&tileslc::cpu::kernel_entry<&" + k.name + ">" : "&" + k.name;
-    out_.line("if (tileslc::Status status = tileslc::launch_kernel(reinterpret_cast<const void*>(" + address + "), " +
-              c_string(k.name) + ",");
+    // A cluster launch goes through cudaLaunchKernelEx (which checks that the
+    // clusters tile the grid); the CPU target runs the grid as plain blocks.
+    const bool cluster = l.cluster[0] && !cpu();
+    out_.line("if (tileslc::Status status = tileslc::" + std::string(cluster ? "launch_kernel_cluster" : "launch_kernel") +
+              "(reinterpret_cast<const void*>(" + address + "), " + c_string(k.name) + ",");
     out_.line("        dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y), static_cast<unsigned>(grid_z)),");
     out_.line("        dim3(static_cast<unsigned>(block_x), static_cast<unsigned>(block_y), static_cast<unsigned>(block_z)),");
+    if (cluster) out_.line("        dim3(" + e(l.cluster[0]) + ", " + e(l.cluster[1]) + ", " + e(l.cluster[2]) + "),");
     out_.line("        static_cast<size_t>(smem_bytes), stream, args); !status) {");
     out_.line("  return status;");
     out_.line("}");

@@ -1,4 +1,5 @@
-// The metadata JSON: kernels (parameters, specialization, threads per block),
+// The metadata JSON: kernels (parameters, specialization, threads per block,
+// cluster dims of a cluster launch),
 // host functions (parameters with dtypes, extents and alignment), target arch.
 #include <nlohmann/json.hpp>
 
@@ -19,6 +20,7 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
     kj["specialization"] = k.specialization;
     kj["threads_per_block"] = k.static_threads ? nlohmann::ordered_json(k.static_threads) : nlohmann::ordered_json(nullptr);
     kj["shared_memory_bytes"] = 0;
+    if (k.cluster_dims[0] > 0) kj["cluster_dims"] = {k.cluster_dims[0], k.cluster_dims[1], k.cluster_dims[2]};
     auto params = nlohmann::ordered_json::array();
     for (const auto& prm : k.params)
       params.push_back({{"name", prm.name}, {"kind", prm.is_tma ? "tma_descriptor" : prm.is_pointer ? "pointer" : "scalar"}, {"dtype", ir::type_name(prm.type)},

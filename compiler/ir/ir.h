@@ -130,6 +130,7 @@ struct LaunchInfo {
   int kernel = -1;               ///< index into Program::kernels
   ExprRef grid[3], block[3];     ///< Int64 (host) expressions
   ExprRef smem;                  ///< bytes of dynamic shared memory
+  ExprRef cluster[3];            ///< Int64 cluster dims of a cluster launch (cluster=); null without one
   ExprRef stream;                ///< null: the host function's stream parameter
   std::vector<ExprRef> args;     ///< one per kernel parameter, in order
 };
@@ -199,6 +200,7 @@ struct Kernel {
   std::vector<LocalArray> arrays;
   std::vector<SmemBuffer> smem;
   int64_t smem_bytes = 0;     ///< dynamic shared memory the kernel's allocations need
+  int64_t cluster_dims[3] = {0, 0, 0};  ///< the cluster=(x, y, z) it is specialized for; 0s without one
   Block body;
 };
 

@@ -378,6 +378,7 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       if (id >= BuiltinId::AtomicAdd && id <= BuiltinId::FenceSys) return call_arch_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::CpAsyncCommitGroup && id <= BuiltinId::CopyG2SOp) return call_mma_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::MbarrierInit && id <= BuiltinId::MultiprocessorCount) return call_sm90_builtin(id, args, kwargs, site);
+      if (id >= BuiltinId::ClusterIdx && id <= BuiltinId::CopyBulkTensorTileG2SMulticastOp) return call_cluster_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::LdMatrix8x8x16bOp && id <= BuiltinId::MakeTiledCopyC) return call_ldmatrix_builtin(id, args, kwargs, site);
       if (id == BuiltinId::MethodRetile) {
         check_arity(args.size(), 1, 1, ".retile", site.range);

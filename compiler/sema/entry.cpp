@@ -274,17 +274,18 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
 
 void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site) {
   if (!fn_ || fn_->is_kernel) fail(diag::Kind::BadLaunch, site.range, "kernels are launched from @cute.jit host functions");
-  std::optional<Value> grid, block, smem;
+  std::optional<Value> grid, block, smem, cluster;
   for (auto& [k, v] : kwargs) {
     if (k == "grid") grid = v;
     else if (k == "block") block = v;
+    else if (k == "cluster") cluster = v;
     else if (k == "smem") smem = v;
     else if (k == "stream")
       fail(diag::Kind::BadLaunch, site.range, "launch(stream=...) is not supported yet: launches use the host function's stream parameter");
     else {
       // Reported, then ignored: the kernel itself is still checked.
       auto& d = error(diag::Kind::UnknownKeyword, site.range, ".launch() got an unexpected keyword argument '" + k + "'");
-      d.help("launch takes grid=, block= and smem=");
+      d.help("launch takes grid=, block=, smem= and cluster=");
     }
   }
   if (!grid || !block) {
@@ -335,6 +336,8 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
   } else {
     for (auto& x : static_block) x = 0;
   }
+  int64_t static_cluster[3] = {0, 0, 0};  // 0: launched without cluster=
+  if (cluster) check_cluster(*cluster, g, kw_range("cluster"), static_cluster);
   if (smem) {
     Value sm = resolve_symbol(*smem, kw_range("smem"));
     if (!(sm.kind == Value::Kind::Int || (sm.kind == Value::Kind::Dyn && ir::is_integer(sm.type))))
@@ -343,10 +346,11 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
       fail(diag::Kind::BadLaunch, kw_range("smem"), "smem must not be negative, found " + std::to_string(sm.i) + " bytes");
   }
   auto info = std::make_unique<ir::LaunchInfo>();
-  info->kernel = instantiate_kernel(kc, static_block, &info->args);
+  info->kernel = instantiate_kernel(kc, static_block, &info->args, static_cluster);
   for (int k = 0; k < 3; ++k) {
     info->grid[k] = to_expr_as(g[k], ScalarType::Int64, site.range);
     info->block[k] = to_expr_as(b[k], ScalarType::Int64, site.range);
+    if (static_cluster[0]) info->cluster[k] = ir::int_const(static_cluster[k], ScalarType::Int64);
   }
   // The kernel's own allocations (SmemAllocator) come first; smem= adds to them.
   Value smem_total = Value::integer(program_.kernels.at(info->kernel).smem_bytes);
@@ -429,7 +433,8 @@ void Evaluator::check_kernel_annotations(const KernelCall& kc) {
   }
 }
 
-int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args) {
+int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args,
+                                  const int64_t static_cluster[3]) {
   const auto* def = kc.fn->def;
   if (kc.args.size() > def->params.size()) {
     auto& d = error(diag::Kind::WrongArity, kc.range,
@@ -442,6 +447,10 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   // The signature: what specializes the kernel, and what the host passes.
   std::string key = def->name + "@" + std::to_string(reinterpret_cast<uintptr_t>(def)) + "|block=" +
                     std::to_string(static_block[0]) + "," + std::to_string(static_block[1]) + "," + std::to_string(static_block[2]);
+  // A cluster launch specializes too (cluster_dim() is static, multicast masks are checked against it).
+  const bool clustered = static_cluster && static_cluster[0] > 0;
+  if (clustered)
+    key += "|cluster=" + std::to_string(static_cluster[0]) + "," + std::to_string(static_cluster[1]) + "," + std::to_string(static_cluster[2]);
   std::map<std::string, int> symbol_ids;
   std::vector<std::string> symbol_order;  // run-time layout leaves, in first-use order
   std::map<std::string, std::string> leaf_hint;  // leaf -> kernel parameter name
@@ -522,6 +531,9 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   }
   if (static_block[0]) spec += ", block=(" + std::to_string(static_block[0]) + ", " + std::to_string(static_block[1]) + ", " +
                                std::to_string(static_block[2]) + ")";
+  if (clustered)
+    spec += ", cluster=(" + std::to_string(static_cluster[0]) + ", " + std::to_string(static_cluster[1]) + ", " +
+            std::to_string(static_cluster[2]) + ")";
 
   // Host-side arguments, in kernel parameter order: per tensor its data
   // pointer, per dynamic scalar its value, then the layouts' run-time leaves.
@@ -573,6 +585,8 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   ctx.locals = &k.locals;
   ctx.blocks = {&k.body};
   for (int d = 0; d < 3; ++d) ctx.static_block[d] = static_block[d];
+  if (clustered)
+    for (int d = 0; d < 3; ++d) ctx.static_cluster[d] = k.cluster_dims[d] = static_cluster[d];
   Frame f;
   f.module = kc.fn->module;
   f.def = def;

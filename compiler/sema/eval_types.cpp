@@ -353,7 +353,8 @@ std::string repr(const Value& v) {
     case Value::Kind::MmaAtom: return "MmaAtom[" + v.mma->name + ", " + ir::type_name(v.mma->ab) + " -> " + ir::type_name(v.mma->acc) + "]";
     case Value::Kind::TmaAtom:
       return "TmaAtom[" + std::string(ir::type_name(v.tma->dtype)) + ", (" + std::to_string(v.tma->tile[0]) + ", " + std::to_string(v.tma->tile[1]) +
-             ")" + (v.tma->swizzle_bytes ? ", swizzle " + std::to_string(v.tma->swizzle_bytes) + "B" : std::string()) + "]";
+             ")" + (v.tma->swizzle_bytes ? ", swizzle " + std::to_string(v.tma->swizzle_bytes) + "B" : std::string()) +
+             (v.tma->multicast ? ", multicast" : "") + "]";
     case Value::Kind::TiledMma:
       return "TiledMma[" + v.tiled_mma->atom.name + " x (" + std::to_string(v.tiled_mma->am) + ", " + std::to_string(v.tiled_mma->an) + ")]";
   }

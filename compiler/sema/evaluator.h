@@ -37,6 +37,7 @@ struct FnCtx {
   std::vector<ir::Block*> blocks;            ///< innermost last
   std::map<std::string, ir::ExprRef> symbols;  ///< symbolic extents visible here
   int64_t static_block[3] = {0, 0, 0};       ///< kernel: block dims when known statically
+  int64_t static_cluster[3] = {0, 0, 0};     ///< kernel: the launch's cluster=(x, y, z); 0s without one
   std::map<std::string, size_t> stored_ptrs;   ///< kernel: pointer params stored through
   std::set<std::string> immutable_vars;        ///< locals assigned once (materialized temporaries)
   std::map<std::string, int64_t> divisors;     ///< Param/Var name -> what its value is known to divide by
@@ -209,7 +210,8 @@ class Evaluator {
   /// sm_90 atoms (sm90_ops.cpp): mbarriers, TMA, wgmma, setmaxnreg, elect.sync.
   Value call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   Value make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& site);
-  void tma_copy(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r);
+  void tma_copy(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r,
+                const std::optional<Value>& mcast_mask = std::nullopt, source::SourceRange mask_at = {});
   void tma_store(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r);
   void wgmma_gemm(const TiledMma& mma, const Value& d, const Value& a, const Value& b, const Value& c, source::SourceRange r);
   /// The address of the mbarrier named by (tensor, coordinate); E0708 unless an Int64 shared-memory element.
@@ -258,7 +260,20 @@ class Evaluator {
   void report_ragged_tiles(const FnCtx& ctx);
   /// E0706: the kernel's shared memory over the target's per-block limit.
   void check_smem_limit(const FnCtx& ctx, const std::string& kernel);
-  int instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args);
+  int instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args,
+                         const int64_t static_cluster[3] = nullptr);
+  /// launch(cluster=...) (cluster_ops.cpp): static positive dims, at most 16
+  /// blocks, sm_90 (E0709), static grid dims divisible (E0711); fills `out`.
+  void check_cluster(const Value& cluster, const std::vector<Value>& grid, source::SourceRange r, int64_t out[3]);
+  /// Cluster builtins (cluster_ops.cpp): indices, barrier.cluster, multicast op.
+  Value call_cluster_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
+  /// cute.arch.mbarrier_arrive(bars, i, peer_cta_rank_in_cluster=None) (cluster_ops.cpp).
+  Value mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
+  /// A multicast TMA load's mcast_mask= as a Uint16 expression; E0711 without a
+  /// cluster launch, for a missing mask, or static bits past the cluster's blocks.
+  ir::ExprRef multicast_mask(const std::optional<Value>& mask, source::SourceRange r, source::SourceRange mask_at);
+  /// The number of blocks of the kernel's cluster (static), 0 when launched without cluster=.
+  int64_t cluster_size() const;
 
   source::SourceManager& sm_;
   const Options& opts_;

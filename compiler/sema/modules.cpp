@@ -92,6 +92,11 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"LdMatrix8x8x16bOp", BuiltinId::LdMatrix8x8x16bOp}, {"make_tiled_copy_A", BuiltinId::MakeTiledCopyA},
       {"make_tiled_copy_B", BuiltinId::MakeTiledCopyB}, {"StMatrix8x8x16bOp", BuiltinId::StMatrix8x8x16bOp},
       {"make_tiled_copy_C", BuiltinId::MakeTiledCopyC},
+      {"cluster_idx", BuiltinId::ClusterIdx}, {"cluster_dim", BuiltinId::ClusterDim},
+      {"block_in_cluster_idx", BuiltinId::BlockInClusterIdx}, {"block_in_cluster_dim", BuiltinId::BlockInClusterDim},
+      {"block_idx_in_cluster", BuiltinId::BlockIdxInCluster}, {"cluster_arrive", BuiltinId::ClusterArrive},
+      {"cluster_arrive_relaxed", BuiltinId::ClusterArriveRelaxed}, {"cluster_wait", BuiltinId::ClusterWait},
+      {"CopyBulkTensorTileG2SMulticastOp", BuiltinId::CopyBulkTensorTileG2SMulticastOp},
   };
   for (const auto& r : rows) add(r.name, Value::make_builtin(r.id));
   builtins_ = m;

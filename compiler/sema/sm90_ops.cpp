@@ -94,6 +94,7 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
                       {ir::address_of(name, ir::int_const(0, ScalarType::Int64), ScalarType::Float32), ir::int_const(count, ScalarType::Int32)},
                       ScalarType::Int32));
   };
+  if (id == BuiltinId::MbarrierArrive) return mbarrier_arrive(args, kwargs, site);
   if (id != BuiltinId::WarpgroupMmaF16BF16Op && id != BuiltinId::WarpgroupMmaF8Op) check_keywords(kwargs, "this function", {}, site.range);
   // An mbarrier operation on (bars, i), with one integer operand when `operand` names it.
   auto barrier_op = [&](const std::string& fn, const char* device, const char* operand) {
@@ -137,7 +138,6 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
       arity(0, 0, "cute.arch.mbarrier_init_fence");
       effect(ir::call("tileslc::dev::mbarrier_init_fence", {}, ScalarType::Int32));
       return Value::none();
-    case BuiltinId::MbarrierArrive: return barrier_op("cute.arch.mbarrier_arrive", "tileslc::dev::mbarrier_arrive", nullptr);
     case BuiltinId::MbarrierArriveExpectTx:
       return barrier_op("cute.arch.mbarrier_arrive_and_expect_tx", "tileslc::dev::mbarrier_arrive_expect_tx", "the transaction bytes");
     case BuiltinId::MbarrierWait: return barrier_op("cute.arch.mbarrier_wait", "tileslc::dev::mbarrier_wait", "the phase parity");
@@ -296,11 +296,13 @@ Value Evaluator::make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& 
   if (!fn_ || fn_->is_kernel)
     fail(diag::Kind::UnsupportedOperation, site.range, fn + "() builds a tensor map on the host: call it in a @cute.jit function");
   require_arch("TMA", false, site.range);
+  const bool multicast = args[0].kind == Value::Kind::Marker && args[0].s == "CopyBulkTensorTileG2SMulticastOp";
   const bool op_ok = args[0].kind == Value::Kind::Marker &&
-                     (args[0].s == "CopyBulkTensorTileG2SOp" || args[0].s == "CopyBulkTensorTileS2GOp" || args[0].s == "CopyReduceBulkTensorTileS2GOp");
+                     (args[0].s == "CopyBulkTensorTileG2SOp" || args[0].s == "CopyBulkTensorTileS2GOp" || args[0].s == "CopyReduceBulkTensorTileS2GOp" ||
+                      multicast);
   if (!op_ok)
-    fail(diag::Kind::BadCopyAtom, arg_range(0), fn + "() takes cute.nvgpu.cpasync.CopyBulkTensorTileG2SOp(), CopyBulkTensorTileS2GOp() or "
-                                                     "CopyReduceBulkTensorTileS2GOp() first, found " + describe(args[0]));
+    fail(diag::Kind::BadCopyAtom, arg_range(0), fn + "() takes cute.nvgpu.cpasync.CopyBulkTensorTileG2SOp(), CopyBulkTensorTileG2SMulticastOp(), "
+                                                     "CopyBulkTensorTileS2GOp() or CopyReduceBulkTensorTileS2GOp() first, found " + describe(args[0]));
   if (args[1].kind != Value::Kind::Tensor || args[1].tensor->space != MemSpace::Gmem || args[1].tensor->host_index < 0)
     fail(diag::Kind::BadCopyAtom, arg_range(1), fn + "() needs a global-memory tensor parameter of this function, found " + describe(args[1]));
   const TensorValue& g = *args[1].tensor;
@@ -367,7 +369,8 @@ Value Evaluator::make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& 
   atom->smem_layout = sl;
   atom->swizzle = sw;
   atom->swizzle_bytes = swizzle_bytes;
-  atom->direction = args[0].s == "CopyBulkTensorTileG2SOp"   ? TmaAtom::Direction::Load
+  atom->multicast = multicast;
+  atom->direction = args[0].s == "CopyBulkTensorTileG2SOp" || multicast ? TmaAtom::Direction::Load
                     : args[0].s == "CopyBulkTensorTileS2GOp" ? TmaAtom::Direction::Store
                                                              : TmaAtom::Direction::ReduceAdd;
   if (atom->direction == TmaAtom::Direction::ReduceAdd && g.dtype != ScalarType::Float32 && g.dtype != ScalarType::Float16 &&
@@ -385,11 +388,21 @@ Value Evaluator::make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& 
   return Value::tuple({a, tensor_value(std::move(tv))});
 }
 
-void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r) {
+void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r,
+                         const std::optional<Value>& mcast_mask, source::SourceRange mask_at) {
   require_arch("TMA", false, r);
   if (atom.param.empty())
     fail(diag::Kind::UnsupportedOperation, r, "this TMA atom was not passed to the kernel as an argument");
+  if (!mask_at.valid()) mask_at = r;
+  if (mcast_mask && !atom.multicast) {
+    auto& e = error(diag::Kind::ClusterMismatch, mask_at, "mcast_mask= needs a multicast TMA atom, and this one was made with " +
+                                                        std::string(atom.direction == TmaAtom::Direction::Load ? "CopyBulkTensorTileG2SOp()" : "a store op"));
+    e.help("make the atom with cute.nvgpu.cpasync.CopyBulkTensorTileG2SMulticastOp()");
+    abort_entry();
+  }
   if (atom.direction != TmaAtom::Direction::Load) return tma_store(atom, src, dst, bar, r);
+  std::optional<ir::ExprRef> mask_expr;
+  if (atom.multicast) mask_expr = multicast_mask(mcast_mask, r, mask_at);
   if (!bar) {
     auto& d = error(diag::Kind::BadCopyAtom, r, "a TMA copy completes on an mbarrier: pass tma_bar_ptr=(barriers, index)");
     d.note("the barrier's phase completes once the copy's bytes have arrived (mbarrier_arrive_and_expect_tx)");
@@ -446,10 +459,10 @@ void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst
   desc->name = atom.param;
   fn_->stored_ptrs[d.ptr] += 1;
   auto stmt = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : r);
-  stmt->a = ir::call("tileslc::dev::tma_load_2d",
-                     {ir::address_of(d.ptr, d.offset ? d.offset : ir::int_const(0, ScalarType::Int64), d.dtype), desc, barrier,
-                      coord(atom.inner_mode), coord(1 - atom.inner_mode)},
-                     ScalarType::Int32);
+  std::vector<ir::ExprRef> ops{ir::address_of(d.ptr, d.offset ? d.offset : ir::int_const(0, ScalarType::Int64), d.dtype), desc, barrier,
+                               coord(atom.inner_mode), coord(1 - atom.inner_mode)};
+  if (mask_expr) ops.push_back(*mask_expr);
+  stmt->a = ir::call(mask_expr ? "tileslc::dev::tma_load_2d_multicast" : "tileslc::dev::tma_load_2d", std::move(ops), ScalarType::Int32);
   emit(std::move(stmt));
 }
 

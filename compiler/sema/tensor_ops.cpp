@@ -703,12 +703,15 @@ Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std
       }
       case BuiltinId::Copy: {
         kernel_only("cute.copy");
-        check_kwargs("cute.copy", {"pred", "tma_bar_ptr"});
+        check_kwargs("cute.copy", {"pred", "tma_bar_ptr", "mcast_mask"});
         arity(3, 3, "cute.copy");
         if (args[0].kind == Value::Kind::TmaAtom) {
           tensor_arg(1, "cute.copy");
           tensor_arg(2, "cute.copy");
-          tma_copy(*args[0].tma, args[1], args[2], kwarg("tma_bar_ptr"), site.range);
+          source::SourceRange mask_at = site.range;  // the mask's own span, for E0711
+          for (const auto& k : site.keywords)
+            if (k.name == "mcast_mask") mask_at = k.value->range;
+          tma_copy(*args[0].tma, args[1], args[2], kwarg("tma_bar_ptr"), site.range, kwarg("mcast_mask"), mask_at);
           return Value::none();
         }
         CopyAtom atom;

@@ -53,6 +53,9 @@ enum class BuiltinId : uint8_t {
   WarpgroupRegAlloc, WarpgroupRegDealloc, ElectOne, MakeWarpUniform, CopyBulkTensorTileG2SOp, MakeTiledTmaAtom,
   WarpgroupMmaF16BF16Op, WarpgroupMmaF8Op, WarpgroupFence, WarpgroupCommitGroup, WarpgroupWaitGroup, CopyBulkTensorTileS2GOp,
   CopyReduceBulkTensorTileS2GOp, BulkCommitGroup, BulkWaitGroup, MultiprocessorCount,
+  // sm_90 thread-block clusters: indices, barrier.cluster, the TMA multicast op (cluster_ops.cpp)
+  ClusterIdx, ClusterDim, BlockInClusterIdx, BlockInClusterDim, BlockIdxInCluster, ClusterArrive, ClusterArriveRelaxed,
+  ClusterWait, CopyBulkTensorTileG2SMulticastOp,
   // ldmatrix (tileslc.cute.nvgpu.warp) and the tiled copies that feed a tiled MMA (ldmatrix_ops.cpp)
   LdMatrix8x8x16bOp, MakeTiledCopyA, MakeTiledCopyB, StMatrix8x8x16bOp, MakeTiledCopyC,
   // methods bound to a receiver (Value::self)
@@ -133,6 +136,7 @@ struct TmaAtom {
   std::optional<layout::Swizzle> swizzle;
   int64_t swizzle_bytes = 0;           ///< 0, 32, 64 or 128
   enum class Direction : uint8_t { Load, Store, ReduceAdd } direction = Direction::Load;
+  bool multicast = false;              ///< CopyBulkTensorTileG2SMulticastOp: loads take mcast_mask=
   std::string param;
 };
 

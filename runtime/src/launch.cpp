@@ -41,9 +41,8 @@ Status check_dim(const char* kernel, const char* what, const char* axis, unsigne
 
 }  // namespace
 
-Status launch_kernel_full(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
-                     cudaStream_t stream, void** args) {
-  const char* name = kernel_name;
+// The checks and the shared-memory attribute every launch path shares.
+Status launch_prepare(const void* kernel, const char* name, dim3 grid, dim3 block, size_t smem_bytes) {
   if (kernel == nullptr) return Status::error(name_of(name) + ": null kernel address, expected a __global__ function");
   if (Status s = check_dim(name, "grid", "x", grid.x, kMaxGridX); !s) return s;
   if (Status s = check_dim(name, "grid", "y", grid.y, kMaxGridYZ); !s) return s;
@@ -66,6 +65,12 @@ Status launch_kernel_full(const void* kernel, const char* kernel_name, dim3 grid
                            " bytes: " + cudaGetErrorString(err));
     }
   }
+  return Status();
+}
+
+Status launch_kernel_full(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
+                     cudaStream_t stream, void** args) {
+  if (Status s = launch_prepare(kernel, kernel_name, grid, block, smem_bytes); !s) return s;
   // cudaLaunchKernel reports this launch's errors itself; asking cudaGetLastError
   // as well would cost a second runtime call per launch (launch overhead) and
   // could report an earlier, unrelated asynchronous error as this launch's.

@@ -1,8 +1,11 @@
 // gemm_sm90 driver: runs the tileslc-generated gemm_sm90 (C = A * B^T with TMA
 // and wgmma: A (M, K) and B (N, K) BFloat16 row-major, C (M, N) BFloat16
 // row-major; M a multiple of 128, N of 256, K of 64; its epilogue goes
-// through shared memory) on several shapes, and the same kernel storing
-// straight from the accumulators (gemm_sm90_direct_epilogue). Inputs
+// through shared memory) on several shapes, the same kernel in 2x1
+// thread-block clusters multicasting B (gemm_sm90_cluster: odd tile counts
+// along M, 128 and 384, leave the last cluster's second block without a tile
+// of its own) and storing straight from the accumulators
+// (gemm_sm90_direct_epilogue). Inputs
 // are random in [-1, 1), rounded to BFloat16 on the host; the float64
 // reference is computed from those BFloat16 values. Small shapes are checked
 // element by element, large ones on a random sample of entries plus a scan for
@@ -14,10 +17,12 @@
 //            demos: no large case, no timing (for compute-sanitizer runs).
 // Exit: 0 all passed, 1 a check failed, 2 bad arguments, 77 no CUDA device
 // or not a compute capability 9.0 device (built, not run).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "gemm_sm90.h"
 #include "sample_util.h"
@@ -42,13 +47,34 @@ constexpr int kReps = 20;
 // K = 4096, 0.088 at 8192); a misplaced element by order 1.
 double tolerance(int64_t K) { return std::ldexp(1.0, -8) + sample::tensor_core_tolerance(K); }
 
-// The two host functions: the direct-store epilogue and the shared-memory one.
+// The host functions: the default, 2x1 clusters multicasting B, and the direct-store epilogue.
 using GemmFn = tileslc::Status (*)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, cudaStream_t);
 struct Variant {
   const char* name;
   GemmFn fn;
 };
-const Variant kVariants[] = {{"gemm_sm90", &gemm_sm90}, {"gemm_sm90_direct_epilogue", &gemm_sm90_direct_epilogue}};
+const Variant kVariants[] = {{"gemm_sm90", &gemm_sm90},
+                             {"gemm_sm90_cluster", &gemm_sm90_cluster},
+                             {"gemm_sm90_direct_epilogue", &gemm_sm90_direct_epilogue}};
+
+// gemm_sm90_cluster against gemm_sm90 (no cluster), interleaved: kRounds rounds of
+// kReps timed calls of each in turn, so that clock and thermal drift hit both
+// alike; prints the median of the per-round time ratios (above 1: the cluster
+// kernel is faster) with its spread.
+void compare_cluster(int64_t M, int64_t N, int64_t K, const Bf16Matrix& A, const Bf16Matrix& B, cudaStream_t stream) {
+  constexpr int kRounds = 9;
+  Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard);
+  const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
+  std::vector<double> ratios;
+  for (int r = 0; r < kRounds; ++r) {
+    const double cluster = sample::median_ms([&] { CHECK_OK(gemm_sm90_cluster(mA, mB, mC, stream)); }, stream, 2, kReps);
+    const double plain = sample::median_ms([&] { CHECK_OK(gemm_sm90(mA, mB, mC, stream)); }, stream, 2, kReps);
+    ratios.push_back(plain / cluster);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  std::printf("%s: %s: cluster vs no cluster, interleaved: median speedup %.3fx (min %.3f, max %.3f over %d rounds of %d reps)\n", kName,
+              sample::gemm_shape_text(M, N, K).c_str(), ratios[ratios.size() / 2], ratios.front(), ratios.back(), kRounds, kReps);
+}
 
 // One call of each variant on random A, B and a NaN-poisoned C. `sampled` ==
 // 0 checks every entry; otherwise `sampled` random entries (and that no entry
@@ -70,6 +96,7 @@ bool run_case(int64_t M, int64_t N, int64_t K, int64_t sampled, bool timed, samp
       sample::gemm_timing(v.name, M, N, K, operand_bytes, [&] { CHECK_OK(v.fn(mA, mB, mC, stream)); }, stream, kWarmup, kReps);
     }
   }
+  if (timed) compare_cluster(M, N, K, A, B, stream);
   return ok;
 }
 

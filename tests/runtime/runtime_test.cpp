@@ -316,24 +316,57 @@ TEST(Launch, GridAndBlockLimits) {
             "k: null kernel address, expected a __global__ function");
 }
 
+TEST(Launch, ClusterChecksFailBeforeTheGpu) {
+  void* args[] = {nullptr};
+  struct Case { dim3 grid, block, cluster; const char* message; };
+  const Case cases[] = {
+      {dim3(3, 1, 1), dim3(128, 1, 1), dim3(2, 1, 1), "k: grid (3, 1, 1) is not divisible by cluster (2, 1, 1) along x (3 % 2 = 1)"},
+      {dim3(4, 6, 1), dim3(128, 1, 1), dim3(2, 4, 1), "k: grid (4, 6, 1) is not divisible by cluster (2, 4, 1) along y (6 % 4 = 2)"},
+      {dim3(4, 1, 1), dim3(128, 1, 1), dim3(0, 1, 1), "k: cluster dimension x is 0, expected a positive value"},
+      {dim3(32, 1, 1), dim3(128, 1, 1), dim3(32, 1, 1), "k: cluster dimension x is 32, expected at most 16"},
+      {dim3(8, 4, 1), dim3(128, 1, 1), dim3(8, 4, 1), "k: cluster (8, 4, 1) has 32 blocks, expected at most 16 (8 portable)"},
+      {dim3(2, 1, 1), dim3(2048, 1, 1), dim3(2, 1, 1), "k: block dimension x is 2048, expected at most 1024"},
+  };
+  for (const Case& c : cases)
+    EXPECT_EQ(launch_kernel_cluster(runtime_test_fill_kernel(), "k", c.grid, c.block, c.cluster, 0, nullptr, args).message(), c.message);
+}
+
 // --- with a GPU --------------------------------------------------------------
 
-TEST(LaunchGpu, FillKernelWritesEveryElement) {
-  REQUIRE_GPU();
+// Launches fill_kernel over 1000 floats through `launch` (grid 4 x 256
+// threads) and checks that every element holds `value`.
+template <class Launch>
+void expect_fill(Launch&& launch, float value) {
   const int64_t n = 1000;
   DeviceBuffer buf;
   ASSERT_TRUE(buf.allocate(n * sizeof(float)).ok());
   float* out = static_cast<float*>(buf.data());
-  float value = 3.5f;
   int64_t count = n;
   void* args[] = {&out, &count, &value};
-  Status s = launch_kernel(runtime_test_fill_kernel(), "fill_kernel", dim3(4, 1, 1), dim3(256, 1, 1), 0, nullptr,
-                           args);
+  Status s = launch(args);
   ASSERT_TRUE(s.ok()) << s.message();
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   std::vector<float> host(n, 0.0f);
   ASSERT_TRUE(buf.copy_to_host(host.data(), n * sizeof(float)).ok());
-  for (int64_t i = 0; i < n; ++i) ASSERT_EQ(host[i], 3.5f) << "at " << i;
+  for (int64_t i = 0; i < n; ++i) ASSERT_EQ(host[i], value) << "at " << i;
+}
+
+TEST(LaunchGpu, FillKernelWritesEveryElement) {
+  REQUIRE_GPU();
+  expect_fill([](void** args) {
+    return launch_kernel(runtime_test_fill_kernel(), "fill_kernel", dim3(4, 1, 1), dim3(256, 1, 1), 0, nullptr, args);
+  }, 3.5f);
+}
+
+TEST(LaunchGpu, ClusterLaunchWritesEveryElement) {
+  REQUIRE_GPU();
+  int major = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
+  if (major < 9) GTEST_SKIP() << "thread-block clusters need compute capability 9.0, found " << major << ".x";
+  expect_fill([](void** args) {
+    return launch_kernel_cluster(runtime_test_fill_kernel(), "fill_kernel", dim3(4, 1, 1), dim3(256, 1, 1), dim3(2, 1, 1), 0,
+                                 nullptr, args);
+  }, 2.5f);
 }
 
 TEST(LaunchGpu, LargeDynamicSharedMemoryRaisesTheLimit) {

@@ -262,6 +262,32 @@ TEST(Codegen, HeaderDeclaresCppAndCAbiEntryPoints) {
       << e.cu;
 }
 
+// vector_add launched in 2x1 clusters (the grid is a run-time value: the
+// runtime checks it against the cluster).
+std::string clustered_vector_add() {
+  std::string src = std::string(kPrelude) + kVectorAdd;
+  const std::string plain = "block=(threads, 1, 1))";
+  src.replace(src.find(plain), plain.size(), "block=(threads, 1, 1), cluster=(2, 1, 1))");
+  return src;
+}
+
+TEST(Codegen, ClusterLaunchGoesThroughLaunchKernelCluster) {
+  Emitted e(clustered_vector_add());
+  EXPECT_TRUE(contains(e.cu, "tileslc::launch_kernel_cluster(reinterpret_cast<const void*>(&add_kernel), \"add_kernel\",")) << e.cu;
+  EXPECT_TRUE(contains(e.cu, "        dim3(int64_t{2}, int64_t{1}, int64_t{1}),\n")) << e.cu;
+  EXPECT_TRUE(contains(e.cu, "// add_kernel(gA: Tensor[Float32, (N,)], gB: Tensor[Float32, (N,)], gC: Tensor[Float32, (N,)], "
+                             "block=(256, 1, 1), cluster=(2, 1, 1))")) << e.cu;
+  EXPECT_TRUE(contains(e.json, "\"cluster_dims\": [\n        2,\n        1,\n        1\n      ]")) << e.json;
+  // The emulator runs the grid as plain blocks.
+  Emitted cpu(clustered_vector_add(), {}, Target::Cpu);
+  EXPECT_FALSE(contains(cpu.cu, "launch_kernel_cluster")) << cpu.cu;
+  EXPECT_TRUE(contains(cpu.cu, "launch_kernel(reinterpret_cast<const void*>(&tileslc::cpu::kernel_entry<&add_kernel>)")) << cpu.cu;
+  // cluster=(1, 1, 1) is a plain launch: the same text as without cluster=.
+  std::string one = clustered_vector_add();
+  one.replace(one.find("cluster=(2, 1, 1)"), 17, "cluster=(1, 1, 1)");
+  EXPECT_EQ(Emitted(one).cu, Emitted(std::string(kPrelude) + kVectorAdd).cu);
+}
+
 TEST(Codegen, MetadataListsKernelsAndArch) {
   Emitted e(std::string(kPrelude) + kVectorAdd);
   EXPECT_TRUE(contains(e.json, "\"add_kernel\"")) << e.json;

@@ -37,8 +37,10 @@
 #if TILESLC_BENCH_HAVE_GEMM_SM90
 #include "gemm_sm90.h"
 #define TILESLC_BENCH_GEMM_SM90 &gemm_sm90
+#define TILESLC_BENCH_GEMM_SM90_CLUSTER &gemm_sm90_cluster
 #else
 #define TILESLC_BENCH_GEMM_SM90 nullptr
+#define TILESLC_BENCH_GEMM_SM90_CLUSTER nullptr
 #endif
 
 namespace bench {
@@ -57,6 +59,8 @@ std::vector<GemmEntry> gemm_entries() {
        DType::BFloat16, DType::Float32, TILESLC_BENCH_SPLITK},
       {"gemm_sm90", "BF16 -> BF16, TMA 4 stages + wgmma m64n256k16 (sm_90a), 128x256x64 tiles, warp-specialized, persistent",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90},
+      {"gemm_sm90_cluster", "gemm_sm90 in 2x1 thread-block clusters, each CTA loading half of the shared B tile and multicasting it",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_CLUSTER},
   };
 }
 

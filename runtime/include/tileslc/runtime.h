@@ -184,6 +184,20 @@ Status check_divisible(int64_t value, int64_t divisor, const char* function, con
 // Does not synchronize: errors raised while the kernel runs show up later.
 Status launch_kernel_full(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
                           cudaStream_t stream, void** args);
+// Launches `kernel` as a grid of thread-block clusters of `cluster` blocks
+// (sm_90; CUDA C++ Programming Guide, "Thread Block Clusters"): the checks of
+// launch_kernel_full, then every cluster dimension > 0, at most 16 blocks per
+// cluster (over 8, the kernel's cudaFuncAttributeNonPortableClusterSizeAllowed
+// is set; the GPU may still refuse), and each grid dimension a multiple of the
+// cluster's (the error names grid, cluster and the axis); then
+// cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension. Errors name
+// `kernel_name`. Does not synchronize. Only in libtileslc_rt (not the CPU
+// emulation runtime, whose generated code launches clusters as plain blocks).
+Status launch_kernel_cluster(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, dim3 cluster,
+                             size_t smem_bytes, cudaStream_t stream, void** args);
+// The host-side half of launch_kernel_full: the grid and block checks and the
+// dynamic shared memory limit, without launching (the cluster path shares it).
+Status launch_prepare(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes);
 // The message of a failed cudaLaunchKernel (and clears the non-sticky error).
 Status launch_failed(cudaError_t err, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes);
 // A valid configuration within the default shared memory launches inline;

@@ -1,5 +1,6 @@
 // Hopper (sm_90 / sm_90a) device functions that generated kernels call:
-// mbarriers, TMA tile loads, wgmma fences/commits/waits and shared-memory
+// mbarriers (also a peer block's, in a cluster), TMA tile loads (and their
+// cluster multicast), cluster indices and barrier.cluster, wgmma fences/commits/waits and shared-memory
 // matrix descriptors, setmaxnreg, elect.sync and the async-proxy fence.
 // Included by prelude.h; every function is inline, so a kernel that uses
 // none of them compiles for sm_80 too. Semantics: PTX ISA 8.x, sections named
@@ -33,6 +34,19 @@ TILESLC_DEVICE int32_t mbarrier_arrive(void* bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_u32(bar)) : "memory");
   return 0;
 }
+/// One arrival on the barrier at the same shared-memory offset in the block
+/// of rank `cta` of this cluster (mapa.shared::cluster then
+/// mbarrier.arrive.shared::cluster; PTX ISA, "mapa", "mbarrier.arrive"): a
+/// consumer releasing a stage that a peer block's multicast writes into.
+TILESLC_DEVICE int32_t mbarrier_arrive_cluster(void* bar, int32_t cta) {
+  asm volatile(
+      "{\n.reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_u32(bar)),
+      "r"(cta)
+      : "memory");
+  return 0;
+}
 /// One arrival that also expects `bytes` more of transactions (TMA copies
 /// completing on this barrier) before the phase can complete.
 TILESLC_DEVICE int32_t mbarrier_arrive_expect_tx(void* bar, int32_t bytes) {
@@ -62,6 +76,20 @@ TILESLC_DEVICE int32_t tma_load_2d(void* smem, const void* desc, void* bar, int3
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
           smem_u32(smem)),
       "l"(reinterpret_cast<uint64_t>(desc)), "r"(c0), "r"(c1), "r"(smem_u32(bar))
+      : "memory");
+  return 0;
+}
+
+/// The multicast form: one load from global memory whose tile lands at the
+/// same shared-memory offset `smem` in every block of the cluster whose bit
+/// is set in `mask` (bit i: the block of %cluster_ctarank i), each completing
+/// its bytes on the mbarrier at offset `bar` of its own shared memory (PTX
+/// ISA, "cp.async.bulk.tensor", .multicast::cluster; sm_90a).
+TILESLC_DEVICE int32_t tma_load_2d_multicast(void* smem, const void* desc, void* bar, int32_t c0, int32_t c1, uint16_t mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(
+          smem_u32(smem)),
+      "l"(reinterpret_cast<uint64_t>(desc)), "r"(c0), "r"(c1), "r"(smem_u32(bar)), "h"(mask)
       : "memory");
   return 0;
 }
@@ -124,6 +152,46 @@ TILESLC_DEVICE int32_t wgmma_fence_operands(float* d, int32_t n) {
   for (int32_t i = 0; i < n; ++i) asm volatile("" : "+f"(d[i])::"memory");
   return 0;
 }
+
+// ---- thread-block clusters (PTX ISA, "Special Registers": %clusterid,
+// %nclusterid, %cluster_ctaid, %cluster_nctaid, %cluster_ctarank; and
+// "barrier.cluster"). Without a cluster launch every block is its own 1x1x1
+// cluster, so these still read well-defined values.
+#define TILESLC_CLUSTER_SREG(NAME, REG) \
+  TILESLC_DEVICE int32_t NAME() {       \
+    uint32_t v;                         \
+    asm("mov.u32 %0, " REG ";\n" : "=r"(v)); \
+    return static_cast<int32_t>(v);     \
+  }
+TILESLC_CLUSTER_SREG(cluster_idx_x, "%clusterid.x")
+TILESLC_CLUSTER_SREG(cluster_idx_y, "%clusterid.y")
+TILESLC_CLUSTER_SREG(cluster_idx_z, "%clusterid.z")
+TILESLC_CLUSTER_SREG(cluster_dim_x, "%nclusterid.x")
+TILESLC_CLUSTER_SREG(cluster_dim_y, "%nclusterid.y")
+TILESLC_CLUSTER_SREG(cluster_dim_z, "%nclusterid.z")
+TILESLC_CLUSTER_SREG(block_in_cluster_idx_x, "%cluster_ctaid.x")
+TILESLC_CLUSTER_SREG(block_in_cluster_idx_y, "%cluster_ctaid.y")
+TILESLC_CLUSTER_SREG(block_in_cluster_idx_z, "%cluster_ctaid.z")
+TILESLC_CLUSTER_SREG(block_in_cluster_dim_x, "%cluster_nctaid.x")
+TILESLC_CLUSTER_SREG(block_in_cluster_dim_y, "%cluster_nctaid.y")
+TILESLC_CLUSTER_SREG(block_in_cluster_dim_z, "%cluster_nctaid.z")
+TILESLC_CLUSTER_SREG(block_idx_in_cluster, "%cluster_ctarank")
+#undef TILESLC_CLUSTER_SREG
+
+// barrier.cluster: every thread of every block of the cluster arrives once
+// per phase, then waits. cluster_arrive has release semantics (this thread's
+// earlier memory accesses are visible to the cluster's threads after their
+// wait); cluster_arrive_relaxed orders nothing (for a barrier that only says
+// "this block has started", after a release fence); cluster_wait acquires.
+#define TILESLC_CLUSTER_BARRIER(NAME, PTX) \
+  TILESLC_DEVICE int32_t NAME() {          \
+    asm volatile(PTX ";\n" ::: "memory");  \
+    return 0;                              \
+  }
+TILESLC_CLUSTER_BARRIER(cluster_arrive, "barrier.cluster.arrive")
+TILESLC_CLUSTER_BARRIER(cluster_arrive_relaxed, "barrier.cluster.arrive.relaxed")
+TILESLC_CLUSTER_BARRIER(cluster_wait, "barrier.cluster.wait")
+#undef TILESLC_CLUSTER_BARRIER
 
 /// The value of lane 0 in every lane: tells the compiler a value is warp-uniform.
 TILESLC_DEVICE int32_t warp_uniform(int32_t x) { return __shfl_sync(0xffffffffu, x, 0); }

@@ -1,0 +1,210 @@
+// sm_90 thread-block clusters: the launch's cluster=(x, y, z) (checked while
+// compiling where its values are static), the cluster indices of CuTe DSL's
+// cute.arch (cluster_idx, cluster_dim, block_in_cluster_idx,
+// block_in_cluster_dim, block_idx_in_cluster), the cluster barrier
+// (cluster_arrive, cluster_arrive_relaxed, cluster_wait) and the TMA
+// multicast op marker (CopyBulkTensorTileG2SMulticastOp; its copies are
+// checked in sm90_ops.cpp's tma_copy). PTX ISA sections: "Special Registers"
+// (%clusterid, %nclusterid, %cluster_ctaid, %cluster_nctaid,
+// %cluster_ctarank) and "barrier.cluster".
+//
+// A kernel launched without cluster= runs in implicit 1x1x1 clusters (PTX ISA,
+// "Cluster of Cooperative Thread Arrays"): its in-cluster indices fold to 0
+// and its cluster dims to 1 while compiling; with cluster= the cluster shape
+// is static (the kernel is specialized on it) and so are block_in_cluster_dim()
+// and every index along an axis of extent 1.
+#include <algorithm>
+#include <functional>
+
+#include "sema/evaluator.h"
+
+namespace tileslc::sema {
+
+using ir::ScalarType;
+
+namespace {
+
+constexpr int64_t kMaxClusterPortable = 8;
+constexpr int64_t kMaxClusterNonPortable = 16;
+
+std::string dims_text(const int64_t d[3]) {
+  return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
+}
+
+}  // namespace
+
+int64_t Evaluator::cluster_size() const {
+  if (!fn_ || fn_->static_cluster[0] <= 0) return 0;
+  return fn_->static_cluster[0] * fn_->static_cluster[1] * fn_->static_cluster[2];
+}
+
+void Evaluator::check_cluster(const Value& cluster, const std::vector<Value>& grid, source::SourceRange r, int64_t out[3]) {
+  require_arch("thread-block clusters (launch cluster=)", false, r);
+  std::vector<Value> xs = cluster.kind == Value::Kind::Tuple ? *cluster.elts : std::vector<Value>{cluster};
+  if (xs.empty() || xs.size() > 3) fail(diag::Kind::BadLaunch, r, "cluster must have 1 to 3 dimensions");
+  while (xs.size() < 3) xs.push_back(Value::integer(1));
+  for (int k = 0; k < 3; ++k) {
+    Value x = resolve_symbol(xs[static_cast<size_t>(k)], r);
+    if (x.kind != Value::Kind::Int) {
+      auto& d = error(diag::Kind::ClusterMismatch, r, "cluster dimensions must be static integers, found " + describe(x));
+      d.note("the kernel is specialized on its cluster shape (block_in_cluster_dim(), multicast masks)");
+      abort_entry();
+    }
+    if (x.i <= 0) fail(diag::Kind::ClusterMismatch, r, "cluster dimensions must be positive, found " + std::to_string(x.i));
+    out[k] = x.i;
+  }
+  const int64_t ctas = out[0] * out[1] * out[2];
+  if (ctas > kMaxClusterNonPortable) {
+    auto& d = error(diag::Kind::ClusterMismatch, r, "cluster " + dims_text(out) + " has " + std::to_string(ctas) +
+                                                        " blocks, over the limit of " + std::to_string(kMaxClusterNonPortable));
+    d.note("a cluster has at most 8 blocks on every sm_90 GPU, 16 on H100/H200 as a non-portable size");
+    abort_entry();
+  }
+  // 9 to 16 blocks pass: the runtime opts the kernel in (cudaFuncAttributeNonPortableClusterSizeAllowed).
+  static_assert(kMaxClusterPortable < kMaxClusterNonPortable);
+  static const char* const kAxes[] = {"x", "y", "z"};
+  for (int k = 0; k < 3; ++k) {
+    const Value& g = grid.at(static_cast<size_t>(k));
+    if (g.kind == Value::Kind::Int && g.i % out[k] != 0) {
+      auto& d = error(diag::Kind::ClusterMismatch, r, "grid dimension " + std::string(kAxes[k]) + " = " + std::to_string(g.i) +
+                                                          " is not divisible by the cluster's " + std::to_string(out[k]));
+      d.note("clusters tile the grid: every grid dimension must be a multiple of the cluster's");
+      abort_entry();
+    }
+    // A run-time grid dimension is checked by the host function before the
+    // launch (tileslc::launch_kernel_cluster names grid, cluster and axis).
+  }
+  // cluster=(1, 1, 1) is the implicit cluster of every launch: a plain launch, as CuTe DSL's.
+  if (ctas == 1) out[0] = out[1] = out[2] = 0;
+}
+
+Value Evaluator::call_cluster_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
+  auto need_kernel = [&](const std::string& fn) {
+    if (!fn_ || !fn_->is_kernel) fail(diag::Kind::UnsupportedOperation, site.range, fn + "() is only available inside a @cute.kernel");
+  };
+  auto prologue = [&](const std::string& fn) {
+    need_kernel(fn);
+    check_keywords(kwargs, fn, {}, site.range);
+    check_arity(args.size(), 0, 0, fn, site.range);
+    require_arch("thread-block clusters", false, site.range);
+  };
+  const bool clustered = fn_ && fn_->static_cluster[0] > 0;
+  const int64_t one[3] = {1, 1, 1};
+  const int64_t* shape = clustered ? fn_->static_cluster : one;
+  // An (x, y, z) triple of special registers; `fold(k)` gives a static value instead where known.
+  auto triple = [&](const char* device_prefix, const std::function<int64_t(int)>& fold) {
+    std::vector<Value> xs;
+    static const char* const kAxes[] = {"x", "y", "z"};
+    for (int k = 0; k < 3; ++k) {
+      int64_t s = fold ? fold(k) : -1;
+      if (s >= 0) xs.push_back(Value::integer(s));
+      // A builtin reference, like blockIdx.x: a pure read, so `x, _, _ = ...` binds no temporary.
+      else xs.push_back(Value::dyn(ir::builtin_ref(std::string(device_prefix) + kAxes[k] + "()", ScalarType::Int32), site.range));
+    }
+    return Value::tuple(std::move(xs));
+  };
+  auto effect = [&](const char* device) {
+    auto s = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : site.range);
+    s->a = ir::call(device, {}, ScalarType::Int32);
+    emit(std::move(s));
+    return Value::none();
+  };
+  switch (id) {
+    case BuiltinId::ClusterIdx:
+      prologue("cute.arch.cluster_idx");
+      return triple("tileslc::dev::cluster_idx_", nullptr);
+    case BuiltinId::ClusterDim:
+      prologue("cute.arch.cluster_dim");
+      return triple("tileslc::dev::cluster_dim_", nullptr);
+    case BuiltinId::BlockInClusterIdx:
+      prologue("cute.arch.block_in_cluster_idx");
+      return triple("tileslc::dev::block_in_cluster_idx_", [&](int k) { return shape[k] == 1 ? int64_t{0} : int64_t{-1}; });
+    case BuiltinId::BlockInClusterDim:
+      prologue("cute.arch.block_in_cluster_dim");
+      return triple("tileslc::dev::block_in_cluster_dim_", [&](int k) { return shape[k]; });
+    case BuiltinId::BlockIdxInCluster:
+      prologue("cute.arch.block_idx_in_cluster");
+      if (shape[0] * shape[1] * shape[2] == 1) return Value::integer(0);
+      return Value::dyn(ir::call("tileslc::dev::block_idx_in_cluster", {}, ScalarType::Int32), site.range);
+    case BuiltinId::ClusterArrive: prologue("cute.arch.cluster_arrive"); return effect("tileslc::dev::cluster_arrive");
+    case BuiltinId::ClusterArriveRelaxed:
+      prologue("cute.arch.cluster_arrive_relaxed");
+      return effect("tileslc::dev::cluster_arrive_relaxed");
+    case BuiltinId::ClusterWait: prologue("cute.arch.cluster_wait"); return effect("tileslc::dev::cluster_wait");
+    case BuiltinId::CopyBulkTensorTileG2SMulticastOp: {
+      check_keywords(kwargs, "CopyBulkTensorTileG2SMulticastOp", {}, site.range);
+      check_arity(args.size(), 0, 0, "CopyBulkTensorTileG2SMulticastOp", site.range);
+      Value v;
+      v.kind = Value::Kind::Marker;
+      v.s = "CopyBulkTensorTileG2SMulticastOp";
+      return v;
+    }
+    default: break;
+  }
+  fail(diag::Kind::NotCallable, site.range, "unknown cluster builtin");
+}
+
+
+Value Evaluator::mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
+  // CuTe DSL: mbarrier_arrive(mbar_ptr, peer_cta_rank_in_cluster=None); here
+  // the barrier is (bars, i), so the peer rank is a third argument or keyword.
+  const std::string fn = "cute.arch.mbarrier_arrive";
+  if (!fn_ || !fn_->is_kernel) fail(diag::Kind::UnsupportedOperation, site.range, fn + "() is only available inside a @cute.kernel");
+  check_keywords(kwargs, fn, {"peer_cta_rank_in_cluster"}, site.range);
+  check_arity(args.size(), 2, 3, fn, site.range);
+  auto bar = barrier_address(Value::tuple({args[0], args[1]}), arg_range_of(site, 0), fn);
+  std::optional<Value> peer = args.size() == 3 ? std::optional<Value>(args[2]) : kwarg_of(kwargs, "peer_cta_rank_in_cluster");
+  auto emit_call = [&](const char* device, std::vector<ir::ExprRef> ops) {
+    auto s = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : site.range);
+    s->a = ir::call(device, std::move(ops), ScalarType::Int32);
+    emit(std::move(s));
+    return Value::none();
+  };
+  if (!peer || peer->kind == Value::Kind::None) return emit_call("tileslc::dev::mbarrier_arrive", {bar});
+  require_arch("an mbarrier arrive on a peer block of the cluster", false, site.range);
+  source::SourceRange at = args.size() == 3 ? arg_range_of(site, 2) : site.range;
+  for (const auto& k : site.keywords)
+    if (k.name == "peer_cta_rank_in_cluster") at = k.value->range;
+  Value rank = resolve_symbol(*peer, at);
+  if (!(rank.kind == Value::Kind::Int || (rank.kind == Value::Kind::Dyn && ir::is_integer(rank.type))))
+    fail(diag::Kind::TypeMismatch, at, "peer_cta_rank_in_cluster must be an integer, found " + describe(rank));
+  const int64_t ctas = cluster_size();
+  if (rank.kind == Value::Kind::Int && (rank.i < 0 || rank.i >= std::max<int64_t>(ctas, 1))) {
+    auto& d = error(diag::Kind::ClusterMismatch, at, "peer_cta_rank_in_cluster is " + std::to_string(rank.i) + ", but the cluster has " +
+                                                         std::to_string(std::max<int64_t>(ctas, 1)) + " block" + (ctas > 1 ? "s" : ""));
+    if (ctas == 0) d.help("launch the kernel with cluster=(2, 1, 1) (or larger) to signal another block's barrier");
+    abort_entry();
+  }
+  return emit_call("tileslc::dev::mbarrier_arrive_cluster", {bar, to_expr_as(rank, ScalarType::Int32, at)});
+}
+
+ir::ExprRef Evaluator::multicast_mask(const std::optional<Value>& mask, source::SourceRange r, source::SourceRange mask_at) {
+  const int64_t ctas = cluster_size();
+  if (ctas == 0) {
+    auto& d = error(diag::Kind::ClusterMismatch, r, "a multicast TMA load writes the shared memory of several blocks of a cluster, "
+                                                     "but this kernel is launched without cluster=");
+    d.help("launch it with .launch(grid=..., block=..., cluster=(2, 1, 1)), or use CopyBulkTensorTileG2SOp()");
+    abort_entry();
+  }
+  if (!mask) {
+    auto& d = error(diag::Kind::ClusterMismatch, r, "a multicast TMA load needs mcast_mask=: the blocks of the cluster it writes");
+    d.help("bit i of the mask is the block of rank i (cute.arch.block_idx_in_cluster()): mcast_mask=0b11 writes blocks 0 and 1");
+    abort_entry();
+  }
+  Value m = resolve_symbol(*mask, mask_at);
+  if (!(m.kind == Value::Kind::Int || (m.kind == Value::Kind::Dyn && ir::is_integer(m.type))))
+    fail(diag::Kind::TypeMismatch, mask_at, "mcast_mask must be an integer bit mask, found " + describe(m));
+  if (m.kind == Value::Kind::Int) {
+    const int64_t all = (int64_t{1} << ctas) - 1;
+    if (m.i <= 0 || (m.i & ~all) != 0) {
+      auto& d = error(diag::Kind::ClusterMismatch, mask_at, "mcast_mask " + std::to_string(m.i) + " names " +
+                                                          (m.i <= 0 ? std::string("no block") : "blocks past the cluster's " + std::to_string(ctas)));
+      d.note("the cluster " + dims_text(fn_->static_cluster) + " has blocks of rank 0 to " + std::to_string(ctas - 1) +
+             ": masks from 1 to " + std::to_string(all));
+      abort_entry();
+    }
+  }
+  return to_expr_as(m, ScalarType::Uint16, mask_at);
+}
+
+}  // namespace tileslc::sema
