@@ -39,7 +39,9 @@ endfunction()
 
 # The samples the emulator runs; each has a --small option that skips large
 # sizes and timing.
-set(TILESLC_EMU_SAMPLES vector_add saxpy elementwise_2d tiled_copy transpose sgemm gemm_sm80 histogram splitk gemm_sm90)
+# gemm_sm90 is not among them while its gemm_sm90_cluster entry point uses
+# thread-block clusters, which the emulator does not run yet (E0710).
+set(TILESLC_EMU_SAMPLES vector_add saxpy elementwise_2d tiled_copy transpose sgemm gemm_sm80 histogram splitk)
 foreach(name IN LISTS TILESLC_EMU_SAMPLES)
   set(_dir "${PROJECT_SOURCE_DIR}/samples/${name}")
   tileslc_emu_driver(${name} "${_dir}/${name}.tpy" "${_dir}/main.cu" --small)
