@@ -13,7 +13,7 @@ set(_logs ${CMAKE_CURRENT_SOURCE_DIR}/emu/compare)
 add_test(NAME emu.compare.agree
          COMMAND ${Python3_EXECUTABLE} ${_cmp} --emu-log ${_logs}/emu.log --gpu-log ${_logs}/gpu_agree.log)
 set_tests_properties(emu.compare.agree PROPERTIES LABELS emu TIMEOUT 60
-                     PASS_REGULAR_EXPRESSION "3 samples, 6 emulated cases, 0 disagreeing")
+                     PASS_REGULAR_EXPRESSION "4 samples, 7 emulated cases, 0 disagreeing")
 add_test(NAME emu.compare.differ
          COMMAND ${Python3_EXECUTABLE} ${_cmp} --emu-log ${_logs}/emu.log --gpu-log ${_logs}/gpu_differ.log)
 set_tests_properties(emu.compare.differ PROPERTIES LABELS emu TIMEOUT 60
