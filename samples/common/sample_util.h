@@ -18,6 +18,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tileslc/runtime.h"
@@ -143,29 +144,46 @@ inline bool report(const char* sample_name, const std::string& what, const Error
 // Fills `bytes` bytes of device memory with 0xFF (NaN for every float type).
 inline void poison(void* p, size_t bytes) { CHECK(cudaMemset(p, 0xFF, bytes)); }
 
+// Runs each of `fs` (each enqueues work on `stream`) `warmup` times, then
+// `reps` rounds in which each runs once between cudaEvents, in turn; returns
+// each one's median time in milliseconds. Alternating rep by rep lets clock
+// and power drift during the run weigh on all of them alike, so the ratio of
+// two medians compares like with like.
+template <class F>
+std::vector<double> interleaved_median_ms(const std::vector<F>& fs, cudaStream_t stream, int warmup, int reps) {
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  for (int i = 0; i < warmup; ++i)
+    for (const F& f : fs) f();
+  CHECK(cudaStreamSynchronize(stream));
+  std::vector<std::vector<float>> times(fs.size());
+  for (int i = 0; i < reps; ++i) {
+    for (size_t j = 0; j < fs.size(); ++j) {
+      CHECK(cudaEventRecord(start, stream));
+      fs[j]();
+      CHECK(cudaEventRecord(stop, stream));
+      CHECK(cudaEventSynchronize(stop));
+      float ms = 0.0f;
+      CHECK(cudaEventElapsedTime(&ms, start, stop));
+      times[j].push_back(ms);
+    }
+  }
+  CHECK(cudaEventDestroy(start));
+  CHECK(cudaEventDestroy(stop));
+  std::vector<double> medians;
+  for (auto& t : times) {
+    std::sort(t.begin(), t.end());
+    medians.push_back(t[t.size() / 2]);
+  }
+  return medians;
+}
+
 // Runs `f` (which enqueues work on `stream`) `warmup` times, then `reps` times
 // between cudaEvents; returns the median time in milliseconds.
 template <class F>
 double median_ms(F&& f, cudaStream_t stream, int warmup = 3, int reps = 25) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  for (int i = 0; i < warmup; ++i) f();
-  CHECK(cudaStreamSynchronize(stream));
-  std::vector<float> times;
-  for (int i = 0; i < reps; ++i) {
-    CHECK(cudaEventRecord(start, stream));
-    f();
-    CHECK(cudaEventRecord(stop, stream));
-    CHECK(cudaEventSynchronize(stop));
-    float ms = 0.0f;
-    CHECK(cudaEventElapsedTime(&ms, start, stop));
-    times.push_back(ms);
-  }
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return interleaved_median_ms(std::vector<std::decay_t<F>>{f}, stream, warmup, reps)[0];
 }
 
 // Times the kernel launched by `f`, which reads plus writes `bytes_moved`

@@ -223,7 +223,7 @@ int main(int argc, char** argv) {
   std::printf("%s: GEMM C = A * B^T, A (M, K), B (N, K), C (M, N) row-major; median of %d reps after %d warm-ups, "
               "cudaEvent timing; %s\n",
               kName, opt.timing.reps, opt.timing.warmup, l2_note.c_str());
-  std::printf("%s: vs cuBLAS = cuBLAS time / time (above 1: faster than cuBLAS)\n", kName);
+  std::printf("%s: vs cuBLAS = cuBLAS time / time (above 1: faster than cuBLAS), both medians over reps that alternate the two\n", kName);
   std::printf("  %-16s %-20s %10s %10s %10s  %s\n", "shape (MxNxK)", "implementation", "time (ms)", "TFLOP/s",
               "vs cuBLAS", "check");
   ordered_json gemm = ordered_json::array();
