@@ -47,14 +47,7 @@ bool emulated(const std::string& fn) {
   static const char* const kPrefixes[] = {"atomic_", "named_barrier_sync", "cp_async_", "mma_m16n8k16_f32_", "ldsm_",
                                            "mma_m16n8k8_f32_tf32", "mma_m16n8k32_s32_", "stsm_", "redux_sync_",
                                            "mbarrier_", "tma_", "bulk_", "fence_proxy_async", "warp_uniform", "setmaxnreg_",
-                                           "elect_one", "wgmma_fence", "wgmma_commit_group", "wgmma_wait_group_", "wgmma_desc"};
-  // wgmma itself: the 16-bit forms with both operands in shared memory (cpu/sm90.h);
-  // not yet the Float8 (k32) and register-A (_rs) forms.
-  auto ends_with = [&](const char* suffix) {
-    const std::string s(suffix);
-    return fn.size() >= s.size() && fn.compare(fn.size() - s.size(), s.size(), s) == 0;
-  };
-  if (fn.rfind("wgmma_m64n", 0) == 0) return ends_with("k16_f32_bf16_ss") || ends_with("k16_f32_f16_ss");
+                                           "elect_one", "wgmma_"};
   for (const char* p : kPrefixes)
     if (fn.rfind(p, 0) == 0) return true;
   return false;

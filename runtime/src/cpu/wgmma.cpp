@@ -1,5 +1,6 @@
-// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16} with both operands in
-// shared memory, for the CPU emulation target (PTX ISA, "Asynchronous
+// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16} and m64nNk32.f32.{e4m3,e5m2}
+// with both operands in shared memory, and m64nNk16 with A in registers (RS),
+// for the CPU emulation target (PTX ISA, "Asynchronous
 // Warpgroup Level Matrix Multiply-Accumulate Instructions: wgmma"):
 //   D (64 x N, f32) = A (64 x 16) * B^T (B: N x 16, "K-major") + (scale_d ? D : 0)
 // A warpgroup collective: the 128 threads meet (warpgroup_sync), and the last
@@ -45,8 +46,8 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-// Decodes and checks descriptor `d` of an operand of `rows` x 16 elements of
-// 2 bytes: every byte it covers must lie in the CTA's shared memory, and a
+// Decodes and checks descriptor `d` of an operand of `rows` rows of 32 bytes
+// (16 elements of 2 bytes or 32 of 1 byte): every byte it covers must lie in the CTA's shared memory, and a
 // swizzled operand must start on its pattern's period (base offset 0).
 Desc decode(uint64_t d, int rows, const char* which, const char* what, const SrcLoc& loc) {
   Desc r;
@@ -67,7 +68,7 @@ Desc decode(uint64_t d, int rows, const char* which, const char* what, const Src
                     "-byte swizzle pattern: with base offset 0 it must start in the first row of a " +
                     std::to_string(period) + "-byte-aligned pattern");
   }
-  const int chunks_per_row = 32 / 16, w = r.span / 16;  // 16 elements of 2 bytes
+  const int chunks_per_row = 32 / 16, w = r.span / 16;  // 32 bytes of K per row
   const uint32_t last = r.start + ((rows - 1) % 8) * r.span + ((rows - 1) / 8) * r.sbo +
                         ((chunks_per_row - 1) % w) * 16 + ((chunks_per_row - 1) / w) * r.lbo + 16;
   const size_t smem_bytes = this_thread().smem_bytes;
@@ -78,9 +79,11 @@ Desc decode(uint64_t d, int rows, const char* which, const char* what, const Src
   return r;
 }
 
-// The operand `rows` x 16 as floats, row-major (out[row * 16 + k]).
+// The operand `rows` x K (K = 32 / sizeof(X): 16 or 32) as floats, row-major
+// (out[row * K + k]).
 template <class X>
 void read_operand(const Desc& d, int rows, float* out, const SrcLoc& loc) {
+  constexpr int per_chunk = 16 / static_cast<int>(sizeof(X)), K = 2 * per_chunk;
   const unsigned char* smem = this_thread().smem;
   const int w = d.span / 16;
   for (int row = 0; row < rows; ++row)
@@ -88,48 +91,81 @@ void read_operand(const Desc& d, int rows, float* out, const SrcLoc& loc) {
       const uint32_t lin = d.start + (row % 8) * d.span + (row / 8) * d.sbo + (c % w) * 16 + (c / w) * d.lbo;
       const unsigned char* p = smem + swizzle_address(lin, d.swizzle_bytes);
       race_access(p, 16, false, "a wgmma operand", loc);
-      for (int e = 0; e < 8; ++e) {
+      for (int e = 0; e < per_chunk; ++e) {
         X v;
-        std::memcpy(&v, p + 2 * e, 2);
-        out[row * 16 + c * 8 + e] = static_cast<float>(v);
+        std::memcpy(&v, p + sizeof(X) * e, sizeof(X));
+        out[row * K + c * per_chunk + e] = static_cast<float>(v);
       }
     }
 }
 
+// An operand read from shared memory through its descriptor, by element type.
+void read_operand(WgmmaType t, const Desc& d, int rows, float* out, const SrcLoc& loc) {
+  switch (t) {
+    case WgmmaType::BF16: read_operand<__nv_bfloat16>(d, rows, out, loc); break;
+    case WgmmaType::F16: read_operand<__half>(d, rows, out, loc); break;
+    case WgmmaType::E4M3: read_operand<__nv_fp8_e4m3>(d, rows, out, loc); break;
+    case WgmmaType::E5M2: read_operand<__nv_fp8_e5m2>(d, rows, out, loc); break;
+  }
+}
+
+// wgmma RS: A (64 x 16, 16-bit) from the 128 threads' registers, 8 values each
+// in the m16n8k16 A-fragment order of its warp ("Register Fragments: wgmma
+// .m64nNk16", A): value v of thread t is at
+//   row = 16 (t / 32) + (t % 32) / 4 + 8 ((v / 2) % 2),  col = 2 (t % 4) + v % 2 + 8 (v / 4).
+template <class X>
+void read_register_a(const WarpgroupExchange& x, float* out) {
+  for (int th = 0; th < 128; ++th) {
+    const X* frag;
+    std::memcpy(&frag, &x.slot[th][1], sizeof frag);
+    const int lane = th % 32, warp = th / 32;
+    for (int v = 0; v < 8; ++v) {
+      const int row = 16 * warp + lane / 4 + 8 * ((v / 2) % 2), col = 2 * (lane % 4) + v % 2 + 8 * (v / 4);
+      out[row * 16 + col] = static_cast<float>(frag[v]);
+    }
+  }
+}
+
 }  // namespace
 
-void wgmma_m64nk16(int n, bool bf16, float* d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d, const char* what,
-                   const SrcLoc& loc) {
+void wgmma_m64n(int n, WgmmaType ta, WgmmaType tb, float* d, uint64_t desc_a, const void* a_regs, uint64_t desc_b,
+                int32_t scale_d, const char* what, const SrcLoc& loc) {
   WarpgroupExchange& x = this_warpgroup_exchange();
   const int t = this_thread().linear & 127;
+  const bool rs = a_regs != nullptr;
   std::memcpy(&x.slot[t][0], &d, sizeof d);
-  x.slot[t][1] = desc_a;
+  if (rs) std::memcpy(&x.slot[t][1], &a_regs, sizeof a_regs);
+  else x.slot[t][1] = desc_a;
   x.slot[t][2] = desc_b;
   x.slot[t][3] = static_cast<uint64_t>(scale_d != 0);
   if (!warpgroup_sync(what, loc)) return;  // the last thread to arrive did the work
 
   for (int i = 1; i < 128; ++i)
-    if (x.slot[i][1] != x.slot[0][1] || x.slot[i][2] != x.slot[0][2] || x.slot[i][3] != x.slot[0][3])
+    if ((!rs && x.slot[i][1] != x.slot[0][1]) || x.slot[i][2] != x.slot[0][2] || x.slot[i][3] != x.slot[0][3])
       fail(loc, std::string(what) + ": the threads of a warpgroup must pass the same descriptors and scale-d, but thread " +
-                    std::to_string(i) + " of the warpgroup passes A " + hex(x.slot[i][1]) + ", B " + hex(x.slot[i][2]) +
-                    ", scale-d " + std::to_string(x.slot[i][3]) + " and thread 0 A " + hex(x.slot[0][1]) + ", B " +
-                    hex(x.slot[0][2]) + ", scale-d " + std::to_string(x.slot[0][3]));
-  const Desc da = decode(desc_a, 64, "A", what, loc), db = decode(desc_b, n, "B", what, loc);
-  std::vector<float> a(64 * 16), b(static_cast<size_t>(n) * 16), bt(static_cast<size_t>(n) * 16), acc(static_cast<size_t>(64) * n, 0.0f);
-  if (bf16) {
-    read_operand<__nv_bfloat16>(da, 64, a.data(), loc);
-    read_operand<__nv_bfloat16>(db, n, b.data(), loc);
+                    std::to_string(i) + " of the warpgroup passes " + (rs ? std::string() : "A " + hex(x.slot[i][1]) + ", ") +
+                    "B " + hex(x.slot[i][2]) + ", scale-d " + std::to_string(x.slot[i][3]) + " and thread 0 " +
+                    (rs ? std::string() : "A " + hex(x.slot[0][1]) + ", ") + "B " + hex(x.slot[0][2]) + ", scale-d " +
+                    std::to_string(x.slot[0][3]));
+  const bool one_byte = ta == WgmmaType::E4M3 || ta == WgmmaType::E5M2;
+  const int K = one_byte ? 32 : 16;
+  const Desc db = decode(desc_b, n, "B", what, loc);
+  std::vector<float> a(static_cast<size_t>(64) * K), b(static_cast<size_t>(n) * K), bt(static_cast<size_t>(n) * K),
+      acc(static_cast<size_t>(64) * n, 0.0f);
+  if (rs) {
+    if (ta == WgmmaType::BF16) read_register_a<__nv_bfloat16>(x, a.data());
+    else read_register_a<__half>(x, a.data());
   } else {
-    read_operand<__half>(da, 64, a.data(), loc);
-    read_operand<__half>(db, n, b.data(), loc);
+    read_operand(ta, decode(desc_a, 64, "A", what, loc), 64, a.data(), loc);
   }
+  read_operand(tb, db, n, b.data(), loc);
   for (int j = 0; j < n; ++j)
-    for (int k = 0; k < 16; ++k) bt[k * n + j] = b[j * 16 + k];
+    for (int k = 0; k < K; ++k) bt[static_cast<size_t>(k) * n + j] = b[static_cast<size_t>(j) * K + k];
   // acc[m][j] = sum over k in order, vectorizable over j.
   for (int m = 0; m < 64; ++m) {
     float* row = acc.data() + static_cast<size_t>(m) * n;
-    for (int k = 0; k < 16; ++k) {
-      const float av = a[m * 16 + k];
+    for (int k = 0; k < K; ++k) {
+      const float av = a[static_cast<size_t>(m) * K + k];
       const float* bk = bt.data() + static_cast<size_t>(k) * n;
       for (int j = 0; j < n; ++j) row[j] += av * bk[j];
     }
@@ -145,6 +181,12 @@ void wgmma_m64nk16(int n, bool bf16, float* d, uint64_t desc_a, uint64_t desc_b,
       frag[i] = accumulate ? frag[i] + v : v;
     }
   }
+}
+
+void wgmma_m64nk16(int n, bool bf16, float* d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d, const char* what,
+                   const SrcLoc& loc) {
+  const WgmmaType t = bf16 ? WgmmaType::BF16 : WgmmaType::F16;
+  wgmma_m64n(n, t, t, d, desc_a, nullptr, desc_b, scale_d, what, loc);
 }
 
 }  // namespace tileslc::cpu
