@@ -11,23 +11,14 @@
 
 #include "emu_test_util.h"
 #include "tileslc/cpu/prelude.h"
-#include "tileslc/runtime.h"
 
 namespace {
 
 namespace cpu = tileslc::cpu;
 namespace dev = tileslc::dev;
 
+using emu_test::launch_cluster;
 using emu_test::tid;
-
-/// Launches kernel K in clusters of `cluster` CTAs as generated host code
-/// does (tileslc::launch_kernel_cluster, then the shim's cudaLaunchKernelExC).
-template <auto K, class... A>
-tileslc::Status launch_cluster(dim3 grid, dim3 block, dim3 cluster, size_t smem, A... a) {
-  void* args[] = {&a..., nullptr};
-  return tileslc::launch_kernel_cluster(reinterpret_cast<const void*>(&cpu::kernel_entry<K>), "k", grid, block, cluster, smem,
-                                        nullptr, args);
-}
 
 // ---- special registers
 
