@@ -3,7 +3,7 @@
 # validation, launch, device buffers), compiled against the CUDA runtime shim
 # in include/tileslc/cpu/cuda (first on the include path, so their
 # <cuda_runtime.h> is the shim), plus the emulator: the CUDA runtime API on
-# host memory, the fiber scheduler, the bounds-check messages, and the sm_90
+# host memory, the fiber scheduler (thread-block clusters included), the bounds-check messages, and the sm_90
 # atoms (tensor maps, mbarriers, TMA, wgmma). Needs no
 # CUDA; needs Boost.Context (Debian: libboost-context-dev) for the fibers.
 find_package(Boost 1.74 QUIET COMPONENTS context)
@@ -21,12 +21,14 @@ add_library(tileslc_rt_cpu STATIC
   ${_rt}/src/tensor_view.cpp
   ${_rt}/src/validate.cpp
   ${_rt}/src/launch.cpp
+  ${_rt}/src/launch_cluster.cpp
   ${_rt}/src/device_buffer.cpp
   ${_rt}/src/tma.cpp
   ${_rt}/src/cpu/cuda_runtime.cpp
   ${_rt}/src/cpu/tensor_map.cpp
   ${_rt}/src/cpu/mbarrier.cpp
   ${_rt}/src/cpu/tma_copy.cpp
+  ${_rt}/src/cpu/cluster.cpp
   ${_rt}/src/cpu/wgmma.cpp
   ${_rt}/src/cpu/racecheck.cpp
   ${_rt}/src/cpu/grid.cpp

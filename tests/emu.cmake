@@ -8,6 +8,8 @@
 #                     atomics, mma.sync fragments, cp.async groups);
 #   emu.sm90.*        unit tests of the sm_90 atoms (mbarriers, tensor maps,
 #                     TMA, wgmma, elect.sync);
+#   emu.cluster.*     unit tests of thread-block clusters (cluster indices,
+#                     barrier.cluster, a peer's mbarrier, TMA multicast);
 #   emu.racecheck.*   unit tests of the shared-memory race checker;
 #   emu.fail_*        planted bugs whose report (the .tpy line, thread and
 #                     block) the test checks word for word.
@@ -39,9 +41,7 @@ endfunction()
 
 # The samples the emulator runs; each has a --small option that skips large
 # sizes and timing.
-# gemm_sm90 is not among them while its gemm_sm90_cluster entry point uses
-# thread-block clusters, which the emulator does not run yet (E0710).
-set(TILESLC_EMU_SAMPLES vector_add saxpy elementwise_2d tiled_copy transpose sgemm gemm_sm80 histogram splitk)
+set(TILESLC_EMU_SAMPLES vector_add saxpy elementwise_2d tiled_copy transpose sgemm gemm_sm80 histogram splitk gemm_sm90)
 foreach(name IN LISTS TILESLC_EMU_SAMPLES)
   set(_dir "${PROJECT_SOURCE_DIR}/samples/${name}")
   tileslc_emu_driver(${name} "${_dir}/${name}.tpy" "${_dir}/main.cu" --small)
@@ -82,6 +82,9 @@ gtest_discover_tests(cpu_warp_ext_test TEST_PREFIX emu.cpu_warp_ext. DISCOVERY_T
 add_executable(cpu_sm90_test emu/sm90_test.cpp)
 target_link_libraries(cpu_sm90_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
 gtest_discover_tests(cpu_sm90_test TEST_PREFIX emu.sm90. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
+add_executable(cpu_cluster_test emu/cluster_test.cpp)
+target_link_libraries(cpu_cluster_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
+gtest_discover_tests(cpu_cluster_test TEST_PREFIX emu.cluster. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
 add_executable(cpu_racecheck_test emu/racecheck_test.cpp)
 target_link_libraries(cpu_racecheck_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
 gtest_discover_tests(cpu_racecheck_test TEST_PREFIX emu.racecheck. DISCOVERY_TIMEOUT 60
@@ -109,6 +112,8 @@ tileslc_emu_planted(fail_tma
 tileslc_emu_planted(fail_race
   "tests/emu/fail_race.tpy:18: error: shared-memory race: this thread writes shared byte 4 (smem), which thread (0,0,0) read (smem) at tests/emu/fail_race.tpy:19 with no barrier in between (thread (1,0,0) block (0,0,0))")
 set_tests_properties(emu.fail_race PROPERTIES ENVIRONMENT TILESLC_CPU_RACECHECK=1)
+tileslc_emu_planted(fail_cluster_barrier
+  "tests/emu/fail_cluster_barrier.tpy:19: error: cluster barrier deadlock: barrier.cluster.wait waits for the 128 threads of the cluster's 2 blocks but only 64 arrived; 64 exited without reaching it (first: thread (0,0,0) of block (1,0,0)) (thread (0,0,0) block (0,0,0))")
 
 # The command line: an unknown target is a usage error naming the choices.
 add_test(NAME emu.cli_unknown_target

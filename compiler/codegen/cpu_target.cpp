@@ -47,7 +47,12 @@ bool emulated(const std::string& fn) {
   static const char* const kPrefixes[] = {"atomic_", "named_barrier_sync", "cp_async_", "mma_m16n8k16_f32_", "ldsm_",
                                            "mma_m16n8k8_f32_tf32", "mma_m16n8k32_s32_", "stsm_", "redux_sync_",
                                            "mbarrier_", "tma_", "bulk_", "fence_proxy_async", "warp_uniform", "setmaxnreg_",
-                                           "elect_one", "wgmma_"};
+                                           "elect_one", "wgmma_",
+                                           // thread-block clusters (tileslc/cpu/cluster.h): the special registers
+                                           // (cluster_idx_x, cluster_dim_x, block_in_cluster_idx_x,
+                                           // block_in_cluster_dim_x, ..., block_idx_in_cluster) and barrier.cluster;
+                                           // mbarrier_arrive_cluster and tma_load_2d_multicast match the prefixes above
+                                           "cluster_", "block_in_cluster_", "block_idx_in_cluster"};
   for (const char* p : kPrefixes)
     if (fn.rfind(p, 0) == 0) return true;
   return false;

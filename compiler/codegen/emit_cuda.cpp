@@ -287,8 +287,9 @@ class CudaEmitter {
     // The CPU target launches the kernel's entry, which unpacks `args` (tileslc/cpu/thread.h).
     std::string address = cpu() ? "&tileslc::cpu::kernel_entry<&" + k.name + ">" : "&" + k.name;
     // A cluster launch goes through cudaLaunchKernelEx (which checks that the
-    // clusters tile the grid); the CPU target runs the grid as plain blocks.
-    const bool cluster = l.cluster[0] && !cpu();
+    // clusters tile the grid), on the CPU target the emulator's, which runs
+    // the CTAs of each cluster together.
+    const bool cluster = l.cluster[0] != nullptr;
     out_.line("if (tileslc::Status status = tileslc::" + std::string(cluster ? "launch_kernel_cluster" : "launch_kernel") +
               "(reinterpret_cast<const void*>(" + address + "), " + c_string(k.name) + ",");
     out_.line("        dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y), static_cast<unsigned>(grid_z)),");

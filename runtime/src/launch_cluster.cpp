@@ -1,8 +1,8 @@
 // Cluster launches (sm_90 thread-block clusters): the cluster checks, then
-// cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension. A file of its
-// own because only libtileslc_rt has it: the CPU emulation runtime's CUDA shim
-// has no cudaLaunchKernelEx, and generated code for --target=cpu launches a
-// cluster grid as plain blocks (tileslc/runtime.h).
+// cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension. Built into
+// libtileslc_rt and into the CPU emulation runtime, whose CUDA shim's
+// cudaLaunchKernelExC runs the CTAs of each cluster together
+// (tileslc/cpu/cuda_runtime_api.h).
 #include <string>
 
 #include "tileslc/runtime.h"

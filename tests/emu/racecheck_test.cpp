@@ -1,7 +1,9 @@
 // Unit tests of the CPU emulator's shared-memory race checker
 // (tileslc/cpu/racecheck.h), run with TILESLC_CPU_RACECHECK=1: what barriers,
 // warp collectives and mbarriers order is not reported; a read that no
-// synchronization orders after another thread's write (or a TMA load's) is.
+// synchronization orders after another thread's write (or a TMA load's) is;
+// in a cluster, barrier.cluster orders the CTAs' accesses and a write into a
+// peer CTA's shared memory is checked against that CTA's.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -15,6 +17,7 @@ namespace cpu = tileslc::cpu;
 namespace dev = tileslc::dev;
 
 using emu_test::launch;
+using emu_test::launch_cluster;
 using emu_test::tid;
 
 // The shared buffer as a checked span, as generated code sees it.
@@ -80,6 +83,48 @@ TEST(CpuRacecheckDeathTest, ReadingATmaDestinationBeforeItsMbarrierIsReported) {
               "error: shared-memory race: this thread writes shared byte 124 \\(a TMA load\\), which thread "
               "\\(31,0,0\\) read \\(s\\) at .*racecheck_test.cpp:[0-9]+ with no barrier in between \\(thread "
               "\\(0,0,0\\)");
+}
+
+// ---- clusters
+
+// Each thread of both CTAs writes its slot of its own buffer; after
+// barrier.cluster (.release, or .relaxed with `relaxed`), thread 0 of block 1
+// writes slot 5 of block 0's buffer (as a TMA multicast from block 1 would:
+// an access through mapa's address), and thread 5 of block 0 reads it after
+// a second barrier.cluster.
+void cluster_kernel(int relaxed, float* out) {
+  TILESLC_DYNAMIC_SMEM(smem);
+  const auto s = buffer(smem);
+  const int t = tid(), rank = dev::block_idx_in_cluster();
+  TILESLC_SET(s, t, 1.0f * t);
+  if (relaxed) dev::cluster_arrive_relaxed();
+  else dev::cluster_arrive();
+  dev::cluster_wait();
+  const auto loc = cpu::SrcLoc::current();
+  if (rank == 1 && t == 0) {
+    auto* peer = reinterpret_cast<float*>(cpu::peer_shared(smem + 20, 4, 0, "a remote write", loc));
+    cpu::race_access(peer, 4, true, "a remote write", loc);
+    *peer = 50.0f;
+  }
+  dev::cluster_arrive();
+  dev::cluster_wait();
+  if (rank == 0) out[t] = TILESLC_AT(s, t);
+}
+
+TEST(CpuRacecheck, BarrierClusterOrdersAWriteIntoAPeerBlock) {
+  float out[32];
+  ASSERT_EQ(launch_cluster<&cluster_kernel>(dim3(2), dim3(32), dim3(2), 520, 0, static_cast<float*>(out)).message(), "");
+  EXPECT_EQ(out[4], 4.0f);
+  EXPECT_EQ(out[5], 50.0f);
+}
+
+TEST(CpuRacecheckDeathTest, WriteIntoAPeerBlockAfterARelaxedArriveIsReported) {
+  float out[32];
+  EXPECT_EXIT(launch_cluster<&cluster_kernel>(dim3(2), dim3(32), dim3(2), 520, 1, static_cast<float*>(out)),
+              testing::ExitedWithCode(1),
+              "error: shared-memory race: this thread writes shared byte 20 of block \\(0,0,0\\) \\(a remote write\\), which "
+              "thread \\(5,0,0\\) of block \\(0,0,0\\) wrote \\(s\\) at .*racecheck_test.cpp:[0-9]+ with no barrier in "
+              "between \\(thread \\(0,0,0\\) block \\(1,0,0\\)\\)");
 }
 
 }  // namespace

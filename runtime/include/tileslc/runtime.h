@@ -191,8 +191,8 @@ Status launch_kernel_full(const void* kernel, const char* kernel_name, dim3 grid
 // is set; the GPU may still refuse), and each grid dimension a multiple of the
 // cluster's (the error names grid, cluster and the axis); then
 // cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension. Errors name
-// `kernel_name`. Does not synchronize. Only in libtileslc_rt (not the CPU
-// emulation runtime, whose generated code launches clusters as plain blocks).
+// `kernel_name`. Does not synchronize. The CPU emulation runtime has it too:
+// its cudaLaunchKernelExC runs the CTAs of each cluster together.
 Status launch_kernel_cluster(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, dim3 cluster,
                              size_t smem_bytes, cudaStream_t stream, void** args);
 // The host-side half of launch_kernel_full: the grid and block checks and the

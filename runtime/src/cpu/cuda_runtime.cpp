@@ -10,6 +10,11 @@
 #include "tileslc/cpu/thread.h"
 #include "tileslc/runtime.h"
 
+// Host code: cudaLaunchConfig_t has members named gridDim and blockDim, which
+// thread.h's kernel-side macros would replace.
+#undef gridDim
+#undef blockDim
+
 struct tileslc_cpu_stream {};
 struct tileslc_cpu_event {
   std::chrono::steady_clock::time_point when;
@@ -38,6 +43,7 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorInvalidClusterSize: return "invalid cluster size";
   }
   return "unrecognized error code";
 }
@@ -51,6 +57,7 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
   }
   return "cudaErrorUnknown";
 }
@@ -87,7 +94,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->maxThreadsPerBlock = 1024;
   prop->major = 9;
   prop->minor = 0;
-  prop->multiProcessorCount = 1;
+  prop->multiProcessorCount = 16;  // see cudaGetDeviceProperties in tileslc/cpu/cuda_runtime_api.h
   prop->l2CacheSize = 50 << 20;
   return cudaSuccess;
 }
@@ -187,6 +194,7 @@ cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int v
   if (!func) return record(cudaErrorInvalidValue);
   if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize && (value < 0 || static_cast<size_t>(value) > kMaxDynamicSmem))
     return record(cudaErrorInvalidValue);
+  if (attr == cudaFuncAttributeNonPortableClusterSizeAllowed && value != 0 && value != 1) return record(cudaErrorInvalidValue);
   return cudaSuccess;
 }
 
@@ -197,3 +205,21 @@ cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** arg
   return record(tileslc::cpu::run_grid(entry, args, grid, block, smem_bytes));
 }
 
+
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  if (!config || !func || (config->numAttrs && !config->attrs)) return record(cudaErrorInvalidValue);
+  if (config->dynamicSmemBytes > kMaxDynamicSmem) return record(cudaErrorInvalidValue);
+  dim3 cluster(1, 1, 1);
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const cudaLaunchAttribute& a = config->attrs[i];
+    if (a.id != cudaLaunchAttributeClusterDimension) return record(cudaErrorNotSupported);
+    cluster = dim3(a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z);
+  }
+  const dim3 g = config->gridDim;
+  // The limits of an H100/H200 with the non-portable size allowed (CUDA C++ Programming Guide, "Thread Block Clusters").
+  if (cluster.x == 0 || cluster.y == 0 || cluster.z == 0 || uint64_t{cluster.x} * cluster.y * cluster.z > 16 ||
+      g.x % cluster.x || g.y % cluster.y || g.z % cluster.z)
+    return record(cudaErrorInvalidClusterSize);
+  auto entry = reinterpret_cast<tileslc::cpu::KernelEntry>(const_cast<void*>(func));
+  return record(tileslc::cpu::run_grid(entry, args, g, config->blockDim, config->dynamicSmemBytes, cluster));
+}

@@ -1,11 +1,14 @@
-// The CPU emulation target's scheduler: runs a grid CTA by CTA, each CTA's
-// threads as Boost.Context fibers in a fixed round-robin order (thread 0, 1,
-// ... then again), so a run is deterministic. CTAs of a grid run one after
-// another, or on TILESLC_CPU_THREADS host threads side by side. A fiber runs until it finishes
-// or must wait for others: at a barrier (bar.sync, __syncthreads) or a
-// warp-collective operation. The last thread to arrive releases the others.
-// When no fiber can run and some still wait, the CTA is deadlocked: the
-// report names the waiting statement and the threads that never came.
+// The CPU emulation target's scheduler: runs a grid cluster by cluster (a
+// launch without clusters: CTA by CTA, each its own 1x1x1 cluster), all the
+// threads of a cluster's CTAs as Boost.Context fibers in a fixed round-robin
+// order (CTA rank 0's thread 0, 1, ..., then rank 1's, ..., then again), so a
+// run is deterministic. Each CTA keeps its own shared memory. Clusters of a
+// grid run one after another, or on TILESLC_CPU_THREADS host threads side by
+// side. A fiber runs until it finishes or must wait for others: at a barrier
+// (bar.sync, __syncthreads, barrier.cluster), a warp-collective operation or
+// an mbarrier. The last thread to arrive releases the others. When no fiber
+// of the cluster can run and some still wait, it is deadlocked: the report
+// names the waiting statement and the threads that never came.
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
 
@@ -36,7 +39,8 @@ enum class State : uint8_t { NotStarted, Ready, Waiting, Done };
 struct Wait {
   const char* what = "";  ///< "__syncthreads()", "bar.sync", "__shfl_sync", ...
   SrcLoc loc;
-  int barrier = -1;       ///< barrier id; -1 for a warp-collective operation, -2 for wait_until, -3 for a warpgroup
+  int barrier = -1;       ///< barrier id; -1 for a warp-collective operation, -2 for wait_until, -3 for a warpgroup,
+                          ///< -4 for barrier.cluster.wait
   bool (*ready)(void*) = nullptr;  ///< wait_until: the thread may go on when ready(ready_arg)
   void* ready_arg = nullptr;
   std::string (*describe)(void*) = nullptr;  ///< wait_until: what is missing, for the deadlock report
@@ -48,6 +52,7 @@ struct Fiber {
   Wait wait;
   ctx::fiber fiber;  ///< the thread's own context while it is suspended
   ctx::fiber sink;   ///< the scheduler's context while the thread runs
+  int64_t cluster_phase = -1;  ///< the cluster barrier phase this thread arrived in and has not waited for; -1: none
 };
 
 struct BarrierState {
@@ -85,6 +90,21 @@ struct Cta {
   int live = 0;
 };
 
+// barrier.cluster: one arrival per thread of the cluster per phase.
+struct ClusterBarrier {
+  int arrived = 0;   ///< arrivals in the current phase
+  int expected = 0;  ///< every thread of every CTA of the cluster
+  int64_t phase = 0;
+  char race_key[2] = {};  ///< the race checker's sync objects, by phase parity (see cluster_wait)
+};
+
+struct Cluster {
+  std::vector<Cta> ctas;  ///< by rank
+  ClusterBarrier barrier;
+  int live = 0;
+};
+
+thread_local Cluster* t_cluster = nullptr;
 thread_local Cta* t_cta = nullptr;
 thread_local Fiber* t_fiber = nullptr;
 
@@ -141,15 +161,33 @@ size_t stack_bytes() {
   return bytes;
 }
 
-// The report when no thread of `c` can run: the first waiting thread's
-// statement, and for each other thread why it will not come.
-[[noreturn]] void report_deadlock(Cta& c) {
+// "thread (5,0,0)", with " of block (1,0,0)" when `f` is in another CTA than
+// `ref` (a cluster's report names threads of several CTAs).
+std::string thread_name_from(const Fiber& f, const Fiber& ref) {
+  std::string s = thread_name(f);
+  const uint3 a = f.ctx.block_idx, b = ref.ctx.block_idx;
+  if (a.x != b.x || a.y != b.y || a.z != b.z) s += " of block " + coords(a);
+  return s;
+}
+
+// The report when no thread of cluster `cl` can run: the first waiting
+// thread's statement, and for each other thread why it will not come.
+[[noreturn]] void report_deadlock(Cluster& cl) {
   Fiber* first = nullptr;
-  for (Fiber& f : c.threads)
-    if (f.state == State::Waiting) {
-      first = &f;
+  Cta* at = nullptr;
+  for (Cta& c : cl.ctas) {
+    for (Fiber& f : c.threads)
+      if (f.state == State::Waiting) {
+        first = &f;
+        break;
+      }
+    if (first) {
+      at = &c;
       break;
     }
+  }
+  Cta& c = *at;
+  const bool clustered = cl.ctas.size() > 1;
   int exited = 0, elsewhere = 0;
   const Fiber* first_exited = nullptr;
   const Fiber* first_elsewhere = nullptr;
@@ -166,10 +204,20 @@ size_t stack_bytes() {
     }
   };
   if (first->wait.barrier == -2) {
-    for (const Fiber& f : c.threads) tally(f);
+    for (const Cta& d : cl.ctas)
+      for (const Fiber& f : d.threads) tally(f);
     message = "deadlock: " + std::string(first->wait.what) + " never completes" +
               (first->wait.describe ? " (" + first->wait.describe(first->wait.ready_arg) + ")" : std::string()) +
-              ": every thread of the block waits or has exited";
+              ": every thread of the " + (clustered ? "cluster" : "block") + " waits or has exited";
+  } else if (first->wait.barrier == -4) {
+    // The threads that never arrived in the phase the waiters wait for.
+    const ClusterBarrier& b = cl.barrier;
+    for (const Cta& d : cl.ctas)
+      for (const Fiber& f : d.threads)
+        if (f.cluster_phase != b.phase) tally(f);
+    message = "cluster barrier deadlock: " + std::string(first->wait.what) + " waits for the " + std::to_string(b.expected) +
+              " threads of the cluster's " + std::to_string(cl.ctas.size()) + " blocks but only " + std::to_string(b.arrived) +
+              " arrived";
   } else if (first->wait.barrier == -3) {
     const int wg = first->ctx.linear >> 7;
     for (int i = 0; i < 128; ++i) tally(c.threads[wg * 128 + i]);
@@ -190,63 +238,97 @@ size_t stack_bytes() {
   }
   if (exited)
     message += "; " + std::to_string(exited) + (first->wait.barrier == -2 ? " exited" : " exited without reaching it") +
-               " (first: " + thread_name(*first_exited) + ")";
+               " (first: " + thread_name_from(*first_exited, *first) + ")";
   if (elsewhere)
     message += "; " + std::to_string(elsewhere) + " wait at " + first_elsewhere->wait.what + " at " +
-               where(first_elsewhere->wait.loc) + " (first: " + thread_name(*first_elsewhere) + ")";
+               where(first_elsewhere->wait.loc) + " (first: " + thread_name_from(*first_elsewhere, *first) + ")";
   t_thread = &first->ctx;
   fail(first->wait.loc, message);
 }
 
-// Runs one CTA to completion.
-void run_cta(KernelEntry entry, void** args, dim3 grid, dim3 block, uint3 block_idx, unsigned char* smem,
-             size_t smem_bytes, ctx::pooled_fixedsize_stack& stacks) {
-  const int n = static_cast<int>(block.x * block.y * block.z);
-  Cta c;
-  c.threads.resize(n);
-  c.warps.resize((n + 31) / 32);
-  c.warpgroups.resize((n + 127) / 128);
-  c.live = n;
-  for (int i = 0; i < n; ++i) {
-    ThreadCtx& t = c.threads[i].ctx;
-    t.thread_idx = uint3{i % block.x, (i / block.x) % block.y, i / (block.x * block.y)};
-    t.block_idx = block_idx;
-    t.block_dim = block;
-    t.grid_dim = grid;
-    t.linear = i;
-    t.smem = smem;
-    t.smem_bytes = smem_bytes;
-  }
-  t_cta = &c;
-  race_cta_begin(n, smem, smem_bytes);
-  while (c.live > 0) {
-    bool progressed = false;
-    for (Fiber& f : c.threads) {
-      if (f.state == State::NotStarted) {
-        f.state = State::Ready;
-        f.fiber = ctx::fiber(std::allocator_arg, stacks, [&f, &c, entry, args](ctx::fiber&& sink) {
-          f.sink = std::move(sink);
-          entry(args);
-          complete_async_copies(f.ctx);
-          f.state = State::Done;
-          --c.live;
-          return std::move(f.sink);
-        });
-      }
-      if (f.state == State::Waiting && f.wait.ready && f.wait.ready(f.wait.ready_arg)) f.state = State::Ready;
-      if (f.state != State::Ready) continue;
-      progressed = true;
-      t_fiber = &f;
-      t_thread = &f.ctx;
-      f.fiber = std::move(f.fiber).resume();
+// The CTAs of one cluster, before they start: their indices and shared memory.
+struct ClusterShape {
+  dim3 grid, block, cluster;
+  uint3 cluster_idx;         ///< of this cluster, in the grid of clusters
+  unsigned char* const* smem;  ///< one buffer per CTA, by rank
+  size_t smem_bytes;
+};
+
+// Runs one cluster (every CTA of a launch without clusters is one) to completion.
+void run_cluster(KernelEntry entry, void** args, const ClusterShape& s, ctx::pooled_fixedsize_stack& stacks) {
+  const int n = static_cast<int>(s.block.x * s.block.y * s.block.z);
+  const int ctas = static_cast<int>(s.cluster.x * s.cluster.y * s.cluster.z);
+  const uint3 cluster_grid{s.grid.x / s.cluster.x, s.grid.y / s.cluster.y, s.grid.z / s.cluster.z};
+  Cluster cl;
+  cl.ctas.resize(static_cast<size_t>(ctas));  // no reallocation after this: fibers hold references
+  cl.live = n * ctas;
+  cl.barrier.expected = n * ctas;
+  std::vector<uint3> block_ids(static_cast<size_t>(ctas));
+  for (int r = 0; r < ctas; ++r) {
+    Cta& c = cl.ctas[static_cast<size_t>(r)];
+    const uint3 in{r % s.cluster.x, r / s.cluster.x % s.cluster.y, r / (s.cluster.x * s.cluster.y)};
+    const uint3 b{s.cluster_idx.x * s.cluster.x + in.x, s.cluster_idx.y * s.cluster.y + in.y,
+                  s.cluster_idx.z * s.cluster.z + in.z};
+    block_ids[static_cast<size_t>(r)] = b;
+    c.threads.resize(n);
+    c.warps.resize((n + 31) / 32);
+    c.warpgroups.resize((n + 127) / 128);
+    c.live = n;
+    for (int i = 0; i < n; ++i) {
+      ThreadCtx& t = c.threads[i].ctx;
+      t.thread_idx = uint3{i % s.block.x, (i / s.block.x) % s.block.y, i / (s.block.x * s.block.y)};
+      t.block_idx = b;
+      t.block_dim = s.block;
+      t.grid_dim = s.grid;
+      t.linear = i;
+      t.smem = s.smem[r];
+      t.smem_bytes = s.smem_bytes;
+      t.cluster_idx = s.cluster_idx;
+      t.cluster_grid = cluster_grid;
+      t.block_in_cluster = in;
+      t.cluster_dim = s.cluster;
+      t.cluster_rank = r;
+      t.cluster_ctas = ctas;
+      t.cluster_smem = s.smem;
     }
-    if (!progressed && c.live > 0) report_deadlock(c);
   }
-  race_cta_end();
+  t_cluster = &cl;
+  race_cluster_begin(ctas, n, s.smem, s.smem_bytes, block_ids.data());
+  while (cl.live > 0) {
+    bool progressed = false;
+    for (Cta& c : cl.ctas) {
+      t_cta = &c;
+      for (Fiber& f : c.threads) {
+        if (f.state == State::NotStarted) {
+          f.state = State::Ready;
+          f.fiber = ctx::fiber(std::allocator_arg, stacks, [&f, &c, &cl, entry, args](ctx::fiber&& sink) {
+            f.sink = std::move(sink);
+            entry(args);
+            complete_async_copies(f.ctx);
+            f.state = State::Done;
+            --c.live;
+            --cl.live;
+            return std::move(f.sink);
+          });
+        }
+        if (f.state == State::Waiting && f.wait.ready && f.wait.ready(f.wait.ready_arg)) f.state = State::Ready;
+        if (f.state != State::Ready) continue;
+        progressed = true;
+        t_fiber = &f;
+        t_thread = &f.ctx;
+        f.fiber = std::move(f.fiber).resume();
+      }
+    }
+    if (!progressed && cl.live > 0) report_deadlock(cl);
+  }
+  race_cluster_end();
+  t_cluster = nullptr;
   t_cta = nullptr;
   t_fiber = nullptr;
   t_thread = nullptr;
 }
+
+bool cluster_phase_done(void* f) { return t_cluster->barrier.phase > static_cast<const Fiber*>(f)->cluster_phase; }
 
 }  // namespace
 
@@ -380,25 +462,68 @@ bool warpgroup_sync(const char* what, const SrcLoc& loc) {
   return false;
 }
 
-cudaError_t run_grid(KernelEntry entry, void** args, dim3 grid, dim3 block, size_t smem_bytes) {
+void cluster_arrive(bool release, const SrcLoc& loc) {
+  Cluster& cl = *t_cluster;
+  Fiber& f = *t_fiber;
+  ClusterBarrier& b = cl.barrier;
+  if (f.cluster_phase >= 0)
+    fail(loc, "barrier.cluster.arrive twice without a barrier.cluster.wait in between (the PTX ISA allows one arrival "
+              "per thread and phase)");
+  f.cluster_phase = b.phase;
+  // .release: what this thread did before is ordered before every wait of the phase.
+  if (release) race_release(&b.race_key[b.phase & 1]);
+  if (++b.arrived == b.expected) {
+    b.arrived = 0;
+    ++b.phase;  // waiters see it through cluster_phase_done
+  }
+}
+
+void cluster_wait(const SrcLoc& loc) {
+  Cluster& cl = *t_cluster;
+  Fiber& f = *t_fiber;
+  if (f.cluster_phase < 0) fail(loc, "barrier.cluster.wait without a barrier.cluster.arrive before it");
+  const int64_t phase = f.cluster_phase;
+  if (cl.barrier.phase <= phase) {
+    Wait w{"barrier.cluster.wait", loc, -4};
+    w.ready = &cluster_phase_done;
+    w.ready_arg = &f;
+    block_here(w);
+  }
+  f.cluster_phase = -1;
+  // The releases of phase `phase` went into the key of its parity; no thread
+  // can arrive in phase + 2 (same key) before this thread arrives in phase + 1.
+  race_acquire(&cl.barrier.race_key[phase & 1]);
+}
+
+bool cluster_cta_exited(int32_t rank) { return t_cluster->ctas.at(static_cast<size_t>(rank)).live == 0; }
+
+cudaError_t run_grid(KernelEntry entry, void** args, dim3 grid, dim3 block, size_t smem_bytes, dim3 cluster) {
   if (t_thread) return cudaErrorNotSupported;  // a launch from inside a kernel
-  const uint64_t ctas = uint64_t{grid.x} * grid.y * grid.z;
+  if (cluster.x == 0 || cluster.y == 0 || cluster.z == 0 || grid.x % cluster.x || grid.y % cluster.y || grid.z % cluster.z)
+    return cudaErrorInvalidConfiguration;
+  const unsigned per_cluster = cluster.x * cluster.y * cluster.z;
+  const dim3 cgrid(grid.x / cluster.x, grid.y / cluster.y, grid.z / cluster.z);
+  const uint64_t clusters = uint64_t{cgrid.x} * cgrid.y * cgrid.z;
   std::atomic<uint64_t> next{0};
-  // Each host thread takes the next CTA in (x, y, z) order until none is left.
+  // Each host thread takes the next cluster in (x, y, z) order until none is left.
   auto worker = [&] {
     ctx::pooled_fixedsize_stack stacks(stack_bytes());
     // Shared memory starts as 0xFF bytes (NaN for every float type), so a
-    // read before the first write shows up in the results.
-    std::unique_ptr<unsigned char[]> storage(new unsigned char[smem_bytes + 1024]);
-    unsigned char* smem = storage.get() + (1024 - reinterpret_cast<uintptr_t>(storage.get()) % 1024) % 1024;
-    for (uint64_t i = next++; i < ctas; i = next++) {
-      const uint3 b{static_cast<unsigned>(i % grid.x), static_cast<unsigned>(i / grid.x % grid.y),
-                    static_cast<unsigned>(i / (uint64_t{grid.x} * grid.y))};
-      std::memset(smem, 0xFF, smem_bytes);
-      run_cta(entry, args, grid, block, b, smem, smem_bytes, stacks);
+    // read before the first write shows up in the results. One buffer per
+    // CTA of the cluster, each 1024-byte aligned.
+    const size_t span = (smem_bytes + 1023) / 1024 * 1024;
+    std::unique_ptr<unsigned char[]> storage(new unsigned char[span * per_cluster + 1024]);
+    unsigned char* base = storage.get() + (1024 - reinterpret_cast<uintptr_t>(storage.get()) % 1024) % 1024;
+    std::vector<unsigned char*> smem(per_cluster);
+    for (unsigned r = 0; r < per_cluster; ++r) smem[r] = base + r * span;
+    for (uint64_t i = next++; i < clusters; i = next++) {
+      const uint3 c{static_cast<unsigned>(i % cgrid.x), static_cast<unsigned>(i / cgrid.x % cgrid.y),
+                    static_cast<unsigned>(i / (uint64_t{cgrid.x} * cgrid.y))};
+      std::memset(base, 0xFF, span * per_cluster);
+      run_cluster(entry, args, ClusterShape{grid, block, cluster, c, smem.data(), smem_bytes}, stacks);
     }
   };
-  const uint64_t threads = std::min<uint64_t>(host_threads(), ctas);
+  const uint64_t threads = std::min<uint64_t>(host_threads(), clusters);
   if (threads <= 1) {
     worker();
     return cudaSuccess;

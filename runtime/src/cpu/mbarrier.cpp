@@ -106,8 +106,11 @@ void mbarrier_init(uint64_t* bar, int32_t count, const std::string& name, const 
 }
 
 void mbarrier_arrive(uint64_t* bar, int32_t expect_tx, const std::string& name, const SrcLoc& loc) {
-  const char* op = expect_tx ? "mbarrier.arrive.expect_tx" : "mbarrier.arrive";
   shared_address(bar, 8, "an mbarrier", loc);
+  mbarrier_arrive_at(bar, expect_tx, expect_tx ? "mbarrier.arrive.expect_tx" : "mbarrier.arrive", name, loc);
+}
+
+void mbarrier_arrive_at(uint64_t* bar, int32_t expect_tx, const char* op, const std::string& name, const SrcLoc& loc) {
   State s = load(bar, op, name, loc);
   if (expect_tx < 0 || expect_tx > kMaxCount)
     fail(loc, std::string(op) + " on " + name + " expects " + std::to_string(expect_tx) + " bytes: expected 0 to " +

@@ -6,15 +6,19 @@
 // is dense, box[0] elements per row, each 16-byte chunk moved by the map's
 // swizzle of its shared-memory address. Box elements outside the tensor read
 // as zero (NaN with the NaN fill) and are not written by stores, as on the
-// GPU. Reported: a map cuTensorMapEncodeTiled never wrote, a map that is not
+// GPU. A multicast load writes the box into each CTA of its cluster mask
+// and completes its bytes on each one's mbarrier. Reported: a map
+// cuTensorMapEncodeTiled never wrote, a map that is not
 // rank 2, a shared-memory box that leaves the CTA's shared memory or is not
 // 128-byte aligned, and a box that lies entirely outside the tensor (the GPU
-// would silently move nothing: a wrong tile coordinate).
+// would silently move nothing: a wrong tile coordinate), except for loads in
+// a kernel launched with clusters (see in_cluster()).
 #include <atomic>
 #include <cstring>
 #include <string>
 
 #include "tileslc/cpu/racecheck.h"
+#include "tileslc/cpu/cluster.h"
 #include "tileslc/cpu/sm90.h"
 #include "tileslc/cpu/tensor_map.h"
 #include "tileslc/cpu/types.h"
@@ -41,9 +45,10 @@ std::string box_text(const TensorMap& m, int32_t c0, int32_t c1) {
 }
 
 // Checks the shared-memory side and the coordinates; returns the box's
-// shared-memory address.
+// shared-memory address. A box entirely outside the tensor is reported
+// unless `may_be_outside`.
 uint32_t check_box(const TensorMap& m, const void* smem, int32_t c0, int32_t c1, const char* op, const std::string& smem_name,
-                   const SrcLoc& loc) {
+                   const SrcLoc& loc, bool may_be_outside = false) {
   const int64_t bytes = int64_t{m.box[0]} * m.box[1] * m.elem_bytes;
   const std::string what = std::string(op) + "'s shared-memory box (" + smem_name + ")";
   const uint32_t addr = shared_address(smem, bytes, what.c_str(), loc);
@@ -51,7 +56,7 @@ uint32_t check_box(const TensorMap& m, const void* smem, int32_t c0, int32_t c1,
     fail(loc, what + " must be 128-byte aligned, found shared address " + std::to_string(addr));
   const bool outside = int64_t{c0} + m.box[0] <= 0 || c0 >= static_cast<int64_t>(m.dim[0]) ||
                        int64_t{c1} + m.box[1] <= 0 || c1 >= static_cast<int64_t>(m.dim[1]);
-  if (outside) fail(loc, std::string(op) + ": " + box_text(m, c0, c1) + " lies entirely outside it");
+  if (outside && !may_be_outside) fail(loc, std::string(op) + ": " + box_text(m, c0, c1) + " lies entirely outside it");
   return addr;
 }
 
@@ -121,21 +126,63 @@ AddFn adder(uint8_t data_type) {
 
 }  // namespace
 
-void tma_load_2d(void* smem, const void* desc, uint64_t* bar, int32_t c0, int32_t c1, const std::string& dst_name,
-                 const std::string& bar_name, const SrcLoc& loc) {
-  const char* op = "TMA load (cp.async.bulk.tensor.2d)";
-  const TensorMap m = map_of(desc, op, loc);
-  const uint32_t addr = check_box(m, smem, c0, c1, op, dst_name, loc);
-  shared_address(bar, 8, "a TMA load's mbarrier", loc);
-  unsigned char* base = this_thread().smem;
+namespace {
+
+// The box at shared-memory address `addr` of the CTA whose shared memory
+// starts at `base`, read from the tensor (checked by the caller).
+void load_box(const TensorMap& m, unsigned char* base, uint32_t addr, int32_t c0, int32_t c1, const SrcLoc& loc) {
   const unsigned char fill = m.nan_fill ? 0xFF : 0x00;  // all-ones bits are NaN in every float type
   for_each_chunk(m, addr, c0, c1, [&](uint32_t s, const unsigned char* g, int bytes) {
     race_access(base + s, bytes, true, "a TMA load", loc);
     if (g) std::memcpy(base + s, g, bytes);
     else std::memset(base + s, fill, bytes);
   });
-  // The whole box counts, out-of-bounds elements included (PTX ISA, "complete_tx").
-  mbarrier_complete_tx(bar, int64_t{m.box[0]} * m.box[1] * m.elem_bytes, bar_name, loc);
+}
+
+// In a cluster, a block whose tile lies past the tensor's edge still takes
+// part in its cluster's loads (a cluster tile that is only partly in the
+// tensor: tileslc.utils.tile_scheduler with cluster_m > 1, CUTLASS's
+// schedulers alike); its box is all zeros and completes its bytes, as on the
+// GPU. Without clusters such a box is a wrong tile coordinate, reported.
+bool in_cluster() { return this_thread().cluster_ctas > 1; }
+
+// The whole box counts, out-of-bounds elements included (PTX ISA, "complete_tx").
+int64_t box_bytes(const TensorMap& m) { return int64_t{m.box[0]} * m.box[1] * m.elem_bytes; }
+
+}  // namespace
+
+void tma_load_2d(void* smem, const void* desc, uint64_t* bar, int32_t c0, int32_t c1, const std::string& dst_name,
+                 const std::string& bar_name, const SrcLoc& loc) {
+  const char* op = "TMA load (cp.async.bulk.tensor.2d)";
+  const TensorMap m = map_of(desc, op, loc);
+  const uint32_t addr = check_box(m, smem, c0, c1, op, dst_name, loc, in_cluster());
+  shared_address(bar, 8, "a TMA load's mbarrier", loc);
+  load_box(m, this_thread().smem, addr, c0, c1, loc);
+  mbarrier_complete_tx(bar, box_bytes(m), bar_name, loc);
+}
+
+void tma_load_2d_multicast(void* smem, const void* desc, uint64_t* bar, int32_t c0, int32_t c1, uint32_t mask,
+                           const std::string& dst_name, const std::string& bar_name, const SrcLoc& loc) {
+  const char* op = "TMA multicast load (cp.async.bulk.tensor.2d.multicast::cluster)";
+  const TensorMap m = map_of(desc, op, loc);
+  const uint32_t addr = check_box(m, smem, c0, c1, op, dst_name, loc, in_cluster());
+  shared_address(bar, 8, "a TMA load's mbarrier", loc);
+  check_cta_mask(mask, op, loc);
+  const ThreadCtx& t = this_thread();
+  // The box lands everywhere before any barrier completes: a consumer that
+  // wakes on its barrier finds the data (the GPU gives no order between
+  // CTAs; this one is the simplest that is allowed).
+  for (int32_t r = 0; r < t.cluster_ctas; ++r) {
+    if (!((mask >> r) & 1u)) continue;
+    peer_shared(smem, box_bytes(m), r, op, loc);  // the peer has not exited
+    load_box(m, t.cluster_smem[r], addr, c0, c1, loc);
+  }
+  for (int32_t r = 0; r < t.cluster_ctas; ++r) {
+    if (!((mask >> r) & 1u)) continue;
+    auto* peer_bar = reinterpret_cast<uint64_t*>(peer_shared(bar, 8, r, op, loc));
+    mbarrier_complete_tx(peer_bar, box_bytes(m), r == t.cluster_rank ? bar_name : bar_name + " of block rank " + std::to_string(r),
+                         loc);
+  }
 }
 
 void tma_store_2d(const void* desc, const void* smem, int32_t c0, int32_t c1, bool reduce_add, const std::string& src_name,

@@ -159,6 +159,18 @@ void wgmma_m64n(int n, WgmmaType ta, WgmmaType tb, float* d, uint64_t desc_a, co
     read_operand(ta, decode(desc_a, 64, "A", what, loc), 64, a.data(), loc);
   }
   read_operand(tb, db, n, b.data(), loc);
+  // The reads are the warpgroup's, not this thread's alone: wgmma.wait_group
+  // is .sync.aligned, so on the GPU every thread of the warpgroup is ordered
+  // after them (a warp whose lane 0 alone then arrives on an mbarrier, as
+  // tileslc.pipeline's cluster mode does, releases them). The emulator reads
+  // when issued, so the warpgroup meets again here; the other 127 threads
+  // wait in warpgroup_sync and have done nothing since.
+  if (g_racecheck) {
+    int linear[128];
+    const int first = this_thread().linear & ~127;
+    for (int i = 0; i < 128; ++i) linear[i] = first + i;
+    race_meet(linear, 128);
+  }
   for (int j = 0; j < n; ++j)
     for (int k = 0; k < K; ++k) bt[static_cast<size_t>(k) * n + j] = b[static_cast<size_t>(j) * K + k];
   // acc[m][j] = sum over k in order, vectorizable over j.

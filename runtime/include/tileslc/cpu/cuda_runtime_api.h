@@ -23,6 +23,7 @@ enum cudaError_t {
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotSupported = 801,
+  cudaErrorInvalidClusterSize = 912,
 };
 typedef cudaError_t cudaError;
 
@@ -48,6 +49,32 @@ enum cudaDeviceAttr {
 enum cudaFuncAttribute {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
   cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+  cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+};
+
+/// cudaLaunchKernelExC's launch attributes: the emulator knows the cluster
+/// shape (CUDA's other attributes are refused with cudaErrorNotSupported).
+enum cudaLaunchAttributeID {
+  cudaLaunchAttributeClusterDimension = 4,
+};
+union cudaLaunchAttributeValue {
+  char pad[64];
+  struct {
+    unsigned int x, y, z;
+  } clusterDim;
+};
+struct cudaLaunchAttribute {
+  cudaLaunchAttributeID id;
+  char pad[8 - sizeof(cudaLaunchAttributeID)];
+  cudaLaunchAttributeValue val;
+};
+struct cudaLaunchConfig_t {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  struct tileslc_cpu_stream* stream;
+  cudaLaunchAttribute* attrs;
+  unsigned int numAttrs;
 };
 
 struct cudaDeviceProp {
@@ -80,7 +107,9 @@ cudaError_t cudaGetLastError();
 cudaError_t cudaPeekAtLastError();
 
 /// One device, "tileslc CPU emulation", compute capability 9.0 (the sm_90
-/// atoms are emulated: tileslc/cpu/sm90.h), one multiprocessor.
+/// atoms are emulated: tileslc/cpu/sm90.h), 16 multiprocessors: as many as
+/// the largest cluster has blocks, so that a persistent grid sized by the
+/// multiprocessor count holds at least one cluster of any shape.
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaGetDevice(int* device);
 cudaError_t cudaSetDevice(int device);
@@ -115,6 +144,13 @@ cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int v
 /// `args` holds one pointer per kernel parameter.
 cudaError_t cudaLaunchKernel(const void* func, dim3 grid, dim3 block, void** args, size_t smem_bytes,
                              cudaStream_t stream);
+
+/// cudaLaunchKernel with attributes: a cluster dimension (each of x, y, z at
+/// least 1, at most 16 blocks in all, dividing the grid's, else
+/// cudaErrorInvalidClusterSize) runs the grid in thread-block clusters, the
+/// CTAs of one cluster together (tileslc::cpu::run_grid). Any other
+/// attribute: cudaErrorNotSupported.
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args);
 
 /// The driver entry points the emulator has: "cuTensorMapEncodeTiled" (the
 /// emulator's, declared in tileslc/cpu/cuda/cuda.h) for cudaVersion >= 12000.

@@ -11,7 +11,10 @@
 //     them, so a kernel that reads shared memory too early sees stale data;
 //   - every tensor access is bounds-checked (tileslc/cpu/checked.h).
 //   - the sm_90 atoms (mbarrier, TMA, wgmma, elect.sync, setmaxnreg) are
-//     emulated at the level of the atom (tileslc/cpu/sm90.h, included last).
+//     emulated at the level of the atom (tileslc/cpu/sm90.h, included last),
+//     and so are thread-block clusters: their special registers,
+//     barrier.cluster, a peer CTA's mbarriers and TMA multicast
+//     (tileslc/cpu/cluster.h).
 #ifndef TILESLC_CPU_PRELUDE_H
 #define TILESLC_CPU_PRELUDE_H
 
@@ -225,5 +228,6 @@ inline int32_t cp_async_wait_group_7() { return cp_async_wait_group(7); }
 }  // namespace tileslc
 
 #include "tileslc/cpu/sm90.h"
+#include "tileslc/cpu/cluster.h"
 
 #endif  // TILESLC_CPU_PRELUDE_H

@@ -1,5 +1,6 @@
 // Shared-memory race detection for the CPU emulation target, off unless
-// TILESLC_CPU_RACECHECK=1. Each thread of a CTA carries a vector clock;
+// TILESLC_CPU_RACECHECK=1. Each thread of a CTA (of a thread-block cluster,
+// whose CTAs run together) carries a vector clock;
 // synchronization joins clocks: barriers (__syncthreads, bar.sync), warp and
 // warpgroup collectives (their lanes), and mbarriers (an arrive or a TMA's
 // complete_tx releases the thread's clock into the barrier, a completed wait
@@ -17,13 +18,15 @@
 #include <cstdint>
 #include <source_location>
 
+#include "tileslc/cpu/types.h"
+
 namespace tileslc::cpu {
 
 /// TILESLC_CPU_RACECHECK=1 (read once).
 extern const bool g_racecheck;
 
 /// Records an access of `bytes` bytes at `p` by the calling thread; nothing
-/// unless `p` lies in the CTA's shared memory. `what` names the access for
+/// unless `p` lies in the shared memory of a CTA of its cluster. `what` names the access for
 /// the report ("sA[12]", "TMA load", ...).
 void race_access_slow(const void* p, int64_t bytes, bool write, const char* what, const std::source_location& loc);
 inline void race_access(const void* p, int64_t bytes, bool write, const char* what, const std::source_location& loc) {
@@ -32,11 +35,13 @@ inline void race_access(const void* p, int64_t bytes, bool write, const char* wh
 }
 
 // Synchronization, called by the scheduler and the mbarrier emulation.
-/// A CTA starts (`threads` threads, `smem_bytes` of shared memory) or ends
-/// on the calling host thread.
-void race_cta_begin(int threads, const unsigned char* smem, size_t smem_bytes);
-void race_cta_end();
-/// The threads `linear[0 .. n)` met: each now knows what all did before.
+/// A cluster of `ctas` CTAs (1: a launch without clusters) starts or ends on
+/// the calling host thread: `threads` threads per CTA, CTA r with
+/// `smem_bytes` of shared memory at smem[r] and block index block_idx[r].
+void race_cluster_begin(int ctas, int threads, const unsigned char* const* smem, size_t smem_bytes, const uint3* block_idx);
+void race_cluster_end();
+/// The threads `linear[0 .. n)` of the calling thread's CTA met: each now
+/// knows what all did before.
 void race_meet(const int* linear, int n);
 /// The calling thread releases its clock into sync object `key` (an mbarrier
 /// arrive, a TMA load's complete_tx), or acquires what was released into it

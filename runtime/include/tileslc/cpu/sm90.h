@@ -57,6 +57,10 @@ void mbarrier_init(uint64_t* bar, int32_t count, const std::string& name, const 
 /// One arrival, after adding `expect_tx` bytes to the transaction count
 /// (mbarrier.arrive.expect_tx; 0 for a plain arrive).
 void mbarrier_arrive(uint64_t* bar, int32_t expect_tx, const std::string& name, const SrcLoc& loc);
+/// mbarrier_arrive without the check that `bar` lies in the calling CTA's
+/// shared memory: for a barrier in a peer CTA of the cluster (tileslc/cpu/
+/// cluster.h); `op` names the operation in reports.
+void mbarrier_arrive_at(uint64_t* bar, int32_t expect_tx, const char* op, const std::string& name, const SrcLoc& loc);
 /// Blocks until the phase with parity `parity` has completed.
 void mbarrier_wait(uint64_t* bar, int32_t parity, const std::string& name, const SrcLoc& loc);
 /// mbarrier.test_wait.parity: whether the phase with parity `parity` has

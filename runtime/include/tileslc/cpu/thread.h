@@ -3,7 +3,9 @@
 // its CTA's shared memory and its cp.async groups. Fibers switch only where a
 // thread must wait for others (barriers, warp-collective operations), in a
 // deterministic round-robin order; CTAs of a grid run one after another
-// (runtime/src/cpu/grid.cpp). Generated code reads threadIdx & co. through the
+// (runtime/src/cpu/grid.cpp). The CTAs of a thread-block cluster run
+// together: all their threads are fibers of one schedule, each CTA with its
+// own shared memory, which the others reach through the cluster's table. Generated code reads threadIdx & co. through the
 // macros below, which name the fiber running now.
 //
 // Errors found while a kernel runs (out-of-bounds accesses, barrier and warp
@@ -54,6 +56,17 @@ struct ThreadCtx {
   /// the thread exits (tileslc/cpu/sm90.h).
   std::vector<std::function<void()>> bulk_open;
   std::deque<std::vector<std::function<void()>>> bulk_groups;
+  // The thread-block cluster (PTX ISA, "Special Registers"); a launch
+  // without clusters runs every CTA as its own 1x1x1 cluster.
+  uint3 cluster_idx{0, 0, 0};        ///< %clusterid: the cluster's index in the grid of clusters
+  uint3 cluster_grid{1, 1, 1};       ///< %nclusterid: the grid, in clusters
+  uint3 block_in_cluster{0, 0, 0};   ///< %cluster_ctaid
+  dim3 cluster_dim{1, 1, 1};         ///< %cluster_nctaid: the cluster's shape, in CTAs
+  int32_t cluster_rank = 0;          ///< %cluster_ctarank: x fastest, then y, then z
+  int32_t cluster_ctas = 1;          ///< %cluster_nctarank
+  /// The shared memory of each CTA of the cluster, by rank (cluster_ctas
+  /// entries, each smem_bytes long); entry cluster_rank is `smem`.
+  unsigned char* const* cluster_smem = nullptr;
 };
 
 /// Per-warp scratch that warp-collective operations exchange values through:
@@ -112,15 +125,36 @@ void wait_until(bool (*ready)(void*), void* arg, const char* what, const SrcLoc&
 /// like warp_sync's.
 bool warpgroup_sync(const char* what, const SrcLoc& loc);
 
+/// barrier.cluster.arrive (PTX ISA, "barrier.cluster"): the calling thread
+/// arrives on its cluster's barrier; `release` (.release, the default form)
+/// orders its earlier shared-memory accesses before the waits of the phase,
+/// .relaxed orders nothing. A second arrive before barrier.cluster.wait is
+/// reported.
+void cluster_arrive(bool release, const SrcLoc& loc);
+/// barrier.cluster.wait: suspends the calling thread until every thread of
+/// every CTA of the cluster has arrived in the phase of its own last arrive
+/// (a wait with no arrive before it is reported). Threads that exit or wait
+/// elsewhere while the phase can never complete are a reported deadlock,
+/// as for __syncthreads().
+void cluster_wait(const SrcLoc& loc);
+/// Whether every thread of the CTA of rank `rank` in the calling thread's
+/// cluster has exited (its shared memory is gone on the GPU).
+bool cluster_cta_exited(int32_t rank);
+
 /// A kernel's CPU entry: calls the kernel with `args` (one pointer per
 /// parameter). tileslc --target=cpu passes kernel_entry<&kernel> to
 /// cudaLaunchKernel.
 using KernelEntry = void (*)(void** args);
 
 /// Runs every CTA of `grid` on the calling host thread, each thread of a CTA
-/// a fiber. Returns cudaSuccess, or an error for a configuration the
-/// emulator cannot run; errors inside the kernel exit the process (fail()).
-cudaError_t run_grid(KernelEntry entry, void** args, dim3 grid, dim3 block, size_t smem_bytes);
+/// a fiber, in thread-block clusters of `cluster` CTAs (each grid dimension
+/// a multiple of the cluster's; 1x1x1: no cluster): the CTAs of one cluster
+/// run together in one schedule, clusters one after another (or on
+/// TILESLC_CPU_THREADS host threads). Returns cudaSuccess, or an error for a
+/// configuration the emulator cannot run; errors inside the kernel exit the
+/// process (fail()).
+cudaError_t run_grid(KernelEntry entry, void** args, dim3 grid, dim3 block, size_t smem_bytes,
+                     dim3 cluster = dim3(1, 1, 1));
 
 namespace detail {
 template <class... P>
