@@ -72,23 +72,18 @@ foreach(name IN ITEMS mma_sm80_ext stmatrix warp_redux wgmma_fp8 wgmma_rs)
   set_tests_properties(emu.gpu.${name} PROPERTIES LABELS emu TIMEOUT 300 PASS_REGULAR_EXPRESSION "${name}: all checks passed")
 endforeach()
 
-# Unit tests of the emulator itself.
-add_executable(cpu_prelude_test emu/cpu_prelude_test.cpp)
-target_link_libraries(cpu_prelude_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
-gtest_discover_tests(cpu_prelude_test TEST_PREFIX emu.cpu_prelude. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
-add_executable(cpu_warp_ext_test emu/cpu_warp_ext_test.cpp)
-target_link_libraries(cpu_warp_ext_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
-gtest_discover_tests(cpu_warp_ext_test TEST_PREFIX emu.cpu_warp_ext. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
-add_executable(cpu_sm90_test emu/sm90_test.cpp)
-target_link_libraries(cpu_sm90_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
-gtest_discover_tests(cpu_sm90_test TEST_PREFIX emu.sm90. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
-add_executable(cpu_cluster_test emu/cluster_test.cpp)
-target_link_libraries(cpu_cluster_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
-gtest_discover_tests(cpu_cluster_test TEST_PREFIX emu.cluster. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu)
-add_executable(cpu_racecheck_test emu/racecheck_test.cpp)
-target_link_libraries(cpu_racecheck_test PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
-gtest_discover_tests(cpu_racecheck_test TEST_PREFIX emu.racecheck. DISCOVERY_TIMEOUT 60
-                     PROPERTIES LABELS emu ENVIRONMENT TILESLC_CPU_RACECHECK=1)
+# Unit tests of the emulator itself: each a GoogleTest executable, its tests named emu.<prefix>.*;
+# extra arguments are ctest properties (e.g. ENVIRONMENT ...).
+function(tileslc_emu_unit_test target source prefix)
+  add_executable(${target} ${source})
+  target_link_libraries(${target} PRIVATE tileslc_rt_cpu GTest::gtest GTest::gtest_main)
+  gtest_discover_tests(${target} TEST_PREFIX emu.${prefix}. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu ${ARGN})
+endfunction()
+tileslc_emu_unit_test(cpu_prelude_test emu/cpu_prelude_test.cpp cpu_prelude)
+tileslc_emu_unit_test(cpu_warp_ext_test emu/cpu_warp_ext_test.cpp cpu_warp_ext)
+tileslc_emu_unit_test(cpu_sm90_test emu/sm90_test.cpp sm90)
+tileslc_emu_unit_test(cpu_cluster_test emu/cluster_test.cpp cluster)
+tileslc_emu_unit_test(cpu_racecheck_test emu/racecheck_test.cpp racecheck ENVIRONMENT TILESLC_CPU_RACECHECK=1)
 
 # Planted bugs: each must stop the run (non-zero exit) with exactly this report.
 function(tileslc_emu_planted name expected)
