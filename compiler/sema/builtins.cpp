@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <iostream>
+#include <limits>
 
 #include "sema/evaluator.h"
 
@@ -192,7 +193,10 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       no_kwargs();
       arity(1, 1);
       Value v = resolve_symbol(args[0], arg_range(0));
-      if (v.kind == Value::Kind::Int) return Value::integer(v.i < 0 ? -v.i : v.i);
+      if (v.kind == Value::Kind::Int) {
+        if (v.i == std::numeric_limits<int64_t>::min()) fail(diag::Kind::IntegerOverflow, site.range, "abs() of -2**63 overflows 64 bits");
+        return Value::integer(v.i < 0 ? -v.i : v.i);
+      }
       if (v.kind == Value::Kind::Float) return Value::floating(std::fabs(v.f));
       if (v.kind != Value::Kind::Dyn) fail(diag::Kind::TypeMismatch, arg_range(0), "abs() needs a number, found " + describe(v));
       ScalarType compute = ir::is_narrow_float(v.type) ? ScalarType::Float32 : v.type;
@@ -218,7 +222,13 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       }
       if (!v.is_number()) fail(diag::Kind::TypeMismatch, arg_range(0), std::string(builtin_name(id)) + "() needs a number, found " + describe(v));
       double d = v.kind == Value::Kind::Float ? v.f : static_cast<double>(v.i);
-      if (id == BuiltinId::Int) return Value::integer(v.kind == Value::Kind::Float ? static_cast<int64_t>(std::trunc(v.f)) : v.i);
+      if (id == BuiltinId::Int && v.kind == Value::Kind::Float) {
+        // [-2**63, 2**63): the doubles whose truncation is a 64-bit integer (NaN is none).
+        if (!(v.f >= -9223372036854775808.0 && v.f < 9223372036854775808.0))
+          fail(diag::Kind::IntegerOverflow, site.range, "int() of " + repr(v) + " does not fit in 64 bits");
+        return Value::integer(static_cast<int64_t>(std::trunc(v.f)));
+      }
+      if (id == BuiltinId::Int) return Value::integer(v.i);
       if (id == BuiltinId::Float) return Value::floating(d);
       return Value::boolean(d != 0);
     }

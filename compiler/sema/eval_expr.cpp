@@ -79,6 +79,7 @@ int64_t py_floordiv(int64_t a, int64_t b) {
   return q;
 }
 int64_t py_mod(int64_t a, int64_t b) {
+  if (b == -1) return 0;  // INT64_MIN % -1 traps in C++; every integer is a multiple of -1
   int64_t m = a % b;
   if (m != 0 && ((m < 0) != (b < 0))) m += b;
   return m;
@@ -436,6 +437,7 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
         case B::Mul: if (__builtin_mul_overflow(a, b, &out)) ovf(); return Value::integer(out);
         case B::FloorDiv: case B::Mod:
           if (b == 0) fail(diag::Kind::DivisionByZero, range, "integer division or modulo by zero");
+          if (op == B::FloorDiv && a == std::numeric_limits<int64_t>::min() && b == -1) ovf();  // -INT64_MIN
           return Value::integer(op == B::FloorDiv ? py_floordiv(a, b) : py_mod(a, b));
         case B::Div:
           if (b == 0) fail(diag::Kind::DivisionByZero, range, "division by zero");

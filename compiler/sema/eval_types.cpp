@@ -134,6 +134,15 @@ ir::ExprRef Evaluator::to_expr_as(const Value& in, ScalarType t, source::SourceR
       if (t == ScalarType::Float32 || t == ScalarType::Float64) return ir::float_const(v.f, t);
       return ir::cast(ir::float_const(v.f, ScalarType::Float32), t);
     }
+    if (ir::is_integer(t)) {
+      // The conversion truncates toward zero; a value whose truncation does not fit (or NaN)
+      // has no defined result in C++ and saturates on the GPU: refuse it.
+      const int bits = ir::bit_width(t);
+      const double lo = ir::is_signed(t) ? -std::ldexp(1.0, bits - 1) : 0.0;
+      const double hi = ir::is_signed(t) ? std::ldexp(1.0, bits - 1) : std::ldexp(1.0, bits);
+      const double tr = std::trunc(v.f);
+      if (!(tr >= lo && tr < hi)) fail(diag::Kind::LossyConversion, r, repr(v) + " does not fit in " + ir::type_name(t));
+    }
     return ir::cast(ir::float_const(v.f, ScalarType::Float64), t);
   }
   if (v.kind == Value::Kind::Bool) return ir::cast(ir::bool_const(v.i != 0), t);
