@@ -376,6 +376,13 @@ TEST(CpuPrelude, NarrowFloatConversionsRoundToNearestEven) {
   EXPECT_EQ(static_cast<float>(__nv_fp8_e4m3(500.0f)), 448.0f);  // saturates to the largest finite
   EXPECT_EQ(static_cast<float>(__nv_fp8_e4m3(1.0625f)), 1.0f);   // halfway between 1 and 1.125: to even
   EXPECT_EQ(static_cast<float>(__nv_fp8_e5m2(3.0f)), 3.0f);
+  // E5M2 saturates to +-57344 (0x7b): far beyond it and infinity included (the
+  // nearest-value search once picked 0x7a = 49152 there).
+  EXPECT_EQ(static_cast<float>(__nv_fp8_e5m2(1e12f)), 57344.0f);
+  EXPECT_EQ(static_cast<float>(__nv_fp8_e5m2(INFINITY)), 57344.0f);
+  EXPECT_EQ(static_cast<float>(__nv_fp8_e5m2(-3e38f)), -57344.0f);
+  EXPECT_EQ(static_cast<float>(__nv_fp8_e5m2(60000.0f)), 57344.0f);
+  EXPECT_EQ(static_cast<float>(__nv_fp8_e4m3(-INFINITY)), -448.0f);
 }
 
 }  // namespace

@@ -99,6 +99,9 @@ inline uint8_t float_to_fp8_bits(float f) {
   const uint8_t sign = std::signbit(f) ? 0x80 : 0x00;
   const float a = std::fabs(f);
   const int largest = E == 4 ? 0x7e : 0x7b;  // largest finite magnitude's bits
+  // __NV_SATFINITE: at or beyond the largest finite value (infinity included) is that value;
+  // the search below would see every distance as infinite and pick by parity.
+  if (a >= fp8_bits_to_float<E>(static_cast<uint8_t>(largest))) return static_cast<uint8_t>(sign | largest);
   int best = 0;
   for (int b = 1; b <= largest; ++b) {
     const float d = std::fabs(fp8_bits_to_float<E>(static_cast<uint8_t>(b)) - a);
