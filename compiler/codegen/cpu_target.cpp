@@ -19,6 +19,10 @@ ir::ExprRef checked_accesses(const ir::ExprRef& e) {
     const char* macro = e->kind == ir::ExprKind::Load ? "TILESLC_AT" : "TILESLC_ADDR";
     return ir::call(macro, {ir::var_ref(e->name, e->type), checked_accesses(e->operands.at(0))}, e->type);
   }
+  // A float converted to an integer: on the GPU static_cast is cvt.rzi, which saturates
+  // (NaN to 0); in host C++ an out-of-range value has no defined result.
+  if (e->kind == ir::ExprKind::Cast && ir::is_integer(e->type) && ir::is_float(e->operands.at(0)->type))
+    return ir::call(std::string("tileslc::cpu::cvt_rzi<") + ir::cpp_type(e->type) + ">", {checked_accesses(e->operands.at(0))}, e->type);
   std::vector<ir::ExprRef> ops;
   bool changed = false;
   for (const auto& o : e->operands) {
