@@ -39,20 +39,26 @@ class CudaEmitter {
   Printer out_;
   const HostNames* host_ = nullptr;
   uint32_t last_line_ = 0;
+  int directive_next_line_ = 0;  ///< the output line the last source #line directive maps to last_line_
   source::FileId last_file_ = source::kNoFile;
   bool in_source_ = false;
   const ir::HostFunction* cur_host_ = nullptr;
 
   bool cpu() const { return opts_.target == Target::Cpu; }
 
-  /// Maps the following output to the .tpy file and line of `loc`.
+  /// Maps the following output to the .tpy file and line of `loc`: a
+  /// directive for each new .tpy line, and again for a .tpy line printed as
+  /// several C++ lines (after `#line N` each output line counts one further,
+  /// so its second line would otherwise map to N + 1).
   void source_line(source::SourceRange loc) {
     if (!loc.valid() || !opts_.sm) return;
     uint32_t line = opts_.sm->line_col(loc.start()).line;
-    if (in_source_ && line == last_line_ && loc.file == last_file_) return;
+    const uint32_t presumed = last_line_ + static_cast<uint32_t>(out_.next_line() - directive_next_line_);
+    if (in_source_ && line == last_line_ && line == presumed && loc.file == last_file_) return;
     out_.directive("#line " + std::to_string(line) + " " + c_string(opts_.sm->file(loc.file).path()));
     last_line_ = line;
     last_file_ = loc.file;
+    directive_next_line_ = out_.next_line();
     in_source_ = true;
   }
   /// Maps the following output back to the generated file itself.

@@ -64,270 +64,450 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel(const floa
   offset_5 = offset_2 + (static_cast<int64_t>(threadIdx.x) % int64_t{32} * int64_t{4} + static_cast<int64_t>(threadIdx.x) / int64_t{32} * (int64_t{4} * N));
 #line 39 "samples/tiled_copy/tiled_copy.tpy"
   crd = static_cast<int64_t>(blockIdx.x) % ((M + int64_t{16} - int64_t{1}) / int64_t{16}) * int64_t{16} + static_cast<int64_t>(threadIdx.x) / int64_t{32} * int64_t{4};
+#line 39 "samples/tiled_copy/tiled_copy.tpy"
   crd_1 = static_cast<int64_t>(blockIdx.x) / ((M + int64_t{16} - int64_t{1}) / int64_t{16}) * int64_t{128} + static_cast<int64_t>(threadIdx.x) % int64_t{32} * int64_t{4};
 #line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{0}] = crd < shape_0 && crd_1 < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{1}] = crd < shape_0 && crd_1 + int64_t{1} < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{2}] = crd < shape_0 && crd_1 + int64_t{2} < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{3}] = crd < shape_0 && crd_1 + int64_t{3} < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{4}] = crd + int64_t{1} < shape_0 && crd_1 < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{5}] = crd + int64_t{1} < shape_0 && crd_1 + int64_t{1} < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{6}] = crd + int64_t{1} < shape_0 && crd_1 + int64_t{2} < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{7}] = crd + int64_t{1} < shape_0 && crd_1 + int64_t{3} < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{8}] = crd + int64_t{2} < shape_0 && crd_1 < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{9}] = crd + int64_t{2} < shape_0 && crd_1 + int64_t{1} < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{10}] = crd + int64_t{2} < shape_0 && crd_1 + int64_t{2} < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{11}] = crd + int64_t{2} < shape_0 && crd_1 + int64_t{3} < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{12}] = crd + int64_t{3} < shape_0 && crd_1 < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{13}] = crd + int64_t{3} < shape_0 && crd_1 + int64_t{1} < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{14}] = crd + int64_t{3} < shape_0 && crd_1 + int64_t{2} < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{15}] = crd + int64_t{3} < shape_0 && crd_1 + int64_t{3} < shape_1;
 #line 50 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{0}] && frg_3[int64_t{1}] && frg_3[int64_t{2}] && frg_3[int64_t{3}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_COPY(128, &frg[int64_t{0}], &gA[offset_3]);
   } else {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{0}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{0}] = gA[offset_3];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{1}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{1}] = gA[offset_3 + int64_t{1}];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{2}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{2}] = gA[offset_3 + int64_t{2}];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{3}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{3}] = gA[offset_3 + int64_t{3}];
     }
   }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{4}] && frg_3[int64_t{5}] && frg_3[int64_t{6}] && frg_3[int64_t{7}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_COPY(128, &frg[int64_t{4}], &gA[offset_3 + N]);
   } else {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{4}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{4}] = gA[offset_3 + N];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{5}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{5}] = gA[offset_3 + (int64_t{1} + N)];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{6}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{6}] = gA[offset_3 + (int64_t{2} + N)];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{7}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{7}] = gA[offset_3 + (int64_t{3} + N)];
     }
   }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{8}] && frg_3[int64_t{9}] && frg_3[int64_t{10}] && frg_3[int64_t{11}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_COPY(128, &frg[int64_t{8}], &gA[offset_3 + int64_t{2} * N]);
   } else {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{8}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{8}] = gA[offset_3 + int64_t{2} * N];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{9}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{9}] = gA[offset_3 + (int64_t{1} + int64_t{2} * N)];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{10}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{10}] = gA[offset_3 + (int64_t{2} + int64_t{2} * N)];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{11}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{11}] = gA[offset_3 + (int64_t{3} + int64_t{2} * N)];
     }
   }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{12}] && frg_3[int64_t{13}] && frg_3[int64_t{14}] && frg_3[int64_t{15}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_COPY(128, &frg[int64_t{12}], &gA[offset_3 + int64_t{3} * N]);
   } else {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{12}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{12}] = gA[offset_3 + int64_t{3} * N];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{13}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{13}] = gA[offset_3 + (int64_t{1} + int64_t{3} * N)];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{14}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{14}] = gA[offset_3 + (int64_t{2} + int64_t{3} * N)];
     }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{15}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
       frg[int64_t{15}] = gA[offset_3 + (int64_t{3} + int64_t{3} * N)];
     }
   }
 #line 51 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{0}] && frg_3[int64_t{1}] && frg_3[int64_t{2}] && frg_3[int64_t{3}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_COPY(128, &frg_1[int64_t{0}], &gB[offset_4]);
   } else {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{0}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{0}] = gB[offset_4];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{1}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{1}] = gB[offset_4 + int64_t{1}];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{2}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{2}] = gB[offset_4 + int64_t{2}];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{3}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{3}] = gB[offset_4 + int64_t{3}];
     }
   }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{4}] && frg_3[int64_t{5}] && frg_3[int64_t{6}] && frg_3[int64_t{7}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_COPY(128, &frg_1[int64_t{4}], &gB[offset_4 + N]);
   } else {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{4}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{4}] = gB[offset_4 + N];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{5}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{5}] = gB[offset_4 + (int64_t{1} + N)];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{6}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{6}] = gB[offset_4 + (int64_t{2} + N)];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{7}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{7}] = gB[offset_4 + (int64_t{3} + N)];
     }
   }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{8}] && frg_3[int64_t{9}] && frg_3[int64_t{10}] && frg_3[int64_t{11}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_COPY(128, &frg_1[int64_t{8}], &gB[offset_4 + int64_t{2} * N]);
   } else {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{8}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{8}] = gB[offset_4 + int64_t{2} * N];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{9}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{9}] = gB[offset_4 + (int64_t{1} + int64_t{2} * N)];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{10}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{10}] = gB[offset_4 + (int64_t{2} + int64_t{2} * N)];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{11}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{11}] = gB[offset_4 + (int64_t{3} + int64_t{2} * N)];
     }
   }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{12}] && frg_3[int64_t{13}] && frg_3[int64_t{14}] && frg_3[int64_t{15}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_COPY(128, &frg_1[int64_t{12}], &gB[offset_4 + int64_t{3} * N]);
   } else {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{12}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{12}] = gB[offset_4 + int64_t{3} * N];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{13}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{13}] = gB[offset_4 + (int64_t{1} + int64_t{3} * N)];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{14}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{14}] = gB[offset_4 + (int64_t{2} + int64_t{3} * N)];
     }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{15}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
       frg_1[int64_t{15}] = gB[offset_4 + (int64_t{3} + int64_t{3} * N)];
     }
   }
 #line 52 "samples/tiled_copy/tiled_copy.tpy"
   v = frg[int64_t{0}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_1 = frg[int64_t{1}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_2 = frg[int64_t{2}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_3 = frg[int64_t{3}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_4 = frg[int64_t{4}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_5 = frg[int64_t{5}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_6 = frg[int64_t{6}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_7 = frg[int64_t{7}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_8 = frg[int64_t{8}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_9 = frg[int64_t{9}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_10 = frg[int64_t{10}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_11 = frg[int64_t{11}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_12 = frg[int64_t{12}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_13 = frg[int64_t{13}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_14 = frg[int64_t{14}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_15 = frg[int64_t{15}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_16 = frg_1[int64_t{0}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_17 = frg_1[int64_t{1}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_18 = frg_1[int64_t{2}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_19 = frg_1[int64_t{3}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_20 = frg_1[int64_t{4}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_21 = frg_1[int64_t{5}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_22 = frg_1[int64_t{6}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_23 = frg_1[int64_t{7}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_24 = frg_1[int64_t{8}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_25 = frg_1[int64_t{9}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_26 = frg_1[int64_t{10}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_27 = frg_1[int64_t{11}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_28 = frg_1[int64_t{12}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_29 = frg_1[int64_t{13}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_30 = frg_1[int64_t{14}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_31 = frg_1[int64_t{15}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{0}] = v + v_16;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{1}] = v_1 + v_17;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{2}] = v_2 + v_18;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{3}] = v_3 + v_19;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{4}] = v_4 + v_20;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{5}] = v_5 + v_21;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{6}] = v_6 + v_22;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{7}] = v_7 + v_23;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{8}] = v_8 + v_24;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{9}] = v_9 + v_25;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{10}] = v_10 + v_26;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{11}] = v_11 + v_27;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{12}] = v_12 + v_28;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{13}] = v_13 + v_29;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{14}] = v_14 + v_30;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{15}] = v_15 + v_31;
 #line 53 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{0}] && frg_3[int64_t{1}] && frg_3[int64_t{2}] && frg_3[int64_t{3}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_STORE_GLOBAL(128, &gC[offset_5], &frg_2[int64_t{0}]);
   } else {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{0}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5] = frg_2[int64_t{0}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{1}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + int64_t{1}] = frg_2[int64_t{1}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{2}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + int64_t{2}] = frg_2[int64_t{2}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{3}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + int64_t{3}] = frg_2[int64_t{3}];
     }
   }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{4}] && frg_3[int64_t{5}] && frg_3[int64_t{6}] && frg_3[int64_t{7}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_STORE_GLOBAL(128, &gC[offset_5 + N], &frg_2[int64_t{4}]);
   } else {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{4}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + N] = frg_2[int64_t{4}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{5}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + (int64_t{1} + N)] = frg_2[int64_t{5}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{6}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + (int64_t{2} + N)] = frg_2[int64_t{6}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{7}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + (int64_t{3} + N)] = frg_2[int64_t{7}];
     }
   }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{8}] && frg_3[int64_t{9}] && frg_3[int64_t{10}] && frg_3[int64_t{11}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_STORE_GLOBAL(128, &gC[offset_5 + int64_t{2} * N], &frg_2[int64_t{8}]);
   } else {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{8}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + int64_t{2} * N] = frg_2[int64_t{8}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{9}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + (int64_t{1} + int64_t{2} * N)] = frg_2[int64_t{9}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{10}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + (int64_t{2} + int64_t{2} * N)] = frg_2[int64_t{10}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{11}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + (int64_t{3} + int64_t{2} * N)] = frg_2[int64_t{11}];
     }
   }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{12}] && frg_3[int64_t{13}] && frg_3[int64_t{14}] && frg_3[int64_t{15}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_STORE_GLOBAL(128, &gC[offset_5 + int64_t{3} * N], &frg_2[int64_t{12}]);
   } else {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{12}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + int64_t{3} * N] = frg_2[int64_t{12}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{13}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + (int64_t{1} + int64_t{3} * N)] = frg_2[int64_t{13}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{14}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + (int64_t{2} + int64_t{3} * N)] = frg_2[int64_t{14}];
     }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     if (frg_3[int64_t{15}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
       gC[offset_5 + (int64_t{3} + int64_t{3} * N)] = frg_2[int64_t{15}];
     }
   }
 }
-#line 331 "tiled_copy.cu"
+#line 511 "tiled_copy.cu"
 
 // elementwise_add_kernel(gA: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], gB: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], gC: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], cC: Tensor[coord ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], shape: (<run-time Int64>, <run-time Int64>), thr_layout: (4,32):(32,1), val_layout: (4,1):(1,1), copy_bits: 32, block=(128, 1, 1))
 #line 20 "samples/tiled_copy/tiled_copy.tpy"
@@ -366,70 +546,106 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel_1(const fl
   offset_5 = offset_2 + (static_cast<int64_t>(threadIdx.x) % int64_t{32} * mC_stride1 + static_cast<int64_t>(threadIdx.x) / int64_t{32} * (int64_t{4} * mC_stride0));
 #line 39 "samples/tiled_copy/tiled_copy.tpy"
   crd = static_cast<int64_t>(blockIdx.x) % ((M2 + int64_t{16} - int64_t{1}) / int64_t{16}) * int64_t{16} + static_cast<int64_t>(threadIdx.x) / int64_t{32} * int64_t{4};
+#line 39 "samples/tiled_copy/tiled_copy.tpy"
   crd_1 = static_cast<int64_t>(blockIdx.x) / ((M2 + int64_t{16} - int64_t{1}) / int64_t{16}) * int64_t{32} + static_cast<int64_t>(threadIdx.x) % int64_t{32};
 #line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{0}] = crd < shape_0 && crd_1 < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{1}] = crd + int64_t{1} < shape_0 && crd_1 < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{2}] = crd + int64_t{2} < shape_0 && crd_1 < shape_1;
+#line 48 "samples/tiled_copy/tiled_copy.tpy"
   frg_3[int64_t{3}] = crd + int64_t{3} < shape_0 && crd_1 < shape_1;
 #line 50 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{0}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     frg[int64_t{0}] = gA[offset_3];
   }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{1}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     frg[int64_t{1}] = gA[offset_3 + mA_stride0];
   }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{2}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     frg[int64_t{2}] = gA[offset_3 + int64_t{2} * mA_stride0];
   }
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{3}]) {
+#line 50 "samples/tiled_copy/tiled_copy.tpy"
     frg[int64_t{3}] = gA[offset_3 + int64_t{3} * mA_stride0];
   }
 #line 51 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{0}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     frg_1[int64_t{0}] = gB[offset_4];
   }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{1}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     frg_1[int64_t{1}] = gB[offset_4 + mB_stride0];
   }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{2}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     frg_1[int64_t{2}] = gB[offset_4 + int64_t{2} * mB_stride0];
   }
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{3}]) {
+#line 51 "samples/tiled_copy/tiled_copy.tpy"
     frg_1[int64_t{3}] = gB[offset_4 + int64_t{3} * mB_stride0];
   }
 #line 52 "samples/tiled_copy/tiled_copy.tpy"
   v = frg[int64_t{0}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_1 = frg[int64_t{1}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_2 = frg[int64_t{2}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_3 = frg[int64_t{3}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_4 = frg_1[int64_t{0}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_5 = frg_1[int64_t{1}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_6 = frg_1[int64_t{2}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   v_7 = frg_1[int64_t{3}];
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{0}] = v + v_4;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{1}] = v_1 + v_5;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{2}] = v_2 + v_6;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{3}] = v_3 + v_7;
 #line 53 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{0}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     gC[offset_5] = frg_2[int64_t{0}];
   }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{1}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     gC[offset_5 + mC_stride0] = frg_2[int64_t{1}];
   }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{2}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     gC[offset_5 + int64_t{2} * mC_stride0] = frg_2[int64_t{2}];
   }
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{3}]) {
+#line 53 "samples/tiled_copy/tiled_copy.tpy"
     gC[offset_5 + int64_t{3} * mC_stride0] = frg_2[int64_t{3}];
   }
 }
-#line 429 "tiled_copy.cu"
+#line 645 "tiled_copy.cu"
 
 #line 72 "samples/tiled_copy/tiled_copy.tpy"
 tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
-#line 433 "tiled_copy.cu"
+#line 649 "tiled_copy.cu"
   if (tileslc::Status status = tileslc::check_tensor(mA, "elementwise_add", "mA", tileslc::DType::Float32, 2, 16); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mB, "elementwise_add", "mB", tileslc::DType::Float32, 2, 16); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mC, "elementwise_add", "mC", tileslc::DType::Float32, 2, 16); !status) return status;
@@ -441,13 +657,17 @@ tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, 
   if (tileslc::Status status = tileslc::check_extent_equal(mC, "elementwise_add", "mC", 1, "N", N, "mA", 1); !status) return status;
 #line 72 "samples/tiled_copy/tiled_copy.tpy"
   if (!(N % int64_t{4} == int64_t{0})) return tileslc::Status::error("elementwise_add: N (extent 1 of mA) must be a multiple of 4, found " + std::to_string(N));
+#line 72 "samples/tiled_copy/tiled_copy.tpy"
   if (!(mA.stride[0] == N)) return tileslc::Status::error("elementwise_add: mA.stride[0] must be N, found " + std::to_string(mA.stride[0]));
+#line 72 "samples/tiled_copy/tiled_copy.tpy"
   if (!(mA.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mA.stride[1] must be 1, found " + std::to_string(mA.stride[1]));
 #line 73 "samples/tiled_copy/tiled_copy.tpy"
   if (!(mB.stride[0] == N)) return tileslc::Status::error("elementwise_add: mB.stride[0] must be N, found " + std::to_string(mB.stride[0]));
+#line 73 "samples/tiled_copy/tiled_copy.tpy"
   if (!(mB.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mB.stride[1] must be 1, found " + std::to_string(mB.stride[1]));
 #line 74 "samples/tiled_copy/tiled_copy.tpy"
   if (!(mC.stride[0] == N)) return tileslc::Status::error("elementwise_add: mC.stride[0] must be N, found " + std::to_string(mC.stride[0]));
+#line 74 "samples/tiled_copy/tiled_copy.tpy"
   if (!(mC.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mC.stride[1] must be 1, found " + std::to_string(mC.stride[1]));
 #line 67 "samples/tiled_copy/tiled_copy.tpy"
   {
@@ -479,7 +699,7 @@ tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, 
       }
     }
   }
-#line 483 "tiled_copy.cu"
+#line 703 "tiled_copy.cu"
   return tileslc::Status();
 }
 
@@ -503,7 +723,7 @@ extern "C" int tileslc_elementwise_add(const tileslc_tensor_view* mA, const tile
 
 #line 79 "samples/tiled_copy/tiled_copy.tpy"
 tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
-#line 507 "tiled_copy.cu"
+#line 727 "tiled_copy.cu"
   if (tileslc::Status status = tileslc::check_tensor(mA, "elementwise_add_any", "mA", tileslc::DType::Float32, 2, 0); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mB, "elementwise_add_any", "mB", tileslc::DType::Float32, 2, 0); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mC, "elementwise_add_any", "mC", tileslc::DType::Float32, 2, 0); !status) return status;
@@ -549,7 +769,7 @@ tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView 
       }
     }
   }
-#line 553 "tiled_copy.cu"
+#line 773 "tiled_copy.cu"
   return tileslc::Status();
 }
 
