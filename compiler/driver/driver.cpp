@@ -214,6 +214,15 @@ int run(int argc, char** argv) {
     if (eq == std::string::npos || eq == 0) return usage_error("-D expects NAME=VALUE, found '" + d + "'");
     sopts.defines[d.substr(0, eq)] = d.substr(eq + 1);
   }
+  // An explicit stdlib (flag, else environment) must be one: falling back to the default
+  // would hide a typo.
+  for (const auto& [given, what] : {std::pair<std::string, const char*>{stdlib_flag, "--stdlib"},
+                                    {stdlib_flag.empty() && std::getenv("TILESLC_STDLIB") ? std::getenv("TILESLC_STDLIB") : "",
+                                     "TILESLC_STDLIB"}}) {
+    std::error_code ec;
+    if (!given.empty() && !fs::is_regular_file(fs::path(given) / "tileslc" / "__init__.tpy", ec))
+      return usage_error(std::string(what) + " '" + given + "' is not a tileslc stdlib directory (no tileslc/__init__.tpy in it)");
+  }
   sopts.stdlib_dir = find_stdlib(stdlib_flag, argv[0]);
   if (sopts.stdlib_dir.empty())
     return usage_error("cannot find the tileslc stdlib (tileslc/__init__.tpy); pass --stdlib DIR or set TILESLC_STDLIB");
