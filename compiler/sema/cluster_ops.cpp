@@ -39,7 +39,6 @@ int64_t Evaluator::cluster_size() const {
 }
 
 void Evaluator::check_cluster(const Value& cluster, const std::vector<Value>& grid, source::SourceRange r, int64_t out[3]) {
-  require_arch("thread-block clusters (launch cluster=)", false, r);
   std::vector<Value> xs = cluster.kind == Value::Kind::Tuple ? *cluster.elts : std::vector<Value>{cluster};
   if (xs.empty() || xs.size() > 3) fail(diag::Kind::BadLaunch, r, "cluster must have 1 to 3 dimensions");
   while (xs.size() < 3) xs.push_back(Value::integer(1));
@@ -54,6 +53,8 @@ void Evaluator::check_cluster(const Value& cluster, const std::vector<Value>& gr
     out[k] = x.i;
   }
   const int64_t ctas = out[0] * out[1] * out[2];
+  // cluster=(1, 1, 1) is every launch's implicit cluster, on every architecture.
+  if (ctas > 1) require_arch("thread-block clusters (launch cluster=)", false, r);
   if (ctas > kMaxClusterNonPortable) {
     auto& d = error(diag::Kind::ClusterMismatch, r, "cluster " + dims_text(out) + " has " + std::to_string(ctas) +
                                                         " blocks, over the limit of " + std::to_string(kMaxClusterNonPortable));
