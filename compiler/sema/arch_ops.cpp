@@ -249,9 +249,11 @@ Value Evaluator::atomic_add_pair(const TensorValue& t, std::vector<Value>& args,
   }
   auto off = tensor_offset(t, args[1], arg_range_of(site, 1));
   if (t.align_bytes % 4 != 0 || known_divisor(off) % 2 != 0) {
-    auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 1),
-                    "a packed atomic add needs the pair 4-byte aligned; this element is at an element offset known only to be a multiple of " +
-                        std::to_string(known_divisor(off)));
+    const bool exact = off->kind == ir::ExprKind::IntConst;
+    const std::string why = t.align_bytes % 4 != 0 ? "the tensor's base is only known to be " + std::to_string(t.align_bytes) + "-byte aligned"
+                            : exact ? "this element is at element offset " + std::to_string(off->ival) + ", which is odd"
+                                    : "this element is at an element offset known only to be a multiple of " + std::to_string(known_divisor(off));
+    auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 1), "a packed atomic add needs the pair 4-byte aligned; " + why);
     d.note("the tensor's layout is " + t.layout.to_string() + " (" + std::to_string(t.align_bytes) + "-byte aligned base)");
     d.help("add pairs at even coordinates of the contiguous mode, e.g. (row, 2 * j)");
     abort_entry();

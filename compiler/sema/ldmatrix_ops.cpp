@@ -403,7 +403,7 @@ void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Va
     abort_entry();
   }
   if (src.swizzle && src.swizzle->bits > 0 && (int64_t(1) << src.swizzle->base) < kRowElems) {
-    auto& d = error(diag::Kind::BadCopyAtom, r, "ldmatrix rows are 8 contiguous elements, but the swizzle " + src.swizzle->to_string() +
+    auto& d = error(diag::Kind::BadCopyAtom, r, std::string(store ? "stmatrix" : "ldmatrix") + " rows are 8 contiguous elements, but the swizzle " + src.swizzle->to_string() +
                                                     " moves runs of " + std::to_string(int64_t(1) << src.swizzle->base));
     d.help("use a swizzle with base 3 or more for 16-bit elements, e.g. cute.make_swizzle(3, 3, 3)");
     abort_entry();
@@ -422,8 +422,10 @@ void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Va
           auto& d = error(diag::Kind::BadCopyAtom, r, std::string("each thread's ") + (store ? "stmatrix" : "ldmatrix") +
                                                           " row must be 8 contiguous elements of shared memory; this one is not");
           d.note(std::string(store ? "the destination's" : "the source's") + " layout is " + src.layout.to_string());
-          if (store) d.help("keep the tile's contiguous mode the one stmatrix rows run along (N for a row-major C tile), or use transpose=True");
-          else d.help("keep the tile's contiguous mode the one ldmatrix rows run along (K for A and B in K-major layouts), or use transpose=True");
+          // Offer the other transpose only to an atom that does not use it already.
+          const std::string other = atom.ldsm_trans ? "" : ", or use transpose=True";
+          if (store) d.help("keep the tile's contiguous mode the one stmatrix rows run along (N for a row-major C tile)" + other);
+          else d.help("keep the tile's contiguous mode the one ldmatrix rows run along (K for A and B in K-major layouts)" + other);
           abort_entry();
         }
       }
