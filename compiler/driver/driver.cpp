@@ -166,24 +166,44 @@ int run(int argc, char** argv) {
   app.add_flag("--dump-ast", dump_ast, "print the AST and stop");
   app.add_option("--explain", explain_code, "explain a diagnostic code, e.g. --explain E0402");
   app.add_flag("--version", version, "print the version");
+  // Command-line errors honor --diagnostics-format=json|sarif (CI reads them like any
+  // other): the format is taken from argv before parsing, since parsing may be what fails.
+  std::string early_format = "human";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--diagnostics-format=", 0) == 0) early_format = a.substr(21);
+    else if (a == "--diagnostics-format" && i + 1 < argc) early_format = argv[i + 1];
+  }
+  auto command_line_error = [&early_format](diag::Kind kind, const std::string& msg, const std::string& help) {
+    if (early_format == "json" || early_format == "sarif") {
+      source::SourceManager sm;
+      diag::DiagnosticEngine diags(sm);
+      auto& d = diags.report(kind, {}, msg);
+      if (!help.empty()) d.help(help);
+      diag::RenderOptions render;
+      render.format = early_format == "json" ? diag::Format::Json : diag::Format::Sarif;
+      render.color = false;
+      render.tool_version = TILESLC_VERSION;
+      diags.render_all(std::cerr, render);
+    } else {
+      std::cerr << "tileslc: error[" << diag::info(kind).code << "]: " << msg << "\n";
+      if (!help.empty()) std::cerr << "  = help: " << help << "\n";
+    }
+    return 2;
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "tileslc: error[E0803]: " << e.what() << "\n";
-    std::cerr << "  = help: run 'tileslc --help' for usage\n";
-    return 2;
+    return command_line_error(diag::Kind::BadCommandLine, e.what(), "run 'tileslc --help' for usage");
   }
   if (version) {
     std::cout << "tileslc " << TILESLC_VERSION << "\n";
     return 0;
   }
   if (!explain_code.empty()) return explain(explain_code);
-  auto usage_error = [](const std::string& msg) {
-    std::cerr << "tileslc: error[E0803]: " << msg << "\n";
-    return 2;
-  };
+  auto usage_error = [&](const std::string& msg) { return command_line_error(diag::Kind::BadCommandLine, msg, ""); };
   if (input.empty()) return usage_error("no input file; usage: tileslc FILE.tpy -o FILE.cu [-H FILE.h]");
   diag::RenderOptions render;
   if (diag_format == "human") render.format = diag::Format::Human;
@@ -195,10 +215,8 @@ int run(int argc, char** argv) {
   else if (color == "never") render.color = false;
   else if (color == "auto") render.color = ::isatty(2) && !std::getenv("NO_COLOR");
   else return usage_error("unknown --color '" + color + "' (expected auto, always or never)");
-  if (arch != "sm_80" && arch != "sm_90a" && arch != "sm_90") {
-    std::cerr << "tileslc: error[E0703]: unknown --arch '" << arch << "' (expected sm_80, sm_90 or sm_90a)\n";
-    return 2;
-  }
+  if (arch != "sm_80" && arch != "sm_90a" && arch != "sm_90")
+    return command_line_error(diag::Kind::UnsupportedArch, "unknown --arch '" + arch + "' (expected sm_80, sm_90 or sm_90a)", "");
   if (target != "cuda" && target != "cpu") return usage_error("unknown --target '" + target + "' (expected cuda or cpu)");
   if (target == "cpu" && compile_only) return usage_error("-c compiles with nvcc: it cannot be combined with --target=cpu");
   bool werror = false;
