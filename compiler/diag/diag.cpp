@@ -50,6 +50,15 @@ size_t display_width(std::string_view s) {
   return n;
 }
 
+/// `at` as (line, column) with the column counted in code points (1-based), as
+/// editors and SARIF's unicodeCodePoints count it; SourceManager counts bytes.
+source::LineCol char_line_col(const source::SourceManager& sm, source::SourceLoc at) {
+  source::LineCol lc = sm.line_col(at);
+  const std::string_view line = sm.file(at.file).line_text(lc.line);
+  lc.column = static_cast<uint32_t>(display_width(line.substr(0, std::min<size_t>(lc.column - 1, line.size()))) + 1);
+  return lc;
+}
+
 }  // namespace
 
 const KindInfo& info(Kind k) { return registry().at(static_cast<size_t>(k)); }
@@ -109,7 +118,7 @@ struct Renderer {
 
   std::string location(source::SourceRange r) const {
     if (!r.valid()) return "tileslc";
-    auto lc = sm.line_col(r.start());
+    auto lc = char_line_col(sm, r.start());
     return sm.file(r.file).path() + ":" + std::to_string(lc.line) + ":" + std::to_string(lc.column);
   }
 
@@ -192,8 +201,8 @@ struct Renderer {
   nlohmann::json span(source::SourceRange r, bool primary, const std::string& label) const {
     nlohmann::json j;
     j["file"] = sm.file(r.file).path();
-    auto b = sm.line_col(r.start());
-    auto e = sm.line_col({r.file, r.end});
+    auto b = char_line_col(sm, r.start());
+    auto e = char_line_col(sm, {r.file, r.end});
     j["line_start"] = b.line;
     j["column_start"] = b.column;
     j["line_end"] = e.line;
@@ -259,8 +268,8 @@ void DiagnosticEngine::render_sarif(std::ostream& out, const std::vector<const D
                      {"defaultConfiguration", {{"level", level(k.level)}}}});
   }
   auto location = [&](source::SourceRange r, const std::string& message) {
-    auto b = sm_.line_col(r.start());
-    auto e = sm_.line_col({r.file, r.end});
+    auto b = char_line_col(sm_, r.start());
+    auto e = char_line_col(sm_, {r.file, r.end});
     ordered_json region = {{"startLine", b.line}, {"startColumn", b.column}, {"endLine", e.line}, {"endColumn", e.column}};
     ordered_json physical = {{"artifactLocation", {{"uri", sm_.file(r.file).path()}}}, {"region", region}};
     ordered_json loc = {{"physicalLocation", physical}};
@@ -289,7 +298,7 @@ void DiagnosticEngine::render_sarif(std::ostream& out, const std::vector<const D
                          {"version", opts.tool_version},
                          {"informationUri", "https://github.com/tileslc/tileslc"},
                          {"rules", rules}};
-  ordered_json run = {{"tool", {{"driver", driver}}}, {"results", results}};
+  ordered_json run = {{"tool", {{"driver", driver}}}, {"columnKind", "unicodeCodePoints"}, {"results", results}};
   ordered_json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                       {"version", "2.1.0"},
                       {"runs", ordered_json::array({run})}};
