@@ -159,7 +159,7 @@ int run(int argc, char** argv) {
   app.add_option("--color", color, "auto, always or never")->capture_default_str();
   app.add_option("-W", warning_flags, "-Werror: treat warnings as errors")->allow_extra_args(false);
   app.add_flag("-w", no_warnings, "suppress warnings");
-  app.add_option("--max-errors", max_errors,
+  CLI::Option* max_errors_opt = app.add_option("--max-errors", max_errors,
                  "stop printing after N errors (0: no limit; default 50 for human and gcc output, no limit for json and sarif)");
   app.add_option("--stdlib", stdlib_flag, "directory holding the tileslc stdlib (default: found next to the binary)");
   app.add_flag("--syntax-only", syntax_only, "stop after parsing");
@@ -251,6 +251,8 @@ int run(int argc, char** argv) {
   diags.set_suppress_warnings(no_warnings);
   render.tool_version = TILESLC_VERSION;
   // Like clang's -ferror-limit: a person reads the first errors; machines get all of them.
+  if (max_errors_opt->count() && max_errors < 0)
+    return usage_error("--max-errors takes 0 (no limit) or a positive count, found " + std::to_string(max_errors));
   if (max_errors < 0) max_errors = (render.format == diag::Format::Json || render.format == diag::Format::Sarif) ? 0 : 50;
   render.max_errors = static_cast<size_t>(max_errors);
   auto finish = [&](int code) {

@@ -249,6 +249,9 @@ void Lexer::lex_backslash() {
   ++pos_;
   if (!at_end() && (text_[pos_] == '\n' || text_[pos_] == '\r')) {
     pos_ += (text_[pos_] == '\r' && peek(1) == '\n') ? 2 : 1;  // explicit line joining
+    if (at_end())  // Python: "unexpected EOF while parsing"
+      error(diag::Kind::StrayBackslash, b, b + 1,
+            "found a line continuation backslash on the last line of the file, expected another line after it");
     return;
   }
   if (at_end()) {

@@ -169,6 +169,8 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
     case BuiltinId::Min: case BuiltinId::Max: {
       no_kwargs();
       if (args.size() == 1 && args[0].kind == Value::Kind::Tuple) args = *args[0].elts;
+      else if (args.size() == 1)  // Python: min(x) iterates x; a number is not iterable
+        fail(diag::Kind::TypeMismatch, arg_range(0), std::string(builtin_name(id)) + "() of one argument needs a tuple, found " + describe(args[0]));
       if (args.empty()) fail(diag::Kind::WrongArity, site.range, std::string(builtin_name(id)) + "() needs at least one argument");
       Value acc = resolve_symbol(args[0], arg_range(0));
       for (size_t i = 1; i < args.size(); ++i) {

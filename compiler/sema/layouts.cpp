@@ -7,6 +7,8 @@
 // until symbolic layouts reach sema.
 #include "sema/evaluator.h"
 
+#include <functional>
+
 namespace tileslc::sema {
 
 namespace {
@@ -149,6 +151,16 @@ Value Evaluator::call_layout_builtin(BuiltinId id, std::vector<Value>& args,
         check_kwargs("make_layout", {"stride"});
         arity(1, 1, "make_layout");
         auto shape = to_int_tuple(args[0], arg_range(0), "the shape");
+        // A layout's extents count elements: a static negative one has no meaning.
+        std::function<void(const layout::IntTuple&)> check_extents = [&](const layout::IntTuple& t) {
+          if (t.is_tuple()) {
+            for (const auto& x : t.elems()) check_extents(x);
+          } else if (t.is_leaf() && t.value().has_value() && t.value().value() < 0) {
+            fail(diag::Kind::BadLayoutArgument, arg_range(0), "the shape's extents must not be negative, found " + std::to_string(t.value().value()) +
+                                                                   " in " + shape.to_string());
+          }
+        };
+        check_extents(shape);
         if (auto st = kwarg("stride")) return layout_value(layout::make_layout(shape, to_int_tuple(*st, site.range, "the stride")));
         return layout_value(layout::make_layout(shape));
       }

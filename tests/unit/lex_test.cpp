@@ -822,6 +822,13 @@ TEST_F(LexTest, BackslashAtEof) {
             "found a line continuation backslash at the end of the file, expected another line after it");
 }
 
+TEST_F(LexTest, BackslashOnTheLastLine) {
+  // Python: "unexpected EOF while parsing" (the continuation joins no line).
+  EXPECT_EQ(lex("x = 1 \\\n"), "Name(x) = Int(1) NEWLINE EOF");
+  EXPECT_EQ(errors(), "E0111 1:7-1:8");
+  EXPECT_EQ(message(), "found a line continuation backslash on the last line of the file, expected another line after it");
+}
+
 TEST_F(LexTest, StrayCharacters) {
   EXPECT_EQ(lex("a $ b ? c ! d ` e"), "Name(a) Name(b) Name(c) Name(d) Name(e) NEWLINE EOF");
   EXPECT_EQ(errors(), "E0101 1:3-1:4, E0101 1:7-1:8, E0101 1:11-1:12, E0101 1:15-1:16");
