@@ -100,6 +100,8 @@ tileslc_emu_planted(fail_oob
   "tests/emu/fail_oob.tpy:19: error: out-of-bounds global access: gC[1000] but the tensor mC has 1000 elements (thread (232,0,0) block (3,0,0))")
 tileslc_emu_planted(fail_oob_tile
   "tests/emu/fail_oob_tile.tpy:19: error: out-of-bounds global access: gA[64] but the tensor mA has 64 elements (thread (31,0,0) block (1,0,0))")
+tileslc_emu_planted(fail_oob_shared
+  "tests/emu/fail_oob_shared.tpy:12: error: out-of-bounds shared access: smem[32] but the shared tensor sBuf has 32 elements (thread (31,0,0) block (0,0,0))")
 tileslc_emu_planted(fail_barrier
   "tests/emu/fail_barrier.tpy:15: error: barrier deadlock: __syncthreads() waits for 128 threads but only 64 arrived; 64 exited without reaching it (first: thread (64,0,0)) (thread (0,0,0) block (0,0,0))")
 tileslc_emu_planted(fail_mbarrier

@@ -98,7 +98,7 @@ class CudaEmitter {
         if (cpu())
           out_.line("const tileslc::cpu::Span<" + std::string(ir::cpp_type(b.type)) + "> " + b.name + " = tileslc::cpu::shared_span<" +
                     ir::cpp_type(b.type) + ">(tileslc_smem, " + std::to_string(b.byte_offset) + ", " + std::to_string(b.bytes) + ", " +
-                    c_string(b.name) + ");");
+                    c_string(b.user_name.empty() ? b.name : b.user_name) + ");");
         else
           out_.line(std::string(ir::cpp_type(b.type)) + "* const " + b.name + " = reinterpret_cast<" + ir::cpp_type(b.type) +
                   "*>(tileslc_smem + " + std::to_string(b.byte_offset) + ");");

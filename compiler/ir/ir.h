@@ -187,6 +187,7 @@ struct SmemBuffer {
   ScalarType type;
   int64_t byte_offset = 0;
   int64_t bytes = 0;
+  std::string user_name;  ///< the .tpy name it was first bound to (the CPU emulator's reports use it)
 };
 
 struct Kernel {
