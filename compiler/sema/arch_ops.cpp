@@ -172,6 +172,8 @@ Value Evaluator::call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::
         fail(diag::Kind::TypeMismatch, site.range, "cute.arch.warp_redux_sync() needs the kind as a string: \"add\", \"min\", \"max\", \"umin\", \"umax\", \"and\", \"or\" or \"xor\"");
       if (kind->s == "fmax" || kind->s == "fmin") {
         auto& d = error(diag::Kind::ArchTooOld, site.range, "redux.sync ." + kind->s.substr(1) + ".f32 needs sm_100a, but this file is compiled for " + program_.arch);
+        const ScalarType vt = v.kind == Value::Kind::Dyn ? v.type : natural_type(v).value_or(ScalarType::Float32);
+        if (vt != ScalarType::Float32) d.note(std::string("it also reduces Float32 values only; this value is ") + ir::type_name(vt));
         d.help("reduce Float32 values with cute.arch.shuffle_sync_bfly in log2(32) steps");
         abort_entry();
       }
