@@ -102,6 +102,8 @@ tileslc_emu_planted(fail_oob_tile
   "tests/emu/fail_oob_tile.tpy:19: error: out-of-bounds global access: gA[64] but the tensor mA has 64 elements (thread (31,0,0) block (1,0,0))")
 tileslc_emu_planted(fail_oob_shared
   "tests/emu/fail_oob_shared.tpy:12: error: out-of-bounds shared access: smem[32] but the shared tensor sBuf has 32 elements (thread (31,0,0) block (0,0,0))")
+tileslc_emu_planted(fail_oob_register
+  "tests/emu/fail_oob_register.tpy:13: error: out-of-bounds register access: frg[4] but the fragment acc has 4 elements (thread (3,0,0) block (0,0,0))")
 tileslc_emu_planted(fail_barrier
   "tests/emu/fail_barrier.tpy:15: error: barrier deadlock: __syncthreads() waits for 128 threads but only 64 arrived; 64 exited without reaching it (first: thread (64,0,0)) (thread (0,0,0) block (0,0,0))")
 tileslc_emu_planted(fail_mbarrier

@@ -90,8 +90,16 @@ class CudaEmitter {
     dead_ = dead_locals(k);
     for (const auto& v : k.locals)
       if (!dead_.count(v.name)) out_.line(std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
-    for (const auto& a : k.arrays)
-      out_.line("alignas(16) " + std::string(ir::cpp_type(a.type)) + " " + a.name + "[" + std::to_string(a.count) + "];");
+    for (const auto& a : k.arrays) {
+      if (cpu()) {
+        // Checked through a span that carries the fragment's .tpy name into the emulator's reports.
+        out_.line("alignas(16) " + std::string(ir::cpp_type(a.type)) + " " + a.name + "_regs[" + std::to_string(a.count) + "];");
+        out_.line("const tileslc::cpu::Span<" + std::string(ir::cpp_type(a.type)) + "> " + a.name + " = tileslc::cpu::register_span(" + a.name +
+                  "_regs, " + c_string(a.user_name.empty() ? a.name : a.user_name) + ");");
+      } else {
+        out_.line("alignas(16) " + std::string(ir::cpp_type(a.type)) + " " + a.name + "[" + std::to_string(a.count) + "];");
+      }
+    }
     if (!k.smem.empty()) {
       out_.line("TILESLC_DYNAMIC_SMEM(tileslc_smem);");
       for (const auto& b : k.smem)

@@ -178,6 +178,7 @@ struct LocalArray {
   std::string name;
   ScalarType type;
   int64_t count = 0;
+  std::string user_name;  ///< the .tpy name it was first bound to (the CPU emulator's reports use it)
 };
 
 /// A tensor in dynamic shared memory: `name` points `byte_offset` bytes into

@@ -191,10 +191,13 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
     abort_entry();
   }
   if (fn_ && v.kind == Value::Kind::Tuple) v = materialize(v, name, r);
-  // The first name a shared-memory buffer is bound to is how the user knows it.
+  // The first name a shared-memory buffer or register fragment is bound to is how the user knows it.
   if (fn_ && fn_->kernel && v.kind == Value::Kind::Tensor && v.tensor && v.tensor->space == MemSpace::Smem)
     for (auto& b : fn_->kernel->smem)
       if (b.name == v.tensor->ptr && b.user_name.empty()) b.user_name = name;
+  if (fn_ && fn_->kernel && v.kind == Value::Kind::Tensor && v.tensor && v.tensor->space == MemSpace::Rmem)
+    for (auto& a : fn_->kernel->arrays)
+      if (a.name == v.tensor->ptr && a.user_name.empty()) a.user_name = name;
   env[name] = Binding{std::move(v), "", r, frame().dyn_depth};
 }
 

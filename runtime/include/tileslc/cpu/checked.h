@@ -72,6 +72,12 @@ Span<T> shared_span(unsigned char* smem, int64_t byte_offset, int64_t bytes, con
   return Span<T>{reinterpret_cast<T*>(smem + byte_offset), 0, n, n, name, Space::Shared};
 }
 
+/// A thread's register fragment (a local array) as a span named as the kernel names it.
+template <class T, size_t N>
+Span<T> register_span(T (&a)[N], const char* name) {
+  return Span<T>{a, 0, static_cast<int64_t>(N), static_cast<int64_t>(N), name, Space::Register};
+}
+
 /// An element address with what lies after it: `avail` elements may be
 /// accessed from `p` on. Converts to T* for code that takes plain pointers.
 template <class T>
