@@ -96,6 +96,28 @@ Value Evaluator::call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::v
     v.mma = std::make_shared<MmaAtom>(std::move(a));
     return v;
   };
+  // The warp's m16n8kK mma.sync atoms: 32 threads, the C fragment of the PTX ISA's
+  // m16n8 figures ("Matrix Fragments for mma.m16n8k*": c0..c3 at rows g, g + 8, columns 2t, 2t + 1).
+  auto warp_m16n8_atom = [](const char* name, const char* device_fn, ScalarType ab, ScalarType acc, int64_t k, const char* a_tv,
+                            const char* b_tv) {
+    MmaAtom a;
+    a.name = name;
+    a.device_fn = device_fn;
+    a.ab = ab;
+    a.acc = acc;
+    a.m = 16, a.n = 8, a.k = k, a.threads = 32;
+    a.a_tv = layout::parse_layout(a_tv);
+    a.b_tv = layout::parse_layout(b_tv);
+    a.c_tv = layout::parse_layout("((4,8),(2,2)):((32,1),(16,8))");
+    return a;
+  };
+  // An input/accumulator pair the m16n8kK instruction has no form for.
+  auto no_form = [&](int k, ScalarType ab, ScalarType acc, const char* supported) {
+    auto& d = error(diag::Kind::BadCopyAtom, site.range,
+                    "mma.sync m16n8k" + std::to_string(k) + " has no " + ir::type_name(ab) + " x " + ir::type_name(ab) + " -> " + ir::type_name(acc) + " form");
+    d.note(std::string("supported here: ") + supported);
+    abort_entry();
+  };
   auto need_kernel = [&](const char* what) {
     if (!fn_ || !fn_->is_kernel)
       fail(diag::Kind::UnsupportedOperation, site.range, std::string(what) + " is only available inside a @cute.kernel");
@@ -117,22 +139,11 @@ Value Evaluator::call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::v
       bool m16n8k16 = shape.kind == Value::Kind::Tuple && shape.elts->size() == 3 && static_equal(shape, Value::tuple({Value::integer(16), Value::integer(8), Value::integer(16)}));
       if (!m16n8k16)
         fail(diag::Kind::BadCopyAtom, arg_range(2), "MmaF16BF16Op supports the (16, 8, 16) shape, found " + repr(shape));
-      if ((ab != ScalarType::BFloat16 && ab != ScalarType::Float16) || acc != ScalarType::Float32) {
-        auto& d = error(diag::Kind::BadCopyAtom, site.range,
-                        std::string("mma.sync m16n8k16 has no ") + ir::type_name(ab) + " x " + ir::type_name(ab) + " -> " + ir::type_name(acc) + " form");
-        d.note("supported here: Float16 or BFloat16 inputs accumulating in Float32");
-        abort_entry();
-      }
-      MmaAtom a;
-      a.name = "MmaF16BF16Op";
-      a.device_fn = ab == ScalarType::BFloat16 ? "tileslc::dev::mma_m16n8k16_f32_bf16" : "tileslc::dev::mma_m16n8k16_f32_f16";
-      a.ab = ab;
-      a.acc = acc;
-      a.m = 16, a.n = 8, a.k = 16, a.threads = 32;
-      a.a_tv = parse("((4,8),(2,2,2)):((32,1),(16,8,128))");
-      a.b_tv = parse("((4,8),(2,2)):((16,1),(8,64))");
-      a.c_tv = parse("((4,8),(2,2)):((32,1),(16,8))");
-      return mma_value(std::move(a));
+      if ((ab != ScalarType::BFloat16 && ab != ScalarType::Float16) || acc != ScalarType::Float32)
+        no_form(16, ab, acc, "Float16 or BFloat16 inputs accumulating in Float32");
+      return mma_value(warp_m16n8_atom("MmaF16BF16Op",
+                                       ab == ScalarType::BFloat16 ? "tileslc::dev::mma_m16n8k16_f32_bf16" : "tileslc::dev::mma_m16n8k16_f32_f16",
+                                       ab, acc, 16, "((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))"));
     }
     case BuiltinId::MmaTF32Op: {
       // CuTe DSL (4.6): cute.nvgpu.warp.MmaTF32Op(shape_mnk): mma.sync.aligned.m16n8k8.row.col
@@ -144,15 +155,8 @@ Value Evaluator::call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::v
         fail(diag::Kind::WrongArity, site.range, "MmaTF32Op((16, 8, 8)) takes 1 argument, " + std::to_string(args.size()) + " given");
       if (!static_equal(args[0], Value::tuple({Value::integer(16), Value::integer(8), Value::integer(8)})))
         fail(diag::Kind::BadCopyAtom, arg_range(0), "MmaTF32Op supports the (16, 8, 8) shape, found " + repr(args[0]));
-      MmaAtom a;
-      a.name = "MmaTF32Op";
-      a.device_fn = "tileslc::dev::mma_m16n8k8_f32_tf32";
-      a.ab = a.acc = ScalarType::Float32;
-      a.m = 16, a.n = 8, a.k = 8, a.threads = 32;
-      a.a_tv = parse("((4,8),(2,2)):((16,1),(8,64))");
-      a.b_tv = parse("((4,8),2):((8,1),32)");
-      a.c_tv = parse("((4,8),(2,2)):((32,1),(16,8))");
-      return mma_value(std::move(a));
+      return mma_value(warp_m16n8_atom("MmaTF32Op", "tileslc::dev::mma_m16n8k8_f32_tf32", ScalarType::Float32, ScalarType::Float32, 8,
+                                       "((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)"));
     }
     case BuiltinId::MmaI8Op: {
       // tileslc's name (CuTe DSL has no warp-level integer op; tcgen05's is MmaI8Op):
@@ -166,22 +170,10 @@ Value Evaluator::call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::v
       ScalarType ab = type_arg(args[0], arg_range(0)), acc = type_arg(args[1], arg_range(1));
       if (!static_equal(args[2], Value::tuple({Value::integer(16), Value::integer(8), Value::integer(32)})))
         fail(diag::Kind::BadCopyAtom, arg_range(2), "MmaI8Op supports the (16, 8, 32) shape, found " + repr(args[2]));
-      if ((ab != ScalarType::Int8 && ab != ScalarType::Uint8) || acc != ScalarType::Int32) {
-        auto& d = error(diag::Kind::BadCopyAtom, site.range,
-                        std::string("mma.sync m16n8k32 has no ") + ir::type_name(ab) + " x " + ir::type_name(ab) + " -> " + ir::type_name(acc) + " form");
-        d.note("supported here: Int8 or Uint8 inputs accumulating in Int32");
-        abort_entry();
-      }
-      MmaAtom a;
-      a.name = "MmaI8Op";
-      a.device_fn = ab == ScalarType::Int8 ? "tileslc::dev::mma_m16n8k32_s32_s8" : "tileslc::dev::mma_m16n8k32_s32_u8";
-      a.ab = ab;
-      a.acc = acc;
-      a.m = 16, a.n = 8, a.k = 32, a.threads = 32;
-      a.a_tv = parse("((4,8),(4,2,2)):((64,1),(16,8,256))");
-      a.b_tv = parse("((4,8),(4,2)):((32,1),(8,128))");
-      a.c_tv = parse("((4,8),(2,2)):((32,1),(16,8))");
-      return mma_value(std::move(a));
+      if ((ab != ScalarType::Int8 && ab != ScalarType::Uint8) || acc != ScalarType::Int32)
+        no_form(32, ab, acc, "Int8 or Uint8 inputs accumulating in Int32");
+      return mma_value(warp_m16n8_atom("MmaI8Op", ab == ScalarType::Int8 ? "tileslc::dev::mma_m16n8k32_s32_s8" : "tileslc::dev::mma_m16n8k32_s32_u8",
+                                       ab, acc, 32, "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))"));
     }
     case BuiltinId::MakeMmaAtom: {
       if (args.size() != 1 || args[0].kind != Value::Kind::MmaAtom)
