@@ -99,6 +99,42 @@ inline void __syncwarp(unsigned mask = 0xffffffffu, const std::source_location& 
 
 namespace tileslc::cpu {
 
+/// The bytes lane `lane` wrote at byte `offset` of its exchange row, as a T.
+template <class T>
+T exchanged(const WarpExchange& x, int lane, int offset) {
+  T v;
+  std::memcpy(&v, reinterpret_cast<const unsigned char*>(&x.slot[lane][0]) + offset, sizeof(T));
+  return v;
+}
+
+/// Every m16n8kK mma.sync (PTX ISA, "Warp-level matrix multiply-accumulate
+/// instructions"): each lane writes its A (16 bytes) and B (8 bytes) registers
+/// to its row of the warp's exchange (bytes 0..15 and 16..23), the lanes meet,
+/// lane (g = lane / 4, t = lane % 4) computes, for i < 4,
+///   D[g + 8 (i / 2)][2t + i % 2] = C[...] + sum over k < K of a_at(x, row, k) * b_at(x, k, col)
+/// in Sum, in k order (float, or uint32_t for the wrapping integer sums), and
+/// the lanes meet again before D is written (D may alias C).
+template <class Acc, class Sum, class AAt, class BAt>
+int32_t warp_mma_m16n8(Acc* d, const Acc* c, const void* a, const void* b, int K, AAt a_at, BAt b_at, const char* what,
+                       const SrcLoc& loc) {
+  WarpExchange& x = this_warp_exchange();
+  const int lane = lane_of_this_thread();
+  std::memcpy(&x.slot[lane][0], a, 16);
+  std::memcpy(&x.slot[lane][2], b, 8);
+  warp_sync(0xffffffffu, what, loc);
+  Acc out[4];
+  const int g = lane / 4, t = lane % 4;
+  for (int i = 0; i < 4; ++i) {
+    const int row = g + 8 * (i / 2), col = 2 * t + i % 2;
+    Sum sum = static_cast<Sum>(c[i]);
+    for (int k = 0; k < K; ++k) sum += static_cast<Sum>(a_at(x, row, k) * b_at(x, k, col));
+    out[i] = static_cast<Acc>(sum);
+  }
+  warp_sync(0xffffffffu, what, loc);
+  std::memcpy(d, out, sizeof out);
+  return 0;
+}
+
 /// mma.sync.aligned.m16n8k16.row.col.f32.X.X.f32 for a 16-bit input type X
 /// (PTX ISA, "Matrix Fragments for mma.m16n8k16 with floating point type"):
 /// with g = lane / 4 and t = lane % 4, lane holds
@@ -108,39 +144,16 @@ namespace tileslc::cpu {
 /// and D = A * B + C over the whole warp, products and sums in float.
 template <class X, class DP, class AP, class BP, class CP>
 int32_t mma_m16n8k16_f32(DP d_ptr, AP a_ptr, BP b_ptr, CP c_ptr, const char* what, const SrcLoc& loc) {
-  float* d = checked(d_ptr, 16, 4, what);
-  const X* a = checked(a_ptr, 16, 4, what);
-  const X* b = checked(b_ptr, 8, 4, what);
-  const float* c = checked(c_ptr, 16, 4, what);
-  WarpExchange& x = this_warp_exchange();
-  const int lane = lane_of_this_thread();
-  std::memcpy(&x.slot[lane][0], a, 16);  // slot[lane][0..1]: a, [2]: b, [3..4]: c
-  std::memcpy(&x.slot[lane][2], b, 8);
-  std::memcpy(&x.slot[lane][3], c, 16);
-  warp_sync(0xffffffffu, what, loc);
-  auto a_at = [&](int row, int col) {  // A[row][col] from the lane that holds it
+  auto a_at = [](const WarpExchange& x, int row, int col) {  // A[row][col] from the lane that holds it
     const int t = (col % 8) / 2, g = row % 8, i = col % 2 + 2 * (row / 8) + 4 * (col / 8);
-    X v;
-    std::memcpy(&v, reinterpret_cast<const unsigned char*>(&x.slot[4 * g + t][0]) + 2 * i, 2);
-    return static_cast<float>(v);
+    return static_cast<float>(exchanged<X>(x, 4 * g + t, 2 * i));
   };
-  auto b_at = [&](int k, int n) {
+  auto b_at = [](const WarpExchange& x, int k, int n) {
     const int t = (k % 8) / 2, i = k % 2 + 2 * (k / 8);
-    X v;
-    std::memcpy(&v, reinterpret_cast<const unsigned char*>(&x.slot[4 * n + t][2]) + 2 * i, 2);
-    return static_cast<float>(v);
+    return static_cast<float>(exchanged<X>(x, 4 * n + t, 16 + 2 * i));
   };
-  float out[4];
-  const int g = lane / 4, t = lane % 4;
-  for (int i = 0; i < 4; ++i) {
-    const int row = g + 8 * (i / 2), col = 2 * t + i % 2;
-    float sum = c[i];
-    for (int k = 0; k < 16; ++k) sum += a_at(row, k) * b_at(k, col);
-    out[i] = sum;
-  }
-  warp_sync(0xffffffffu, what, loc);
-  std::memcpy(d, out, sizeof out);  // after the meeting: d may alias c
-  return 0;
+  return warp_mma_m16n8<float, float>(checked(d_ptr, 16, 4, what), checked(c_ptr, 16, 4, what), checked(a_ptr, 16, 4, what),
+                                      checked(b_ptr, 8, 4, what), 16, a_at, b_at, what, loc);
 }
 
 /// ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16 (PTX ISA,

@@ -1,10 +1,9 @@
 // More mma.sync shapes for the CPU emulation target, beside warp.h's
 // m16n8k16: m16n8k8 with .tf32 inputs and m16n8k32 with 8-bit integer inputs
 // (PTX ISA, "Warp-level matrix multiply-accumulate instructions"), the
-// tileslc::dev:: functions of tileslc/device/mma_sm80.h. As in warp.h, each
-// lane writes its fragments to its row of the warp's exchange area, the lanes
-// meet, each lane computes its own D from the others' rows, and the lanes
-// meet again before D is written (D may alias C). Included by cpu/warp_ext.h.
+// tileslc::dev:: functions of tileslc/device/mma_sm80.h, on warp.h's
+// warp_mma_m16n8 (the exchange, the two meetings, D from C and the others'
+// fragments). Included by cpu/warp_ext.h.
 #ifndef TILESLC_CPU_WARP_MMA_EXT_H
 #define TILESLC_CPU_WARP_MMA_EXT_H
 
@@ -29,14 +28,6 @@ inline float round_to_tf32(float x) {
   return r;
 }
 
-/// The bytes lane `lane` wrote at byte `offset` of its exchange row, as a T.
-template <class T>
-T exchanged(const WarpExchange& x, int lane, int offset) {
-  T v;
-  std::memcpy(&v, reinterpret_cast<const unsigned char*>(&x.slot[lane][0]) + offset, sizeof(T));
-  return v;
-}
-
 /// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 ("Matrix Fragments for
 /// mma.m16n8k8", .tf32): with g = lane / 4 and t = lane % 4, lane holds
 ///   a[i] = A[g + 8 * (i % 2)][t + 4 * (i / 2)]   (i < 4)
@@ -46,28 +37,12 @@ T exchanged(const WarpExchange& x, int lane, int offset) {
 /// sums in float in k order).
 template <class DP, class AP, class BP, class CP>
 int32_t mma_m16n8k8_tf32(DP d_ptr, AP a_ptr, BP b_ptr, CP c_ptr, const char* what, const SrcLoc& loc) {
-  float* d = checked(d_ptr, 16, 4, what);
-  const float* a = checked(a_ptr, 16, 4, what);
-  const float* b = checked(b_ptr, 8, 4, what);
-  const float* c = checked(c_ptr, 16, 4, what);
-  WarpExchange& x = this_warp_exchange();
-  const int lane = lane_of_this_thread();
-  std::memcpy(&x.slot[lane][0], a, 16);  // bytes 0..15: a, 16..23: b
-  std::memcpy(&x.slot[lane][2], b, 8);
-  warp_sync(0xffffffffu, what, loc);
-  auto a_at = [&](int row, int col) { return round_to_tf32(exchanged<float>(x, 4 * (row % 8) + col % 4, 4 * (row / 8 + 2 * (col / 4)))); };
-  auto b_at = [&](int k, int n) { return round_to_tf32(exchanged<float>(x, 4 * n + k % 4, 16 + 4 * (k / 4))); };
-  float out[4];
-  const int g = lane / 4, t = lane % 4;
-  for (int i = 0; i < 4; ++i) {
-    const int row = g + 8 * (i / 2), col = 2 * t + i % 2;
-    float sum = c[i];
-    for (int k = 0; k < 8; ++k) sum += a_at(row, k) * b_at(k, col);
-    out[i] = sum;
-  }
-  warp_sync(0xffffffffu, what, loc);
-  std::memcpy(d, out, sizeof out);
-  return 0;
+  auto a_at = [](const WarpExchange& x, int row, int col) {
+    return round_to_tf32(exchanged<float>(x, 4 * (row % 8) + col % 4, 4 * (row / 8 + 2 * (col / 4))));
+  };
+  auto b_at = [](const WarpExchange& x, int k, int n) { return round_to_tf32(exchanged<float>(x, 4 * n + k % 4, 16 + 4 * (k / 4))); };
+  return warp_mma_m16n8<float, float>(checked(d_ptr, 16, 4, what), checked(c_ptr, 16, 4, what), checked(a_ptr, 16, 4, what),
+                                      checked(b_ptr, 8, 4, what), 8, a_at, b_at, what, loc);
 }
 
 /// mma.sync.aligned.m16n8k32.row.col.s32.X.X.s32 for X = int8_t or uint8_t
@@ -78,31 +53,16 @@ int32_t mma_m16n8k8_tf32(DP d_ptr, AP a_ptr, BP b_ptr, CP c_ptr, const char* wha
 /// (wrapping, as the instruction without .satfinite).
 template <class X, class DP, class AP, class BP, class CP>
 int32_t mma_m16n8k32_s32(DP d_ptr, AP a_ptr, BP b_ptr, CP c_ptr, const char* what, const SrcLoc& loc) {
-  int32_t* d = checked(d_ptr, 16, 4, what);
-  const X* a = checked(a_ptr, 16, 4, what);
-  const X* b = checked(b_ptr, 8, 4, what);
-  const int32_t* c = checked(c_ptr, 16, 4, what);
-  WarpExchange& x = this_warp_exchange();
-  const int lane = lane_of_this_thread();
-  std::memcpy(&x.slot[lane][0], a, 16);  // bytes 0..15: a, 16..23: b
-  std::memcpy(&x.slot[lane][2], b, 8);
-  warp_sync(0xffffffffu, what, loc);
-  auto a_at = [&](int row, int col) {
+  auto a_at = [](const WarpExchange& x, int row, int col) {
     const int i = col % 4 + 4 * (row / 8) + 8 * (col / 16);
     return static_cast<int32_t>(exchanged<X>(x, 4 * (row % 8) + (col % 16) / 4, i));
   };
-  auto b_at = [&](int k, int n) { return static_cast<int32_t>(exchanged<X>(x, 4 * n + (k % 16) / 4, 16 + k % 4 + 4 * (k / 16))); };
-  int32_t out[4];
-  const int g = lane / 4, t = lane % 4;
-  for (int i = 0; i < 4; ++i) {
-    const int row = g + 8 * (i / 2), col = 2 * t + i % 2;
-    uint32_t sum = static_cast<uint32_t>(c[i]);
-    for (int k = 0; k < 32; ++k) sum += static_cast<uint32_t>(a_at(row, k) * b_at(k, col));
-    out[i] = static_cast<int32_t>(sum);
-  }
-  warp_sync(0xffffffffu, what, loc);
-  std::memcpy(d, out, sizeof out);
-  return 0;
+  auto b_at = [](const WarpExchange& x, int k, int n) {
+    return static_cast<int32_t>(exchanged<X>(x, 4 * n + (k % 16) / 4, 16 + k % 4 + 4 * (k / 16)));
+  };
+  const X* a = checked(a_ptr, 16, 4, what);
+  const X* b = checked(b_ptr, 8, 4, what);
+  return warp_mma_m16n8<int32_t, uint32_t>(checked(d_ptr, 16, 4, what), checked(c_ptr, 16, 4, what), a, b, 32, a_at, b_at, what, loc);
 }
 
 }  // namespace tileslc::cpu
