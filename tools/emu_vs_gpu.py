@@ -76,8 +76,8 @@ def compare(emu_cases, gpu_cases, samples):
     """Prints one table per sample; returns the number of disagreeing cases."""
     bad = 0
     for sample in samples:
-        emu = {k: c for c in emu_cases.get(sample, []) for k in [c[0]]}
-        gpu = {k: c for c in gpu_cases.get(sample, []) for k in [c[0]]}
+        emu = {c[0]: c for c in emu_cases.get(sample, [])}
+        gpu = {c[0]: c for c in gpu_cases.get(sample, [])}
         keys = [c[0] for c in emu_cases.get(sample, [])] + [c[0] for c in gpu_cases.get(sample, []) if c[0] not in emu]
         print(f'{sample}: {len(keys)} cases')
         if not keys:
