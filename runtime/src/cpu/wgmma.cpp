@@ -195,10 +195,4 @@ void wgmma_m64n(int n, WgmmaType ta, WgmmaType tb, float* d, uint64_t desc_a, co
   }
 }
 
-void wgmma_m64nk16(int n, bool bf16, float* d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d, const char* what,
-                   const SrcLoc& loc) {
-  const WgmmaType t = bf16 ? WgmmaType::BF16 : WgmmaType::F16;
-  wgmma_m64n(n, t, t, d, desc_a, nullptr, desc_b, scale_d, what, loc);
-}
-
 }  // namespace tileslc::cpu

@@ -78,13 +78,9 @@ void tma_store_2d(const void* desc, const void* smem, int32_t c0, int32_t c1, bo
 void bulk_commit_group();
 void bulk_wait_group_read(size_t n);
 
-/// wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16}.{bf16,f16} with both
-/// operands in shared memory (see runtime/src/cpu/wgmma.cpp).
-void wgmma_m64nk16(int n, bool bf16, float* d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d, const char* what,
-                   const SrcLoc& loc);
 /// The element types wgmma reads.
 enum class WgmmaType { BF16, F16, E4M3, E5M2 };
-/// Any wgmma form tileslc emits: K is 16 (16-bit A) or 32 (8-bit A); A is the
+/// Any wgmma form tileslc emits (see runtime/src/cpu/wgmma.cpp): K is 16 (16-bit A) or 32 (8-bit A); A is the
 /// descriptor `desc_a`, or, when `a_regs` is set (RS, 16-bit only), this
 /// thread's 8 values of A in registers.
 void wgmma_m64n(int n, WgmmaType a, WgmmaType b, float* d, uint64_t desc_a, const void* a_regs, uint64_t desc_b,
@@ -190,44 +186,30 @@ int32_t wgmma_fence_operands(P d, int32_t n) {
   (void)cpu::checked(d, int64_t{n} * 4, 4, "wgmma accumulator fence");
   return 0;
 }
-#define TILESLC_CPU_WGMMA(N, AB, BF16)                                                                             \
+// Both operands in shared memory: 16-bit inputs (m64nNk16) and Float8 (m64nNk32, any pair).
+#define TILESLC_CPU_WGMMA_SS(N, K, NAME, PTX, TA, TB)                                                              \
   template <class D>                                                                                               \
-  int32_t wgmma_m64n##N##k16_f32_##AB##_ss(D d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d,                 \
-                                           const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {                      \
-    const char* what = "wgmma.mma_async.m64n" #N "k16.f32." #AB;                                                   \
-    cpu::wgmma_m64nk16(N, BF16, cpu::checked(d, N / 2 * 4, 4, what), desc_a, desc_b, scale_d, what, loc);          \
-    return 0;                                                                                                      \
-  }
-TILESLC_CPU_WGMMA(64, bf16, true)
-TILESLC_CPU_WGMMA(128, bf16, true)
-TILESLC_CPU_WGMMA(192, bf16, true)
-TILESLC_CPU_WGMMA(256, bf16, true)
-TILESLC_CPU_WGMMA(64, f16, false)
-TILESLC_CPU_WGMMA(128, f16, false)
-TILESLC_CPU_WGMMA(192, f16, false)
-TILESLC_CPU_WGMMA(256, f16, false)
-#undef TILESLC_CPU_WGMMA
-// Float8 inputs (m64nNk32) and A from registers (RS, m64nNk16).
-#define TILESLC_CPU_WGMMA_F8(N, A, B, TA, TB)                                                                      \
-  template <class D>                                                                                               \
-  int32_t wgmma_m64n##N##k32_f32_##A##_##B##_ss(D d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d,            \
+  int32_t wgmma_m64n##N##k##K##_f32_##NAME##_ss(D d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d,            \
                                                 const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {                 \
-    const char* what = "wgmma.mma_async.m64n" #N "k32.f32." #A "." #B;                                             \
+    const char* what = "wgmma.mma_async.m64n" #N "k" #K ".f32." PTX;                                               \
     cpu::wgmma_m64n(N, cpu::WgmmaType::TA, cpu::WgmmaType::TB, cpu::checked(d, N / 2 * 4, 4, what), desc_a, nullptr, \
                     desc_b, scale_d, what, loc);                                                                   \
     return 0;                                                                                                      \
   }
-#define TILESLC_CPU_WGMMA_F8_N(N)                  \
-  TILESLC_CPU_WGMMA_F8(N, e4m3, e4m3, E4M3, E4M3) \
-  TILESLC_CPU_WGMMA_F8(N, e4m3, e5m2, E4M3, E5M2) \
-  TILESLC_CPU_WGMMA_F8(N, e5m2, e4m3, E5M2, E4M3) \
-  TILESLC_CPU_WGMMA_F8(N, e5m2, e5m2, E5M2, E5M2)
-TILESLC_CPU_WGMMA_F8_N(64)
-TILESLC_CPU_WGMMA_F8_N(128)
-TILESLC_CPU_WGMMA_F8_N(192)
-TILESLC_CPU_WGMMA_F8_N(256)
-#undef TILESLC_CPU_WGMMA_F8_N
-#undef TILESLC_CPU_WGMMA_F8
+#define TILESLC_CPU_WGMMA_SS_N(N)                                          \
+  TILESLC_CPU_WGMMA_SS(N, 16, bf16, "bf16", BF16, BF16)                   \
+  TILESLC_CPU_WGMMA_SS(N, 16, f16, "f16", F16, F16)                       \
+  TILESLC_CPU_WGMMA_SS(N, 32, e4m3_e4m3, "e4m3.e4m3", E4M3, E4M3)         \
+  TILESLC_CPU_WGMMA_SS(N, 32, e4m3_e5m2, "e4m3.e5m2", E4M3, E5M2)         \
+  TILESLC_CPU_WGMMA_SS(N, 32, e5m2_e4m3, "e5m2.e4m3", E5M2, E4M3)         \
+  TILESLC_CPU_WGMMA_SS(N, 32, e5m2_e5m2, "e5m2.e5m2", E5M2, E5M2)
+TILESLC_CPU_WGMMA_SS_N(64)
+TILESLC_CPU_WGMMA_SS_N(128)
+TILESLC_CPU_WGMMA_SS_N(192)
+TILESLC_CPU_WGMMA_SS_N(256)
+#undef TILESLC_CPU_WGMMA_SS_N
+#undef TILESLC_CPU_WGMMA_SS
+// A from registers (RS, m64nNk16).
 #define TILESLC_CPU_WGMMA_RS(N, AB, T)                                                                             \
   template <class D, class A>                                                                                      \
   int32_t wgmma_m64n##N##k16_f32_##AB##_rs(D d, A a, uint64_t desc_b, int32_t scale_d,                             \
