@@ -263,7 +263,7 @@ Value Evaluator::tensor_slice(const Value& tv, const Value& coord, source::Sourc
   }
   Value off = layout_offset(t.layout, coord, r);
   if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
-  if (off.kind == Value::Kind::Dyn) off = materialize(off, "offset", r);
+  off = materialize_offset(t, off, r);
   out.offset = to_expr_as(off, ScalarType::Int64, r);
   return tensor_value(std::move(out));
 }

@@ -27,6 +27,11 @@ std::optional<Value> kwarg_of(const Kwargs& kwargs, const std::string& name);
 /// Thrown to abandon the current entry point after an error was reported.
 struct AbortEntry {};
 
+/// An element offset split around a swizzle: swizzle(inside) + outside (either may be null: 0).
+struct SwizzleSplit {
+  ir::ExprRef inside, outside;
+};
+
 /// The IR function under construction (a kernel or a host function).
 struct FnCtx {
   bool is_kernel = false;
@@ -228,8 +233,16 @@ class Evaluator {
   Value retile(const TiledCopy& tc, const Value& t, source::SourceRange r);
   void ldmatrix_copy(const CopyAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& pred, source::SourceRange r);
   Value make_rmem(const layout::Layout& l, ir::ScalarType t, source::SourceRange r);
-  /// The element offset after the tensor's swizzle, if it has one (static offsets fold).
+  /// The element offset after the tensor's swizzle, if it has one (static offsets fold; terms
+  /// that are multiples of the swizzle's span are added after it, see split_at_swizzle_span).
   Value swizzled(const TensorValue& t, const Value& off, source::SourceRange r);
+  /// Splits a sum of offset terms into those the swizzle `sw` must see and those that are
+  /// multiples of 2^(base + bits + |shift|), which it leaves unchanged: swizzle(x + y) =
+  /// swizzle(x) + y for such y (CuTe's Swizzle<B, M, S> only reads and writes lower bits).
+  SwizzleSplit split_at_swizzle_span(const layout::Swizzle& sw, const ir::ExprRef& off);
+  /// A sliced or partitioned tensor's new offset as locals: one for a plain tensor, two (inside
+  /// and outside the swizzle) for a swizzled one.
+  Value materialize_offset(const TensorValue& t, const Value& off, source::SourceRange r);
   /// E0512 when an element-by-element operation would unroll into too many instructions.
   void unroll_limit(int64_t n, const std::string& what, source::SourceRange r);
   Value ssa_load(const Value& t, source::SourceRange r);

@@ -7,6 +7,7 @@
 //
 // Semantics follow CuTe (02_layout_algebra.md for the divides, 0x_tensor.md
 // for slicing and partitioning, CuTe DSL's API for names and arguments).
+#include <functional>
 #include <numeric>
 
 #include "sema/evaluator.h"
@@ -27,17 +28,67 @@ int64_t static_size(const layout::IntTuple& shape) {
 
 }  // namespace
 
+SwizzleSplit Evaluator::split_at_swizzle_span(const layout::Swizzle& sw, const ir::ExprRef& off) {
+  // The swizzle reads and writes only the bits of the offset below `span`; a term that is a
+  // multiple of span changes none of them.
+  const int64_t span = int64_t(1) << (sw.base + sw.bits + std::abs(sw.shift));
+  SwizzleSplit out;
+  int64_t inside_c = 0, outside_c = 0;
+  auto add = [](ir::ExprRef& sum, ir::ExprRef term) {
+    sum = sum ? ir::binary(ir::Op::Add, sum, std::move(term), ScalarType::Int64) : std::move(term);
+  };
+  std::function<void(const ir::ExprRef&)> walk = [&](const ir::ExprRef& e) {
+    if (e->kind == ir::ExprKind::Binary && e->op == ir::Op::Add) {
+      walk(e->operands[0]);
+      walk(e->operands[1]);
+    } else if (auto c = ir::as_int_const(e)) {
+      const int64_t lo = ((*c % span) + span) % span;
+      outside_c += *c - lo;
+      inside_c += lo;
+    } else {
+      add(known_divisor(e) % span == 0 ? out.outside : out.inside, ir::cast(e, ScalarType::Int64));
+    }
+  };
+  walk(off);
+  // Constants last, folded: `x + 16`, `(x ^ ...) + 2048`.
+  if (inside_c != 0) add(out.inside, ir::int_const(inside_c, ScalarType::Int64));
+  if (outside_c != 0) add(out.outside, ir::int_const(outside_c, ScalarType::Int64));
+  return out;
+}
+
 Value Evaluator::swizzled(const TensorValue& t, const Value& off, source::SourceRange r) {
   if (!t.swizzle || t.swizzle->bits == 0) return off;
   const layout::Swizzle& sw = *t.swizzle;
   if (off.kind == Value::Kind::Int) return Value::integer(sw(off.i));
-  // offset ^ ((offset & yyy) >> shift): CuTe's Swizzle<B, M, S> on the element offset.
-  int64_t yyy = ((int64_t(1) << sw.bits) - 1) << (sw.base + std::max(0, sw.shift));
-  auto e = to_expr_as(off, ScalarType::Int64, r);
-  auto picked = ir::binary(ir::Op::BitAnd, e, ir::int_const(yyy, ScalarType::Int64), ScalarType::Int64);
-  auto moved = sw.shift >= 0 ? ir::binary(ir::Op::Shr, picked, ir::int_const(sw.shift, ScalarType::Int64), ScalarType::Int64)
-                             : ir::binary(ir::Op::Shl, picked, ir::int_const(-sw.shift, ScalarType::Int64), ScalarType::Int64);
-  return Value::dyn(ir::binary(ir::Op::BitXor, e, moved, ScalarType::Int64), r);
+  // swizzle(x + y) = swizzle(x) + y when y is a multiple of the swizzle's span: such terms (a
+  // stage's offset, a constant step between the accesses of one copy) go outside, where an
+  // address carries them as an immediate or a plain add, and the accesses of one base share
+  // one XOR, which the compiler can hoist out of the mainloop.
+  SwizzleSplit parts = split_at_swizzle_span(sw, to_expr_as(off, ScalarType::Int64, r));
+  ir::ExprRef result;
+  if (parts.inside) {
+    // offset ^ ((offset & yyy) >> shift): CuTe's Swizzle<B, M, S> on the element offset.
+    int64_t yyy = ((int64_t(1) << sw.bits) - 1) << (sw.base + std::max(0, sw.shift));
+    const ir::ExprRef& e = parts.inside;
+    auto picked = ir::binary(ir::Op::BitAnd, e, ir::int_const(yyy, ScalarType::Int64), ScalarType::Int64);
+    auto moved = sw.shift >= 0 ? ir::binary(ir::Op::Shr, picked, ir::int_const(sw.shift, ScalarType::Int64), ScalarType::Int64)
+                               : ir::binary(ir::Op::Shl, picked, ir::int_const(-sw.shift, ScalarType::Int64), ScalarType::Int64);
+    result = ir::binary(ir::Op::BitXor, e, moved, ScalarType::Int64);
+  }
+  if (parts.outside) result = result ? ir::binary(ir::Op::Add, result, parts.outside, ScalarType::Int64) : parts.outside;
+  return result ? Value::dyn(result, r) : Value::integer(0);
+}
+
+Value Evaluator::materialize_offset(const TensorValue& t, const Value& off, source::SourceRange r) {
+  if (off.kind != Value::Kind::Dyn) return off;
+  if (!t.swizzle || t.swizzle->bits == 0) return materialize(off, "offset", r);
+  // Two locals, the part inside the swizzle and the multiple of its span, so that swizzled()
+  // still tells them apart when the tensor is indexed (the second keeps its known divisor).
+  SwizzleSplit parts = split_at_swizzle_span(*t.swizzle, to_expr_as(off, ScalarType::Int64, r));
+  if (!parts.inside || !parts.outside) return materialize(off, "offset", r);
+  Value inside = materialize(Value::dyn(parts.inside, r), "offset", r);
+  Value outside = materialize(Value::dyn(parts.outside, r), "offset", r);
+  return Value::dyn(ir::binary(ir::Op::Add, inside.expr, outside.expr, ScalarType::Int64), r);
 }
 
 void Evaluator::unroll_limit(int64_t n, const std::string& what, source::SourceRange r) {
@@ -205,7 +256,7 @@ Value Evaluator::thread_partition(const Value& tv, const layout::IntTuple& tile_
     }
     Value off = layout_offset(layout::make_layout(std::vector<layout::Layout>{thr}), Value::tuple({thread}), r);
     if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
-    if (off.kind == Value::Kind::Dyn) off = materialize(off, "offset", r);
+    off = materialize_offset(t, off, r);
     out.offset = to_expr_as(off, ScalarType::Int64, r);
     return tensor_value(std::move(out));
   } catch (const layout::LayoutError& e) {

@@ -222,5 +222,30 @@ TEST(LayoutProperty, Idx2CrdRoundTrip) {
   std::cout << "[ property ] idx2crd/crd2idx: " << kTrials << " shapes\n";
 }
 
+// Codegen adds the terms of a swizzled offset that are multiples of 2^(M + B + |S|)
+// after the swizzle (sema's split_at_swizzle_span): Swizzle<B, M, S>(x + c) must
+// equal Swizzle(x) + c for every such c, negative ones included.
+TEST(LayoutProperty, SwizzleCommutesWithMultiplesOfItsSpan) {
+  Gen g(6);
+  int checked = 0;
+  for (int bits = 1; bits <= 3; ++bits)
+    for (int base = 0; base <= 4; ++base)
+      for (int shift = -4; shift <= 4; ++shift) {
+        if (std::abs(shift) < bits) continue;  // CuTe requires |S| >= B
+        Swizzle sw{bits, base, shift};
+        const int64_t span = int64_t(1) << (base + bits + std::abs(shift));
+        for (int t = 0; t < 200; ++t) {
+          const int64_t x = g.pick(0, 1 << 16), c = span * g.pick(-64, 64);
+          ASSERT_EQ(sw(x + c), sw(x) + c) << sw.to_string() << " x=" << x << " c=" << c;
+          // and a constant that is not a multiple splits into the two parts
+          const int64_t k = g.pick(-5000, 5000), lo = ((k % span) + span) % span;
+          ASSERT_EQ(sw(x + k), sw(x + lo) + (k - lo)) << sw.to_string() << " x=" << x << " k=" << k;
+          ++checked;
+        }
+      }
+  EXPECT_GT(checked, 10000);
+  std::cout << "[ property ] swizzle(x + c) = swizzle(x) + c: " << checked << " cases\n";
+}
+
 }  // namespace
 }  // namespace tileslc::layout
