@@ -1,5 +1,6 @@
 // The .cu file: banner, includes, kernels, host functions with argument
 // validation and launches through tileslc::launch_kernel, and C ABI twins.
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -20,9 +21,20 @@ class CudaEmitter {
     out_.line("// Kernels and host functions are fully specialized: all layout arithmetic was done by tileslc.");
     out_.line(cpu() ? "#include \"tileslc/cpu/prelude.h\"" : "#include \"tileslc/device/prelude.h\"");
     out_.line("#include \"tileslc/runtime.h\"");
+    // Kernels live in a namespace of their module (tileslc_kernels::<file stem>): a program can
+    // link two generated files that both define a `zero_kernel`, and a profiler names each
+    // kernel with the file it came from. Host functions stay global: they are the API.
+    if (!prog_.kernels.empty()) {
+      out_.line("");
+      out_.line("namespace " + kernel_namespace() + " {");
+    }
     for (const auto& k : prog_.kernels) {
       out_.line("");
       kernel(k);
+    }
+    if (!prog_.kernels.empty()) {
+      out_.line("");
+      out_.line("}  // namespace " + kernel_namespace());
     }
     for (const auto& h : prog_.host_functions) {
       out_.line("");
@@ -45,6 +57,18 @@ class CudaEmitter {
   const ir::HostFunction* cur_host_ = nullptr;
 
   bool cpu() const { return opts_.target == Target::Cpu; }
+
+  /// tileslc_kernels::<stem of the .tpy>, the stem made an identifier (other characters become '_').
+  std::string kernel_namespace() const {
+    std::string path = prog_.source_path, stem;
+    const size_t slash = path.find_last_of("/\\");
+    if (slash != std::string::npos) path = path.substr(slash + 1);
+    const size_t dot = path.rfind('.');
+    if (dot != std::string::npos && dot > 0) path = path.substr(0, dot);
+    for (char c : path) stem += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
+    if (stem.empty() || std::isdigit(static_cast<unsigned char>(stem[0]))) stem = "_" + stem;
+    return "tileslc_kernels::" + stem;
+  }
 
   /// Maps the following output to the .tpy file and line of `loc`: a
   /// directive for each new .tpy line, and again for a .tpy line printed as
@@ -299,7 +323,8 @@ class CudaEmitter {
     }
     out_.line("void* args[] = {" + (arg_list.empty() ? std::string("nullptr") : arg_list) + "};");
     // The CPU target launches the kernel's entry, which unpacks `args` (tileslc/cpu/thread.h).
-    std::string address = cpu() ? "&tileslc::cpu::kernel_entry<&" + k.name + ">" : "&" + k.name;
+    const std::string qualified = kernel_namespace() + "::" + k.name;
+    std::string address = cpu() ? "&tileslc::cpu::kernel_entry<&" + qualified + ">" : "&" + qualified;
     // A cluster launch goes through cudaLaunchKernelEx (which checks that the
     // clusters tile the grid), on the CPU target the emulator's, which runs
     // the CTAs of each cluster together.

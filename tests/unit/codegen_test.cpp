@@ -29,8 +29,9 @@ struct Emitted {
   std::optional<ir::Program> program;
   std::string cu, h, json;
 
-  explicit Emitted(std::string src, std::map<std::string, std::string> defines = {}, Target target = Target::Cuda) {
-    source::FileId f = sm.add_buffer("test.tpy", std::move(src));
+  explicit Emitted(std::string src, std::map<std::string, std::string> defines = {}, Target target = Target::Cuda,
+                   const std::string& path = "test.tpy") {
+    source::FileId f = sm.add_buffer(path, std::move(src));
     diags = std::make_unique<diag::DiagnosticEngine>(sm);
     sema::Options sopts;
     sopts.stdlib_dir = TILESLC_SOURCE_DIR "/stdlib";
@@ -118,6 +119,18 @@ TEST(Codegen, VectorAddKernelText) {
             "}\n");
 }
 
+TEST(Codegen, KernelsLiveInTheNamespaceOfTheirFile) {
+  // Two generated files that both define add_kernel link into one program; the host
+  // function stays global (it is the file's API).
+  Emitted e(std::string(kPrelude) + kVectorAdd, {}, Target::Cuda, "dir/2d-add.v1.tpy");
+  EXPECT_TRUE(contains(e.cu, "\nnamespace tileslc_kernels::_2d_add_v1 {\n")) << e.cu;
+  EXPECT_TRUE(contains(e.cu, "\n}  // namespace tileslc_kernels::_2d_add_v1\n")) << e.cu;
+  EXPECT_LT(e.cu.find("namespace tileslc_kernels::_2d_add_v1 {"), e.cu.find("void TILESLC_LAUNCH_BOUNDS(256) add_kernel("));
+  EXPECT_LT(e.cu.find("void TILESLC_LAUNCH_BOUNDS(256) add_kernel("), e.cu.find("}  // namespace tileslc_kernels::_2d_add_v1"));
+  EXPECT_GT(e.cu.find("tileslc::Status vector_add("), e.cu.find("}  // namespace tileslc_kernels::_2d_add_v1")) << e.cu;
+  EXPECT_TRUE(contains(e.cu, "reinterpret_cast<const void*>(&tileslc_kernels::_2d_add_v1::add_kernel), \"add_kernel\"")) << e.cu;
+}
+
 TEST(Codegen, CpuTargetChecksEveryAccessAndLaunchesThroughTheEmulator) {
   Emitted e(std::string(kPrelude) + kVectorAdd, {}, Target::Cpu);
   EXPECT_EQ(e.kernel("add_kernel"),
@@ -133,7 +146,7 @@ TEST(Codegen, CpuTargetChecksEveryAccessAndLaunchesThroughTheEmulator) {
   EXPECT_TRUE(contains(e.cu, "#include \"tileslc/cpu/prelude.h\"\n")) << e.cu;
   EXPECT_TRUE(contains(e.cu, "tileslc::cpu::Span<const float> arg0 = tileslc::cpu::global_span<const float>(mA, \"mA\");"))
       << e.cu;
-  EXPECT_TRUE(contains(e.cu, "launch_kernel(reinterpret_cast<const void*>(&tileslc::cpu::kernel_entry<&add_kernel>)"))
+  EXPECT_TRUE(contains(e.cu, "launch_kernel(reinterpret_cast<const void*>(&tileslc::cpu::kernel_entry<&tileslc_kernels::test::add_kernel>)"))
       << e.cu;
   EXPECT_FALSE(contains(e.cu, "tileslc/device/prelude.h")) << e.cu;
 }
@@ -273,14 +286,14 @@ std::string clustered_vector_add() {
 
 TEST(Codegen, ClusterLaunchGoesThroughLaunchKernelCluster) {
   Emitted e(clustered_vector_add());
-  EXPECT_TRUE(contains(e.cu, "tileslc::launch_kernel_cluster(reinterpret_cast<const void*>(&add_kernel), \"add_kernel\",")) << e.cu;
+  EXPECT_TRUE(contains(e.cu, "tileslc::launch_kernel_cluster(reinterpret_cast<const void*>(&tileslc_kernels::test::add_kernel), \"add_kernel\",")) << e.cu;
   EXPECT_TRUE(contains(e.cu, "        dim3(int64_t{2}, int64_t{1}, int64_t{1}),\n")) << e.cu;
   EXPECT_TRUE(contains(e.cu, "// add_kernel(gA: Tensor[Float32, (N,)], gB: Tensor[Float32, (N,)], gC: Tensor[Float32, (N,)], "
                              "block=(256, 1, 1), cluster=(2, 1, 1))")) << e.cu;
   EXPECT_TRUE(contains(e.json, "\"cluster_dims\": [\n        2,\n        1,\n        1\n      ]")) << e.json;
   // The emulator's launch goes the same way (its cudaLaunchKernelExC runs each cluster's CTAs together).
   Emitted cpu(clustered_vector_add(), {}, Target::Cpu);
-  EXPECT_TRUE(contains(cpu.cu, "tileslc::launch_kernel_cluster(reinterpret_cast<const void*>(&tileslc::cpu::kernel_entry<&add_kernel>), "
+  EXPECT_TRUE(contains(cpu.cu, "tileslc::launch_kernel_cluster(reinterpret_cast<const void*>(&tileslc::cpu::kernel_entry<&tileslc_kernels::test::add_kernel>), "
                                "\"add_kernel\",")) << cpu.cu;
   EXPECT_TRUE(contains(cpu.cu, "        dim3(int64_t{2}, int64_t{1}, int64_t{1}),\n")) << cpu.cu;
   // cluster=(1, 1, 1) is a plain launch: the same text as without cluster=.

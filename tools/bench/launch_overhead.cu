@@ -14,11 +14,14 @@
 #include "vector_add.h"
 
 // The kernel tileslc generates for samples/vector_add/vector_add.tpy, declared
-// as in <build>/samples/tileslc_gen/vector_add.cu, which defines it (this
-// declaration links against that definition, so a change of its name or
-// parameters in the generated code fails the bench's link).
+// as in <build>/samples/tileslc_gen/vector_add.cu, which defines it in the
+// namespace of its module (this declaration links against that definition, so
+// a change of its name or parameters in the generated code fails the bench's
+// link).
+namespace tileslc_kernels::vector_add {
 __global__ void add_kernel(const float* __restrict__ gA, const float* __restrict__ gB, float* __restrict__ gC,
                            int64_t N, int64_t gA_stride0, int64_t gB_stride0, int64_t gC_stride0);
+}  // namespace tileslc_kernels::vector_add
 
 namespace bench {
 namespace {
@@ -96,7 +99,7 @@ LaunchOverhead measure_launch_overhead(int calls, int rounds, cudaStream_t strea
     float* gC = static_cast<float*>(dC.data());
     int64_t n = kN, stride_a = 1, stride_b = 1, stride_c = 1;
     void* args[] = {&gA, &gB, &gC, &n, &stride_a, &stride_b, &stride_c};
-    CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(&add_kernel), dim3(1), dim3(256), args, 0, stream));
+    CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(&tileslc_kernels::vector_add::add_kernel), dim3(1), dim3(256), args, 0, stream));
   };
 
   // Each variant must compute C = A + B.

@@ -3,6 +3,8 @@
 #include "tileslc/device/prelude.h"
 #include "tileslc/runtime.h"
 
+namespace tileslc_kernels::tiled_copy {
+
 // elementwise_add_kernel(gA: Tensor[Float32, ((16,128),(((M+16)-1)/16,((N+128)-1)/128))], gB: Tensor[Float32, ((16,128),(((M+16)-1)/16,((N+128)-1)/128))], gC: Tensor[Float32, ((16,128),(((M+16)-1)/16,((N+128)-1)/128))], cC: Tensor[coord ((16,128),(((M+16)-1)/16,((N+128)-1)/128))], shape: (<run-time Int64>, <run-time Int64>), thr_layout: (4,32):(32,1), val_layout: (4,4):(4,1), copy_bits: 128, block=(128, 1, 1))
 #line 20 "samples/tiled_copy/tiled_copy.tpy"
 TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel(const float* TILESLC_RESTRICT gA, const float* TILESLC_RESTRICT gB, float* TILESLC_RESTRICT gC, int64_t shape_0, int64_t shape_1, int64_t M, int64_t N) {
@@ -507,7 +509,7 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel(const floa
     }
   }
 }
-#line 511 "tiled_copy.cu"
+#line 513 "tiled_copy.cu"
 
 // elementwise_add_kernel(gA: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], gB: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], gC: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], cC: Tensor[coord ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], shape: (<run-time Int64>, <run-time Int64>), thr_layout: (4,32):(32,1), val_layout: (4,1):(1,1), copy_bits: 32, block=(128, 1, 1))
 #line 20 "samples/tiled_copy/tiled_copy.tpy"
@@ -641,11 +643,13 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel_1(const fl
     gC[offset_5 + int64_t{3} * mC_stride0] = frg_2[int64_t{3}];
   }
 }
-#line 645 "tiled_copy.cu"
+#line 647 "tiled_copy.cu"
+
+}  // namespace tileslc_kernels::tiled_copy
 
 #line 72 "samples/tiled_copy/tiled_copy.tpy"
 tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
-#line 649 "tiled_copy.cu"
+#line 653 "tiled_copy.cu"
   if (tileslc::Status status = tileslc::check_tensor(mA, "elementwise_add", "mA", tileslc::DType::Float32, 2, 16); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mB, "elementwise_add", "mB", tileslc::DType::Float32, 2, 16); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mC, "elementwise_add", "mC", tileslc::DType::Float32, 2, 16); !status) return status;
@@ -691,7 +695,7 @@ tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, 
       int64_t arg5 = M;
       int64_t arg6 = N;
       void* args[] = {&arg0, &arg1, &arg2, &arg3, &arg4, &arg5, &arg6};
-      if (tileslc::Status status = tileslc::launch_kernel(reinterpret_cast<const void*>(&elementwise_add_kernel), "elementwise_add_kernel",
+      if (tileslc::Status status = tileslc::launch_kernel(reinterpret_cast<const void*>(&tileslc_kernels::tiled_copy::elementwise_add_kernel), "elementwise_add_kernel",
               dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y), static_cast<unsigned>(grid_z)),
               dim3(static_cast<unsigned>(block_x), static_cast<unsigned>(block_y), static_cast<unsigned>(block_z)),
               static_cast<size_t>(smem_bytes), stream, args); !status) {
@@ -699,7 +703,7 @@ tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, 
       }
     }
   }
-#line 703 "tiled_copy.cu"
+#line 707 "tiled_copy.cu"
   return tileslc::Status();
 }
 
@@ -723,7 +727,7 @@ extern "C" int tileslc_elementwise_add(const tileslc_tensor_view* mA, const tile
 
 #line 79 "samples/tiled_copy/tiled_copy.tpy"
 tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
-#line 727 "tiled_copy.cu"
+#line 731 "tiled_copy.cu"
   if (tileslc::Status status = tileslc::check_tensor(mA, "elementwise_add_any", "mA", tileslc::DType::Float32, 2, 0); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mB, "elementwise_add_any", "mB", tileslc::DType::Float32, 2, 0); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mC, "elementwise_add_any", "mC", tileslc::DType::Float32, 2, 0); !status) return status;
@@ -761,7 +765,7 @@ tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView 
       int64_t arg11 = mC.stride[0];
       int64_t arg12 = mC.stride[1];
       void* args[] = {&arg0, &arg1, &arg2, &arg3, &arg4, &arg5, &arg6, &arg7, &arg8, &arg9, &arg10, &arg11, &arg12};
-      if (tileslc::Status status = tileslc::launch_kernel(reinterpret_cast<const void*>(&elementwise_add_kernel_1), "elementwise_add_kernel_1",
+      if (tileslc::Status status = tileslc::launch_kernel(reinterpret_cast<const void*>(&tileslc_kernels::tiled_copy::elementwise_add_kernel_1), "elementwise_add_kernel_1",
               dim3(static_cast<unsigned>(grid_x), static_cast<unsigned>(grid_y), static_cast<unsigned>(grid_z)),
               dim3(static_cast<unsigned>(block_x), static_cast<unsigned>(block_y), static_cast<unsigned>(block_z)),
               static_cast<size_t>(smem_bytes), stream, args); !status) {
@@ -769,7 +773,7 @@ tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView 
       }
     }
   }
-#line 773 "tiled_copy.cu"
+#line 777 "tiled_copy.cu"
   return tileslc::Status();
 }
 
