@@ -101,7 +101,8 @@ int main(int argc, char** argv) {
     bool ok = true;
     ok &= run_case(128, 128, 8, 0, false, rng, stream);     // one block, one k-tile
     ok &= run_case(256, 384, 40, 0, false, rng, stream);    // M != N, five k-tiles
-    ok &= run_case(512, 128, 1000, 0, false, rng, stream);  // 125 k-tiles
+    ok &= run_case(512, 128, 1000, 0, false, rng, stream);  // 125 k-tiles (4 tiles: K split in 7 slices)
+    ok &= run_case(128, 256, 2048, 0, false, rng, stream);  // skinny: 2 tiles, K split in 16 slices
     if (!small) ok &= run_case(4096, 4096, 4096, kSampledEntries, true, rng, stream);
     ok &= run_validation(stream);
     return ok;

@@ -51,7 +51,7 @@ std::vector<GemmEntry> gemm_entries() {
   // samples/splitk), against cuBLAS GemmEx BF16 -> F32; gemm_sm90: BFloat16
   // C, against cuBLAS GemmEx BF16 -> BF16 (Float32 accumulation in both).
   return {
-      {"sgemm", "Float32 FFMA on CUDA cores, 128x128x8 tiles, 8x8 per thread", DType::Float32, DType::Float32,
+      {"sgemm", "Float32 FFMA on CUDA cores, 128x128x8 tiles, 8x8 per thread; K split over grid z (Float32 atomics) when the tiles do not fill the SMs", DType::Float32, DType::Float32,
        TILESLC_BENCH_SGEMM},
       {"gemm_sm80", "BF16 -> F32, cp.async 3 stages + ldmatrix + mma.sync m16n8k16 tensor cores (sm_80), 128x128x64 tiles",
        DType::BFloat16, DType::Float32, TILESLC_BENCH_GEMM_SM80},
