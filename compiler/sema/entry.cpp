@@ -683,7 +683,8 @@ void Evaluator::report_ragged_tiles(const FnCtx& ctx) {
                             "tile extent " + std::to_string(rt.tile) + " may not divide the run-time extent " + rt.extent +
                                 ": the last tile would reach past the tensor");
     d.help("declare the extent's divisibility (cute.sym_int(\"" + rt.leaf + "\", divisibility=" + std::to_string(rt.tile) +
-           ")), which the host function checks, or predicate the edge with cute.make_identity_tensor and cute.elem_less");
+           ")), which the host function checks, launch this tile only under `if " + rt.leaf + " % " + std::to_string(rt.tile) +
+           " == 0:`, or predicate the edge with cute.make_identity_tensor and cute.elem_less");
   }
 }
 

@@ -4,6 +4,8 @@
 // region assigns are first given a local variable, so every path agrees on
 // where a value lives (static numbers are promoted to run-time values there,
 // other static values may not be rebound: E0502).
+#include <numeric>
+
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -492,6 +494,31 @@ void merge_envs(Env& out, const Env& a, const Env& b, std::map<std::string, sour
 
 }  // namespace
 
+std::map<std::string, int64_t> Evaluator::divisibility_facts(const ir::ExprRef& cond) {
+  std::map<std::string, int64_t> facts;
+  std::function<void(const ir::ExprRef&)> walk = [&](const ir::ExprRef& e) {
+    if (e->kind != ir::ExprKind::Binary) return;
+    if (e->op == ir::Op::LogicalAnd) {
+      walk(e->operands[0]);
+      walk(e->operands[1]);
+      return;
+    }
+    if (e->op != ir::Op::Eq) return;
+    const ir::ExprRef* rem = nullptr;
+    if (ir::as_int_const(e->operands[1]) == 0) rem = &e->operands[0];
+    else if (ir::as_int_const(e->operands[0]) == 0) rem = &e->operands[1];
+    if (!rem || (*rem)->kind != ir::ExprKind::Binary || ((*rem)->op != ir::Op::Mod && (*rem)->op != ir::Op::TruncMod)) return;
+    auto c = ir::as_int_const((*rem)->operands[1]);
+    ir::ExprRef x = (*rem)->operands[0];
+    while (x->kind == ir::ExprKind::Cast && ir::is_integer(x->type)) x = x->operands[0];
+    // Only names that keep their value: parameters and locals assigned once.
+    const bool fixed = x->kind == ir::ExprKind::Param || (x->kind == ir::ExprKind::Var && fn_->immutable_vars.count(x->name));
+    if (c && *c > 1 && fixed) facts[x->name] = std::lcm(facts.count(x->name) ? facts[x->name] : 1, *c);
+  };
+  walk(cond);
+  return facts;
+}
+
 Flow Evaluator::exec_if(const ast::If& s) {
   Value c = eval(*s.test);
   if (c.kind == Value::Kind::SymDim) c = resolve_symbol(c, s.test->range);
@@ -519,7 +546,21 @@ Flow Evaluator::exec_if(const ast::If& s) {
     if (fl == Flow::Return && !f.is_entry) fl = Flow::Normal;  // diagnosed at the return
     return std::pair<Flow, Env>{fl, scope()};
   };
+  // In the body of `if M % 256 == 0:` (and of `... and N % 64 == 0`), M is known to be a
+  // multiple of 256: what tiles, vector widths and specializations prove from divisibility
+  // (W0601, 128-bit copies, kernel keys) holds there.
+  std::map<std::string, int64_t> saved;
+  for (const auto& [name, d] : divisibility_facts(cond)) {
+    auto it = fn_->divisors.find(name);
+    const int64_t old = it == fn_->divisors.end() ? 1 : it->second;
+    saved.emplace(name, old);
+    fn_->divisors[name] = std::lcm(old, d);
+  }
   auto [f1, env1] = run_branch(s.body, stmt->body);
+  for (const auto& [name, old] : saved) {
+    if (old > 1) fn_->divisors[name] = old;
+    else fn_->divisors.erase(name);
+  }
   auto [f2, env2] = run_branch(s.orelse, stmt->orelse);
   // A branch that ends in break/continue/return does not reach the join.
   if (f1 != Flow::Normal && f2 == Flow::Normal) scope() = env2;

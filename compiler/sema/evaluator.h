@@ -146,6 +146,9 @@ class Evaluator {
   void run_loop_body(ir::StmtPtr& loop, const Env& before, const std::function<void()>& body);
   /// Moves a dynamic value into a fresh local so later assignments cannot change it.
   Value materialize(const Value& v, const std::string& hint, source::SourceRange r);
+  /// What a condition proves about divisibility where it holds: `x % c == 0` (floor or
+  /// truncating remainder, possibly among `and`s) for a parameter or a local assigned once.
+  std::map<std::string, int64_t> divisibility_facts(const ir::ExprRef& cond);
   std::string new_local(const std::string& hint, ir::ScalarType t);
   std::string unique_name(const std::string& hint);
   void promote_for_region(const std::set<std::string>& assigned, source::SourceRange r);
