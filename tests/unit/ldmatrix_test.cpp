@@ -407,14 +407,22 @@ void check(const Config& c) {
 
 /// The gemm_sm80 sample itself: its whole mainloop (prologue, cp.async ring,
 /// ldmatrix double buffering) run for block (0, 0) on an M x N x K problem;
-/// every (m, n, k) atom of the block's tile over all of K once.
+/// every (m, n, k) atom of the block's tile over all of K once. The host
+/// function specializes gemm_kernel twice: the BM-row tile it launches where
+/// the tiles fill the GPU, then the BM / 2-row one; the kernel whose tile is
+/// bm rows tall is run.
 void check_sample(int64_t M, int64_t N, int64_t K, const std::map<std::string, std::string>& defines, int bm, int bn, int threads) {
   std::ifstream in(TILESLC_SOURCE_DIR "/samples/gemm_sm80/gemm_sm80.tpy");
   std::stringstream text;
   text << in.rdbuf();
   auto prog = analyze("gemm_sm80.tpy", text.str(), defines);
   ASSERT_TRUE(prog.has_value());
-  ASSERT_EQ(prog->kernels.size(), 1u);
+  ASSERT_EQ(prog->kernels.size(), 2u);
+  const ir::Kernel* kernel = nullptr;
+  for (const auto& k : prog->kernels)
+    if (k.specialization.find("BM: " + std::to_string(bm) + ",") != std::string::npos) kernel = &k;
+  ASSERT_NE(kernel, nullptr) << "no gemm_kernel with BM " << bm;
+  ASSERT_EQ(kernel->static_threads, threads);
   auto global = [K](const std::string& ptr, int rows) {
     return [ptr, rows, K](const Elem& e) -> std::optional<std::pair<int, int>> {
       if (e.first != ptr || e.second < 0 || e.second >= rows * K) return std::nullopt;
@@ -423,8 +431,8 @@ void check_sample(int64_t M, int64_t N, int64_t K, const std::map<std::string, s
   };
   AtomChecker atoms{global("mA", bm), global("mB", bn), {}, {}};
   Machine m(threads, {{"M", M}, {"N", N}, {"K", K}}, std::ref(atoms));
-  for (const auto& buf : prog->kernels[0].smem) m.smem_base[buf.name] = buf.byte_offset;
-  m.run(prog->kernels[0].body);
+  for (const auto& buf : kernel->smem) m.smem_base[buf.name] = buf.byte_offset;
+  m.run(kernel->body);
   EXPECT_EQ(m.ldsm_conflicts, 0) << "ldmatrix reads of the swizzled stages conflict";
   EXPECT_EQ(m.cp_async_conflicts, 0) << "cp.async writes of the swizzled stages conflict";
   EXPECT_EQ(atoms.atoms.size(), size_t(bm / 16) * (bn / 8) * (K / 16));
@@ -469,7 +477,9 @@ TEST(Ldmatrix, EightWarpsWideN) {
   check(c);
 }
 
-TEST(Ldmatrix, GemmSm80SampleDefaults) { check_sample(128, 128, 320, {}, 128, 128, 128); }  // 5 k-tiles: the 3-stage ring wraps
+TEST(Ldmatrix, GemmSm80SampleDefaults) { check_sample(256, 128, 320, {}, 256, 128, 256); }  // 5 k-tiles: the 3-stage ring wraps
+
+TEST(Ldmatrix, GemmSm80SampleHalfHeightTile) { check_sample(128, 128, 320, {}, 128, 128, 128); }  // the 4-warp fallback
 
 TEST(Ldmatrix, GemmSm80SampleOneKTile) { check_sample(128, 128, 64, {}, 128, 128, 128); }  // fewer k-tiles than stages
 

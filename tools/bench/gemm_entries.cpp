@@ -53,7 +53,7 @@ std::vector<GemmEntry> gemm_entries() {
   return {
       {"sgemm", "Float32 FFMA on CUDA cores, 128x128x8 tiles, 8x8 per thread; K split over grid z (Float32 atomics) when the tiles do not fill the SMs", DType::Float32, DType::Float32,
        TILESLC_BENCH_SGEMM},
-      {"gemm_sm80", "BF16 -> F32, cp.async 3 stages + ldmatrix + mma.sync m16n8k16 tensor cores (sm_80), 128x128x64 tiles",
+      {"gemm_sm80", "BF16 -> F32, cp.async 3 stages + ldmatrix + mma.sync m16n8k16 tensor cores (sm_80), 256x128x64 tiles of 8 warps (128x128 of 4 where those do not fill the SMs)",
        DType::BFloat16, DType::Float32, TILESLC_BENCH_GEMM_SM80},
       {"splitk", "BF16 -> F32, gemm_sm80's CTA with K split over grid z (one wave of 2 CTAs per SM), Float32 atomics",
        DType::BFloat16, DType::Float32, TILESLC_BENCH_SPLITK},
