@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -144,6 +145,71 @@ inline bool report(const char* sample_name, const std::string& what, const Error
 // Fills `bytes` bytes of device memory with 0xFF (NaN for every float type).
 inline void poison(void* p, size_t bytes) { CHECK(cudaMemset(p, 0xFF, bytes)); }
 
+// cudaEvent times of calls, collected per function: record() times one call
+// of `f`, medians() gives each function's median in milliseconds.
+class EventTimes {
+ public:
+  explicit EventTimes(size_t functions) : times_(functions) {
+    CHECK(cudaEventCreate(&start_));
+    CHECK(cudaEventCreate(&stop_));
+  }
+  ~EventTimes() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventTimes(const EventTimes&) = delete;
+  EventTimes& operator=(const EventTimes&) = delete;
+
+  template <class F>
+  void record(size_t j, const F& f, cudaStream_t stream) {
+    CHECK(cudaEventRecord(start_, stream));
+    f();
+    CHECK(cudaEventRecord(stop_, stream));
+    CHECK(cudaEventSynchronize(stop_));
+    float ms = 0.0f;
+    CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    times_[j].push_back(ms);
+  }
+  std::vector<double> medians() {
+    std::vector<double> out;
+    for (auto& t : times_) {
+      std::sort(t.begin(), t.end());
+      out.push_back(t[t.size() / 2]);
+    }
+    return out;
+  }
+
+ private:
+  cudaEvent_t start_, stop_;
+  std::vector<std::vector<float>> times_;
+};
+
+// Times each of `fs` (each enqueues work on `stream`) in its own steady state:
+// `rounds` rounds, in each of which every f in turn first runs back to back,
+// untimed, for at least `settle_ms` of wall time, then `reps` times between
+// cudaEvents; returns each one's median over its rounds * reps times, in
+// milliseconds. A GPU at its board power limit sets its clock from the power
+// of the work it runs, within about 100 ms: settling first measures each f at
+// the clock it gets when it runs alone, as it would in a program that calls it
+// many times, and alternating the blocks lets drift (heat) weigh on all alike.
+// (interleaved_median_ms, by contrast, measures every f at the clock the mix of
+// all of them gets.)
+template <class F>
+std::vector<double> block_median_ms(const std::vector<F>& fs, cudaStream_t stream, double settle_ms, int reps, int rounds) {
+  EventTimes times(fs.size());
+  for (int round = 0; round < rounds; ++round) {
+    for (size_t j = 0; j < fs.size(); ++j) {
+      const auto t0 = std::chrono::steady_clock::now();
+      do {
+        for (int i = 0; i < 4; ++i) fs[j]();
+        CHECK(cudaStreamSynchronize(stream));
+      } while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() < settle_ms);
+      for (int i = 0; i < reps; ++i) times.record(j, fs[j], stream);
+    }
+  }
+  return times.medians();
+}
+
 // Runs each of `fs` (each enqueues work on `stream`) `warmup` times, then
 // `reps` rounds in which each runs once between cudaEvents, in turn; returns
 // each one's median time in milliseconds. Alternating rep by rep lets clock
@@ -151,32 +217,13 @@ inline void poison(void* p, size_t bytes) { CHECK(cudaMemset(p, 0xFF, bytes)); }
 // two medians compares like with like.
 template <class F>
 std::vector<double> interleaved_median_ms(const std::vector<F>& fs, cudaStream_t stream, int warmup, int reps) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
+  EventTimes times(fs.size());
   for (int i = 0; i < warmup; ++i)
     for (const F& f : fs) f();
   CHECK(cudaStreamSynchronize(stream));
-  std::vector<std::vector<float>> times(fs.size());
-  for (int i = 0; i < reps; ++i) {
-    for (size_t j = 0; j < fs.size(); ++j) {
-      CHECK(cudaEventRecord(start, stream));
-      fs[j]();
-      CHECK(cudaEventRecord(stop, stream));
-      CHECK(cudaEventSynchronize(stop));
-      float ms = 0.0f;
-      CHECK(cudaEventElapsedTime(&ms, start, stop));
-      times[j].push_back(ms);
-    }
-  }
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
-  std::vector<double> medians;
-  for (auto& t : times) {
-    std::sort(t.begin(), t.end());
-    medians.push_back(t[t.size() / 2]);
-  }
-  return medians;
+  for (int i = 0; i < reps; ++i)
+    for (size_t j = 0; j < fs.size(); ++j) times.record(j, fs[j], stream);
+  return times.medians();
 }
 
 // Runs `f` (which enqueues work on `stream`) `warmup` times, then `reps` times

@@ -34,10 +34,17 @@ struct Options {
 
 void usage(FILE* to) {
   std::fprintf(to,
-               "usage: %s [--json PATH] [--warmup N] [--reps N] [--launch-calls N]\n"
+               "usage: %s [--json PATH] [--timing blocks|interleaved] [--settle-ms N] [--rounds N] [--reps N]\n"
+               "          [--warmup N] [--launch-calls N]\n"
                "  --json PATH        where to write the results as JSON (default bench.json)\n"
-               "  --warmup N         untimed calls before each timing (default 3)\n"
-               "  --reps N           timed calls; the median is reported (default 20)\n"
+               "  --timing MODE      blocks (default): each implementation and cuBLAS in turn, --rounds times,\n"
+               "                     run back to back for --settle-ms, then --reps timed calls, so that each\n"
+               "                     runs at the clock it sustains alone under the power limit; interleaved:\n"
+               "                     --warmup calls, then rounds * reps calls alternating call by call\n"
+               "  --settle-ms N      untimed back-to-back calls before each block (default 300)\n"
+               "  --rounds N         blocks per implementation (default 3)\n"
+               "  --warmup N         untimed calls before an interleaved timing (default 3)\n"
+               "  --reps N           timed calls per block; the median of all is reported (default 7)\n"
                "  --launch-calls N   back-to-back launches per launch-overhead batch (default 10000)\n",
                kName);
 }
@@ -61,6 +68,15 @@ Options parse(int argc, char** argv) {
       o.json_path = value;
       continue;
     }
+    if (arg == "--timing") {
+      const std::string mode = value;
+      if (mode != "blocks" && mode != "interleaved") {
+        std::fprintf(stderr, "%s: --timing is `%s`, expected blocks or interleaved\n", kName, value);
+        std::exit(2);
+      }
+      o.timing.interleaved = mode == "interleaved";
+      continue;
+    }
     char* end = nullptr;
     const long n = std::strtol(value, &end, 10);
     if (*value == '\0' || *end != '\0' || n < 1 || n > 1000000) {
@@ -69,6 +85,8 @@ Options parse(int argc, char** argv) {
     }
     if (arg == "--warmup") o.timing.warmup = static_cast<int>(n);
     else if (arg == "--reps") o.timing.reps = static_cast<int>(n);
+    else if (arg == "--rounds") o.timing.rounds = static_cast<int>(n);
+    else if (arg == "--settle-ms") o.timing.settle_ms = static_cast<int>(n);
     else if (arg == "--launch-calls") o.launch_calls = static_cast<int>(n);
     else {
       std::fprintf(stderr, "%s: unknown option %s\n", kName, arg.c_str());
@@ -220,10 +238,16 @@ int main(int argc, char** argv) {
       "L2 is " + std::to_string(prop.l2CacheSize >> 20) + " MiB; A + B + C of the smallest shape take " +
       std::to_string(static_cast<long long>(smallest_operands / (1 << 20))) + " MiB, " +
       (fits_l2 ? "which FITS: times include warm-cache effects" : "so no cache flush is needed between reps");
-  std::printf("%s: GEMM C = A * B^T, A (M, K), B (N, K), C (M, N) row-major; median of %d reps after %d warm-ups, "
-              "cudaEvent timing; %s\n",
-              kName, opt.timing.reps, opt.timing.warmup, l2_note.c_str());
-  std::printf("%s: vs cuBLAS = cuBLAS time / time (above 1: faster than cuBLAS), both medians over reps that alternate the two\n", kName);
+  const std::string timing_note =
+      opt.timing.interleaved
+          ? "median of " + std::to_string(opt.timing.reps * opt.timing.rounds) + " reps after " + std::to_string(opt.timing.warmup) +
+                " warm-ups, alternating with cuBLAS call by call (both at the clock their mix gets)"
+          : "median of " + std::to_string(opt.timing.rounds) + " blocks of " + std::to_string(opt.timing.reps) +
+                " reps, each block after " + std::to_string(opt.timing.settle_ms) +
+                " ms of untimed back-to-back calls, alternating with cuBLAS's blocks (each at the clock it sustains alone)";
+  std::printf("%s: GEMM C = A * B^T, A (M, K), B (N, K), C (M, N) row-major; %s; cudaEvent timing; %s\n", kName,
+              timing_note.c_str(), l2_note.c_str());
+  std::printf("%s: vs cuBLAS = cuBLAS time / time (above 1: faster than cuBLAS), both medians taken the same way\n", kName);
   std::printf("  %-16s %-20s %10s %10s %10s  %s\n", "shape (MxNxK)", "implementation", "time (ms)", "TFLOP/s",
               "vs cuBLAS", "check");
   ordered_json gemm = ordered_json::array();
@@ -235,7 +259,10 @@ int main(int argc, char** argv) {
       gemm.push_back(row_json(r));
     }
   }
-  out["timing"] = {{"warmup", opt.timing.warmup},
+  out["timing"] = {{"mode", opt.timing.interleaved ? "interleaved" : "blocks"},
+                   {"settle_ms", opt.timing.settle_ms},
+                   {"rounds", opt.timing.rounds},
+                   {"warmup", opt.timing.warmup},
                    {"reps", opt.timing.reps},
                    {"statistic", "median of cudaEvent times"},
                    {"l2", l2_note}};

@@ -147,6 +147,12 @@ void print_small(const Row& r, Precision p) {
               r.note.empty() ? "" : ": ", r.note.c_str());
 }
 
+// Each of `fs`'s median time in milliseconds, taken as `timing` says.
+std::vector<double> median_times(const std::vector<std::function<void()>>& fs, const Timing& timing, cudaStream_t stream) {
+  if (timing.interleaved) return sample::interleaved_median_ms(fs, stream, timing.warmup, timing.reps * timing.rounds);
+  return sample::block_median_ms(fs, stream, timing.settle_ms, timing.reps, timing.rounds);
+}
+
 }  // namespace
 
 std::string Shape::text() const { return std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K); }
@@ -271,8 +277,8 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
     Row ref_row{s, Cublas::name(p), true};
     set_check(ref_row, e, tolerance(p, s.K, false), "float64, " + std::to_string(kSampledEntries) + " sampled entries");
     // Timed into C, so C_ref keeps the checked result.
-    ref_row.ms = sample::median_ms([&] { cublas.gemm(p, s, op.A.data(), op.B.data(), op.C.data()); }, stream,
-                                   timing.warmup, timing.reps);
+    const std::vector<std::function<void()>> ref_only = {[&] { cublas.gemm(p, s, op.A.data(), op.B.data(), op.C.data()); }};
+    ref_row.ms = median_times(ref_only, timing, stream)[0];
     ref_row.tflops = s.flop() / (ref_row.ms * 1e-3) / 1e12;
     ref_row.ratio = 1.0;
     rows.push_back(ref_row);
@@ -294,12 +300,12 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
       diff.count = s.M * s.N;
       Row row{s, entry.name, false};
       set_check(row, diff, tolerance(p, s.K, true), "cuBLAS, every entry");
-      // Timed in alternation with cuBLAS, rep by rep: the ratio compares medians taken under
-      // the same clocks and power draw (the GPU slows as it heats over a long run).
+      // Timed in alternation with cuBLAS (blocks or single calls, see Timing), so that drift
+      // over a long run (the GPU slows as it heats) weighs on both alike.
       const std::vector<std::function<void()>> timed = {
           [&] { cublas.gemm(p, s, op.A.data(), op.B.data(), op.C.data()); },
           [&] { CHECK_OK(entry.fn(mA, mB, mC, stream)); }};
-      const std::vector<double> ms = sample::interleaved_median_ms(timed, stream, timing.warmup, timing.reps);
+      const std::vector<double> ms = median_times(timed, timing, stream);
       row.ms = ms[1];
       row.tflops = s.flop() / (row.ms * 1e-3) / 1e12;
       row.ratio = ms[0] / ms[1];

@@ -72,11 +72,18 @@ class Cublas {
   cublasHandle_t handle_ = nullptr;
 };
 
-// How each timing is taken: `warmup` calls, then the median of `reps` calls
-// between cudaEvents.
+// How each timing is taken. Blocks (the default): each implementation and
+// cuBLAS in turn, `rounds` times, run back to back for `settle_ms` and then
+// `reps` times between cudaEvents (sample::block_median_ms): each at the clock
+// it sustains alone under the board's power limit. Interleaved: `warmup`
+// calls, then `reps * rounds` calls alternating with cuBLAS's call by call
+// (sample::interleaved_median_ms): both at the clock their mix gets.
 struct Timing {
+  bool interleaved = false;
   int warmup = 3;
-  int reps = 20;
+  int reps = 7;
+  int rounds = 3;
+  int settle_ms = 300;
 };
 
 // One line of the results table.
