@@ -11,11 +11,14 @@
 // function before the launch (tileslc::make_tma_descriptor) and passed as a
 // `const __grid_constant__` kernel parameter.
 //
-// wgmma follows CuTe's SM90 GMMA atoms with both operands in shared memory,
+// wgmma follows CuTe's SM90 GMMA atoms with operands in shared memory,
 // K-major: A's thread-value layout is (128, (64, 16)):(0, (1, 64)) (every
 // thread of the warpgroup names the whole tile: it is a descriptor), B's
 // (128, (N, 16)):(0, (1, N)), C's the ISA's m64nNk16 accumulator fragment
-// ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512)) (CuTe's CLayout_64xN).
+// ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512)) (CuTe's CLayout_64xN). With
+// a_src=RMEM (the RS form, 16-bit or Float8 inputs) A is each thread's register
+// fragment instead: four 32-bit registers per instruction in the ISA's A
+// fragment order, filled by any copy from partition_A.
 #include <algorithm>
 
 #include "sema/evaluator.h"
@@ -211,11 +214,6 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
           fail(diag::Kind::TypeMismatch, site.range, "a_src is warpgroup.OperandSource.SMEM or warpgroup.OperandSource.RMEM, found " + describe(v));
         a_rmem = v.i == 1;
       }
-      if (a_rmem && f8) {
-        auto& d = error(diag::Kind::BadCopyAtom, site.range, "wgmma with A in registers is supported for 16-bit inputs here, not for Float8");
-        d.note("use a_src=warpgroup.OperandSource.SMEM (the default) for MmaF8Op");
-        abort_entry();
-      }
       auto type_of = [&](size_t i) {
         if (args[i].kind != Value::Kind::Type) fail(diag::Kind::TypeMismatch, arg_range(i), "expected an element type, found " + describe(args[i]));
         return args[i].type;
@@ -259,10 +257,15 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
       a.m = 64, a.n = n, a.k = kk, a.threads = 128;
       auto L = [](const std::string& s) { return layout::parse_layout(s); };
       const std::string k = std::to_string(kk);
-      // RS: each thread holds 8 values of A in the m16n8k16 A-fragment order, warp w
-      // rows 16w .. 16w + 15 (PTX ISA, "Register Fragments" for wgmma .m64nNk16; CuTe's
-      // ALayout_64x16). SS: every thread names the whole tile (a descriptor).
-      a.a_tv = a_rmem ? L("((4,8,4),(2,2,2)):((128,1,16),(64,8,512))") : L("(128,(64," + k + ")):(0,(1,64))");
+      // RS: each thread holds four 32-bit registers of A, warp w rows 16w .. 16w + 15
+      // (PTX ISA, "Register Fragments and Shared Memory Matrix Layouts", matrix A; CuTe's
+      // ALayout_64x16 and ALayout_64x32). Value v of thread t, g = (t % 32) / 4, q = t % 4:
+      //   16-bit, 8 values (the m16n8k16 A fragment): (16w + g + 8 ((v / 2) % 2), 2q + v % 2 + 8 (v / 4));
+      //   8-bit, 16 values: (16w + g + 8 ((v / 4) % 2), 4q + v % 4 + 16 (v / 8)).
+      // SS: every thread names the whole tile (a descriptor).
+      a.a_tv = !a_rmem ? L("(128,(64," + k + ")):(0,(1,64))")
+               : f8    ? L("((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))")
+                       : L("((4,8,4),(2,2,2)):((128,1,16),(64,8,512))");
       a.b_tv = L("(128,(" + std::to_string(n) + "," + k + ")):(0,(1," + std::to_string(n) + "))");
       a.c_tv = L("((4,8,4),(2,2," + std::to_string(n / 8) + ")):((128,1,16),(64,8,512))");
       Value v;
@@ -528,13 +531,25 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
   };
   Operand oa{};
   if (atom.a_rmem) {
-    // RS: A is the register fragment make_fragment_A made, (8, M, K) with each
-    // instruction's 8 values contiguous (4 32-bit registers).
-    const bool shape_ok = a.layout.rank() == 3 && layout::coalesce(layout::get(a.layout, 0)).to_string() == "8:1";
-    if (a.space != MemSpace::Rmem || a.dtype != atom.ab || !shape_ok) {
+    // RS: A is the register fragment make_fragment_A made, (V, M, K) with each
+    // instruction's V values contiguous: four 32-bit registers, V = 8 16-bit
+    // or 16 8-bit values.
+    const int64_t va = layout::size(layout::get(atom.a_tv, 1)).require_value("A values");
+    const std::string frag = "(" + std::to_string(va) + ", M, K)";
+    const char* help = "tCrA = tiled_mma.make_fragment_A(thr_mma.partition_A(sA)); cute.copy(atom, thr_mma.partition_A(sA), tCrA)";
+    if (a.space != MemSpace::Rmem || a.dtype != atom.ab) {
       auto& e = error(diag::Kind::BadCopyAtom, r, std::string("this wgmma reads A from registers (a_src=RMEM): A must be a ") + ir::type_name(atom.ab) +
-                                                      " register fragment (8, M, K), found " + describe(av) + " of shape " + shape_text(a.layout.shape));
-      e.help("tCrA = tiled_mma.make_fragment_A(thr_mma.partition_A(sA)); cute.copy(atom, thr_mma.partition_A(sA), tCrA)");
+                                                      " register fragment " + frag + ", found " + describe(av) + " of shape " + shape_text(a.layout.shape));
+      e.help(help);
+      abort_entry();
+    }
+    if (a.layout.rank() != 3 || layout::coalesce(layout::get(a.layout, 0)).to_string() != std::to_string(va) + ":1") {
+      auto& e = error(diag::Kind::BadCopyAtom, r, "this wgmma reads A from registers (a_src=RMEM): A must be the " + frag + " fragment " +
+                                                      "make_fragment_A makes, " + std::to_string(va) + " contiguous values per thread per instruction, found shape " +
+                                                      shape_text(a.layout.shape) + " with layout " + a.layout.to_string());
+      e.note(std::string("each wgmma.mma_async m64nNk") + std::to_string(atom.k) + " reads four 32-bit registers of A per thread: " + std::to_string(va) + " " +
+             ir::type_name(atom.ab) + " values (PTX ISA, \"Register Fragments and Shared Memory Matrix Layouts\")");
+      e.help(help);
       abort_entry();
     }
     oa = {layout::size(layout::get(a.layout, 1)).require_value("M"), layout::size(layout::get(a.layout, 2)).require_value("K"), 0, 0};

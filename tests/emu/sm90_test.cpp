@@ -237,6 +237,37 @@ TEST(CpuSm90DeathTest, TmaWithAMapNeverEncodedIsReported) {
 
 // ---- wgmma
 
+// This thread's 32 accumulators of a 64 x 64 wgmma into the row-major d_out,
+// at their places in the ISA's m64nNk16 D fragment.
+void store_accumulators(const float* d, float* d_out) {
+  const int t = tid(), lane = t % 32, warp = t / 32;
+  for (int i = 0; i < 32; ++i)
+    d_out[(16 * warp + lane / 4 + 8 * ((i / 2) % 2)) * 64 + 8 * (i / 4) + 2 * (lane % 4) + i % 2] = d[i];
+}
+
+// Runs `Kernel(a, b, d)` for one warpgroup on A and B of 64 x K, K-major,
+// small integers (exact in BFloat16, E4M3, E5M2 and in float sums), and
+// returns how many entries of the 64 x 64 D differ from A * B^T.
+template <auto Kernel>
+int wgmma_wrong_entries(int K, size_t smem_bytes) {
+  std::vector<float> a(64 * K), b(64 * K), d(4096, -1.0f);
+  for (int i = 0; i < 64 * K; ++i) {
+    a[i] = static_cast<float>((i * 7) % 5 - 2);
+    b[i] = static_cast<float>((i * 3) % 7 - 3);
+  }
+  EXPECT_EQ(launch<Kernel>(dim3(1), dim3(128), smem_bytes, static_cast<const float*>(a.data()), static_cast<const float*>(b.data()),
+                           d.data()),
+            cudaSuccess);
+  int wrong = 0;
+  for (int m = 0; m < 64; ++m)
+    for (int n = 0; n < 64; ++n) {
+      float want = 0;
+      for (int k = 0; k < K; ++k) want += a[m * K + k] * b[n * K + k];
+      wrong += d[m * 64 + n] != want;
+    }
+  return wrong;
+}
+
 // A (64 x 64) and B (64 x 64), both K-major BFloat16 under the 128-byte
 // swizzle, as TMA leaves them; four k16 steps accumulate D = A * B^T.
 void wgmma_kernel(const float* a, const float* b, float* d_out) {
@@ -256,29 +287,40 @@ void wgmma_kernel(const float* a, const float* b, float* d_out) {
                                      dev::wgmma_desc(smem + 8192 + 32 * ks, 16, 1024, 1), ks > 0 ? 1 : 0);
   dev::wgmma_commit_group();
   dev::wgmma_wait_group_0();
-  const int t = tid(), lane = t % 32, warp = t / 32;
-  for (int i = 0; i < 32; ++i)
-    d_out[(16 * warp + lane / 4 + 8 * ((i / 2) % 2)) * 64 + 8 * (i / 4) + 2 * (lane % 4) + i % 2] = d[i];
+  store_accumulators(d, d_out);
 }
 
-TEST(CpuSm90, WgmmaMatchesScalarGemm) {
-  std::vector<float> a(4096), b(4096), d(4096, -1.0f);
-  for (int i = 0; i < 4096; ++i) {
-    a[i] = static_cast<float>((i * 7) % 5 - 2);  // small integers: exact in BFloat16 and in float sums
-    b[i] = static_cast<float>((i * 3) % 7 - 3);
+TEST(CpuSm90, WgmmaMatchesScalarGemm) { EXPECT_EQ(wgmma_wrong_entries<&wgmma_kernel>(64, 16384), 0); }
+
+// Float8 with A from registers (RS): A (64 x 128) E4M3, each thread's 16
+// values per k32 step placed by the PTX ISA's 8-bit A fragment (value v of
+// thread t: row 16 (t / 32) + (t % 32) / 4 + 8 ((v / 4) % 2), column
+// 4 (t % 4) + v % 4 + 16 (v / 8)); B (64 x 128) E5M2, K-major under the
+// 128-byte swizzle. Four k32 steps accumulate D = A * B^T.
+void wgmma_fp8_rs_kernel(const float* a, const float* b, float* d_out) {
+  TILESLC_DYNAMIC_SMEM(smem);
+  for (int i = tid(); i < 8192; i += 128) {
+    const uint32_t lin = static_cast<uint32_t>(i);  // row i / 128, element i % 128
+    smem[lin ^ (((lin >> 7) & 7) << 4)] = __nv_fp8_e5m2(b[i]).__x;
   }
-  ASSERT_EQ(launch<&wgmma_kernel>(dim3(1), dim3(128), 16384, static_cast<const float*>(a.data()),
-                                  static_cast<const float*>(b.data()), d.data()),
-            cudaSuccess);
-  int wrong = 0;
-  for (int m = 0; m < 64; ++m)
-    for (int n = 0; n < 64; ++n) {
-      float want = 0;
-      for (int k = 0; k < 64; ++k) want += a[m * 64 + k] * b[n * 64 + k];
-      wrong += d[m * 64 + n] != want;
+  TILESLC_SYNCTHREADS();
+  const int t = tid(), lane = t % 32, warp = t / 32;
+  float d[32];
+  dev::wgmma_fence();
+  for (int ks = 0; ks < 4; ++ks) {
+    __nv_fp8_e4m3 frag[16];
+    for (int v = 0; v < 16; ++v) {
+      const int row = 16 * warp + lane / 4 + 8 * ((v / 4) % 2), col = 32 * ks + 4 * (lane % 4) + v % 4 + 16 * (v / 8);
+      frag[v] = __nv_fp8_e4m3(a[row * 128 + col]);
     }
-  EXPECT_EQ(wrong, 0);
+    dev::wgmma_m64n64k32_f32_e4m3_e5m2_rs(d, frag, dev::wgmma_desc(smem + 32 * ks, 16, 1024, 1), ks > 0 ? 1 : 0);
+  }
+  dev::wgmma_commit_group();
+  dev::wgmma_wait_group_0();
+  store_accumulators(d, d_out);
 }
+
+TEST(CpuSm90, WgmmaFloat8WithARegistersMatchesScalarGemm) { EXPECT_EQ(wgmma_wrong_entries<&wgmma_fp8_rs_kernel>(128, 8192), 0); }
 
 void wgmma_misaligned_kernel(float*) {
   TILESLC_DYNAMIC_SMEM(smem);

@@ -1,6 +1,9 @@
 // gpu.wgmma_fp8: wgmma.mma_async m64n128k32 with Float8 inputs (wgmma_fp8.tpy),
 // C = A * B^T for E4M3 x E4M3 and E4M3 x E5M2 on 128 x 256 x 384 (2 x 2 CTAs,
-// 3 k-tiles). Inputs are random fp8 values in [-2, 2); the reference is the
+// 3 k-tiles), with A read from shared memory (SS) and from registers (RS: each
+// thread's 16 values per instruction copied out of the tile; a fragment in the
+// wrong order multiplies the wrong elements and gives errors of order 1).
+// Inputs are random non-zero fp8 values in [-2, 2); the reference is the
 // float64 sum of the products of the decoded fp8 values. Every product of two
 // fp8 values is exact in Float32, so the error is the accumulation's: the
 // tensor cores keep about 14 bits of the running sum in fp8 wgmma (DeepSeek-V3
@@ -31,8 +34,10 @@ struct Fp8Matrix {
 
   Fp8Matrix(int64_t r, int64_t c, tileslc::DType dtype, sample::Rng& rng) : rows(r), cols(c), bits(r * c), value(r * c), dtype_(dtype) {
     for (int64_t i = 0; i < r * c; ++i) {
-      bits[i] = Fp8(rng.uniform(-2.0f, 2.0f));
-      value[i] = static_cast<double>(static_cast<float>(bits[i]));
+      do {  // non-zero, so that every element of A and B counts in C
+        bits[i] = Fp8(rng.uniform(-2.0f, 2.0f));
+        value[i] = static_cast<double>(static_cast<float>(bits[i]));
+      } while (value[i] == 0.0);
     }
     CHECK_OK(buffer.allocate(bits.size()));
     CHECK_OK(buffer.copy_from_host(bits.data(), bits.size()));
@@ -78,6 +83,10 @@ int main() {
                                  [](auto a, auto b, auto c, cudaStream_t s) { return wgmma_e4m3(a, b, c, s); }, rng, stream);
     ok &= run<__nv_fp8_e5m2>("E4M3 x E5M2", tileslc::DType::Float8E5M2,
                              [](auto a, auto b, auto c, cudaStream_t s) { return wgmma_e4m3_e5m2(a, b, c, s); }, rng, stream);
+    ok &= run<__nv_fp8_e4m3>("E4M3 x E4M3, A in registers", tileslc::DType::Float8E4M3FN,
+                             [](auto a, auto b, auto c, cudaStream_t s) { return wgmma_e4m3_rs(a, b, c, s); }, rng, stream);
+    ok &= run<__nv_fp8_e5m2>("E4M3 x E5M2, A in registers", tileslc::DType::Float8E5M2,
+                             [](auto a, auto b, auto c, cudaStream_t s) { return wgmma_e4m3_e5m2_rs(a, b, c, s); }, rng, stream);
     return ok;
   });
 }

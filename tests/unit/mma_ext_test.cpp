@@ -9,6 +9,10 @@
 // m16n8 accumulator places, the warps' atoms covering the tile once; after
 // stmatrix ("Warp-level matrix store instruction: stmatrix"), every element
 // of the shared-memory tile must hold the global element of its coordinate.
+// wgmma with A from registers (the RS form): each thread's A fragment must
+// hold, per instruction, the elements of the ISA's A fragment figures ("Register
+// Fragments and Shared Memory Matrix Layouts", matrix A of m64nNk16 and, for
+// .e4m3/.e5m2, of m64nNk32).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -34,7 +38,8 @@ using Lanes = std::vector<std::vector<Elem>>;  // [lane][value]: where the regis
 /// assignments, register loads from global memory, and the warp calls.
 class Sim {
  public:
-  /// (warp, function, per operand: each lane's elements) for every mma.sync.
+  /// (warp, function, per operand: each lane's elements) for every mma.sync; for
+  /// every wgmma RS, (warpgroup, function, {each thread's A elements}).
   using OnMma = std::function<void(int warp, const std::string& fn, const std::vector<Lanes>& operands)>;
   Sim(int threads, OnMma on_mma) : threads_(threads), vars_(threads), regs_(threads), on_mma_(std::move(on_mma)) {}
 
@@ -55,7 +60,7 @@ class Sim {
   }
 
   std::map<Elem, Elem> smem;  ///< stmatrix destinations: element -> the global element it holds
-  int mma_count = 0, stsm_count = 0;
+  int mma_count = 0, stsm_count = 0, wgmma_count = 0;
 
  private:
   Elem address(const ir::ExprRef& e, int t) {
@@ -87,6 +92,18 @@ class Sim {
           for (int v = 0; v < 4; ++v) ops[0][l].push_back(reg(32 * w + l, {p.first, p.second + v}));
         }
         on_mma_(w, fn, ops);
+      }
+    } else if (fn.rfind("tileslc::dev::wgmma_m64n", 0) == 0 && fn.size() > 3 && fn.compare(fn.size() - 3, 3, "_rs") == 0) {
+      // d, a (this thread's four 32-bit registers of A), b's descriptor, scale-d.
+      ++wgmma_count;
+      const int values = fn.find("k32") != std::string::npos ? 16 : 8;
+      for (int g = 0; g < threads_ / 128; ++g) {
+        Lanes a(128);
+        for (int t = 0; t < 128; ++t) {
+          const Elem p = address(e.operands.at(1), 128 * g + t);
+          for (int v = 0; v < values; ++v) a[t].push_back(reg(128 * g + t, {p.first, p.second + v}));
+        }
+        on_mma_(g, fn, {a});
       }
     } else if (fn.rfind("tileslc::dev::stsm_", 0) == 0) {
       // PTX: lane i gives the address of row i % 8 of matrix i / 8; lane t's register j holds
@@ -233,6 +250,76 @@ TEST(MmaExt, Int8OneWarpOneAtom) {
 }
 TEST(MmaExt, Uint8FourWarpsSeveralAtoms) {
   check_gemm("cute.nvgpu.warp.MmaI8Op(cutlass.Uint8, cutlass.Int32, (16, 8, 32))", "Uint8", "Int32", kInt8, 2, 2, 32, 32, 64);
+}
+
+/// wgmma RS with `wg` warpgroups over a (64 wg, K) A tile of `ab` in row-major global memory, copied
+/// element by element into each thread's fragment, and a K-major 128-byte-swizzled (64, K) B tile
+/// (K: 128 bytes). Every instruction of every warpgroup must find in thread t's registers value v of
+/// the ISA's A fragment, with w = t / 32, g = (t % 32) / 4 and q = t % 4, at (row, col) of the
+/// instruction's 64 x k_atom block:
+///   16-bit, k_atom 16, 8 values:  (16 w + g + 8 ((v / 2) % 2), 2 q + v % 2 + 8 (v / 4));
+///   8-bit, k_atom 32, 16 values:  (16 w + g + 8 ((v / 4) % 2), 4 q + v % 4 + 16 (v / 8)).
+void check_wgmma_rs(const std::string& op, const std::string& ab, int k_atom, int wg) {
+  auto s = [](int v) { return std::to_string(v); };
+  const int elem = k_atom == 32 ? 1 : 2, k = 128 / elem, values = 4 * 4 / elem;
+  const std::string src =
+      "import tileslc as cutlass\n"
+      "import tileslc.cute as cute\n"
+      "@cute.kernel\n"
+      "def k(mA: cute.Tensor, mC: cute.Tensor):\n"
+      "    tidx, _, _ = cute.arch.thread_idx()\n"
+      "    smem = cutlass.utils.SmemAllocator()\n"
+      "    sB = smem.allocate_tensor(cutlass." + ab + ", cute.make_composed_layout(cute.make_swizzle(3, " + s(elem == 1 ? 4 : 3) +
+      ", 3), 0, cute.make_layout((64, " + s(k) + "), stride=(" + s(k) + ", 1))), 1024)\n"
+      "    mma = cute.make_tiled_mma(" + op + ", (" + s(wg) + ", 1, 1))\n"
+      "    thr = mma.get_slice(tidx)\n"
+      "    tA = thr.partition_A(mA)\n"
+      "    rA = mma.make_fragment_A(tA)\n"
+      "    acc = mma.make_fragment_C(thr.partition_C(mC))\n"
+      "    cute.copy(cute.make_copy_atom(cute.nvgpu.CopyUniversalOp(), cutlass." + ab + "), tA, rA)\n"
+      "    cute.gemm(mma, acc, rA, thr.partition_B(sB), acc)\n"
+      "@cute.jit\n"
+      "def run(mA: cute.Tensor[cutlass." + ab + ", (" + s(64 * wg) + ", " + s(k) + "), (" + s(k) + ", 1), 16], "
+      "mC: cute.Tensor[cutlass.Float32, (" + s(64 * wg) + ", 64), (64, 1), 16]):\n"
+      "    k(mA, mC).launch(grid=(1, 1, 1), block=(" + s(128 * wg) + ", 1, 1))\n";
+  auto prog = analyze(src);
+  ASSERT_TRUE(prog.has_value()) << src;
+  std::set<std::pair<int, int>> blocks;
+  Sim sim(128 * wg, [&](int g, const std::string& fn, const std::vector<Lanes>& ops) {
+    ASSERT_EQ(ops.size(), 1u);
+    const Lanes& a = ops[0];
+    ASSERT_EQ(a[0].size(), size_t(values)) << fn;
+    ASSERT_EQ(a[0][0].first, "mA");
+    const int m0 = static_cast<int>(a[0][0].second / k), k0 = static_cast<int>(a[0][0].second % k);
+    const int per_reg = 4 / elem;
+    for (int t = 0; t < 128; ++t)
+      for (int v = 0; v < values; ++v) {
+        const int row = 16 * (t / 32) + (t % 32) / 4 + 8 * ((v / per_reg) % 2), col = per_reg * (t % 4) + v % per_reg + (k_atom / 2) * (v / (2 * per_reg));
+        ASSERT_EQ(a[t][v], Elem("mA", int64_t{m0 + row} * k + k0 + col)) << fn << ": value " << v << " of thread " << t << " of warpgroup " << g;
+      }
+    EXPECT_EQ(m0, 64 * g) << "warpgroup " << g << " multiplies rows of another";
+    EXPECT_EQ(k0 % k_atom, 0);
+    EXPECT_TRUE(blocks.insert({m0, k0}).second) << "A block (" << m0 << ", " << k0 << ") read twice";
+  });
+  sim.run(prog->kernels.at(0).body);
+  EXPECT_EQ(blocks.size(), size_t(wg) * (k / k_atom));
+  EXPECT_EQ(sim.wgmma_count, k / k_atom);
+}
+
+TEST(WgmmaRs, Float8AFragmentOneWarpgroup) {
+  check_wgmma_rs("cute.nvgpu.warpgroup.MmaF8Op(cutlass.Float8E4M3FN, cutlass.Float8E4M3FN, cutlass.Float32, (64, 64, 32), "
+                 "a_src=cute.nvgpu.warpgroup.OperandSource.RMEM)",
+                 "Float8E4M3FN", 32, 1);
+}
+TEST(WgmmaRs, Float8AFragmentTwoWarpgroups) {
+  check_wgmma_rs("cute.nvgpu.warpgroup.MmaF8Op(cutlass.Float8E5M2, cutlass.Float8E5M2, cutlass.Float32, (64, 64, 32), "
+                 "a_src=cute.nvgpu.warpgroup.OperandSource.RMEM)",
+                 "Float8E5M2", 32, 2);
+}
+TEST(WgmmaRs, BFloat16AFragment) {
+  check_wgmma_rs("cute.nvgpu.warpgroup.MmaF16BF16Op(cutlass.BFloat16, cutlass.Float32, (64, 64, 16), "
+                 "a_src=cute.nvgpu.warpgroup.OperandSource.RMEM)",
+                 "BFloat16", 16, 2);
 }
 
 /// stmatrix of a (BM, BN) BFloat16 tile from C fragments (loaded from mC) into row-major

@@ -1,6 +1,6 @@
 // wgmma.mma_async.sync.aligned.m64nNk16.f32.{bf16,f16} and m64nNk32.f32.{e4m3,e5m2}
-// with both operands in shared memory, and m64nNk16 with A in registers (RS),
-// for the CPU emulation target (PTX ISA, "Asynchronous
+// with both operands in shared memory, or with A in registers (RS), for the
+// CPU emulation target (PTX ISA, "Asynchronous
 // Warpgroup Level Matrix Multiply-Accumulate Instructions: wgmma"):
 //   D (64 x N, f32) = A (64 x 16) * B^T (B: N x 16, "K-major") + (scale_d ? D : 0)
 // A warpgroup collective: the 128 threads meet (warpgroup_sync), and the last
@@ -109,20 +109,37 @@ void read_operand(WgmmaType t, const Desc& d, int rows, float* out, const SrcLoc
   }
 }
 
-// wgmma RS: A (64 x 16, 16-bit) from the 128 threads' registers, 8 values each
-// in the m16n8k16 A-fragment order of its warp ("Register Fragments: wgmma
-// .m64nNk16", A): value v of thread t is at
-//   row = 16 (t / 32) + (t % 32) / 4 + 8 ((v / 2) % 2),  col = 2 (t % 4) + v % 2 + 8 (v / 4).
+// wgmma RS: A (64 x K) from the 128 threads' registers, four 32-bit registers
+// (32 bytes of K per row) each ("Register Fragments and Shared Memory Matrix
+// Layouts", matrix A). Value v of thread t, with g = (t % 32) / 4 and
+// q = t % 4, lies at row 16 (t / 32) + g + 8 r, column c:
+//   16-bit (m64nNk16, 8 values):  r = (v / 2) % 2,  c = 2 q + v % 2 + 8 (v / 4);
+//   8-bit  (m64nNk32, 16 values): r = (v / 4) % 2,  c = 4 q + v % 4 + 16 (v / 8).
+// Each register holds 4 bytes of one row, so either way it is 32 / sizeof(X)
+// consecutive columns of row g or g + 8, and the registers go (row g, k-low),
+// (g + 8, k-low), (g, k-high), (g + 8, k-high).
 template <class X>
 void read_register_a(const WarpgroupExchange& x, float* out) {
+  constexpr int per_reg = 4 / static_cast<int>(sizeof(X)), values = 4 * per_reg, K = 2 * values;
   for (int th = 0; th < 128; ++th) {
     const X* frag;
     std::memcpy(&frag, &x.slot[th][1], sizeof frag);
     const int lane = th % 32, warp = th / 32;
-    for (int v = 0; v < 8; ++v) {
-      const int row = 16 * warp + lane / 4 + 8 * ((v / 2) % 2), col = 2 * (lane % 4) + v % 2 + 8 * (v / 4);
-      out[row * 16 + col] = static_cast<float>(frag[v]);
+    for (int v = 0; v < values; ++v) {
+      const int row = 16 * warp + lane / 4 + 8 * ((v / per_reg) % 2),
+                col = per_reg * (lane % 4) + v % per_reg + (K / 2) * (v / (2 * per_reg));
+      out[row * K + col] = static_cast<float>(frag[v]);
     }
+  }
+}
+
+// A from registers, by element type.
+void read_register_a(WgmmaType t, const WarpgroupExchange& x, float* out) {
+  switch (t) {
+    case WgmmaType::BF16: read_register_a<__nv_bfloat16>(x, out); break;
+    case WgmmaType::F16: read_register_a<__half>(x, out); break;
+    case WgmmaType::E4M3: read_register_a<__nv_fp8_e4m3>(x, out); break;
+    case WgmmaType::E5M2: read_register_a<__nv_fp8_e5m2>(x, out); break;
   }
 }
 
@@ -153,8 +170,7 @@ void wgmma_m64n(int n, WgmmaType ta, WgmmaType tb, float* d, uint64_t desc_a, co
   std::vector<float> a(static_cast<size_t>(64) * K), b(static_cast<size_t>(n) * K), bt(static_cast<size_t>(n) * K),
       acc(static_cast<size_t>(64) * n, 0.0f);
   if (rs) {
-    if (ta == WgmmaType::BF16) read_register_a<__nv_bfloat16>(x, a.data());
-    else read_register_a<__half>(x, a.data());
+    read_register_a(ta, x, a.data());
   } else {
     read_operand(ta, decode(desc_a, 64, "A", what, loc), 64, a.data(), loc);
   }

@@ -10,8 +10,9 @@
 //     the thread's bulk async-group and are performed at the
 //     cp.async.bulk.wait_group.read that covers them (or when the thread
 //     exits), so a kernel that overwrites the source too early is caught;
-//   - wgmma.mma_async m64nNk16 (bf16/f16 -> f32, both operands from shared
-//     memory descriptors): a warpgroup collective performed when issued, so
+//   - wgmma.mma_async m64nNk16 (bf16/f16 -> f32) and m64nNk32 (e4m3/e5m2 ->
+//     f32), B from a shared-memory descriptor and A from one or from
+//     registers: a warpgroup collective performed when issued, so
 //     fence, commit_group and wait_group have nothing left to do;
 //   - elect.sync and the warp-uniform broadcast are warp collectives;
 //     setmaxnreg and the proxy and mbarrier-init fences are no-ops (one
@@ -81,8 +82,8 @@ void bulk_wait_group_read(size_t n);
 /// The element types wgmma reads.
 enum class WgmmaType { BF16, F16, E4M3, E5M2 };
 /// Any wgmma form tileslc emits (see runtime/src/cpu/wgmma.cpp): K is 16 (16-bit A) or 32 (8-bit A); A is the
-/// descriptor `desc_a`, or, when `a_regs` is set (RS, 16-bit only), this
-/// thread's 8 values of A in registers.
+/// descriptor `desc_a`, or, when `a_regs` is set (RS), this thread's four
+/// 32-bit registers of A (8 16-bit or 16 8-bit values).
 void wgmma_m64n(int n, WgmmaType a, WgmmaType b, float* d, uint64_t desc_a, const void* a_regs, uint64_t desc_b,
                 int32_t scale_d, const char* what, const SrcLoc& loc);
 
@@ -186,7 +187,9 @@ int32_t wgmma_fence_operands(P d, int32_t n) {
   (void)cpu::checked(d, int64_t{n} * 4, 4, "wgmma accumulator fence");
   return 0;
 }
-// Both operands in shared memory: 16-bit inputs (m64nNk16) and Float8 (m64nNk32, any pair).
+// Every form tileslc emits: 16-bit inputs (m64nNk16) and Float8 (m64nNk32, any
+// pair), each with both operands in shared memory (_ss) and with A from four
+// 32-bit registers, 16 bytes, per thread (_rs).
 #define TILESLC_CPU_WGMMA_SS(N, K, NAME, PTX, TA, TB)                                                              \
   template <class D>                                                                                               \
   int32_t wgmma_m64n##N##k##K##_f32_##NAME##_ss(D d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d,            \
@@ -196,38 +199,33 @@ int32_t wgmma_fence_operands(P d, int32_t n) {
                     desc_b, scale_d, what, loc);                                                                   \
     return 0;                                                                                                      \
   }
-#define TILESLC_CPU_WGMMA_SS_N(N)                                          \
-  TILESLC_CPU_WGMMA_SS(N, 16, bf16, "bf16", BF16, BF16)                   \
-  TILESLC_CPU_WGMMA_SS(N, 16, f16, "f16", F16, F16)                       \
-  TILESLC_CPU_WGMMA_SS(N, 32, e4m3_e4m3, "e4m3.e4m3", E4M3, E4M3)         \
-  TILESLC_CPU_WGMMA_SS(N, 32, e4m3_e5m2, "e4m3.e5m2", E4M3, E5M2)         \
-  TILESLC_CPU_WGMMA_SS(N, 32, e5m2_e4m3, "e5m2.e4m3", E5M2, E4M3)         \
-  TILESLC_CPU_WGMMA_SS(N, 32, e5m2_e5m2, "e5m2.e5m2", E5M2, E5M2)
-TILESLC_CPU_WGMMA_SS_N(64)
-TILESLC_CPU_WGMMA_SS_N(128)
-TILESLC_CPU_WGMMA_SS_N(192)
-TILESLC_CPU_WGMMA_SS_N(256)
-#undef TILESLC_CPU_WGMMA_SS_N
-#undef TILESLC_CPU_WGMMA_SS
-// A from registers (RS, m64nNk16).
-#define TILESLC_CPU_WGMMA_RS(N, AB, T)                                                                             \
+#define TILESLC_CPU_WGMMA_RS(N, K, NAME, PTX, TA, TB)                                                              \
   template <class D, class A>                                                                                      \
-  int32_t wgmma_m64n##N##k16_f32_##AB##_rs(D d, A a, uint64_t desc_b, int32_t scale_d,                             \
-                                           const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {                      \
-    const char* what = "wgmma.mma_async.m64n" #N "k16.f32." #AB " (A in registers)";                               \
-    cpu::wgmma_m64n(N, cpu::WgmmaType::T, cpu::WgmmaType::T, cpu::checked(d, N / 2 * 4, 4, what), 0,              \
+  int32_t wgmma_m64n##N##k##K##_f32_##NAME##_rs(D d, A a, uint64_t desc_b, int32_t scale_d,                        \
+                                                const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {                 \
+    const char* what = "wgmma.mma_async.m64n" #N "k" #K ".f32." PTX " (A in registers)";                           \
+    cpu::wgmma_m64n(N, cpu::WgmmaType::TA, cpu::WgmmaType::TB, cpu::checked(d, N / 2 * 4, 4, what), 0,            \
                     cpu::checked(a, 16, 4, what), desc_b, scale_d, what, loc);                                     \
     return 0;                                                                                                      \
   }
-TILESLC_CPU_WGMMA_RS(64, bf16, BF16)
-TILESLC_CPU_WGMMA_RS(128, bf16, BF16)
-TILESLC_CPU_WGMMA_RS(192, bf16, BF16)
-TILESLC_CPU_WGMMA_RS(256, bf16, BF16)
-TILESLC_CPU_WGMMA_RS(64, f16, F16)
-TILESLC_CPU_WGMMA_RS(128, f16, F16)
-TILESLC_CPU_WGMMA_RS(192, f16, F16)
-TILESLC_CPU_WGMMA_RS(256, f16, F16)
+#define TILESLC_CPU_WGMMA_FORMS(FORM, N)                          \
+  FORM(N, 16, bf16, "bf16", BF16, BF16)                           \
+  FORM(N, 16, f16, "f16", F16, F16)                               \
+  FORM(N, 32, e4m3_e4m3, "e4m3.e4m3", E4M3, E4M3)                 \
+  FORM(N, 32, e4m3_e5m2, "e4m3.e5m2", E4M3, E5M2)                 \
+  FORM(N, 32, e5m2_e4m3, "e5m2.e4m3", E5M2, E4M3)                 \
+  FORM(N, 32, e5m2_e5m2, "e5m2.e5m2", E5M2, E5M2)
+#define TILESLC_CPU_WGMMA_N(N)                  \
+  TILESLC_CPU_WGMMA_FORMS(TILESLC_CPU_WGMMA_SS, N) \
+  TILESLC_CPU_WGMMA_FORMS(TILESLC_CPU_WGMMA_RS, N)
+TILESLC_CPU_WGMMA_N(64)
+TILESLC_CPU_WGMMA_N(128)
+TILESLC_CPU_WGMMA_N(192)
+TILESLC_CPU_WGMMA_N(256)
+#undef TILESLC_CPU_WGMMA_N
+#undef TILESLC_CPU_WGMMA_FORMS
 #undef TILESLC_CPU_WGMMA_RS
+#undef TILESLC_CPU_WGMMA_SS
 
 /// The value of lane 0 in every lane (a shuffle from lane 0, as on the GPU).
 inline int32_t warp_uniform(int32_t x, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
