@@ -389,7 +389,7 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
       if (id >= BuiltinId::MakeIdentityTensor && id <= BuiltinId::SmemAllocatorNew) return call_tensor_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::AtomicAdd && id <= BuiltinId::FenceSys) return call_arch_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::CpAsyncCommitGroup && id <= BuiltinId::CopyG2SOp) return call_mma_builtin(id, args, kwargs, site);
-      if (id >= BuiltinId::MbarrierInit && id <= BuiltinId::MultiprocessorCount) return call_sm90_builtin(id, args, kwargs, site);
+      if (id >= BuiltinId::MbarrierInit && id <= BuiltinId::MaxActiveClusters) return call_sm90_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::ClusterIdx && id <= BuiltinId::CopyBulkTensorTileG2SMulticastOp) return call_cluster_builtin(id, args, kwargs, site);
       if (id >= BuiltinId::LdMatrix8x8x16bOp && id <= BuiltinId::MakeTiledCopyC) return call_ldmatrix_builtin(id, args, kwargs, site);
       if (id == BuiltinId::MethodRetile) {

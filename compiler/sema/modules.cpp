@@ -86,6 +86,7 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
       {"warpgroup_fence", BuiltinId::WarpgroupFence},
       {"warpgroup_commit_group", BuiltinId::WarpgroupCommitGroup}, {"warpgroup_wait_group", BuiltinId::WarpgroupWaitGroup},
       {"get_device_multiprocessor_count", BuiltinId::MultiprocessorCount},
+      {"get_max_active_clusters", BuiltinId::MaxActiveClusters},
       {"CopyBulkTensorTileS2GOp", BuiltinId::CopyBulkTensorTileS2GOp},
       {"CopyReduceBulkTensorTileS2GOp", BuiltinId::CopyReduceBulkTensorTileS2GOp},
       {"cp_async_bulk_commit_group", BuiltinId::BulkCommitGroup}, {"cp_async_bulk_wait_group", BuiltinId::BulkWaitGroup},

@@ -287,6 +287,25 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
       if (!fn_ || fn_->is_kernel)
         fail(diag::Kind::UnsupportedOperation, site.range, "get_device_multiprocessor_count() is a host query: call it in a @cute.jit function");
       return materialize(Value::dyn(ir::call("tileslc::device_multiprocessor_count", {}, ScalarType::Int64), site.range), "sm_count", site.range);
+    case BuiltinId::MaxActiveClusters: {
+      // CuTe DSL: cutlass.utils.HardwareInfo().get_max_active_clusters(cluster_size).
+      arity(1, 1, "cutlass.utils.get_max_active_clusters");
+      if (!fn_ || fn_->is_kernel)
+        fail(diag::Kind::UnsupportedOperation, site.range, "get_max_active_clusters() is a host query: call it in a @cute.jit function");
+      Value n = args[0];
+      if (n.kind == Value::Kind::SymDim) n = resolve_symbol(n, arg_range(0));
+      if (n.kind == Value::Kind::Int && (n.i < 1 || n.i > 16)) {
+        auto& d = error(diag::Kind::ClusterMismatch, arg_range(0),
+                        "get_max_active_clusters(" + std::to_string(n.i) + "): a cluster has 1 to 16 blocks");
+        d.note("8 is the portable maximum; 16 needs the non-portable cluster size attribute (sm_90)");
+        abort_entry();
+      }
+      if (n.kind != Value::Kind::Int && n.kind != Value::Kind::Dyn)
+        fail(diag::Kind::TypeMismatch, arg_range(0), "get_max_active_clusters() takes the cluster's size in blocks, found " + describe(n));
+      return materialize(Value::dyn(ir::call("tileslc::max_active_clusters", {to_expr_as(n, ScalarType::Int64, arg_range(0))}, ScalarType::Int64),
+                                    site.range),
+                         "max_clusters", site.range);
+    }
     default: break;
   }
   fail(diag::Kind::NotCallable, site.range, "unknown sm_90 builtin");

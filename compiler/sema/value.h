@@ -52,7 +52,7 @@ enum class BuiltinId : uint8_t {
   MbarrierInit, MbarrierInitFence, MbarrierArrive, MbarrierArriveExpectTx, MbarrierWait, FenceProxyAsync,
   WarpgroupRegAlloc, WarpgroupRegDealloc, ElectOne, MakeWarpUniform, CopyBulkTensorTileG2SOp, MakeTiledTmaAtom,
   WarpgroupMmaF16BF16Op, WarpgroupMmaF8Op, WarpgroupFence, WarpgroupCommitGroup, WarpgroupWaitGroup, CopyBulkTensorTileS2GOp,
-  CopyReduceBulkTensorTileS2GOp, BulkCommitGroup, BulkWaitGroup, MultiprocessorCount,
+  CopyReduceBulkTensorTileS2GOp, BulkCommitGroup, BulkWaitGroup, MultiprocessorCount, MaxActiveClusters,
   // sm_90 thread-block clusters: indices, barrier.cluster, the TMA multicast op (cluster_ops.cpp)
   ClusterIdx, ClusterDim, BlockInClusterIdx, BlockInClusterDim, BlockIdxInCluster, ClusterArrive, ClusterArriveRelaxed,
   ClusterWait, CopyBulkTensorTileG2SMulticastOp,

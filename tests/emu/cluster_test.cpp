@@ -54,6 +54,15 @@ TEST(CpuCluster, SpecialRegistersOfA2x2ClusterGrid) {
     }
 }
 
+TEST(CpuCluster, MaxActiveClustersDividesTheSixteenEmulatedSms) {
+  EXPECT_EQ(tileslc::device_multiprocessor_count(), 16);
+  EXPECT_EQ(tileslc::max_active_clusters(1), 16);
+  EXPECT_EQ(tileslc::max_active_clusters(2), 8);
+  EXPECT_EQ(tileslc::max_active_clusters(3), 5);
+  EXPECT_EQ(tileslc::max_active_clusters(16), 1);
+  EXPECT_EQ(tileslc::max_active_clusters(0), 0);
+}
+
 TEST(CpuCluster, PlainLaunchRunsEveryBlockAsItsOwnCluster) {
   std::vector<int> out(8 * 3, -1);
   ASSERT_EQ(emu_test::launch<&indices_kernel>(dim3(3), dim3(32), 0, out.data()), cudaSuccess);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -367,6 +368,30 @@ TEST(LaunchGpu, ClusterLaunchWritesEveryElement) {
     return launch_kernel_cluster(runtime_test_fill_kernel(), "fill_kernel", dim3(4, 1, 1), dim3(256, 1, 1), dim3(2, 1, 1), 0,
                                  nullptr, args);
   }, 2.5f);
+}
+
+TEST(OccupancyGpu, MaxActiveClustersFitTheSmsAndShrinkWithTheClusterSize) {
+  REQUIRE_GPU();
+  int major = 0;
+  ASSERT_EQ(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), cudaSuccess);
+  if (major < 9) GTEST_SKIP() << "thread-block clusters need compute capability 9.0, found " << major << ".x";
+  const int64_t sms = device_multiprocessor_count();
+  ASSERT_GT(sms, 0);
+  EXPECT_EQ(max_active_clusters(0), 0);
+  EXPECT_EQ(max_active_clusters(1), sms);  // blocks that fill an SM: one per SM
+  int64_t previous = sms;
+  for (int64_t n : {2, 4, 8, 16}) {
+    const int64_t c = max_active_clusters(n);
+    std::printf("[ occupancy ] %lld SMs: %lld clusters of %lld blocks at once (SMs / size = %lld)\n",
+                static_cast<long long>(sms), static_cast<long long>(c), static_cast<long long>(n),
+                static_cast<long long>(sms / n));
+    EXPECT_GE(c, 1) << n;
+    EXPECT_LE(c * n, sms) << n;  // each block of a cluster needs its own SM
+    EXPECT_LE(c, previous) << n;
+    EXPECT_EQ(max_active_clusters(n), c) << n;  // cached
+    previous = c;
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);  // the probe leaves no error behind
 }
 
 TEST(LaunchGpu, LargeDynamicSharedMemoryRaisesTheLimit) {

@@ -239,6 +239,17 @@ Status make_tma_descriptor(TmaDescriptor* out, const TensorView& t, const char* 
 // read once per device and cached; 0 if it cannot be read.
 int64_t device_multiprocessor_count();
 
+// How many thread-block clusters of `cluster_size` blocks (along x) the
+// current device runs at once when each block uses all the shared memory a
+// block may have (one block per SM, as in a persistent GEMM): what a
+// persistent grid of clusters should be sized by. GPCs need not hold a
+// multiple of the cluster size, so this can be below
+// device_multiprocessor_count() / cluster_size (cudaOccupancyMaxActiveClusters
+// on a probe kernel; cached per device and size). Falls back to that quotient
+// where the runtime cannot say (no clusters before sm_90); 0 for a size below 1.
+// The CPU emulation target answers the quotient (its 16 multiprocessors).
+int64_t max_active_clusters(int64_t cluster_size);
+
 // Stores the message of `s` as this thread's last error (what
 // tileslc_last_error() returns), or clears it when `s` is ok. Generated C-ABI
 // twins call this before returning.
