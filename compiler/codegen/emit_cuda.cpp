@@ -1,6 +1,5 @@
 // The .cu file: banner, includes, kernels, host functions with argument
 // validation and launches through tileslc::launch_kernel, and C ABI twins.
-#include <cctype>
 #include <map>
 #include <set>
 
@@ -58,17 +57,8 @@ class CudaEmitter {
 
   bool cpu() const { return opts_.target == Target::Cpu; }
 
-  /// tileslc_kernels::<stem of the .tpy>, the stem made an identifier (other characters become '_').
-  std::string kernel_namespace() const {
-    std::string path = prog_.source_path, stem;
-    const size_t slash = path.find_last_of("/\\");
-    if (slash != std::string::npos) path = path.substr(slash + 1);
-    const size_t dot = path.rfind('.');
-    if (dot != std::string::npos && dot > 0) path = path.substr(0, dot);
-    for (char c : path) stem += std::isalnum(static_cast<unsigned char>(c)) || c == '_' ? c : '_';
-    if (stem.empty() || std::isdigit(static_cast<unsigned char>(stem[0]))) stem = "_" + stem;
-    return "tileslc_kernels::" + stem;
-  }
+  /// Where the kernels are defined (sema picks it: tileslc_kernels::<file stem> or --kernel-namespace).
+  const std::string& kernel_namespace() const { return prog_.kernel_namespace; }
 
   /// Maps the following output to the .tpy file and line of `loc`: a
   /// directive for each new .tpy line, and again for a .tpy line printed as

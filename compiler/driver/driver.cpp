@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,50 +32,73 @@ namespace {
 
 /// Writes every (path, text) through a temporary file in the same directory,
 /// then renames them all: readers never see a partial file, and when any
-/// write fails none of the outputs is replaced.
+/// write fails (disk full included) none of the outputs is replaced. Devices,
+/// FIFOs and `-` (standard output) are written in place; symbolic links are
+/// followed.
 bool write_outputs(const std::vector<std::pair<std::string, std::string>>& outputs, std::string* error) {
-  std::vector<std::pair<fs::path, fs::path>> staged;  // (tmp, target)
+  // Regular files (and paths not there yet) are written beside their target and renamed onto
+  // it once every output is ready, so a failure leaves no half-written file; a symbolic link
+  // is followed, so the file it points to is replaced, not the link. What is not a regular
+  // file (/dev/null, /dev/stdout, a FIFO) is written through, in place, and `-` means
+  // standard output: renaming onto those would replace the device or pipe itself.
+  struct Staged {
+    fs::path tmp, target;
+  };
+  std::vector<Staged> staged;
+  std::vector<std::pair<std::string, const std::string*>> direct;  // (path, text)
   auto discard = [&] {
     std::error_code ec;
-    for (const auto& [tmp, _] : staged) fs::remove(tmp, ec);
+    for (const auto& st : staged) fs::remove(st.tmp, ec);
+  };
+  auto fail = [&](const std::string& msg) {
+    *error = msg;
+    discard();
+    return false;
   };
   for (const auto& [path, text] : outputs) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-      *error = "cannot write '" + path + "': it is a directory";
-      discard();
-      return false;
+    if (path == "-") {
+      direct.emplace_back(path, &text);
+      continue;
     }
-  }
-  for (const auto& [path, text] : outputs) {
-    fs::path target(path);
+    std::error_code ec;
+    fs::path target = fs::weakly_canonical(fs::path(path), ec);  // follows symbolic links
+    if (ec) target = path;
+    const fs::file_status st = fs::status(target, ec);
+    if (fs::is_directory(st)) return fail("cannot write '" + path + "': it is a directory");
+    if (fs::exists(st) && !fs::is_regular_file(st)) {
+      direct.emplace_back(path, &text);
+      continue;
+    }
     fs::path tmp = target;
     tmp += ".tmp." + std::to_string(::getpid());
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      *error = "cannot write '" + path + "': " + (fs::exists(target.parent_path().empty() ? "." : target.parent_path())
-                                                       ? "permission denied or not a regular file"
-                                                       : "its directory does not exist");
-      discard();
-      return false;
-    }
-    staged.emplace_back(tmp, target);
+    if (!out)
+      return fail("cannot write '" + path + "': " + (fs::exists(target.parent_path().empty() ? "." : target.parent_path())
+                                                         ? "permission denied"
+                                                         : "its directory does not exist"));
+    staged.push_back({tmp, target});
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.flush();
-    if (!out) {
-      *error = "cannot write '" + path + "'";
-      discard();
-      return false;
-    }
+    out.close();
+    if (out.fail()) return fail("cannot write '" + path + "': " + std::strerror(errno) + " (is the disk full?)");
   }
-  for (const auto& [tmp, target] : staged) {
-    std::error_code ec;
-    fs::rename(tmp, target, ec);
-    if (ec) {
-      *error = "cannot move '" + tmp.string() + "' to '" + target.string() + "': " + ec.message();
-      discard();
-      return false;
+  for (const auto& [path, text] : direct) {
+    if (path == "-") {
+      std::cout.write(text->data(), static_cast<std::streamsize>(text->size()));
+      std::cout.flush();
+      if (!std::cout) return fail("cannot write the output to standard output");
+      continue;
     }
+    std::ofstream out(path, std::ios::binary);
+    if (out) {
+      out.write(text->data(), static_cast<std::streamsize>(text->size()));
+      out.close();
+    }
+    if (!out) return fail("cannot write '" + path + "': " + std::strerror(errno));
+  }
+  for (const auto& st : staged) {
+    std::error_code ec;
+    fs::rename(st.tmp, st.target, ec);
+    if (ec) return fail("cannot move '" + st.tmp.string() + "' to '" + st.target.string() + "': " + ec.message());
   }
   return true;
 }
@@ -137,7 +162,7 @@ int run(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "layout") return run_layout_cli(argc - 1, argv + 1);
   CLI::App app{"tileslc: compiles .tpy kernels (Python syntax, CuTe's model of the GPU) to CUDA C++", "tileslc"};
   std::string input, out_cu, out_h, out_json, arch = "sm_90a", target = "cuda", depfile, diag_format = "human", color = "auto", stdlib_flag;
-  std::string explain_code;
+  std::string explain_code, kernel_namespace;
   std::vector<std::string> includes, defines, warning_flags;
   bool syntax_only = false, dump_ast = false, no_warnings = false, version = false, compile_only = false;
   int max_errors = -1;
@@ -146,6 +171,9 @@ int run(int argc, char** argv) {
   app.add_flag("-c", compile_only, "also compile the generated code with nvcc into an object file (-o), reporting nvcc's errors at .tpy lines");
   app.add_option("-H,--header", out_h, "write the header declaring the host functions here");
   app.add_option("--emit-metadata", out_json, "write metadata JSON (kernels, parameters, arch) here");
+  app.add_option("--kernel-namespace", kernel_namespace,
+                 "C++ namespace of the generated kernels (default tileslc_kernels::<file stem>); give one to each of two "
+                 ".tpy files with the same stem that are linked into one program");
   app.add_option("--arch", arch, "target architecture: sm_80 or sm_90a")->capture_default_str();
   app.add_option("--target", target,
                  "cuda: CUDA C++ for nvcc; cpu: C++ for the host compiler that runs the kernels in the CPU emulator "
@@ -226,6 +254,11 @@ int run(int argc, char** argv) {
   }
   sema::Options sopts;
   sopts.arch = arch;
+  if (!kernel_namespace.empty()) {
+    if (std::string why = sema::check_kernel_namespace(kernel_namespace); !why.empty())
+      return usage_error("--kernel-namespace '" + kernel_namespace + "': " + why);
+    sopts.kernel_namespace = kernel_namespace;
+  }
   sopts.include_dirs = includes;
   for (const auto& d : defines) {
     auto eq = d.find('=');
@@ -283,17 +316,28 @@ int run(int argc, char** argv) {
   }
   if (out_cu.empty()) out_cu = fs::path(input).filename().replace_extension(".cu").string();
   {
-    // An output that names the input or another output would destroy it.
-    std::vector<std::pair<std::string, std::string>> paths = {{"the input", input}, {"-o", out_cu}};
+    // An output that names the input, a module it imports or another output would destroy it
+    // (several outputs may go to one device, such as /dev/null, or to `-`).
+    std::vector<std::pair<std::string, std::string>> paths = {{"the input", input}};
+    for (const auto& d : deps) paths.emplace_back("the imported module", d);
+    const size_t sources = paths.size();
+    paths.emplace_back("-o", out_cu);
     if (!out_h.empty()) paths.emplace_back("-H", out_h);
     if (!out_json.empty()) paths.emplace_back("--emit-metadata", out_json);
     if (!depfile.empty()) paths.emplace_back("--depfile", depfile);
-    for (size_t i = 0; i < paths.size(); ++i)
-      for (size_t j = i + 1; j < paths.size(); ++j) {
+    auto shareable = [](const std::string& p) {
+      std::error_code ec;
+      const fs::file_status st = fs::status(p, ec);
+      return p == "-" || (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st));
+    };
+    for (size_t j = sources; j < paths.size(); ++j)
+      for (size_t i = 0; i < j; ++i) {
         std::error_code ec1, ec2;
+        if (i >= sources && shareable(paths[j].second)) continue;
         if (fs::weakly_canonical(paths[i].second, ec1) == fs::weakly_canonical(paths[j].second, ec2)) {
           diags.report(diag::Kind::BadCommandLine, {},
-                       paths[j].first + " '" + paths[j].second + "' is the same file as " + paths[i].first);
+                       paths[j].first + " '" + paths[j].second + "' is the same file as " + paths[i].first +
+                           (i > 0 && i < sources ? " '" + paths[i].second + "'" : ""));
           return finish(2);
         }
       }

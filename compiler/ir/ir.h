@@ -242,6 +242,7 @@ struct HostFunction {
 
 struct Program {
   std::string source_path;   ///< the main .tpy, as given on the command line
+  std::string kernel_namespace;  ///< C++ namespace the kernels are defined in: tileslc_kernels::<stem>
   std::string arch;          ///< "sm_80", "sm_90a"
   std::vector<Kernel> kernels;
   std::vector<HostFunction> host_functions;

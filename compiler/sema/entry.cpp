@@ -41,6 +41,7 @@ std::optional<Value> parse_define(const std::string& text) {
 std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::string>* deps) {
   deps_ = deps;
   program_.source_path = sm_.file(main).path();
+  program_.kernel_namespace = opts_.kernel_namespace.empty() ? default_kernel_namespace(program_.source_path) : opts_.kernel_namespace;
   program_.arch = opts_.arch;
   if (deps_) deps_->push_back(program_.source_path);
   auto m = std::make_shared<ModuleValue>();

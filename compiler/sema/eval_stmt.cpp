@@ -4,6 +4,8 @@
 // region assigns are first given a local variable, so every path agrees on
 // where a value lives (static numbers are promoted to run-time values there,
 // other static values may not be rebound: E0502).
+#include <algorithm>
+#include <cctype>
 #include <numeric>
 
 #include "sema/evaluator.h"
@@ -89,6 +91,41 @@ bool is_reserved_cpp_name(const std::string& name) {
       "alignof", "char16_t", "char32_t", "wchar_t", "concept", "requires", "co_await", "co_return", "co_yield",
       "asm", "catch", "try", "dynamic_cast", "static_cast", "reinterpret_cast", "const_cast", "explicit", "typename"};
   return reserved.count(name) > 0 || name.rfind("__", 0) == 0 || name.rfind("tl_", 0) == 0;
+}
+
+std::string default_kernel_namespace(const std::string& source_path) {
+  std::string file = source_path;
+  const size_t slash = file.find_last_of("/\\");
+  if (slash != std::string::npos) file = file.substr(slash + 1);
+  const size_t dot = file.rfind('.');
+  if (dot != std::string::npos && dot > 0) file = file.substr(0, dot);
+  std::string stem;
+  for (char c : file) {
+    const char k = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    if (k == '_' && !stem.empty() && stem.back() == '_') continue;  // "__" is reserved anywhere in C++
+    stem += k;
+  }
+  if (stem.empty() || stem == "_") stem = "kernels";
+  if (std::isdigit(static_cast<unsigned char>(stem[0]))) stem = "_" + stem;
+  if (stem[0] == '_' && std::isupper(static_cast<unsigned char>(stem[1]))) stem = "m" + stem;  // _X is reserved
+  if (is_reserved_cpp_name(stem)) stem += "_";
+  return "tileslc_kernels::" + stem;
+}
+
+std::string check_kernel_namespace(const std::string& name) {
+  size_t start = 0;
+  while (true) {
+    const size_t end = name.find("::", start);
+    const std::string part = name.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (part.empty() || std::isdigit(static_cast<unsigned char>(part[0])) ||
+        !std::all_of(part.begin(), part.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
+      return "'" + part + "' is not a C++ identifier";
+    if (is_reserved_cpp_name(part) || part.find("__") != std::string::npos ||
+        (part[0] == '_' && part.size() > 1 && std::isupper(static_cast<unsigned char>(part[1]))))
+      return "'" + part + "' is reserved in the generated C++";
+    if (end == std::string::npos) return "";
+    start = end + 2;
+  }
 }
 
 std::string Evaluator::unique_name(const std::string& hint) {

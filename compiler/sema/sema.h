@@ -24,7 +24,19 @@ struct Options {
   std::vector<std::string> include_dirs;          ///< -I, searched after the main file's directory
   std::string stdlib_dir;                         ///< holds tileslc/__init__.tpy
   std::map<std::string, std::string> defines;     ///< -D NAME=VALUE (Constexpr parameters)
+  std::string kernel_namespace;                   ///< --kernel-namespace; empty: tileslc_kernels::<file stem>
 };
+
+/// The namespace kernels of `source_path` are defined in by default:
+/// tileslc_kernels::<stem>, the stem made a C++ identifier that is not
+/// reserved (other characters become '_', no "__", a keyword or a name the
+/// generated code uses gets a trailing '_', a leading digit a leading '_').
+std::string default_kernel_namespace(const std::string& source_path);
+
+/// Whether `name` can name the kernels' namespace: identifiers joined by
+/// "::", none of them reserved in the generated C++. Empty when it can, else
+/// what is wrong.
+std::string check_kernel_namespace(const std::string& name);
 
 /// Analyzes `main` and everything it imports. Files read are appended to
 /// `dependencies` (for depfiles), the main file first.
