@@ -248,6 +248,14 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
                       "module '" + base.module->name + "' has no attribute '" + a.attr + "'");
       std::string best = closest_name(a.attr, candidates);
       if (!best.empty()) d.help("did you mean '" + best + "'?");
+      // A user's tileslc.tpy (or tileslc/ folder) beside the input is found before the stdlib, as in Python.
+      const std::string& mod = base.module->name;
+      if ((mod == "tileslc" || mod.rfind("tileslc.", 0) == 0) && base.module->file != source::kNoFile) {
+        const std::string path = sm_.file(base.module->file).path();
+        if (path.rfind(opts_.stdlib_dir, 0) != 0)
+          d.note("module '" + mod + "' was loaded from " + path + ", which hides tileslc's stdlib (" + opts_.stdlib_dir +
+                 "): rename that file");
+      }
       abort_entry();
     }
     case Value::Kind::Tensor: return tensor_attribute(base, a.attr, a.range);
@@ -520,6 +528,18 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
     fail(diag::Kind::DivisionByZero, range, "integer modulo by zero");
   if (!ir::is_float(compute) && (irop == ir::Op::FloorDiv) && r.kind == Value::Kind::Int && r.i == 0)
     fail(diag::Kind::DivisionByZero, range, "integer division by zero");
+  // A shift by a negative count or by the type's width or more has no defined result in C++
+  // (PTX's shl/shr clamp it, C++ does not promise that) and is an error in Python (negative).
+  if ((irop == ir::Op::Shl || irop == ir::Op::Shr) && r.kind == Value::Kind::Int &&
+      (r.i < 0 || r.i >= ir::bit_width(compute))) {
+    auto& d = error(diag::Kind::ShiftCountOutOfRange, r.origin.valid() ? r.origin : range,
+                    std::string(irop == ir::Op::Shl ? "left" : "right") + " shift by " + std::to_string(r.i) + " of a value of type " +
+                        ir::type_name(compute) + (r.i < 0 ? ": the count is negative" : ": the count must be below its width of " +
+                                                                                          std::to_string(ir::bit_width(compute)) + " bits"));
+    d.help(r.i < 0 ? "shift the other way by the positive count"
+                   : "widen the value first, e.g. cutlass.Int64(x) << " + std::to_string(r.i));
+    abort_entry();
+  }
   auto le = to_expr_as(l, compute, range), re = to_expr_as(r, compute, range);
   // Integer identities keep index arithmetic readable: x + 0, x - 0, x * 1, 1 * x.
   if (ir::is_integer(compute)) {

@@ -908,6 +908,13 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
         swz = args[1].composed->swizzle;
         base_offset = args[1].composed->offset.require_value("offset");
         l = args[1].composed->layout;
+        if (base_offset < 0) {
+          auto& d = error(diag::Kind::BadLayoutArgument, site.args[1]->range,
+                          "a shared-memory tensor's composed layout has offset " + std::to_string(base_offset) +
+                              ": its elements would lie before the allocation");
+          d.help("use an offset of 0 or more (cute.make_composed_layout(swizzle, 0, layout))");
+          abort_entry();
+        }
       } else {
         l = to_layout(args[1], site.args[1]->range, "the layout");
       }
@@ -931,7 +938,7 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
       int64_t elem_bytes = std::max(1, ir::bit_width(args[0].type) / 8);
       align = std::max(align, elem_bytes);
       if (swz) {  // swizzled offsets stay inside their 2^(base+bits+shift)-element block: allocate whole blocks
-        int64_t block = int64_t(1) << (swz->base + swz->bits + std::max(0, swz->shift));
+        int64_t block = int64_t(1) << (swz->base + swz->bits + std::abs(swz->shift));
         cos = (cos + base_offset + block - 1) / block * block;
       }
       int64_t offset = (fn_->smem_bytes + align - 1) / align * align;
@@ -944,9 +951,10 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
       tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
       tv.swizzle = swz;
       if (base_offset) tv.offset = ir::int_const(base_offset, ScalarType::Int64);
-      if (swz && (tv.align_bytes / elem_bytes) < (int64_t(1) << (swz->base + swz->bits + std::max(0, swz->shift)))) {
-        // The swizzle permutes offset bits: the buffer must start where those bits are zero.
-        int64_t need = (int64_t(1) << (swz->base + swz->bits + std::max(0, swz->shift))) * elem_bytes;
+      if (swz && (tv.align_bytes / elem_bytes) < (int64_t(1) << (swz->base + swz->bits + std::abs(swz->shift)))) {
+        // The swizzle permutes offset bits (below base + bits + |shift|, for either sign of the
+        // shift): the buffer must start where those bits are zero.
+        int64_t need = (int64_t(1) << (swz->base + swz->bits + std::abs(swz->shift))) * elem_bytes;
         if (need > 1024) fail(diag::Kind::BadLayoutArgument, site.range, "a swizzle over " + std::to_string(need) + "-byte blocks is not supported (the shared-memory base is 1024-byte aligned)");
         offset = (fn_->smem_bytes + need - 1) / need * need;
         tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
