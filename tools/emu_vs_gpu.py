@@ -114,10 +114,14 @@ def main():
     ap.add_argument('samples', nargs='*')
     a = ap.parse_args()
     if a.emu_log and a.gpu_log:
-        with open(a.emu_log) as f:
-            emu_cases = parse(f.read())
-        with open(a.gpu_log) as f:
-            gpu_cases = parse(f.read())
+        texts = []
+        for path in (a.emu_log, a.gpu_log):
+            try:
+                with open(path) as f:
+                    texts.append(f.read())
+            except OSError as e:
+                sys.exit(f'emu_vs_gpu: cannot read {path}: {e.strerror}')
+        emu_cases, gpu_cases = parse(texts[0]), parse(texts[1])
         samples = a.samples or sorted(set(emu_cases) | set(gpu_cases))
     elif a.emu_dir and a.gpu_dir:
         samples = a.samples or sorted(n[len('emu_'):] for n in os.listdir(a.emu_dir)

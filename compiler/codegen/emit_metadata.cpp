@@ -16,6 +16,7 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
   for (const auto& k : p.kernels) {
     nlohmann::ordered_json kj;
     kj["name"] = k.name;
+    kj["qualified_name"] = p.kernel_namespace + "::" + k.name;
     kj["source_name"] = k.source_name;
     kj["specialization"] = k.specialization;
     kj["threads_per_block"] = k.static_threads ? nlohmann::ordered_json(k.static_threads) : nlohmann::ordered_json(nullptr);

@@ -174,7 +174,7 @@ int run(int argc, char** argv) {
   app.add_option("--kernel-namespace", kernel_namespace,
                  "C++ namespace of the generated kernels (default tileslc_kernels::<file stem>); give one to each of two "
                  ".tpy files with the same stem that are linked into one program");
-  app.add_option("--arch", arch, "target architecture: sm_80 or sm_90a")->capture_default_str();
+  app.add_option("--arch", arch, "target architecture: sm_80, sm_90 or sm_90a")->capture_default_str();
   app.add_option("--target", target,
                  "cuda: CUDA C++ for nvcc; cpu: C++ for the host compiler that runs the kernels in the CPU emulator "
                  "(runtime/include/tileslc/cpu), every tensor access bounds-checked")
@@ -232,6 +232,12 @@ int run(int argc, char** argv) {
   }
   if (!explain_code.empty()) return explain(explain_code);
   auto usage_error = [&](const std::string& msg) { return command_line_error(diag::Kind::BadCommandLine, msg, ""); };
+  // -D takes one value: `-D file.tpy` leaves no input, and the -D is what is wrong.
+  for (const auto& d : defines)
+    if (d.find('=') == std::string::npos || d.find('=') == 0) return usage_error("-D expects NAME=VALUE, found '" + d + "'");
+  for (const auto& [flag, value] : {std::pair<const char*, const std::string*>{"-o", &out_cu}, {"-H", &out_h},
+                                    {"--emit-metadata", &out_json}, {"--depfile", &depfile}})
+    if (app.count(flag) && value->empty()) return usage_error(std::string(flag) + " needs a file name (or - for standard output)");
   if (input.empty()) return usage_error("no input file; usage: tileslc FILE.tpy -o FILE.cu [-H FILE.h]");
   diag::RenderOptions render;
   if (diag_format == "human") render.format = diag::Format::Human;

@@ -34,8 +34,10 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates) {
   std::string best;
-  size_t best_d = std::max<size_t>(2, name.size() / 3) + 1;
+  // One or two letters are one edit from too many names to suggest any.
+  size_t best_d = name.size() <= 2 ? 1 : std::max<size_t>(2, name.size() / 3) + 1;
   for (const auto& c : candidates) {
+    if (c == "_") continue;  // the throwaway name suggests nothing
     size_t d = edit_distance(name, c);
     if (d < best_d) best_d = d, best = c;
   }

@@ -5,7 +5,8 @@ devices such as /dev/null are written in place (not replaced by a regular file),
 a full device is an error (E0802, exit 2, no output), `-` is standard output, an
 output that is a module the input imports is refused (E0803), and the kernels'
 namespace comes from the file stem (keywords get a trailing '_') or from
---kernel-namespace, which must be a C++ name.
+--kernel-namespace, which must be a C++ name (and the metadata gives it); an
+empty output name and a -D that took the input are usage errors.
 
 usage: outputs.py TILESLC WORKDIR
 """
@@ -107,6 +108,16 @@ def main():
                      ("a::", "'' is not a C++ identifier"), ("my__ns", "'my__ns' is reserved in the generated C++")):
         r = run(tileslc, "k.tpy", "-o", "-", "--kernel-namespace", bad, cwd=work)
         check(f"--kernel-namespace {bad}: exit 2 and why", r.returncode == 2 and why in r.stderr, r.stderr)
+
+    # An empty output name, and a -D that swallowed the input, say what is wrong.
+    r = run(tileslc, "k.tpy", "-o", "", cwd=work)
+    check("-o '': exit 2 and why", r.returncode == 2 and "-o needs a file name" in r.stderr, r.stderr)
+    r = run(tileslc, "-D", "k.tpy", cwd=work)
+    check("-D k.tpy: exit 2 and why", r.returncode == 2 and "-D expects NAME=VALUE, found 'k.tpy'" in r.stderr, r.stderr)
+    # The metadata names each kernel's qualified C++ name.
+    r = run(tileslc, "k.tpy", "-o", "/dev/null", "--emit-metadata", "-", cwd=work)
+    check("--emit-metadata -: qualified kernel name", '"qualified_name": "tileslc_kernels::k::fill_kernel"' in r.stdout,
+          r.stdout[:200])
 
     print("outputs: %d failed" % failures)
     return 1 if failures else 0
