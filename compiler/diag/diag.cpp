@@ -138,16 +138,35 @@ struct Renderer {
     std::string num = std::to_string(lc.line);
     if (num.size() < gutter) num = std::string(gutter - num.size(), ' ') + num;
     std::string pad(num.size(), ' ');
-    // Labels on the line just shown reuse it: only their underline is printed.
-    if (lc.line != last_line || r.file != last_file) out << c(kBlue) << " " << num << " | " << c(kReset) << line << "\n";
-    last_line = lc.line;
-    last_file = r.file;
     size_t col = display_width(std::string_view(line).substr(0, std::min<size_t>(lc.column - 1, line.size())));
     // Clamp the underline to this line: multi-line spans underline to its end.
     size_t line_start_off = r.begin - (lc.column - 1);
     size_t end = std::min<size_t>(r.end, line_start_off + line.size());
     size_t width = end > r.begin ? display_width(std::string_view(line).substr(lc.column - 1, end - r.begin)) : 1;
     if (width == 0) width = 1;
+    // A very long line (generated code, minified data) shows a window of kShown code points
+    // around the span, with "..." where it was cut.
+    constexpr size_t kShown = 160;
+    const size_t total = display_width(line);
+    const bool cut = total > kShown;
+    if (cut) {
+      const size_t from = col > kShown / 4 ? std::min(col - kShown / 4, total - kShown) : 0;
+      auto byte_of = [&](size_t cp) {  // byte offset of code point `cp`
+        size_t seen = 0;
+        for (size_t i = 0; i < line.size(); ++i)
+          if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80 && seen++ == cp) return i;
+        return line.size();
+      };
+      const size_t b0 = byte_of(from), b1 = byte_of(from + kShown);
+      line = (from > 0 ? "..." : "") + line.substr(b0, b1 - b0) + (from + kShown < total ? "..." : "");
+      col = col - from + (from > 0 ? 3 : 0);
+      width = std::max<size_t>(1, std::min(width, kShown - std::min(kShown, col - (from > 0 ? 3 : 0))));
+    }
+    // Labels on the line just shown reuse it: only their underline is printed (a cut line
+    // is shown again, its window may differ).
+    if (cut || lc.line != last_line || r.file != last_file) out << c(kBlue) << " " << num << " | " << c(kReset) << line << "\n";
+    last_line = lc.line;
+    last_file = r.file;
     std::string under;
     under += primary ? '^' : '-';
     under += std::string(width - 1, primary ? '~' : '-');
