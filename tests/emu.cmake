@@ -6,6 +6,8 @@
 #   emu.tma_roundtrip tests/gpu's TMA load/store/reduce-add driver, emulated;
 #   emu.cpu_prelude.* unit tests of the emulator (barriers, shuffles, votes,
 #                     atomics, mma.sync fragments, cp.async groups);
+#   emu.cuda_runtime.* unit tests of the CUDA runtime shim (allocations,
+#                     frees, cudaMemGetInfo, CUDA's typed overloads);
 #   emu.sm90.*        unit tests of the sm_90 atoms (mbarriers, tensor maps,
 #                     TMA, wgmma, elect.sync);
 #   emu.cluster.*     unit tests of thread-block clusters (cluster indices,
@@ -80,6 +82,7 @@ function(tileslc_emu_unit_test target source prefix)
   gtest_discover_tests(${target} TEST_PREFIX emu.${prefix}. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu ${ARGN})
 endfunction()
 tileslc_emu_unit_test(cpu_prelude_test emu/cpu_prelude_test.cpp cpu_prelude)
+tileslc_emu_unit_test(cpu_cuda_runtime_test emu/cuda_runtime_test.cpp cuda_runtime)
 tileslc_emu_unit_test(cpu_warp_ext_test emu/cpu_warp_ext_test.cpp cpu_warp_ext)
 tileslc_emu_unit_test(cpu_sm90_test emu/sm90_test.cpp sm90)
 tileslc_emu_unit_test(cpu_cluster_test emu/cluster_test.cpp cluster)
