@@ -32,6 +32,7 @@ add_library(tileslc_rt_cpu STATIC
   ${_rt}/src/cpu/wgmma.cpp
   ${_rt}/src/cpu/racecheck.cpp
   ${_rt}/src/cpu/grid.cpp
+  ${_rt}/src/cpu/fiber_stack.cpp
   ${_rt}/src/cpu/checked.cpp
   ${_rt}/src/cpu/occupancy.cpp)
 target_include_directories(tileslc_rt_cpu BEFORE PUBLIC

@@ -22,3 +22,33 @@ if(Python3_Interpreter_FOUND)
                    ${CMAKE_CURRENT_BINARY_DIR}/cli_outputs)
   set_tests_properties(cli.outputs PROPERTIES LABELS cli TIMEOUT 120 PASS_REGULAR_EXPRESSION "outputs: 0 failed")
 endif()
+
+# tileslc_bench's command line (built where CUDA is): each bad argument is a
+# usage error, exit 2, with a line that names it, before the bench looks for a
+# GPU. The accepted forms are checked with --help last: it exits 0 only when
+# everything before it parsed.
+if(TARGET tileslc_bench)
+  function(tileslc_bench_usage_error name args expected)
+    add_test(NAME cli.bench.${name}
+             COMMAND ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:tileslc_bench>^${args} "-DEXPECTED=tileslc_bench: ${expected}"
+                     -DEXIT_CODE=2 -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
+    set_tests_properties(cli.bench.${name} PROPERTIES LABELS cli TIMEOUT 60)
+  endfunction()
+  tileslc_bench_usage_error(unknown_option "--bogus" "unknown option --bogus")
+  tileslc_bench_usage_error(unknown_option_with_value "--bogus=1" "unknown option --bogus")
+  tileslc_bench_usage_error(positional "--reps^3^extra" "unexpected argument `extra`")
+  tileslc_bench_usage_error(missing_value "--reps" "--reps needs a value")
+  tileslc_bench_usage_error(empty_json_inline "--json=" "--json needs a file path, not an empty one")
+  tileslc_bench_usage_error(zero_rounds "--rounds=0" "--rounds is `0`, expected a whole number from 1 to 1000000")
+  tileslc_bench_usage_error(zero_reps "--reps^0" "--reps is `0`, expected a whole number from 1 to 1000000")
+  tileslc_bench_usage_error(negative_warmup "--warmup=-1" "--warmup is `-1`, expected a whole number from 0 to 1000000")
+  tileslc_bench_usage_error(bad_timing "--timing=fast" "--timing is `fast`, expected blocks or interleaved")
+  # An empty argument cannot travel through COMMAND's list: the message alone says it was refused.
+  add_test(NAME cli.bench.empty_json COMMAND tileslc_bench --json "" --help)
+  set_tests_properties(cli.bench.empty_json PROPERTIES LABELS cli TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "tileslc_bench: --json needs a file path, not an empty one")
+  add_test(NAME cli.bench.accepted_forms
+           COMMAND tileslc_bench --timing=blocks --rounds=2 --warmup 0 --settle-ms=0 --reps 1 --json=${CMAKE_CURRENT_BINARY_DIR}/cli_bench.json
+                   --launch-calls=5 --help)
+  set_tests_properties(cli.bench.accepted_forms PROPERTIES LABELS cli TIMEOUT 60 PASS_REGULAR_EXPRESSION "usage: tileslc_bench")
+endif()

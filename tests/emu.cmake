@@ -6,13 +6,17 @@
 #   emu.tma_roundtrip tests/gpu's TMA load/store/reduce-add driver, emulated;
 #   emu.cpu_prelude.* unit tests of the emulator (barriers, shuffles, votes,
 #                     atomics, mma.sync fragments, cp.async groups);
+#   emu.cuda_runtime.* unit tests of the CUDA runtime shim (allocations,
+#                     frees, cudaMemGetInfo, CUDA's typed overloads);
 #   emu.sm90.*        unit tests of the sm_90 atoms (mbarriers, tensor maps,
 #                     TMA, wgmma, elect.sync);
 #   emu.cluster.*     unit tests of thread-block clusters (cluster indices,
 #                     barrier.cluster, a peer's mbarrier, TMA multicast);
 #   emu.racecheck.*   unit tests of the shared-memory race checker;
 #   emu.fail_*        planted bugs whose report (the .tpy line, thread and
-#                     block) the test checks word for word.
+#                     block) the test checks word for word;
+#   emu.setting.*     bad TILESLC_CPU_STACK_KIB / TILESLC_CPU_THREADS values,
+#                     each stopping the run with a report naming it.
 if(NOT TILESLC_HAVE_CPU_EMULATION)
   return()
 endif()
@@ -80,6 +84,7 @@ function(tileslc_emu_unit_test target source prefix)
   gtest_discover_tests(${target} TEST_PREFIX emu.${prefix}. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS emu ${ARGN})
 endfunction()
 tileslc_emu_unit_test(cpu_prelude_test emu/cpu_prelude_test.cpp cpu_prelude)
+tileslc_emu_unit_test(cpu_cuda_runtime_test emu/cuda_runtime_test.cpp cuda_runtime)
 tileslc_emu_unit_test(cpu_warp_ext_test emu/cpu_warp_ext_test.cpp cpu_warp_ext)
 tileslc_emu_unit_test(cpu_sm90_test emu/sm90_test.cpp sm90)
 tileslc_emu_unit_test(cpu_cluster_test emu/cluster_test.cpp cluster)
@@ -115,6 +120,31 @@ tileslc_emu_planted(fail_race
 set_tests_properties(emu.fail_race PROPERTIES ENVIRONMENT TILESLC_CPU_RACECHECK=1)
 tileslc_emu_planted(fail_cluster_barrier
   "tests/emu/fail_cluster_barrier.tpy:19: error: cluster barrier deadlock: barrier.cluster.wait waits for the 128 threads of the cluster's 2 blocks but only 64 arrived; 64 exited without reaching it (first: thread (0,0,0) of block (1,0,0)) (thread (0,0,0) block (0,0,0))")
+tileslc_emu_planted(fail_stack_overflow
+  "tileslc emulator: error: emulated thread's stack overflowed (64 KiB): set TILESLC_CPU_STACK_KIB higher")
+set_tests_properties(emu.fail_stack_overflow PROPERTIES ENVIRONMENT TILESLC_CPU_STACK_KIB=64)
+
+# The emulator's settings: a value it cannot run with stops the first launch
+# with a report naming the variable and the range; the smallest stack runs a sample.
+function(tileslc_emu_bad_setting name variable value expected)
+  add_test(NAME emu.setting.${name}
+           COMMAND ${CMAKE_COMMAND} -E env ${variable}=${value}
+                   ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:emu_vector_add>^--small
+                   "-DEXPECTED=tileslc emulator: error: ${variable} is `${value}`, expected ${expected}"
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
+  set_tests_properties(emu.setting.${name} PROPERTIES LABELS emu TIMEOUT 60)
+endfunction()
+set(_stack_range "a whole number from 64 to 1048576 (KiB)")
+tileslc_emu_bad_setting(stack_not_a_number TILESLC_CPU_STACK_KIB abc "${_stack_range}")
+tileslc_emu_bad_setting(stack_zero TILESLC_CPU_STACK_KIB 0 "${_stack_range}")
+tileslc_emu_bad_setting(stack_too_small TILESLC_CPU_STACK_KIB 1 "${_stack_range}")
+tileslc_emu_bad_setting(stack_too_large TILESLC_CPU_STACK_KIB 99999999999 "${_stack_range}")
+tileslc_emu_bad_setting(threads_negative TILESLC_CPU_THREADS -5 "a whole number from 1 to 1024")
+tileslc_emu_bad_setting(threads_zero TILESLC_CPU_THREADS 0 "a whole number from 1 to 1024")
+tileslc_emu_bad_setting(threads_trailing_text TILESLC_CPU_THREADS 2x "a whole number from 1 to 1024")
+add_test(NAME emu.setting.smallest_stack COMMAND emu_vector_add --small)
+set_tests_properties(emu.setting.smallest_stack PROPERTIES LABELS emu TIMEOUT 300 ENVIRONMENT TILESLC_CPU_STACK_KIB=64
+                     PASS_REGULAR_EXPRESSION "vector_add: all checks passed")
 
 # The command line: an unknown target is a usage error naming the choices.
 add_test(NAME emu.cli_unknown_target

@@ -35,7 +35,7 @@ struct Options {
 void usage(FILE* to) {
   std::fprintf(to,
                "usage: %s [--json PATH] [--timing blocks|interleaved] [--settle-ms N] [--rounds N] [--reps N]\n"
-               "          [--warmup N] [--launch-calls N]\n"
+               "          [--warmup N] [--launch-calls N]   (or --option=VALUE)\n"
                "  --json PATH        where to write the results as JSON (default bench.json)\n"
                "  --timing MODE      blocks (default): each implementation and cuBLAS in turn, --rounds times,\n"
                "                     run back to back for --settle-ms, then --reps timed calls, so that each\n"
@@ -49,49 +49,66 @@ void usage(FILE* to) {
                kName);
 }
 
-// Parses argv into `o`; exits with 2 (or 0 for --help) when it cannot.
+// Reports a command-line error and exits with 2.
+[[noreturn]] void bad_arguments(const std::string& message) {
+  std::fprintf(stderr, "%s: %s\n", kName, message.c_str());
+  usage(stderr);
+  std::exit(2);
+}
+
+// `value` of option `name` as a whole number from `lo` to 1000000.
+int whole_number(const std::string& name, const std::string& value, long lo) {
+  char* end = nullptr;
+  const long n = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || n < lo || n > 1000000)
+    bad_arguments(name + " is `" + value + "`, expected a whole number from " + std::to_string(lo) + " to 1000000");
+  return static_cast<int>(n);
+}
+
+// Parses argv into `o`; exits with 2 (or 0 for --help) when it cannot. Each
+// option takes its value as the next argument or after `=` (--reps=9).
 Options parse(int argc, char** argv) {
   Options o;
+  static const char* const kOptions[] = {"--json",   "--timing", "--settle-ms",   "--rounds",
+                                         "--warmup", "--reps",   "--launch-calls"};
   for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
+    std::string name = argv[i];
+    if (name == "-h" || name == "--help") {
       usage(stdout);
       std::exit(0);
     }
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "%s: %s needs a value\n", kName, arg.c_str());
-      usage(stderr);
-      std::exit(2);
+    std::string value;
+    const size_t eq = name.find('=');
+    const bool inline_value = name.rfind("--", 0) == 0 && eq != std::string::npos;
+    if (inline_value) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
     }
-    const char* value = argv[++i];
-    if (arg == "--json") {
+    if (name.rfind("-", 0) != 0) bad_arguments("unexpected argument `" + name + "`");
+    if (std::find_if(std::begin(kOptions), std::end(kOptions), [&](const char* k) { return name == k; }) ==
+        std::end(kOptions))
+      bad_arguments("unknown option " + name);
+    if (!inline_value) {
+      if (i + 1 >= argc) bad_arguments(name + " needs a value");
+      value = argv[++i];
+    }
+    if (name == "--json") {
+      if (value.empty()) bad_arguments("--json needs a file path, not an empty one");
       o.json_path = value;
-      continue;
-    }
-    if (arg == "--timing") {
-      const std::string mode = value;
-      if (mode != "blocks" && mode != "interleaved") {
-        std::fprintf(stderr, "%s: --timing is `%s`, expected blocks or interleaved\n", kName, value);
-        std::exit(2);
-      }
-      o.timing.interleaved = mode == "interleaved";
-      continue;
-    }
-    char* end = nullptr;
-    const long n = std::strtol(value, &end, 10);
-    if (*value == '\0' || *end != '\0' || n < 1 || n > 1000000) {
-      std::fprintf(stderr, "%s: %s is `%s`, expected a whole number from 1 to 1000000\n", kName, arg.c_str(), value);
-      std::exit(2);
-    }
-    if (arg == "--warmup") o.timing.warmup = static_cast<int>(n);
-    else if (arg == "--reps") o.timing.reps = static_cast<int>(n);
-    else if (arg == "--rounds") o.timing.rounds = static_cast<int>(n);
-    else if (arg == "--settle-ms") o.timing.settle_ms = static_cast<int>(n);
-    else if (arg == "--launch-calls") o.launch_calls = static_cast<int>(n);
-    else {
-      std::fprintf(stderr, "%s: unknown option %s\n", kName, arg.c_str());
-      usage(stderr);
-      std::exit(2);
+    } else if (name == "--timing") {
+      if (value != "blocks" && value != "interleaved")
+        bad_arguments("--timing is `" + value + "`, expected blocks or interleaved");
+      o.timing.interleaved = value == "interleaved";
+    } else if (name == "--warmup") {
+      o.timing.warmup = whole_number(name, value, 0);
+    } else if (name == "--settle-ms") {
+      o.timing.settle_ms = whole_number(name, value, 0);
+    } else if (name == "--reps") {
+      o.timing.reps = whole_number(name, value, 1);
+    } else if (name == "--rounds") {
+      o.timing.rounds = whole_number(name, value, 1);
+    } else {
+      o.launch_calls = whole_number(name, value, 1);
     }
   }
   return o;

@@ -1,10 +1,15 @@
 // The CUDA runtime API on the host, for the CPU emulation target (see
 // tileslc/cpu/cuda_runtime_api.h): "device" memory is aligned host memory,
 // streams and events are synchronous, kernel launches run the grid at once.
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <initializer_list>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 #include "tileslc/cpu/cuda_runtime_api.h"
 #include "tileslc/cpu/thread.h"
@@ -31,6 +36,59 @@ cudaError_t record(cudaError_t e) {
 }
 
 constexpr size_t kMaxDynamicSmem = 227 * 1024;
+constexpr size_t kTotalGlobalMem = size_t{1} << 34;
+
+// What allocated a pointer: the free that takes it back must match.
+enum class Memory : uint8_t { Device, Host, Managed };
+
+struct Allocation {
+  Memory kind;
+  size_t bytes;
+};
+
+// Every live allocation of the cudaMalloc family, and the bytes the device ones
+// (cudaMalloc, cudaMallocManaged) hold, for cudaMemGetInfo.
+struct Allocations {
+  std::mutex m;
+  std::unordered_map<void*, Allocation> live;
+  size_t device_bytes = 0;
+};
+
+Allocations& allocations() {
+  static Allocations* a = new Allocations;  // never destroyed: frees may run from static destructors
+  return *a;
+}
+
+cudaError_t allocate(void** ptr, size_t bytes, Memory kind) {
+  if (!ptr) return record(cudaErrorInvalidValue);
+  *ptr = nullptr;
+  if (bytes == 0) return cudaSuccess;
+  if (bytes > SIZE_MAX - 255) return record(cudaErrorMemoryAllocation);
+  void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  if (!p) return record(cudaErrorMemoryAllocation);
+  Allocations& a = allocations();
+  std::lock_guard<std::mutex> lock(a.m);
+  a.live.emplace(p, Allocation{kind, bytes});
+  if (kind != Memory::Host) a.device_bytes += bytes;
+  *ptr = p;
+  return cudaSuccess;
+}
+
+// Frees `ptr` if one of `kinds` allocated it.
+cudaError_t release(void* ptr, std::initializer_list<Memory> kinds) {
+  if (!ptr) return cudaSuccess;
+  Allocations& a = allocations();
+  {
+    std::lock_guard<std::mutex> lock(a.m);
+    auto it = a.live.find(ptr);
+    if (it == a.live.end() || std::find(kinds.begin(), kinds.end(), it->second.kind) == kinds.end())
+      return record(cudaErrorInvalidValue);
+    if (it->second.kind != Memory::Host) a.device_bytes -= it->second.bytes;
+    a.live.erase(it);
+  }
+  std::free(ptr);
+  return cudaSuccess;
+}
 
 }  // namespace
 
@@ -88,7 +146,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   if (!prop || device != 0) return record(cudaErrorInvalidValue);
   std::memset(prop, 0, sizeof *prop);
   std::snprintf(prop->name, sizeof prop->name, "tileslc CPU emulation");
-  prop->totalGlobalMem = size_t{1} << 34;
+  prop->totalGlobalMem = kTotalGlobalMem;
   prop->sharedMemPerBlock = 48 * 1024;
   prop->warpSize = 32;
   prop->maxThreadsPerBlock = 1024;
@@ -118,16 +176,28 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
 
 cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 
-cudaError_t cudaMalloc(void** ptr, size_t bytes) {
-  if (!ptr) return record(cudaErrorInvalidValue);
-  *ptr = nullptr;
-  if (bytes == 0) return cudaSuccess;
-  *ptr = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
-  return *ptr ? cudaSuccess : record(cudaErrorMemoryAllocation);
+cudaError_t cudaMalloc(void** ptr, size_t bytes) { return allocate(ptr, bytes, Memory::Device); }
+
+cudaError_t cudaFree(void* ptr) { return release(ptr, {Memory::Device, Memory::Managed}); }
+
+cudaError_t cudaMallocHost(void** ptr, size_t bytes) { return allocate(ptr, bytes, Memory::Host); }
+
+cudaError_t cudaFreeHost(void* ptr) { return release(ptr, {Memory::Host}); }
+
+cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned int flags) {
+  if (bytes == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)) {
+    if (ptr) *ptr = nullptr;
+    return record(cudaErrorInvalidValue);
+  }
+  return allocate(ptr, bytes, Memory::Managed);
 }
 
-cudaError_t cudaFree(void* ptr) {
-  std::free(ptr);
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total) {
+  if (!free || !total) return record(cudaErrorInvalidValue);
+  Allocations& a = allocations();
+  std::lock_guard<std::mutex> lock(a.m);
+  *total = kTotalGlobalMem;
+  *free = a.device_bytes < kTotalGlobalMem ? kTotalGlobalMem - a.device_bytes : 0;
   return cudaSuccess;
 }
 

@@ -10,7 +10,6 @@
 // of the cluster can run and some still wait, it is deadlocked: the report
 // names the waiting statement and the threads that never came.
 #include <boost/context/fiber.hpp>
-#include <boost/context/pooled_fixedsize_stack.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -23,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "fiber_stack.h"
 #include "tileslc/cpu/racecheck.h"
 #include "tileslc/cpu/thread.h"
 
@@ -52,6 +52,7 @@ struct Fiber {
   Wait wait;
   ctx::fiber fiber;  ///< the thread's own context while it is suspended
   ctx::fiber sink;   ///< the scheduler's context while the thread runs
+  ctx::stack_context stack;  ///< the stack `fiber` runs on
   int64_t cluster_phase = -1;  ///< the cluster barrier phase this thread arrived in and has not waited for; -1: none
 };
 
@@ -138,27 +139,6 @@ void complete_async_copies(ThreadCtx& t) {
   for (auto& group : t.bulk_groups)
     for (auto& op : group) op();
   t.bulk_groups.clear();
-}
-
-// Host threads that run CTAs side by side: TILESLC_CPU_THREADS, default 1
-// (one CTA after another: the same interleaving, and so the same float
-// atomics' rounding, on every run).
-unsigned host_threads() {
-  static const unsigned n = [] {
-    const char* env = std::getenv("TILESLC_CPU_THREADS");
-    const long v = env ? std::atol(env) : 1;
-    return static_cast<unsigned>(v > 0 ? v : 1);
-  }();
-  return n;
-}
-
-size_t stack_bytes() {
-  static const size_t bytes = [] {
-    const char* env = std::getenv("TILESLC_CPU_STACK_KIB");
-    const long kib = env ? std::atol(env) : 0;
-    return static_cast<size_t>(kib > 0 ? kib : 256) * 1024;
-  }();
-  return bytes;
 }
 
 // "thread (5,0,0)", with " of block (1,0,0)" when `f` is in another CTA than
@@ -255,7 +235,7 @@ struct ClusterShape {
 };
 
 // Runs one cluster (every CTA of a launch without clusters is one) to completion.
-void run_cluster(KernelEntry entry, void** args, const ClusterShape& s, ctx::pooled_fixedsize_stack& stacks) {
+void run_cluster(KernelEntry entry, void** args, const ClusterShape& s, FiberStacks& stacks) {
   const int n = static_cast<int>(s.block.x * s.block.y * s.block.z);
   const int ctas = static_cast<int>(s.cluster.x * s.cluster.y * s.cluster.z);
   const uint3 cluster_grid{s.grid.x / s.cluster.x, s.grid.y / s.cluster.y, s.grid.z / s.cluster.z};
@@ -301,7 +281,7 @@ void run_cluster(KernelEntry entry, void** args, const ClusterShape& s, ctx::poo
       for (Fiber& f : c.threads) {
         if (f.state == State::NotStarted) {
           f.state = State::Ready;
-          f.fiber = ctx::fiber(std::allocator_arg, stacks, [&f, &c, &cl, entry, args](ctx::fiber&& sink) {
+          f.fiber = ctx::fiber(std::allocator_arg, FiberStackHandle{&stacks, &f.stack}, [&f, &c, &cl, entry, args](ctx::fiber&& sink) {
             f.sink = std::move(sink);
             entry(args);
             complete_async_copies(f.ctx);
@@ -316,7 +296,9 @@ void run_cluster(KernelEntry entry, void** args, const ClusterShape& s, ctx::poo
         progressed = true;
         t_fiber = &f;
         t_thread = &f.ctx;
+        set_running_stack(&f.stack);
         f.fiber = std::move(f.fiber).resume();
+        set_running_stack(nullptr);
       }
     }
     if (!progressed && cl.live > 0) report_deadlock(cl);
@@ -507,7 +489,11 @@ cudaError_t run_grid(KernelEntry entry, void** args, dim3 grid, dim3 block, size
   std::atomic<uint64_t> next{0};
   // Each host thread takes the next cluster in (x, y, z) order until none is left.
   auto worker = [&] {
-    ctx::pooled_fixedsize_stack stacks(stack_bytes());
+    // Stacks and the overflow report are per host thread (TILESLC_CPU_THREADS
+    // of them, default 1: one CTA after another, the same interleaving and so
+    // the same float atomics' rounding on every run).
+    OverflowWatch watch;
+    FiberStacks stacks;
     // Shared memory starts as 0xFF bytes (NaN for every float type), so a
     // read before the first write shows up in the results. One buffer per
     // CTA of the cluster, each 1024-byte aligned.

@@ -117,9 +117,28 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
 cudaError_t cudaDeviceSynchronize();
 
-/// Host memory aligned to 256 bytes (as cudaMalloc's); 0 bytes gives nullptr.
+/// cudaMallocManaged's flags.
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+
+/// "Device", pinned host and managed memory are all host memory aligned to 256
+/// bytes (as cudaMalloc's), each allocation remembered with its kind so that
+/// the frees check what CUDA checks: cudaFree takes cudaMalloc's and
+/// cudaMallocManaged's pointers, cudaFreeHost cudaMallocHost's; anything else
+/// (a pointer freed twice, one from another allocator) is
+/// cudaErrorInvalidValue. A null pointer frees nothing. A null `ptr` is
+/// cudaErrorInvalidValue; 0 bytes gives nullptr (cudaMallocManaged:
+/// cudaErrorInvalidValue, as CUDA's).
 cudaError_t cudaMalloc(void** ptr, size_t bytes);
 cudaError_t cudaFree(void* ptr);
+cudaError_t cudaMallocHost(void** ptr, size_t bytes);
+cudaError_t cudaFreeHost(void* ptr);
+/// `flags` is cudaMemAttachGlobal or cudaMemAttachHost, else cudaErrorInvalidValue.
+cudaError_t cudaMallocManaged(void** ptr, size_t bytes, unsigned int flags = cudaMemAttachGlobal);
+/// The device's memory: *total is cudaDeviceProp::totalGlobalMem, *free that
+/// less what cudaMalloc and cudaMallocManaged hold now (0 when they hold more:
+/// host memory is the limit, not the figure).
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream = nullptr);
 cudaError_t cudaMemset(void* ptr, int value, size_t bytes);
@@ -159,5 +178,31 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* fu
 cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** funcPtr, unsigned int cudaVersion,
                                              unsigned long long flags,
                                              cudaDriverEntryPointQueryResult* driverStatus = nullptr);
+
+// The typed overloads CUDA's cuda_runtime.h adds, so that `cudaMalloc(&float_ptr, n)` compiles.
+template <class T>
+cudaError_t cudaMalloc(T** ptr, size_t bytes) {
+  return ::cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+}
+template <class T>
+cudaError_t cudaMallocHost(T** ptr, size_t bytes, unsigned int flags = 0) {
+  // CUDA's forwards to cudaHostAlloc, whose flags only matter to a GPU.
+  (void)flags;
+  return ::cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
+}
+template <class T>
+cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned int flags = cudaMemAttachGlobal) {
+  return ::cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
+}
+// CUDA's takes `const T*`, from which g++ cannot deduce a function type.
+template <class T>
+cudaError_t cudaLaunchKernel(T* func, dim3 grid, dim3 block, void** args, size_t smem_bytes = 0,
+                             cudaStream_t stream = nullptr) {
+  return ::cudaLaunchKernel(reinterpret_cast<const void*>(func), grid, block, args, smem_bytes, stream);
+}
+template <class T>
+cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value) {
+  return ::cudaFuncSetAttribute(reinterpret_cast<const void*>(func), attr, value);
+}
 
 #endif  // TILESLC_CPU_CUDA_RUNTIME_API_H
