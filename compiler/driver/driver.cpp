@@ -5,6 +5,7 @@
 // 2 usage or I/O errors.
 #include "driver/driver.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <tuple>
 
 #include "ast/ast.h"
 #include "driver/nvcc.h"
@@ -30,22 +32,65 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// Writes every (path, text) through a temporary file in the same directory,
-/// then renames them all: readers never see a partial file, and when any
-/// write fails (disk full included) none of the outputs is replaced. Devices,
-/// FIFOs and `-` (standard output) are written in place; symbolic links are
-/// followed.
+/// Where writing `path` lands: symbolic links followed (relative ones from their
+/// own directory, a dangling one to the file it names), made absolute. False
+/// with `error` set for a loop of links.
+bool resolve_output(const std::string& path, fs::path* out, std::string* error) {
+  std::error_code ec;
+  fs::path p = fs::absolute(fs::path(path), ec);
+  if (ec) p = path;
+  for (int hops = 0; fs::is_symlink(fs::symlink_status(p, ec)); ++hops) {
+    if (hops == 40) {
+      *error = "cannot write '" + path + "': too many levels of symbolic links";
+      return false;
+    }
+    fs::path next = fs::read_symlink(p, ec);
+    if (ec) break;
+    p = next.is_absolute() ? next : p.parent_path() / next;
+  }
+  fs::path canon = fs::weakly_canonical(p, ec);
+  *out = ec ? p.lexically_normal() : canon;
+  return true;
+}
+
+/// Writes `text` in place into a device or FIFO (a FIFO nobody reads is an
+/// error, not a wait); false with `error` set.
+bool write_in_place(const std::string& path, const fs::path& target, const std::string& text, std::string* error) {
+  int fd = ::open(target.c_str(), O_WRONLY | (fs::is_fifo(target) ? O_NONBLOCK : 0));
+  if (fd < 0) {
+    *error = "cannot write '" + path + "': " + (errno == ENXIO ? std::string("no process is reading the FIFO") : std::strerror(errno));
+    return false;
+  }
+  if (fs::is_fifo(target)) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // a reader is there: block as usual
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *error = "cannot write '" + path + "': " + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    *error = "cannot write '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+/// Writes every (path, text) through a temporary file in the target's
+/// directory, then renames them all: readers never see a partial file, and
+/// when any write fails (disk full included) none of the outputs is replaced.
+/// Devices, FIFOs and `-` (standard output) are written in place; symbolic
+/// links are followed, also dangling ones.
 bool write_outputs(const std::vector<std::pair<std::string, std::string>>& outputs, std::string* error) {
-  // Regular files (and paths not there yet) are written beside their target and renamed onto
-  // it once every output is ready, so a failure leaves no half-written file; a symbolic link
-  // is followed, so the file it points to is replaced, not the link. What is not a regular
-  // file (/dev/null, /dev/stdout, a FIFO) is written through, in place, and `-` means
-  // standard output: renaming onto those would replace the device or pipe itself.
   struct Staged {
     fs::path tmp, target;
   };
   std::vector<Staged> staged;
-  std::vector<std::pair<std::string, const std::string*>> direct;  // (path, text)
+  std::vector<std::tuple<std::string, fs::path, const std::string*>> direct;  // (path, target, text)
   auto discard = [&] {
     std::error_code ec;
     for (const auto& st : staged) fs::remove(st.tmp, ec);
@@ -55,45 +100,40 @@ bool write_outputs(const std::vector<std::pair<std::string, std::string>>& outpu
     discard();
     return false;
   };
+  int index = 0;
   for (const auto& [path, text] : outputs) {
     if (path == "-") {
-      direct.emplace_back(path, &text);
+      direct.emplace_back(path, fs::path(), &text);
       continue;
     }
+    fs::path target;
+    std::string why;
+    if (!resolve_output(path, &target, &why)) return fail(why);
     std::error_code ec;
-    fs::path target = fs::weakly_canonical(fs::path(path), ec);  // follows symbolic links
-    if (ec) target = path;
     const fs::file_status st = fs::status(target, ec);
     if (fs::is_directory(st)) return fail("cannot write '" + path + "': it is a directory");
     if (fs::exists(st) && !fs::is_regular_file(st)) {
-      direct.emplace_back(path, &text);
+      direct.emplace_back(path, target, &text);
       continue;
     }
-    fs::path tmp = target;
-    tmp += ".tmp." + std::to_string(::getpid());
+    // A short temporary name: the target's own may be as long as a name can be.
+    fs::path tmp = target.parent_path() / (".tileslc." + std::to_string(::getpid()) + "." + std::to_string(index++) + ".tmp");
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return fail("cannot write '" + path + "': " + (fs::exists(target.parent_path().empty() ? "." : target.parent_path())
-                                                         ? "permission denied"
-                                                         : "its directory does not exist"));
+    if (!out) return fail("cannot write '" + path + "': " + std::strerror(errno));
     staged.push_back({tmp, target});
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     out.close();
-    if (out.fail()) return fail("cannot write '" + path + "': " + std::strerror(errno) + " (is the disk full?)");
+    if (out.fail()) return fail("cannot write '" + path + "': " + std::strerror(errno));
   }
-  for (const auto& [path, text] : direct) {
+  for (const auto& [path, target, text] : direct) {
     if (path == "-") {
       std::cout.write(text->data(), static_cast<std::streamsize>(text->size()));
       std::cout.flush();
-      if (!std::cout) return fail("cannot write the output to standard output");
+      if (!std::cout) return fail(std::string("cannot write the output to standard output: ") + std::strerror(errno));
       continue;
     }
-    std::ofstream out(path, std::ios::binary);
-    if (out) {
-      out.write(text->data(), static_cast<std::streamsize>(text->size()));
-      out.close();
-    }
-    if (!out) return fail("cannot write '" + path + "': " + std::strerror(errno));
+    std::string why;
+    if (!write_in_place(path, target, *text, &why)) return fail(why);
   }
   for (const auto& st : staged) {
     std::error_code ec;
@@ -318,35 +358,58 @@ int run(int argc, char** argv) {
   std::string object_path;
   if (compile_only) {
     object_path = out_cu.empty() ? fs::path(input).filename().replace_extension(".o").string() : out_cu;
-    out_cu = object_path + ".tileslc.cu";
+    if (object_path == "-") return usage_error("-c writes an object file: -o - (standard output) is not supported with it");
   }
   if (out_cu.empty()) out_cu = fs::path(input).filename().replace_extension(".cu").string();
   {
     // An output that names the input, a module it imports or another output would destroy it
-    // (several outputs may go to one device, such as /dev/null, or to `-`).
+    // (several outputs may go to one device, such as /dev/null, or to `-`). Outputs are
+    // compared where writing them lands (links followed), sources as files; hard links too.
     std::vector<std::pair<std::string, std::string>> paths = {{"the input", input}};
     for (const auto& d : deps) paths.emplace_back("the imported module", d);
     const size_t sources = paths.size();
-    paths.emplace_back("-o", out_cu);
+    paths.emplace_back("-o", compile_only ? object_path : out_cu);
     if (!out_h.empty()) paths.emplace_back("-H", out_h);
     if (!out_json.empty()) paths.emplace_back("--emit-metadata", out_json);
     if (!depfile.empty()) paths.emplace_back("--depfile", depfile);
-    auto shareable = [](const std::string& p) {
+    std::vector<fs::path> where;
+    for (size_t i = 0; i < paths.size(); ++i) {
       std::error_code ec;
-      const fs::file_status st = fs::status(p, ec);
+      fs::path w;
+      std::string why;
+      if (i >= sources && paths[i].second != "-" && !resolve_output(paths[i].second, &w, &why)) {
+        diags.report(diag::Kind::CannotWriteFile, {}, why);
+        return finish(2);
+      }
+      if (i < sources) w = fs::weakly_canonical(fs::absolute(paths[i].second, ec), ec);
+      where.push_back(w);
+    }
+    auto shareable = [](const std::string& p, const fs::path& w) {
+      std::error_code ec;
+      const fs::file_status st = fs::status(w, ec);
       return p == "-" || (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st));
     };
     for (size_t j = sources; j < paths.size(); ++j)
       for (size_t i = 0; i < j; ++i) {
-        std::error_code ec1, ec2;
-        if (i >= sources && shareable(paths[j].second)) continue;
-        if (fs::weakly_canonical(paths[i].second, ec1) == fs::weakly_canonical(paths[j].second, ec2)) {
+        if (paths[j].second == "-" || (i >= sources && shareable(paths[j].second, where[j]))) continue;
+        std::error_code ec;
+        if (where[i] == where[j] || (fs::exists(where[i], ec) && fs::exists(where[j], ec) && fs::equivalent(where[i], where[j], ec))) {
           diags.report(diag::Kind::BadCommandLine, {},
                        paths[j].first + " '" + paths[j].second + "' is the same file as " + paths[i].first +
-                           (i > 0 && i < sources ? " '" + paths[i].second + "'" : ""));
+                           (i > 0 ? " '" + paths[i].second + "'" : ""));
           return finish(2);
         }
       }
+  }
+  fs::path object_target, object_tmp;
+  if (compile_only) {
+    // nvcc writes a temporary object beside the target, moved onto it only when nvcc succeeds:
+    // a failure leaves whatever was there (the input, a device) untouched.
+    std::string why;
+    resolve_output(object_path, &object_target, &why);
+    const std::string stem = ".tileslc." + std::to_string(::getpid());
+    out_cu = (object_target.parent_path() / (stem + ".cu")).string();
+    object_tmp = object_target.parent_path() / (stem + ".o");
   }
   if (target == "cpu") {
     bool first = true;
@@ -377,7 +440,7 @@ int run(int argc, char** argv) {
     return finish(2);
   }
   if (compile_only) {
-    NvccJob job{out_cu, object_path, arch, find_runtime_include(argv[0]), {}};
+    NvccJob job{out_cu, object_tmp.string(), arch, find_runtime_include(argv[0]), {}};
     std::string unmapped;
     int rc = run_nvcc(job, sm, diags, &unmapped);
     std::error_code ec;
@@ -385,8 +448,27 @@ int run(int argc, char** argv) {
     // nvcc's own lines that name no .tpy line: only in human output, where they help.
     if (rc != 0 && !unmapped.empty() && render.format == diag::Format::Human) std::cerr << unmapped;
     if (rc != 0) {
-      fs::remove(object_path, ec);
+      fs::remove(object_tmp, ec);
       return finish(1);
+    }
+    // Onto the target: renamed over a regular file, written into a device (/dev/null).
+    const fs::file_status st = fs::status(object_target, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st)) {
+      std::ifstream in(object_tmp, std::ios::binary);
+      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      fs::remove(object_tmp, ec);
+      std::string why;
+      if (!write_in_place(object_path, object_target, bytes, &why)) {
+        diags.report(diag::Kind::CannotWriteFile, {}, why);
+        return finish(2);
+      }
+    } else {
+      fs::rename(object_tmp, object_target, ec);
+      if (ec) {
+        diags.report(diag::Kind::CannotWriteFile, {}, "cannot move the object file to '" + object_path + "': " + ec.message());
+        fs::remove(object_tmp, ec);
+        return finish(2);
+      }
     }
   }
   return finish(diags.has_errors() ? 1 : 0);

@@ -82,6 +82,17 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
     if (!used_defines_.count(name))
       diags_.report(diag::Kind::BadDefine, source::SourceRange{},
                     "-D " + name + "=" + value + " names no cutlass.Constexpr parameter of a @cute.jit function");
+  // The kernels' namespace and the host functions share the global scope: `namespace sgemm`
+  // beside `tileslc::Status sgemm(...)` does not compile.
+  const std::string outer = program_.kernel_namespace.substr(0, program_.kernel_namespace.find("::"));
+  for (const auto& h : program_.host_functions)
+    if (h.name == outer) {
+      auto& d = diags_.report(diag::Kind::BadCommandLine, source::SourceRange{},
+                              "--kernel-namespace '" + program_.kernel_namespace + "' begins with '" + outer +
+                                  "', the name of a host function of this file");
+      d.help("nest it (e.g. kernels::" + outer + ") or pick another name");
+      break;
+    }
   if (diags_.has_errors()) return std::nullopt;
   return std::move(program_);
 }

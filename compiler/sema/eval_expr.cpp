@@ -538,8 +538,10 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
                     std::string(irop == ir::Op::Shl ? "left" : "right") + " shift by " + std::to_string(r.i) + " of a value of type " +
                         ir::type_name(compute) + (r.i < 0 ? ": the count is negative" : ": the count must be below its width of " +
                                                                                           std::to_string(ir::bit_width(compute)) + " bits"));
-    d.help(r.i < 0 ? "shift the other way by the positive count"
-                   : "widen the value first, e.g. cutlass.Int64(x) << " + std::to_string(r.i));
+    const std::string op = irop == ir::Op::Shl ? " << " : " >> ";
+    if (r.i < 0) d.help("shift the other way by the positive count");
+    else if (ir::bit_width(compute) < 64) d.help("widen the value first, e.g. cutlass.Int64(x)" + op + std::to_string(r.i));
+    else d.help(irop == ir::Op::Shl ? "every bit would be shifted out: the result is 0" : "the result is 0 (or -1 for a negative signed value)");
     abort_entry();
   }
   auto le = to_expr_as(l, compute, range), re = to_expr_as(r, compute, range);

@@ -89,9 +89,23 @@ bool is_reserved_cpp_name(const std::string& name) {
       "malloc", "free", "memcpy", "memset", "exit", "abort", "assert", "__syncthreads", "nullptr_t", "typeid",
       "decltype", "constexpr", "mutable", "export", "noexcept", "static_assert", "thread_local", "alignas",
       "alignof", "char16_t", "char32_t", "wchar_t", "concept", "requires", "co_await", "co_return", "co_yield",
-      "asm", "catch", "try", "dynamic_cast", "static_cast", "reinterpret_cast", "const_cast", "explicit", "typename"};
+      "asm", "catch", "try", "dynamic_cast", "static_cast", "reinterpret_cast", "const_cast", "explicit", "typename",
+      // alternative tokens and newer keywords; macros g++ and nvcc predefine or the C library defines
+      "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq", "char8_t", "consteval", "constinit",
+      "linux", "unix", "errno", "cudaSuccess", "tileslc_kernels"};
   return reserved.count(name) > 0 || name.rfind("__", 0) == 0 || name.rfind("tl_", 0) == 0;
 }
+
+namespace {
+
+/// All capitals (NULL, EOF, M_PI, TILESLC_DEVICE): how macros are spelled. A namespace
+/// named so could be replaced by one; locals and symbols are used only where sema puts them.
+bool macro_like(const std::string& name) {
+  return !name.empty() && std::isupper(static_cast<unsigned char>(name[0])) &&
+         std::none_of(name.begin(), name.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); });
+}
+
+}  // namespace
 
 std::string default_kernel_namespace(const std::string& source_path) {
   std::string file = source_path;
@@ -108,7 +122,7 @@ std::string default_kernel_namespace(const std::string& source_path) {
   if (stem.empty() || stem == "_") stem = "kernels";
   if (std::isdigit(static_cast<unsigned char>(stem[0]))) stem = "_" + stem;
   if (stem[0] == '_' && std::isupper(static_cast<unsigned char>(stem[1]))) stem = "m" + stem;  // _X is reserved
-  if (is_reserved_cpp_name(stem)) stem += "_";
+  if (is_reserved_cpp_name(stem) || macro_like(stem)) stem += "_";
   return "tileslc_kernels::" + stem;
 }
 
@@ -120,7 +134,7 @@ std::string check_kernel_namespace(const std::string& name) {
     if (part.empty() || std::isdigit(static_cast<unsigned char>(part[0])) ||
         !std::all_of(part.begin(), part.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }))
       return "'" + part + "' is not a C++ identifier";
-    if (is_reserved_cpp_name(part) || part.find("__") != std::string::npos ||
+    if (is_reserved_cpp_name(part) || macro_like(part) || part.find("__") != std::string::npos ||
         (part[0] == '_' && part.size() > 1 && std::isupper(static_cast<unsigned char>(part[1]))))
       return "'" + part + "' is reserved in the generated C++";
     if (end == std::string::npos) return "";

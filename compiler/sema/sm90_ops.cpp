@@ -98,7 +98,12 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
                       ScalarType::Int32));
   };
   if (id == BuiltinId::MbarrierArrive) return mbarrier_arrive(args, kwargs, site);
-  if (id != BuiltinId::WarpgroupMmaF16BF16Op && id != BuiltinId::WarpgroupMmaF8Op) check_keywords(kwargs, "this function", {}, site.range);
+  if (id != BuiltinId::WarpgroupMmaF16BF16Op && id != BuiltinId::WarpgroupMmaF8Op)
+    check_keywords(kwargs,
+                   id == BuiltinId::MaxActiveClusters ? "cutlass.utils.get_max_active_clusters"
+                   : id == BuiltinId::MultiprocessorCount ? "cutlass.utils.get_device_multiprocessor_count"
+                                                          : "this function",
+                   {}, site.range);
   // An mbarrier operation on (bars, i), with one integer operand when `operand` names it.
   auto barrier_op = [&](const std::string& fn, const char* device, const char* operand) {
     need_kernel(fn);
@@ -300,8 +305,8 @@ Value Evaluator::call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwarg
         d.note("8 is the portable maximum; 16 needs the non-portable cluster size attribute (sm_90)");
         abort_entry();
       }
-      if (n.kind != Value::Kind::Int && n.kind != Value::Kind::Dyn)
-        fail(diag::Kind::TypeMismatch, arg_range(0), "get_max_active_clusters() takes the cluster's size in blocks, found " + describe(n));
+      if (n.kind != Value::Kind::Int && !(n.kind == Value::Kind::Dyn && ir::is_integer(n.type)))
+        fail(diag::Kind::TypeMismatch, arg_range(0), "get_max_active_clusters() takes the cluster's size in blocks, an integer, found " + describe(n));
       return materialize(Value::dyn(ir::call("tileslc::max_active_clusters", {to_expr_as(n, ScalarType::Int64, arg_range(0))}, ScalarType::Int64),
                                     site.range),
                          "max_clusters", site.range);

@@ -935,6 +935,21 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
       } catch (const layout::LayoutError&) {
         fail(diag::Kind::FragmentNotStatic, site.args[1]->range, "shared memory tensors need a static layout, found " + l.to_string());
       }
+      {
+        // Negative strides reach below element 0: the allocation starts there.
+        int64_t lowest = base_offset;
+        auto shapes = layout::flatten_leaves(l.shape), strides = layout::flatten_leaves(l.stride);
+        for (size_t i = 0; i < shapes.size() && i < strides.size(); ++i)
+          if (shapes[i].is_static() && strides[i].is_static() && strides[i].value() < 0)
+            lowest += (shapes[i].value() - 1) * strides[i].value();
+        if (lowest < 0) {
+          auto& d = error(diag::Kind::BadLayoutArgument, site.args[1]->range,
+                          "a shared-memory tensor's layout " + l.to_string() + " reaches element " + std::to_string(lowest) +
+                              ": its elements would lie before the allocation");
+          d.help("use non-negative strides (and offset) for shared memory; walk it backwards by indexing instead");
+          abort_entry();
+        }
+      }
       int64_t elem_bytes = std::max(1, ir::bit_width(args[0].type) / 8);
       align = std::max(align, elem_bytes);
       if (swz) {  // swizzled offsets stay inside their 2^(base+bits+shift)-element block: allocate whole blocks

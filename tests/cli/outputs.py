@@ -4,7 +4,7 @@ a symbolic link is followed (the file it points to is replaced, the link stays),
 devices such as /dev/null are written in place (not replaced by a regular file),
 a full device is an error (E0802, exit 2, no output), `-` is standard output, an
 output that is a module the input imports is refused (E0803), and the kernels'
-namespace comes from the file stem (keywords get a trailing '_') or from
+namespace comes from the file stem (keywords and macro-like names get a trailing '_') or from
 --kernel-namespace, which must be a C++ name (and the metadata gives it); an
 empty output name and a -D that took the input are usage errors.
 
@@ -108,6 +108,71 @@ def main():
                      ("a::", "'' is not a C++ identifier"), ("my__ns", "'my__ns' is reserved in the generated C++")):
         r = run(tileslc, "k.tpy", "-o", "-", "--kernel-namespace", bad, cwd=work)
         check(f"--kernel-namespace {bad}: exit 2 and why", r.returncode == 2 and why in r.stderr, r.stderr)
+
+    # Paths that only look different, links that lead nowhere, names near NAME_MAX, FIFOs.
+    for f in ("x.cu",):
+        if os.path.exists(os.path.join(work, f)):
+            os.remove(os.path.join(work, f))
+    r = run(tileslc, "k.tpy", "-o", "x.cu", "-H", "./x.cu", cwd=work)
+    check("-o x.cu -H ./x.cu: E0803, nothing written", r.returncode == 2 and "is the same file as -o 'x.cu'" in r.stderr
+          and not os.path.exists(os.path.join(work, "x.cu")), r.stderr)
+    with open(os.path.join(work, "h1"), "w") as f:
+        f.write("keep\n")
+    os.link(os.path.join(work, "h1"), os.path.join(work, "h2"))
+    r = run(tileslc, "k.tpy", "-o", "h1", "-H", "h2", cwd=work)
+    check("hard links: E0803", r.returncode == 2 and "-H 'h2' is the same file as -o 'h1'" in r.stderr, r.stderr)
+    os.symlink("made.cu", os.path.join(work, "dangling.cu"))
+    r = run(tileslc, "k.tpy", "-o", "dangling.cu", cwd=work)
+    check("dangling symlink: the file it names is created, the link kept", r.returncode == 0
+          and os.path.islink(os.path.join(work, "dangling.cu")) and os.path.isfile(os.path.join(work, "made.cu")), r.stderr)
+    os.symlink("loop_b", os.path.join(work, "loop_a"))
+    os.symlink("loop_a", os.path.join(work, "loop_b"))
+    r = run(tileslc, "k.tpy", "-o", "loop_a", cwd=work)
+    check("symlink loop: E0802", r.returncode == 2 and "too many levels of symbolic links" in r.stderr, r.stderr)
+    long_name = "a" * 250 + ".cu"
+    r = run(tileslc, "k.tpy", "-o", long_name, cwd=work)
+    check("a 253-character file name is written", r.returncode == 0 and os.path.isfile(os.path.join(work, long_name)), r.stderr)
+    r = run(tileslc, "k.tpy", "-o", "k.tpy/x.cu", cwd=work)
+    check("a file as the directory: E0802 says so", r.returncode == 2 and "Not a directory" in r.stderr, r.stderr)
+    os.mkfifo(os.path.join(work, "fifo"))
+    try:
+        r = subprocess.run([tileslc, "k.tpy", "-o", "fifo"], cwd=work, capture_output=True, text=True, timeout=20)
+        check("FIFO with no reader: E0802 at once", r.returncode == 2 and "no process is reading the FIFO" in r.stderr, r.stderr)
+    except subprocess.TimeoutExpired:
+        check("FIFO with no reader: E0802 at once", False, "tileslc waited for a reader")
+
+    # -c: the object is checked against the input, and never goes to stdout.
+    shutil.copy(os.path.join(work, "k.tpy"), os.path.join(work, "victim.tpy"))
+    r = run(tileslc, "victim.tpy", "-c", "-o", "victim.tpy", cwd=work)
+    with open(os.path.join(work, "victim.tpy")) as f:
+        check("-c -o INPUT: E0803, the input kept", r.returncode == 2 and "is the same file as the input" in r.stderr
+              and f.read().startswith("import tileslc"), r.stderr)
+    r = run(tileslc, "k.tpy", "-c", "-o", "-", cwd=work)
+    check("-c -o -: usage error", r.returncode == 2 and "not supported with it" in r.stderr, r.stderr)
+    # A failing nvcc leaves the object's target alone (here a symbolic link to a file).
+    fake = os.path.join(work, "fakecuda", "bin")
+    os.makedirs(fake)
+    with open(os.path.join(fake, "nvcc"), "w") as f:
+        f.write("#!/bin/sh\nexit 1\n")
+    os.chmod(os.path.join(fake, "nvcc"), 0o755)
+    with open(os.path.join(work, "precious.txt"), "w") as f:
+        f.write("precious\n")
+    os.symlink("precious.txt", os.path.join(work, "obj.o"))
+    env = dict(os.environ, CUDA_PATH=os.path.join(work, "fakecuda"))
+    r = subprocess.run([tileslc, "k.tpy", "-c", "-o", "obj.o"], cwd=work, capture_output=True, text=True, env=env)
+    with open(os.path.join(work, "precious.txt")) as f:
+        check("-c with a failing nvcc: the target untouched", r.returncode == 1 and os.path.islink(os.path.join(work, "obj.o"))
+              and f.read() == "precious\n" and not any(n.startswith(".tileslc.") for n in os.listdir(work)), r.stderr)
+
+    # Namespaces that would not compile: a macro-like or predefined stem, a host function's name.
+    shutil.copy(os.path.join(work, "k.tpy"), os.path.join(work, "linux.tpy"))
+    r = run(tileslc, "linux.tpy", "-o", "-", cwd=work)
+    check("stem 'linux' (predefined by g++/nvcc): tileslc_kernels::linux_", "\nnamespace tileslc_kernels::linux_ {\n" in r.stdout, r.stderr)
+    r = run(tileslc, "k.tpy", "-o", "-", "--kernel-namespace", "NULL", cwd=work)
+    check("--kernel-namespace NULL: refused", r.returncode == 2 and "'NULL' is reserved" in r.stderr, r.stderr)
+    r = run(tileslc, "k.tpy", "-o", "-", "--kernel-namespace", "fill", cwd=work)
+    check("--kernel-namespace fill (a host function): refused", r.returncode != 0 and "the name of a host function" in r.stderr,
+          r.stderr)
 
     # An empty output name, and a -D that swallowed the input, say what is wrong.
     r = run(tileslc, "k.tpy", "-o", "", cwd=work)
