@@ -43,6 +43,8 @@ if(TARGET tileslc_bench)
   tileslc_bench_usage_error(zero_reps "--reps^0" "--reps is `0`, expected a whole number from 1 to 1000000")
   tileslc_bench_usage_error(negative_warmup "--warmup=-1" "--warmup is `-1`, expected a whole number from 0 to 1000000")
   tileslc_bench_usage_error(bad_timing "--timing=fast" "--timing is `fast`, expected blocks or interleaved")
+  tileslc_bench_usage_error(plus_sign "--reps=+5" "--reps is `+5`, expected a whole number from 1 to 1000000")
+  tileslc_bench_usage_error(json_stdout "--json=-" "--json - : give a file path (the table goes to standard output)")
   # An empty argument cannot travel through COMMAND's list: the message alone says it was refused.
   add_test(NAME cli.bench.empty_json COMMAND tileslc_bench --json "" --help)
   set_tests_properties(cli.bench.empty_json PROPERTIES LABELS cli TIMEOUT 60

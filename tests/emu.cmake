@@ -142,6 +142,7 @@ tileslc_emu_bad_setting(stack_too_large TILESLC_CPU_STACK_KIB 99999999999 "${_st
 tileslc_emu_bad_setting(threads_negative TILESLC_CPU_THREADS -5 "a whole number from 1 to 1024")
 tileslc_emu_bad_setting(threads_zero TILESLC_CPU_THREADS 0 "a whole number from 1 to 1024")
 tileslc_emu_bad_setting(threads_trailing_text TILESLC_CPU_THREADS 2x "a whole number from 1 to 1024")
+tileslc_emu_bad_setting(stack_plus_sign TILESLC_CPU_STACK_KIB +64 "${_stack_range}")
 add_test(NAME emu.setting.smallest_stack COMMAND emu_vector_add --small)
 set_tests_properties(emu.setting.smallest_stack PROPERTIES LABELS emu TIMEOUT 300 ENVIRONMENT TILESLC_CPU_STACK_KIB=64
                      PASS_REGULAR_EXPRESSION "vector_add: all checks passed")

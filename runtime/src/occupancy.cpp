@@ -72,7 +72,7 @@ int64_t probe(int dev, int64_t cluster_size) {
 }  // namespace
 
 int64_t max_active_clusters(int64_t cluster_size) {
-  if (cluster_size < 1) return 0;
+  if (cluster_size < 1 || cluster_size > 16) return 0;  // no clusters of that size exist
   const int64_t fallback = device_multiprocessor_count() / cluster_size;
   if (cluster_size == 1) return fallback;
   int dev = 0;

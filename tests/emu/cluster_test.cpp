@@ -61,6 +61,7 @@ TEST(CpuCluster, MaxActiveClustersDividesTheSixteenEmulatedSms) {
   EXPECT_EQ(tileslc::max_active_clusters(3), 5);
   EXPECT_EQ(tileslc::max_active_clusters(16), 1);
   EXPECT_EQ(tileslc::max_active_clusters(0), 0);
+  EXPECT_EQ(tileslc::max_active_clusters(17), 0);  // no clusters of more than 16 blocks
 }
 
 TEST(CpuCluster, PlainLaunchRunsEveryBlockAsItsOwnCluster) {

@@ -19,6 +19,10 @@ TEST(CudaRuntime, TypedAllocationsCompileAndFree) {
   double* h = nullptr;
   int* u = nullptr;
   ASSERT_EQ(cudaMalloc(&d, 16 * sizeof(float)), cudaSuccess);
+  const float* c = nullptr;  // CUDA's typed overloads take pointers to const too
+  ASSERT_EQ(cudaMalloc(&c, 16 * sizeof(float)), cudaSuccess);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(cudaFree(const_cast<float*>(c)), cudaSuccess);
   ASSERT_EQ(cudaMallocHost(&h, 16 * sizeof(double)), cudaSuccess);
   ASSERT_EQ(cudaMallocManaged(&u, 16 * sizeof(int)), cudaSuccess);
   ASSERT_NE(d, nullptr);

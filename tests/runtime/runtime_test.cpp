@@ -378,6 +378,7 @@ TEST(OccupancyGpu, MaxActiveClustersFitTheSmsAndShrinkWithTheClusterSize) {
   const int64_t sms = device_multiprocessor_count();
   ASSERT_GT(sms, 0);
   EXPECT_EQ(max_active_clusters(0), 0);
+  EXPECT_EQ(max_active_clusters(17), 0);
   EXPECT_EQ(max_active_clusters(1), sms);  // blocks that fill an SM: one per SM
   int64_t previous = sms;
   for (int64_t n : {2, 4, 8, 16}) {

@@ -5,6 +5,7 @@
 // Exit: 0 all checks passed, 1 a check failed, 2 bad arguments, 77 no CUDA
 // device (built, not run).
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -60,7 +61,9 @@ void usage(FILE* to) {
 int whole_number(const std::string& name, const std::string& value, long lo) {
   char* end = nullptr;
   const long n = std::strtol(value.c_str(), &end, 10);
-  if (value.empty() || *end != '\0' || n < lo || n > 1000000)
+  // Digits only: strtol alone would also take " 5" and "+5".
+  const bool digits = !value.empty() && (std::isdigit(static_cast<unsigned char>(value[0])) || value[0] == '-');
+  if (!digits || *end != '\0' || n < lo || n > 1000000)
     bad_arguments(name + " is `" + value + "`, expected a whole number from " + std::to_string(lo) + " to 1000000");
   return static_cast<int>(n);
 }
@@ -94,6 +97,7 @@ Options parse(int argc, char** argv) {
     }
     if (name == "--json") {
       if (value.empty()) bad_arguments("--json needs a file path, not an empty one");
+      if (value == "-") bad_arguments("--json - : give a file path (the table goes to standard output)");
       o.json_path = value;
     } else if (name == "--timing") {
       if (value != "blocks" && value != "interleaved")

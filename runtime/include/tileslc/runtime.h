@@ -246,7 +246,8 @@ int64_t device_multiprocessor_count();
 // multiple of the cluster size, so this can be below
 // device_multiprocessor_count() / cluster_size (cudaOccupancyMaxActiveClusters
 // on a probe kernel; cached per device and size). Falls back to that quotient
-// where the runtime cannot say (no clusters before sm_90); 0 for a size below 1.
+// where the runtime cannot say (no clusters before sm_90); 0 for a size below 1
+// or above 16.
 // The CPU emulation target answers the quotient (its 16 multiprocessors).
 int64_t max_active_clusters(int64_t cluster_size);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -47,7 +48,9 @@ long env_number(const char* name, long fallback, long lo, long hi, const char* u
   char* end = nullptr;
   errno = 0;
   const long v = std::strtol(env, &end, 10);
-  if (*end != '\0' || errno == ERANGE || v < lo || v > hi)
+  // Digits only (strtol alone skips leading blanks and takes '+').
+  const bool digits = std::isdigit(static_cast<unsigned char>(env[0])) || env[0] == '-';
+  if (!digits || *end != '\0' || errno == ERANGE || v < lo || v > hi)
     fatal(std::string(name) + " is `" + env + "`, expected a whole number from " + std::to_string(lo) + " to " +
           std::to_string(hi) + unit);
   return v;

@@ -7,7 +7,7 @@
 namespace tileslc {
 
 int64_t max_active_clusters(int64_t cluster_size) {
-  return cluster_size < 1 ? 0 : device_multiprocessor_count() / cluster_size;
+  return cluster_size < 1 || cluster_size > 16 ? 0 : device_multiprocessor_count() / cluster_size;
 }
 
 }  // namespace tileslc

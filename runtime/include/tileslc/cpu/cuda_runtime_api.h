@@ -182,17 +182,17 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** funcPtr,
 // The typed overloads CUDA's cuda_runtime.h adds, so that `cudaMalloc(&float_ptr, n)` compiles.
 template <class T>
 cudaError_t cudaMalloc(T** ptr, size_t bytes) {
-  return ::cudaMalloc(reinterpret_cast<void**>(ptr), bytes);
+  return ::cudaMalloc(static_cast<void**>(static_cast<void*>(ptr)), bytes);
 }
 template <class T>
 cudaError_t cudaMallocHost(T** ptr, size_t bytes, unsigned int flags = 0) {
   // CUDA's forwards to cudaHostAlloc, whose flags only matter to a GPU.
   (void)flags;
-  return ::cudaMallocHost(reinterpret_cast<void**>(ptr), bytes);
+  return ::cudaMallocHost(static_cast<void**>(static_cast<void*>(ptr)), bytes);
 }
 template <class T>
 cudaError_t cudaMallocManaged(T** ptr, size_t bytes, unsigned int flags = cudaMemAttachGlobal) {
-  return ::cudaMallocManaged(reinterpret_cast<void**>(ptr), bytes, flags);
+  return ::cudaMallocManaged(static_cast<void**>(static_cast<void*>(ptr)), bytes, flags);
 }
 // CUDA's takes `const T*`, from which g++ cannot deduce a function type.
 template <class T>
