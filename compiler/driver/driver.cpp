@@ -56,12 +56,14 @@ bool resolve_output(const std::string& path, fs::path* out, std::string* error) 
 /// Writes `text` in place into a device or FIFO (a FIFO nobody reads is an
 /// error, not a wait); false with `error` set.
 bool write_in_place(const std::string& path, const fs::path& target, const std::string& text, std::string* error) {
-  int fd = ::open(target.c_str(), O_WRONLY | (fs::is_fifo(target) ? O_NONBLOCK : 0));
+  std::error_code ec;
+  const bool fifo = fs::is_fifo(target, ec);
+  int fd = ::open(target.c_str(), O_WRONLY | (fifo ? O_NONBLOCK : 0));
   if (fd < 0) {
     *error = "cannot write '" + path + "': " + (errno == ENXIO ? std::string("no process is reading the FIFO") : std::strerror(errno));
     return false;
   }
-  if (fs::is_fifo(target)) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // a reader is there: block as usual
+  if (fifo) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);  // a reader is there: block as usual
   size_t done = 0;
   while (done < text.size()) {
     ssize_t n = ::write(fd, text.data() + done, text.size() - done);

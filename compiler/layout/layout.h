@@ -339,6 +339,10 @@ Int slice_offset(const Coord& crd, const Layout& l);
 struct Swizzle {
   int bits = 0, base = 0, shift = 0;
   int64_t operator()(int64_t x) const;
+  /// 2^(base + bits + |shift|): the swizzle reads and writes only offset bits below this, so
+  /// it maps each aligned block of `span()` elements onto itself and
+  /// swizzle(x + k * span()) = swizzle(x) + k * span().
+  int64_t span() const { return int64_t(1) << (base + bits + (shift < 0 ? -shift : shift)); }
   std::string to_string() const;
 };
 

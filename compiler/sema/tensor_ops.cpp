@@ -31,7 +31,7 @@ int64_t static_size(const layout::IntTuple& shape) {
 SwizzleSplit Evaluator::split_at_swizzle_span(const layout::Swizzle& sw, const ir::ExprRef& off) {
   // The swizzle reads and writes only the bits of the offset below `span`; a term that is a
   // multiple of span changes none of them.
-  const int64_t span = int64_t(1) << (sw.base + sw.bits + std::abs(sw.shift));
+  const int64_t span = sw.span();
   SwizzleSplit out;
   int64_t inside_c = 0, outside_c = 0;
   auto add = [](ir::ExprRef& sum, ir::ExprRef term) {
@@ -953,7 +953,7 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
       int64_t elem_bytes = std::max(1, ir::bit_width(args[0].type) / 8);
       align = std::max(align, elem_bytes);
       if (swz) {  // swizzled offsets stay inside their 2^(base+bits+shift)-element block: allocate whole blocks
-        int64_t block = int64_t(1) << (swz->base + swz->bits + std::abs(swz->shift));
+        const int64_t block = swz->span();
         cos = (cos + base_offset + block - 1) / block * block;
       }
       int64_t offset = (fn_->smem_bytes + align - 1) / align * align;
@@ -966,10 +966,10 @@ Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& arg
       tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
       tv.swizzle = swz;
       if (base_offset) tv.offset = ir::int_const(base_offset, ScalarType::Int64);
-      if (swz && (tv.align_bytes / elem_bytes) < (int64_t(1) << (swz->base + swz->bits + std::abs(swz->shift)))) {
+      if (swz && tv.align_bytes / elem_bytes < swz->span()) {
         // The swizzle permutes offset bits (below base + bits + |shift|, for either sign of the
         // shift): the buffer must start where those bits are zero.
-        int64_t need = (int64_t(1) << (swz->base + swz->bits + std::abs(swz->shift))) * elem_bytes;
+        const int64_t need = swz->span() * elem_bytes;
         if (need > 1024) fail(diag::Kind::BadLayoutArgument, site.range, "a swizzle over " + std::to_string(need) + "-byte blocks is not supported (the shared-memory base is 1024-byte aligned)");
         offset = (fn_->smem_bytes + need - 1) / need * need;
         tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
