@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "sema/evaluator.h"
+#include "sema/registry.h"
 
 namespace tileslc::sema {
 
@@ -99,8 +100,8 @@ Value Evaluator::math_call(BuiltinId id, std::vector<Value>& args, const ast::Ca
   return Value::dyn(ir::cast(ir::call(row->fn, std::move(ops), compute), t), site.range);
 }
 
-Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
-                              std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site) {
+Value Evaluator::call_core_builtin(const Value& callee, std::vector<Value>& args,
+                                   std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site) {
   BuiltinId id = callee.builtin;
   auto arg_range = [&](size_t i) { return i < site.args.size() ? site.args[i]->range : site.range; };
   auto no_kwargs = [&] {
@@ -379,30 +380,40 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args,
     case BuiltinId::Isinstance:
       fail(diag::Kind::UnsupportedOperation, site.range, "isinstance() is not supported yet");
     default:
-      if (id >= BuiltinId::MakeLayout && id <= BuiltinId::GetMode) {
-        bool on_tensor = !args.empty() && args[0].kind == Value::Kind::Tensor;
-        if (on_tensor && (id == BuiltinId::ZippedDivide || id == BuiltinId::LogicalDivide || id == BuiltinId::TiledDivide ||
-                          id == BuiltinId::FlatDivide || id == BuiltinId::Composition))
-          return call_tensor_builtin(id, args, kwargs, site);
-        return call_layout_builtin(id, args, kwargs, site);
-      }
-      if (id >= BuiltinId::MakeIdentityTensor && id <= BuiltinId::SmemAllocatorNew) return call_tensor_builtin(id, args, kwargs, site);
-      if (id >= BuiltinId::AtomicAdd && id <= BuiltinId::FenceSys) return call_arch_builtin(id, args, kwargs, site);
-      if (id >= BuiltinId::CpAsyncCommitGroup && id <= BuiltinId::CopyG2SOp) return call_mma_builtin(id, args, kwargs, site);
-      if (id >= BuiltinId::MbarrierInit && id <= BuiltinId::MaxActiveClusters) return call_sm90_builtin(id, args, kwargs, site);
-      if (id >= BuiltinId::ClusterIdx && id <= BuiltinId::CopyBulkTensorTileG2SMulticastOp) return call_cluster_builtin(id, args, kwargs, site);
-      if (id >= BuiltinId::LdMatrix8x8x16bOp && id <= BuiltinId::MakeTiledCopyC) return call_ldmatrix_builtin(id, args, kwargs, site);
-      if (id == BuiltinId::MethodRetile) {
-        check_arity(args.size(), 1, 1, ".retile", site.range);
-        if (args[0].kind != Value::Kind::Tensor)
-          fail(diag::Kind::TypeMismatch, arg_range_of(site, 0), ".retile() takes a tensor, found " + describe(args[0]));
-        return retile(*callee.self->tiled_copy, args[0], site.range);
-      }
-      if (id >= BuiltinId::MethodPartitionA && id <= BuiltinId::MethodMakeFragmentC) return call_mma_method(callee, args, site);
-      if (id >= BuiltinId::MethodLoad && id <= BuiltinId::MethodAllocateTensor) return call_tensor_method(callee, args, kwargs, site);
       break;
   }
   fail(diag::Kind::NotCallable, site.range, "this builtin cannot be called");
+}
+
+// ---- legacy dispatch: rows of builtins.def declared "..." reach the family
+// switches through these, with the call's arguments as written. Each goes
+// when its family's rows get parameter lists and handlers of their own.
+
+Value legacy_core(Evaluator& ev, BuiltinCall& c) { return ev.call_core_builtin(*c.callee, c.rest, c.extra, c.site); }
+Value legacy_layout(Evaluator& ev, BuiltinCall& c) { return ev.call_layout_builtin(c.id(), c.rest, c.extra, c.site); }
+Value legacy_layout_or_tensor(Evaluator& ev, BuiltinCall& c) {
+  if (!c.rest.empty() && c.rest[0].kind == Value::Kind::Tensor) return ev.call_tensor_builtin(c.id(), c.rest, c.extra, c.site);
+  return ev.call_layout_builtin(c.id(), c.rest, c.extra, c.site);
+}
+Value legacy_tensor(Evaluator& ev, BuiltinCall& c) { return ev.call_tensor_builtin(c.id(), c.rest, c.extra, c.site); }
+Value legacy_arch(Evaluator& ev, BuiltinCall& c) { return ev.call_arch_builtin(c.id(), c.rest, c.extra, c.site); }
+Value legacy_mma(Evaluator& ev, BuiltinCall& c) { return ev.call_mma_builtin(c.id(), c.rest, c.extra, c.site); }
+Value legacy_sm90(Evaluator& ev, BuiltinCall& c) { return ev.call_sm90_builtin(c.id(), c.rest, c.extra, c.site); }
+Value legacy_cluster(Evaluator& ev, BuiltinCall& c) { return ev.call_cluster_builtin(c.id(), c.rest, c.extra, c.site); }
+Value legacy_ldmatrix(Evaluator& ev, BuiltinCall& c) { return ev.call_ldmatrix_builtin(c.id(), c.rest, c.extra, c.site); }
+Value legacy_retile(Evaluator& ev, BuiltinCall& c) {
+  auto& args = c.rest;
+  ev.check_arity(args.size(), 1, 1, ".retile", c.site.range);
+  if (args[0].kind != Value::Kind::Tensor)
+    ev.fail(diag::Kind::TypeMismatch, arg_range_of(c.site, 0), ".retile() takes a tensor, found " + describe(args[0]));
+  return ev.retile(*c.self().tiled_copy, args[0], c.site.range);
+}
+Value legacy_mma_method(Evaluator& ev, BuiltinCall& c) { return ev.call_mma_method(*c.callee, c.rest, c.site); }
+Value legacy_tensor_method(Evaluator& ev, BuiltinCall& c) {
+  if (c.id() != BuiltinId::MethodMmaGetSlice) return ev.call_tensor_method(*c.callee, c.rest, c.extra, c.site);
+  Value callee = *c.callee;  // the tiled MMA's get_slice shares the tiled copy's code
+  callee.builtin = BuiltinId::MethodGetSlice;
+  return ev.call_tensor_method(callee, c.rest, c.extra, c.site);
 }
 
 }  // namespace tileslc::sema

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "sema/evaluator.h"
+#include "sema/registry.h"
 #include "sema/statement_names.h"
 
 namespace tileslc::sema {
@@ -240,6 +241,8 @@ Value bound_method(BuiltinId id, const Value& self) {
 
 Value Evaluator::eval_attribute(const ast::Attribute& a) {
   Value base = eval(*a.value);
+  // Methods come from the registry (builtins.def's TILESLC_METHOD rows).
+  if (const BuiltinInfo* m = find_method(base.kind, a.attr)) return bound_method(m->id, base);
   switch (base.kind) {
     case Value::Kind::Module: {
       auto& g = base.module->globals;
@@ -261,13 +264,6 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
       abort_entry();
     }
     case Value::Kind::Tensor: return tensor_attribute(base, a.attr, a.range);
-    case Value::Kind::KernelCall:
-      if (a.attr == "launch") {
-        Value m = Value::make_builtin(BuiltinId::MethodLaunch);
-        m.self = std::make_shared<Value>(base);
-        return m;
-      }
-      break;
     case Value::Kind::Type:
       if (a.attr == "width") return Value::integer(ir::bit_width(base.type));
       break;
@@ -281,13 +277,8 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
     case Value::Kind::TensorSSA:
       if (a.attr == "shape") return from_int_tuple(base.layout->shape, a.range);
       if (a.attr == "dtype" || a.attr == "element_type") return Value::scalar_type(base.type);
-      if (a.attr == "to") return bound_method(BuiltinId::MethodTo, base);
       break;
     case Value::Kind::TiledCopy:
-      if (a.attr == "get_slice") return bound_method(BuiltinId::MethodGetSlice, base);
-      if (a.attr == "partition_S") return bound_method(BuiltinId::MethodPartitionS, base);
-      if (a.attr == "partition_D") return bound_method(BuiltinId::MethodPartitionD, base);
-      if (a.attr == "retile") return bound_method(BuiltinId::MethodRetile, base);
       if (a.attr == "tiler_mn") return from_int_tuple(base.tiled_copy->tiler, a.range);
       if (a.attr == "layout_tv_tiled") {
         Value v;
@@ -295,18 +286,6 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
         v.layout = std::make_shared<const layout::Layout>(base.tiled_copy->tv);
         return v;
       }
-      break;
-    case Value::Kind::TiledMma:
-      if (a.attr == "get_slice") return bound_method(BuiltinId::MethodGetSlice, base);
-      if (a.attr == "partition_A") return bound_method(BuiltinId::MethodPartitionA, base);
-      if (a.attr == "partition_B") return bound_method(BuiltinId::MethodPartitionB, base);
-      if (a.attr == "partition_C") return bound_method(BuiltinId::MethodPartitionC, base);
-      if (a.attr == "make_fragment_A") return bound_method(BuiltinId::MethodMakeFragmentA, base);
-      if (a.attr == "make_fragment_B") return bound_method(BuiltinId::MethodMakeFragmentB, base);
-      if (a.attr == "make_fragment_C") return bound_method(BuiltinId::MethodMakeFragmentC, base);
-      break;
-    case Value::Kind::SmemAllocator:
-      if (a.attr == "allocate_tensor") return bound_method(BuiltinId::MethodAllocateTensor, base);
       break;
     default: break;
   }

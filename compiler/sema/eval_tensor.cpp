@@ -6,6 +6,7 @@
 // so tensors over 2^31 elements never wrap. A coordinate with None modes
 // slices (CuTe's slice): the result keeps the None modes and moves the origin.
 #include "sema/evaluator.h"
+#include "sema/registry.h"
 
 namespace tileslc::sema {
 
@@ -102,13 +103,10 @@ Value Evaluator::tensor_attribute(const Value& tv, const std::string& attr, sour
   }
   if (attr == "element_type" || attr == "dtype") return Value::scalar_type(t.dtype);
   if (attr == "rank") return Value::integer(static_cast<int64_t>(t.layout.rank()));
-  static const std::pair<const char*, BuiltinId> methods[] = {
-      {"load", BuiltinId::MethodLoad}, {"store", BuiltinId::MethodStore}, {"fill", BuiltinId::MethodFill}};
-  for (const auto& [name, id] : methods) {
-    if (attr != name) continue;
-    Value m = Value::make_builtin(id);
-    m.self = std::make_shared<Value>(tv);
-    return m;
+  if (const BuiltinInfo* m = find_method(Value::Kind::Tensor, attr)) {
+    Value v = Value::make_builtin(m->id);
+    v.self = std::make_shared<Value>(tv);
+    return v;
   }
   fail(diag::Kind::NoSuchAttribute, r,
        "tensor has no attribute '" + attr + "' (available: shape, stride, layout, element_type, rank, load, store, fill)");

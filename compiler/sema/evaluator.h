@@ -18,7 +18,6 @@
 
 namespace tileslc::sema {
 
-using Kwargs = std::vector<std::pair<std::string, Value>>;
 /// The source range of argument i of a call (the whole call past the written arguments).
 source::SourceRange arg_range_of(const ast::Call& site, size_t i);
 /// The value of keyword argument `name`, if the call has it.
@@ -158,8 +157,12 @@ class Evaluator {
                    const ast::Call& site);
   Value call_helper(const FunctionValue& fn, std::vector<Value> args,
                     std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site);
+  /// Every builtin call: the registry row's context, arch and argument checks, then its handler (registry.cpp).
   Value call_builtin(const Value& callee, std::vector<Value>& args,
                      std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site);
+  /// Python's builtins, tileslc's, cute.size/sym_int/printf, indices, sync_threads, math, launch (builtins.cpp).
+  Value call_core_builtin(const Value& callee, std::vector<Value>& args,
+                          std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site);
   Value math_call(BuiltinId id, std::vector<Value>& args, const ast::Call& site);
 
   // ---- tensors (eval_tensor.cpp)

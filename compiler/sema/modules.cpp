@@ -1,11 +1,13 @@
 // Module loading: resolves dotted names to .tpy files (the importing file's
 // directory, -I directories, then the stdlib), parses them, and runs their
 // bodies at compile time. `tileslc._builtins` is native: its names are the
-// builtin functions and types the stdlib .tpy files re-export.
+// scalar types and the builtins of builtins.def, which the stdlib .tpy files
+// re-export.
 #include <filesystem>
 
 #include "parse/parse.h"
 #include "sema/evaluator.h"
+#include "sema/registry.h"
 
 namespace tileslc::sema {
 
@@ -20,86 +22,8 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
     auto t = static_cast<ir::ScalarType>(i);
     add(ir::type_name(t), Value::scalar_type(t));
   }
-  struct Row { const char* name; BuiltinId id; };
-  static const Row rows[] = {
-      {"range", BuiltinId::Range}, {"len", BuiltinId::Len}, {"min", BuiltinId::Min},
-      {"max", BuiltinId::Max}, {"abs", BuiltinId::Abs}, {"print", BuiltinId::Print},
-      {"int", BuiltinId::Int}, {"float", BuiltinId::Float}, {"bool", BuiltinId::Bool},
-      {"isinstance", BuiltinId::Isinstance},
-      {"range_constexpr", BuiltinId::RangeConstexpr}, {"const_expr", BuiltinId::ConstExpr},
-      {"Constexpr", BuiltinId::ConstexprMarker},
-      {"Tensor", BuiltinId::TensorType}, {"kernel", BuiltinId::KernelDecorator},
-      {"jit", BuiltinId::JitDecorator}, {"size", BuiltinId::Size}, {"sym_int", BuiltinId::SymInt},
-      {"printf", BuiltinId::Printf},
-      {"thread_idx", BuiltinId::ThreadIdx}, {"block_idx", BuiltinId::BlockIdx},
-      {"block_dim", BuiltinId::BlockDim}, {"grid_dim", BuiltinId::GridDim},
-      {"sync_threads", BuiltinId::SyncThreads}, {"barrier", BuiltinId::NamedBarrier},
-      {"atomic_add", BuiltinId::AtomicAdd}, {"atomic_min", BuiltinId::AtomicMin}, {"atomic_max", BuiltinId::AtomicMax},
-      {"atomic_and", BuiltinId::AtomicAnd}, {"atomic_or", BuiltinId::AtomicOr}, {"atomic_xor", BuiltinId::AtomicXor},
-      {"atomic_exch", BuiltinId::AtomicExch}, {"atomic_cas", BuiltinId::AtomicCas},
-      {"shuffle_sync", BuiltinId::ShuffleSync}, {"shuffle_sync_up", BuiltinId::ShuffleSyncUp},
-      {"shuffle_sync_down", BuiltinId::ShuffleSyncDown}, {"shuffle_sync_bfly", BuiltinId::ShuffleSyncBfly},
-      {"vote_ballot_sync", BuiltinId::VoteBallotSync}, {"vote_any_sync", BuiltinId::VoteAnySync},
-      {"vote_all_sync", BuiltinId::VoteAllSync}, {"warp_redux_sync", BuiltinId::WarpReduxSync},
-      {"fence_acq_rel_cta", BuiltinId::FenceBlock}, {"fence_acq_rel_gpu", BuiltinId::FenceGpu},
-      {"fence_acq_rel_sys", BuiltinId::FenceSys},
-      {"lane_idx", BuiltinId::LaneIdx}, {"warp_idx", BuiltinId::WarpIdx},
-      {"exp", BuiltinId::MathExp}, {"exp2", BuiltinId::MathExp2}, {"log", BuiltinId::MathLog},
-      {"log2", BuiltinId::MathLog2}, {"sqrt", BuiltinId::MathSqrt}, {"rsqrt", BuiltinId::MathRsqrt},
-      {"sin", BuiltinId::MathSin}, {"cos", BuiltinId::MathCos}, {"tanh", BuiltinId::MathTanh},
-      {"erf", BuiltinId::MathErf}, {"floor", BuiltinId::MathFloor}, {"ceil", BuiltinId::MathCeil},
-      {"fabs", BuiltinId::MathFabs}, {"fma", BuiltinId::MathFma},
-      {"make_layout", BuiltinId::MakeLayout}, {"make_ordered_layout", BuiltinId::MakeOrderedLayout},
-      {"cosize", BuiltinId::Cosize}, {"rank", BuiltinId::Rank}, {"depth", BuiltinId::Depth},
-      {"coalesce", BuiltinId::Coalesce}, {"filter", BuiltinId::Filter}, {"composition", BuiltinId::Composition},
-      {"complement", BuiltinId::Complement}, {"right_inverse", BuiltinId::RightInverse},
-      {"left_inverse", BuiltinId::LeftInverse}, {"logical_divide", BuiltinId::LogicalDivide},
-      {"zipped_divide", BuiltinId::ZippedDivide}, {"tiled_divide", BuiltinId::TiledDivide},
-      {"flat_divide", BuiltinId::FlatDivide}, {"logical_product", BuiltinId::LogicalProduct},
-      {"zipped_product", BuiltinId::ZippedProduct}, {"tiled_product", BuiltinId::TiledProduct},
-      {"flat_product", BuiltinId::FlatProduct}, {"blocked_product", BuiltinId::BlockedProduct},
-      {"raked_product", BuiltinId::RakedProduct}, {"tile_to_shape", BuiltinId::TileToShape},
-      {"make_layout_tv", BuiltinId::MakeLayoutTv}, {"max_common_vector", BuiltinId::MaxCommonVector},
-      {"recast_layout", BuiltinId::RecastLayout}, {"crd2idx", BuiltinId::Crd2Idx}, {"idx2crd", BuiltinId::Idx2Crd},
-      {"flatten", BuiltinId::FlattenLayout}, {"select", BuiltinId::SelectModes}, {"group_modes", BuiltinId::GroupModes},
-      {"get", BuiltinId::GetMode},
-      {"make_identity_tensor", BuiltinId::MakeIdentityTensor},
-      {"make_identity_layout", BuiltinId::MakeIdentityLayout}, {"make_swizzle", BuiltinId::MakeSwizzle},
-      {"make_composed_layout", BuiltinId::MakeComposedLayout}, {"elem_less", BuiltinId::ElemLess},
-      {"make_fragment", BuiltinId::MakeFragment}, {"make_fragment_like", BuiltinId::MakeFragmentLike},
-      {"make_rmem_tensor", BuiltinId::MakeRmemTensor}, {"make_copy_atom", BuiltinId::MakeCopyAtom},
-      {"CopyUniversalOp", BuiltinId::CopyUniversalOp}, {"make_tiled_copy_tv", BuiltinId::MakeTiledCopyTv},
-      {"copy", BuiltinId::Copy}, {"local_tile", BuiltinId::LocalTile}, {"local_partition", BuiltinId::LocalPartition},
-      {"SmemAllocator", BuiltinId::SmemAllocatorNew},
-      {"cp_async_commit_group", BuiltinId::CpAsyncCommitGroup}, {"cp_async_wait_group", BuiltinId::CpAsyncWaitGroup},
-      {"MmaUniversalOp", BuiltinId::MmaUniversalOp}, {"MmaF16BF16Op", BuiltinId::MmaF16BF16Op},
-      {"MmaTF32Op", BuiltinId::MmaTF32Op}, {"MmaI8Op", BuiltinId::MmaI8Op},
-      {"make_mma_atom", BuiltinId::MakeMmaAtom}, {"make_tiled_mma", BuiltinId::MakeTiledMma}, {"gemm", BuiltinId::Gemm},
-      {"CopyG2SOp", BuiltinId::CopyG2SOp},
-      {"mbarrier_init", BuiltinId::MbarrierInit}, {"mbarrier_init_fence", BuiltinId::MbarrierInitFence},
-      {"mbarrier_arrive", BuiltinId::MbarrierArrive}, {"mbarrier_arrive_and_expect_tx", BuiltinId::MbarrierArriveExpectTx},
-      {"mbarrier_wait", BuiltinId::MbarrierWait}, {"fence_proxy_async", BuiltinId::FenceProxyAsync},
-      {"warpgroup_reg_alloc", BuiltinId::WarpgroupRegAlloc}, {"warpgroup_reg_dealloc", BuiltinId::WarpgroupRegDealloc},
-      {"elect_one", BuiltinId::ElectOne}, {"make_warp_uniform", BuiltinId::MakeWarpUniform},
-      {"CopyBulkTensorTileG2SOp", BuiltinId::CopyBulkTensorTileG2SOp}, {"make_tiled_tma_atom", BuiltinId::MakeTiledTmaAtom},
-      {"WarpgroupMmaF16BF16Op", BuiltinId::WarpgroupMmaF16BF16Op}, {"WarpgroupMmaF8Op", BuiltinId::WarpgroupMmaF8Op},
-      {"warpgroup_fence", BuiltinId::WarpgroupFence},
-      {"warpgroup_commit_group", BuiltinId::WarpgroupCommitGroup}, {"warpgroup_wait_group", BuiltinId::WarpgroupWaitGroup},
-      {"get_device_multiprocessor_count", BuiltinId::MultiprocessorCount},
-      {"get_max_active_clusters", BuiltinId::MaxActiveClusters},
-      {"CopyBulkTensorTileS2GOp", BuiltinId::CopyBulkTensorTileS2GOp},
-      {"CopyReduceBulkTensorTileS2GOp", BuiltinId::CopyReduceBulkTensorTileS2GOp},
-      {"cp_async_bulk_commit_group", BuiltinId::BulkCommitGroup}, {"cp_async_bulk_wait_group", BuiltinId::BulkWaitGroup},
-      {"LdMatrix8x8x16bOp", BuiltinId::LdMatrix8x8x16bOp}, {"make_tiled_copy_A", BuiltinId::MakeTiledCopyA},
-      {"make_tiled_copy_B", BuiltinId::MakeTiledCopyB}, {"StMatrix8x8x16bOp", BuiltinId::StMatrix8x8x16bOp},
-      {"make_tiled_copy_C", BuiltinId::MakeTiledCopyC},
-      {"cluster_idx", BuiltinId::ClusterIdx}, {"cluster_dim", BuiltinId::ClusterDim},
-      {"block_in_cluster_idx", BuiltinId::BlockInClusterIdx}, {"block_in_cluster_dim", BuiltinId::BlockInClusterDim},
-      {"block_idx_in_cluster", BuiltinId::BlockIdxInCluster}, {"cluster_arrive", BuiltinId::ClusterArrive},
-      {"cluster_arrive_relaxed", BuiltinId::ClusterArriveRelaxed}, {"cluster_wait", BuiltinId::ClusterWait},
-      {"CopyBulkTensorTileG2SMulticastOp", BuiltinId::CopyBulkTensorTileG2SMulticastOp},
-  };
-  for (const auto& r : rows) add(r.name, Value::make_builtin(r.id));
+  for (const auto& info : builtin_table())
+    if (!info.is_method) add(info.export_name, Value::make_builtin(info.id));
   builtins_ = m;
   return m;
 }

@@ -20,48 +20,13 @@ namespace tileslc::sema {
 struct Value;
 struct ModuleValue;
 
-/// Natively implemented functions and objects of the `tileslc._builtins` module
-/// and of Python's builtins.
-enum class BuiltinId : uint8_t {
-  // Python builtins
-  Range, Len, Min, Max, Abs, Print, Int, Float, Bool, Isinstance,
-  // tileslc (cutlass)
-  RangeConstexpr, ConstExpr, ConstexprMarker,
-  // tileslc.cute
-  TensorType, KernelDecorator, JitDecorator, Size, SymInt, Printf,
-  // tileslc.cute.arch
-  ThreadIdx, BlockIdx, BlockDim, GridDim, SyncThreads, LaneIdx, WarpIdx,
-  // tileslc.cute.math
-  MathExp, MathExp2, MathLog, MathLog2, MathSqrt, MathRsqrt, MathSin, MathCos, MathTanh,
-  MathErf, MathFloor, MathCeil, MathFabs, MathFma,
-  // layout algebra (tileslc.cute), evaluated while compiling
-  MakeLayout, MakeOrderedLayout, Cosize, Rank, Depth, Coalesce, Filter, Composition, Complement,
-  RightInverse, LeftInverse, LogicalDivide, ZippedDivide, TiledDivide, FlatDivide, LogicalProduct,
-  ZippedProduct, TiledProduct, FlatProduct, BlockedProduct, RakedProduct, TileToShape, MakeLayoutTv,
-  MaxCommonVector, RecastLayout, Crd2Idx, Idx2Crd, FlattenLayout, SelectModes, GroupModes, GetMode,
-  // tensors, copies and shared memory (tileslc.cute, tileslc.utils)
-  MakeIdentityTensor, MakeIdentityLayout, MakeSwizzle, MakeComposedLayout, ElemLess, MakeFragment, MakeFragmentLike, MakeRmemTensor, MakeCopyAtom,
-  CopyUniversalOp, MakeTiledCopyTv, Copy, LocalTile, LocalPartition, SmemAllocatorNew,
-  // tileslc.cute.arch: hardware atomics, warp collectives, named barriers and fences
-  AtomicAdd, AtomicMin, AtomicMax, AtomicAnd, AtomicOr, AtomicXor, AtomicExch, AtomicCas,
-  ShuffleSync, ShuffleSyncUp, ShuffleSyncDown, ShuffleSyncBfly, VoteBallotSync, VoteAnySync, VoteAllSync, WarpReduxSync,
-  NamedBarrier, FenceBlock, FenceGpu, FenceSys, CpAsyncCommitGroup, CpAsyncWaitGroup,
-  // MMA atoms (tileslc.cute, tileslc.cute.nvgpu.warp) and cp.async (tileslc.cute.nvgpu.cpasync)
-  MmaUniversalOp, MmaF16BF16Op, MmaTF32Op, MmaI8Op, MakeMmaAtom, MakeTiledMma, Gemm, CopyG2SOp,
-  // sm_90: mbarriers, TMA, warpgroup MMA, setmaxnreg, elect.sync (sm90_ops.cpp)
-  MbarrierInit, MbarrierInitFence, MbarrierArrive, MbarrierArriveExpectTx, MbarrierWait, FenceProxyAsync,
-  WarpgroupRegAlloc, WarpgroupRegDealloc, ElectOne, MakeWarpUniform, CopyBulkTensorTileG2SOp, MakeTiledTmaAtom,
-  WarpgroupMmaF16BF16Op, WarpgroupMmaF8Op, WarpgroupFence, WarpgroupCommitGroup, WarpgroupWaitGroup, CopyBulkTensorTileS2GOp,
-  CopyReduceBulkTensorTileS2GOp, BulkCommitGroup, BulkWaitGroup, MultiprocessorCount, MaxActiveClusters,
-  // sm_90 thread-block clusters: indices, barrier.cluster, the TMA multicast op (cluster_ops.cpp)
-  ClusterIdx, ClusterDim, BlockInClusterIdx, BlockInClusterDim, BlockIdxInCluster, ClusterArrive, ClusterArriveRelaxed,
-  ClusterWait, CopyBulkTensorTileG2SMulticastOp,
-  // ldmatrix (tileslc.cute.nvgpu.warp) and the tiled copies that feed a tiled MMA (ldmatrix_ops.cpp)
-  LdMatrix8x8x16bOp, MakeTiledCopyA, MakeTiledCopyB, StMatrix8x8x16bOp, MakeTiledCopyC,
-  // methods bound to a receiver (Value::self)
-  MethodLaunch, MethodLoad, MethodStore, MethodFill, MethodGetSlice, MethodPartitionS, MethodPartitionD,
-  MethodTo, MethodAllocateTensor, MethodPartitionA, MethodPartitionB, MethodPartitionC, MethodMakeFragmentA,
-  MethodMakeFragmentB, MethodMakeFragmentC, MethodRetile,
+/// Natively implemented functions, objects and methods: one per row of
+/// builtins.def (registry.h reads the rows).
+enum class BuiltinId : uint16_t {
+#define TILESLC_BUILTIN(Id, Export, Name, Params, Context, Arch, Handler) Id,
+#define TILESLC_METHOD(Id, Receiver, Name, Params, Context, Arch, Handler) Id,
+#include "sema/builtins.def"
+  Count_
 };
 
 /// A `def` together with the module whose globals it sees.
@@ -249,6 +214,9 @@ struct Binding {
 };
 
 using Env = std::map<std::string, Binding>;
+
+/// A call's keyword arguments, in the order written.
+using Kwargs = std::vector<std::pair<std::string, Value>>;
 
 struct ModuleValue {
   std::string name;                 ///< dotted module name ("tileslc.cute")
