@@ -390,11 +390,6 @@ Value Evaluator::call_core_builtin(const Value& callee, std::vector<Value>& args
 // when its family's rows get parameter lists and handlers of their own.
 
 Value legacy_core(Evaluator& ev, BuiltinCall& c) { return ev.call_core_builtin(*c.callee, c.rest, c.extra, c.site); }
-Value legacy_layout(Evaluator& ev, BuiltinCall& c) { return ev.call_layout_builtin(c.id(), c.rest, c.extra, c.site); }
-Value legacy_layout_or_tensor(Evaluator& ev, BuiltinCall& c) {
-  if (!c.rest.empty() && c.rest[0].kind == Value::Kind::Tensor) return ev.call_tensor_builtin(c.id(), c.rest, c.extra, c.site);
-  return ev.call_layout_builtin(c.id(), c.rest, c.extra, c.site);
-}
 Value legacy_tensor(Evaluator& ev, BuiltinCall& c) { return ev.call_tensor_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_arch(Evaluator& ev, BuiltinCall& c) { return ev.call_arch_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_mma(Evaluator& ev, BuiltinCall& c) { return ev.call_mma_builtin(c.id(), c.rest, c.extra, c.site); }

@@ -264,8 +264,6 @@ class Evaluator {
   layout::Tiler to_tiler(const Value& v, source::SourceRange r, const std::string& what);
   /// L(coord): static for static coordinates, index arithmetic otherwise.
   Value evaluate_layout(const layout::Layout& l, const Value& coord, source::SourceRange r);
-  Value call_layout_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
-                            const ast::Call& site);
 
   // ---- entry points (entry.cpp)
   void build_host_function(const std::shared_ptr<FunctionValue>& fn);

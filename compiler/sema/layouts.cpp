@@ -6,6 +6,7 @@
 // E0601 with the layouts involved; layouts with run-time extents are E0602
 // until symbolic layouts reach sema.
 #include "sema/evaluator.h"
+#include "sema/registry.h"
 
 #include <functional>
 
@@ -129,157 +130,220 @@ Value Evaluator::evaluate_layout(const layout::Layout& l, const Value& coord, so
   return dot(coord, l.shape, l.stride);
 }
 
-Value Evaluator::call_layout_builtin(BuiltinId id, std::vector<Value>& args,
-                                     std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site) {
-  auto arg_range = [&](size_t i) { return arg_range_of(site, i); };
-  auto kwarg = [&](const std::string& name) { return kwarg_of(kwargs, name); };
-  auto check_kwargs = [&](const char* name, std::initializer_list<const char*> allowed) {
-    check_keywords(kwargs, std::string("cute.") + name, allowed, site.range);
-  };
-  auto arity = [&](size_t lo, size_t hi, const char* name) { check_arity(args.size(), lo, hi, std::string("cute.") + name, site.range); };
-  auto L = [&](size_t i) { return to_layout(args[i], arg_range(i), "argument " + std::to_string(i + 1)); };
-  auto T = [&](size_t i) { return to_tiler(args[i], arg_range(i), "the tiler"); };
-  auto modes_of = [&](const Value& v) {
-    std::vector<size_t> out;
-    std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
-    for (const auto& x : xs) out.push_back(static_cast<size_t>(require_static_int(x, site.range, "a mode index")));
-    return out;
-  };
+namespace {
+
+/// Runs a layout-algebra builtin; a failed precondition (layout::LayoutError)
+/// is E0601 at the call, with each layout argument labelled.
+template <class F>
+Value algebra(Evaluator& ev, BuiltinCall& c, F&& f) {
   try {
-    switch (id) {
-      case BuiltinId::MakeLayout: {
-        check_kwargs("make_layout", {"stride"});
-        arity(1, 1, "make_layout");
-        auto shape = to_int_tuple(args[0], arg_range(0), "the shape");
-        // A layout's extents count elements: a static negative one has no meaning.
-        std::function<void(const layout::IntTuple&)> check_extents = [&](const layout::IntTuple& t) {
-          if (t.is_tuple()) {
-            for (const auto& x : t.elems()) check_extents(x);
-          } else if (t.is_leaf() && t.value().has_value() && t.value().value() < 0) {
-            fail(diag::Kind::BadLayoutArgument, arg_range(0), "the shape's extents must not be negative, found " + std::to_string(t.value().value()) +
-                                                                   " in " + shape.to_string());
-          }
-        };
-        check_extents(shape);
-        if (auto st = kwarg("stride")) return layout_value(layout::make_layout(shape, to_int_tuple(*st, site.range, "the stride")));
-        return layout_value(layout::make_layout(shape));
-      }
-      case BuiltinId::MakeOrderedLayout: {
-        check_kwargs("make_ordered_layout", {"order"});
-        arity(1, 2, "make_ordered_layout");
-        Value order = args.size() == 2 ? args[1] : kwarg("order").value_or(Value::none());
-        return layout_value(layout::make_ordered_layout(to_int_tuple(args[0], arg_range(0), "the shape"),
-                                                        to_int_tuple(order, site.range, "the order")));
-      }
-      case BuiltinId::Cosize: arity(1, 1, "cosize"); return int_value(layout::cosize(L(0)), site.range);
-      case BuiltinId::Rank: {
-        arity(1, 1, "rank");
-        if (args[0].kind == Value::Kind::Layout) return Value::integer(static_cast<int64_t>(args[0].layout->rank()));
-        if (args[0].kind == Value::Kind::Tensor) return Value::integer(static_cast<int64_t>(args[0].tensor->layout.rank()));
-        return Value::integer(static_cast<int64_t>(layout::rank(to_int_tuple(args[0], arg_range(0), "the argument"))));
-      }
-      case BuiltinId::Depth: {
-        arity(1, 1, "depth");
-        if (args[0].kind == Value::Kind::Layout) return Value::integer(static_cast<int64_t>(layout::depth(*args[0].layout)));
-        return Value::integer(static_cast<int64_t>(layout::depth(to_int_tuple(args[0], arg_range(0), "the argument"))));
-      }
-      case BuiltinId::Coalesce: {
-        check_kwargs("coalesce", {"target_profile"});
-        arity(1, 2, "coalesce");
-        std::optional<Value> profile = args.size() == 2 ? std::optional<Value>(args[1]) : kwarg("target_profile");
-        if (profile) return layout_value(layout::coalesce(L(0), to_int_tuple(*profile, site.range, "the target profile")));
-        return layout_value(layout::coalesce(L(0)));
-      }
-      case BuiltinId::Filter: arity(1, 1, "filter"); return layout_value(layout::filter(L(0)));
-      case BuiltinId::Composition: arity(2, 2, "composition"); return layout_value(layout::composition(L(0), T(1)));
-      case BuiltinId::Complement: {
-        arity(1, 2, "complement");
-        if (args.size() == 1) return layout_value(layout::complement(L(0)));
-        auto cot = to_int_tuple(args[1], arg_range(1), "the cotarget");
-        return layout_value(layout::complement(L(0), layout::size(cot)));
-      }
-      case BuiltinId::RightInverse: arity(1, 1, "right_inverse"); return layout_value(layout::right_inverse(L(0)));
-      case BuiltinId::LeftInverse: arity(1, 1, "left_inverse"); return layout_value(layout::left_inverse(L(0)));
-      case BuiltinId::LogicalDivide: arity(2, 2, "logical_divide"); return layout_value(layout::logical_divide(L(0), T(1)));
-      case BuiltinId::ZippedDivide: arity(2, 2, "zipped_divide"); return layout_value(layout::zipped_divide(L(0), T(1)));
-      case BuiltinId::TiledDivide: arity(2, 2, "tiled_divide"); return layout_value(layout::tiled_divide(L(0), T(1)));
-      case BuiltinId::FlatDivide: arity(2, 2, "flat_divide"); return layout_value(layout::flat_divide(L(0), T(1)));
-      case BuiltinId::LogicalProduct: arity(2, 2, "logical_product"); return layout_value(layout::logical_product(L(0), T(1)));
-      case BuiltinId::ZippedProduct: arity(2, 2, "zipped_product"); return layout_value(layout::zipped_product(L(0), T(1)));
-      case BuiltinId::TiledProduct: arity(2, 2, "tiled_product"); return layout_value(layout::tiled_product(L(0), T(1)));
-      case BuiltinId::FlatProduct: arity(2, 2, "flat_product"); return layout_value(layout::flat_product(L(0), T(1)));
-      case BuiltinId::BlockedProduct: arity(2, 2, "blocked_product"); return layout_value(layout::blocked_product(L(0), L(1)));
-      case BuiltinId::RakedProduct: arity(2, 2, "raked_product"); return layout_value(layout::raked_product(L(0), L(1)));
-      case BuiltinId::TileToShape: {
-        check_kwargs("tile_to_shape", {"order"});
-        arity(2, 3, "tile_to_shape");
-        std::optional<Value> order = args.size() == 3 ? std::optional<Value>(args[2]) : kwarg("order");
-        std::optional<layout::IntTuple> ord;
-        if (order) ord = to_int_tuple(*order, site.range, "the order");
-        return layout_value(layout::tile_to_shape(L(0), to_int_tuple(args[1], arg_range(1), "the target shape"), ord));
-      }
-      case BuiltinId::MakeLayoutTv: {
-        arity(2, 2, "make_layout_tv");
-        auto [tiler, tv] = layout::make_layout_tv(L(0), L(1));
-        return Value::tuple({from_int_tuple(tiler, site.range), layout_value(tv)});
-      }
-      case BuiltinId::MaxCommonVector:
-        arity(2, 2, "max_common_vector");
-        return Value::integer(layout::max_common_vector(L(0), L(1)).require_value("max_common_vector"));
-      case BuiltinId::RecastLayout: {
-        // CuTe DSL: recast_layout(new_type_bits, old_type_bits, src_layout)
-        arity(3, 3, "recast_layout");
-        int64_t new_bits = require_static_int(args[0], arg_range(0), "new_type_bits");
-        int64_t old_bits = require_static_int(args[1], arg_range(1), "old_type_bits");
-        return layout_value(layout::recast_layout(static_cast<int>(old_bits), static_cast<int>(new_bits), L(2)));
-      }
-      case BuiltinId::Crd2Idx: {
-        arity(2, 2, "crd2idx");
-        return evaluate_layout(L(1), args[0], site.range);
-      }
-      case BuiltinId::Idx2Crd: {
-        arity(2, 2, "idx2crd");
-        return from_int_tuple(layout::idx2crd(to_int_tuple(args[0], arg_range(0), "the index"),
-                                              to_int_tuple(args[1], arg_range(1), "the shape")),
-                              site.range);
-      }
-      case BuiltinId::FlattenLayout: {
-        arity(1, 1, "flatten");
-        if (args[0].kind == Value::Kind::Layout) return layout_value(layout::flatten(*args[0].layout));
-        return from_int_tuple(layout::flatten(to_int_tuple(args[0], arg_range(0), "the argument")), site.range);
-      }
-      case BuiltinId::SelectModes: {
-        check_kwargs("select", {"mode"});
-        arity(1, 2, "select");
-        Value mode = args.size() == 2 ? args[1] : kwarg("mode").value_or(Value::none());
-        return layout_value(layout::select(L(0), modes_of(mode)));
-      }
-      case BuiltinId::GroupModes: {
-        arity(3, 3, "group_modes");
-        return layout_value(layout::group_modes(L(0), static_cast<size_t>(require_static_int(args[1], arg_range(1), "begin")),
-                                                static_cast<size_t>(require_static_int(args[2], arg_range(2), "end"))));
-      }
-      case BuiltinId::GetMode: {
-        check_kwargs("get", {"mode"});
-        arity(1, 2, "get");
-        Value mode = args.size() == 2 ? args[1] : kwarg("mode").value_or(Value::none());
-        layout::Layout l = L(0);
-        for (size_t m : modes_of(mode)) {
-          if (m >= l.rank())
-            fail(diag::Kind::IndexOutOfRange, site.range, "mode " + std::to_string(m) + " is out of range for " + l.to_string());
-          l = layout::get(l, m);
-        }
-        return layout_value(l);
-      }
-      default: break;
-    }
+    return f();
   } catch (const layout::LayoutError& e) {
-    auto& d = error(diag::Kind::LayoutAlgebraError, site.range, e.what());
-    for (size_t i = 0; i < args.size(); ++i)
-      if (args[i].kind == Value::Kind::Layout) d.label(arg_range(i), "this is " + args[i].layout->to_string());
-    abort_entry();
+    auto& d = ev.error(diag::Kind::LayoutAlgebraError, c.site.range, e.what());
+    for (size_t i = 0; i < c.slots.size(); ++i)
+      if (c.given(i) && c[i].kind == Value::Kind::Layout) d.label(c.range(i), "this is " + c[i].layout->to_string());
+    ev.abort_entry();
   }
-  fail(diag::Kind::NotCallable, site.range, "unknown layout builtin");
 }
+
+layout::Layout layout_arg(Evaluator& ev, BuiltinCall& c, size_t i) {
+  return ev.to_layout(c[i], c.range(i), "argument " + std::to_string(i + 1));
+}
+
+layout::Tiler tiler_arg(Evaluator& ev, BuiltinCall& c, size_t i) { return ev.to_tiler(c[i], c.range(i), "the tiler"); }
+
+/// A mode index or a list of them: mode=[i, j] is mode j of mode i (CuTe's get<i, j>).
+std::vector<size_t> modes_arg(Evaluator& ev, BuiltinCall& c, size_t i) {
+  std::vector<size_t> out;
+  const Value& v = c[i];
+  std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
+  for (const auto& x : xs) out.push_back(static_cast<size_t>(ev.require_static_int(x, c.site.range, "a mode index")));
+  return out;
+}
+
+/// The layout builtins of one layout and a tiler: divides and products
+/// (CuTe's 02_layout_algebra.md). Divides and composition of a tensor go to
+/// the tensor family.
+using LayoutTilerOp = layout::Layout (*)(const layout::Layout&, const layout::Tiler&);
+
+LayoutTilerOp layout_tiler_op(BuiltinId id) {
+  switch (id) {
+    case BuiltinId::Composition: return [](const layout::Layout& l, const layout::Tiler& t) { return layout::composition(l, t); };
+    case BuiltinId::LogicalDivide: return [](const layout::Layout& l, const layout::Tiler& t) { return layout::logical_divide(l, t); };
+    case BuiltinId::ZippedDivide: return [](const layout::Layout& l, const layout::Tiler& t) { return layout::zipped_divide(l, t); };
+    case BuiltinId::TiledDivide: return [](const layout::Layout& l, const layout::Tiler& t) { return layout::tiled_divide(l, t); };
+    case BuiltinId::FlatDivide: return [](const layout::Layout& l, const layout::Tiler& t) { return layout::flat_divide(l, t); };
+    case BuiltinId::LogicalProduct: return [](const layout::Layout& l, const layout::Tiler& t) { return layout::logical_product(l, t); };
+    case BuiltinId::ZippedProduct: return [](const layout::Layout& l, const layout::Tiler& t) { return layout::zipped_product(l, t); };
+    case BuiltinId::TiledProduct: return [](const layout::Layout& l, const layout::Tiler& t) { return layout::tiled_product(l, t); };
+    case BuiltinId::FlatProduct: return [](const layout::Layout& l, const layout::Tiler& t) { return layout::flat_product(l, t); };
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+Value layout_make_layout(Evaluator& ev, BuiltinCall& c) {
+  auto shape = ev.to_int_tuple(c[0], c.range(0), "the shape");
+  // A layout's extents count elements: a static negative one has no meaning.
+  std::function<void(const layout::IntTuple&)> check_extents = [&](const layout::IntTuple& t) {
+    if (t.is_tuple()) {
+      for (const auto& x : t.elems()) check_extents(x);
+    } else if (t.is_leaf() && t.value().has_value() && t.value().value() < 0) {
+      ev.fail(diag::Kind::BadLayoutArgument, c.range(0),
+              "the shape's extents must not be negative, found " + std::to_string(t.value().value()) + " in " + shape.to_string());
+    }
+  };
+  check_extents(shape);
+  return algebra(ev, c, [&] {
+    if (c.has(1)) return layout_value(layout::make_layout(shape, ev.to_int_tuple(c[1], c.range(1), "the stride")));
+    return layout_value(layout::make_layout(shape));
+  });
+}
+
+Value layout_make_ordered_layout(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] {
+    return layout_value(layout::make_ordered_layout(ev.to_int_tuple(c[0], c.range(0), "the shape"),
+                                                    ev.to_int_tuple(c[1], c.range(1), "the order")));
+  });
+}
+
+/// mode=[i, j]: mode j of mode i of a layout (CuTe DSL's `mode=` of rank, cosize, size).
+layout::Layout layout_mode(Evaluator& ev, BuiltinCall& c, layout::Layout l, size_t mode_slot) {
+  for (size_t m : modes_arg(ev, c, mode_slot)) {
+    if (m >= l.rank())
+      ev.fail(diag::Kind::IndexOutOfRange, c.range(mode_slot), "mode " + std::to_string(m) + " is out of range for " + l.to_string());
+    l = layout::get(l, m);
+  }
+  return l;
+}
+
+Value layout_cosize(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] { return ev.int_value(layout::cosize(layout_mode(ev, c, layout_arg(ev, c, 0), 1)), c.site.range); });
+}
+
+Value layout_rank(Evaluator& ev, BuiltinCall& c) {
+  const Value& a = c[0];
+  if (a.kind == Value::Kind::Layout || a.kind == Value::Kind::Tensor) {
+    const layout::Layout& l = a.kind == Value::Kind::Layout ? *a.layout : a.tensor->layout;
+    return Value::integer(static_cast<int64_t>(layout_mode(ev, c, l, 1).rank()));
+  }
+  layout::IntTuple t = ev.to_int_tuple(a, c.range(0), "the argument");
+  for (size_t m : modes_arg(ev, c, 1)) {
+    if (!t.is_tuple() || m >= t.rank())
+      ev.fail(diag::Kind::IndexOutOfRange, c.range(1), "mode " + std::to_string(m) + " is out of range for " + t.to_string());
+    t = t[m];
+  }
+  return Value::integer(static_cast<int64_t>(layout::rank(t)));
+}
+
+Value layout_depth(Evaluator& ev, BuiltinCall& c) {
+  const Value& a = c[0];
+  if (a.kind == Value::Kind::Layout) return Value::integer(static_cast<int64_t>(layout::depth(*a.layout)));
+  return Value::integer(static_cast<int64_t>(layout::depth(ev.to_int_tuple(a, c.range(0), "the argument"))));
+}
+
+Value layout_coalesce(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] {
+    if (c.has(1)) return layout_value(layout::coalesce(layout_arg(ev, c, 0), ev.to_int_tuple(c[1], c.range(1), "the target profile")));
+    return layout_value(layout::coalesce(layout_arg(ev, c, 0)));
+  });
+}
+
+Value layout_filter(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] { return layout_value(layout::filter(layout_arg(ev, c, 0))); });
+}
+
+Value layout_complement(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] {
+    if (!c.has(1)) return layout_value(layout::complement(layout_arg(ev, c, 0)));
+    auto cot = ev.to_int_tuple(c[1], c.range(1), "the cotarget");
+    return layout_value(layout::complement(layout_arg(ev, c, 0), layout::size(cot)));
+  });
+}
+
+Value layout_inverse(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] {
+    layout::Layout l = layout_arg(ev, c, 0);
+    return layout_value(c.id() == BuiltinId::RightInverse ? layout::right_inverse(l) : layout::left_inverse(l));
+  });
+}
+
+Value layout_by_tiler(Evaluator& ev, BuiltinCall& c) {
+  if (c[0].kind == Value::Kind::Tensor) {
+    // Divides and composition of a tensor: the tensor family (tensor_ops.cpp).
+    std::vector<Value> args{c[0], c[1]};
+    Kwargs none;
+    return ev.call_tensor_builtin(c.id(), args, none, c.site);
+  }
+  return algebra(ev, c, [&] { return layout_value(layout_tiler_op(c.id())(layout_arg(ev, c, 0), tiler_arg(ev, c, 1))); });
+}
+
+Value layout_block_product(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] {
+    layout::Layout a = layout_arg(ev, c, 0), b = layout_arg(ev, c, 1);
+    return layout_value(c.id() == BuiltinId::BlockedProduct ? layout::blocked_product(a, b) : layout::raked_product(a, b));
+  });
+}
+
+Value layout_tile_to_shape(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] {
+    std::optional<layout::IntTuple> ord;
+    if (c.has(2)) ord = ev.to_int_tuple(c[2], c.range(2), "the order");
+    return layout_value(layout::tile_to_shape(layout_arg(ev, c, 0), ev.to_int_tuple(c[1], c.range(1), "the target shape"), ord));
+  });
+}
+
+Value layout_make_layout_tv(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] {
+    auto [tiler, tv] = layout::make_layout_tv(layout_arg(ev, c, 0), layout_arg(ev, c, 1));
+    return Value::tuple({ev.from_int_tuple(tiler, c.site.range), layout_value(tv)});
+  });
+}
+
+Value layout_max_common_vector(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] {
+    return Value::integer(layout::max_common_vector(layout_arg(ev, c, 0), layout_arg(ev, c, 1)).require_value("max_common_vector"));
+  });
+}
+
+Value layout_recast_layout(Evaluator& ev, BuiltinCall& c) {
+  int64_t new_bits = ev.require_static_int(c[0], c.range(0), "new_type_bits");
+  int64_t old_bits = ev.require_static_int(c[1], c.range(1), "old_type_bits");
+  return algebra(ev, c, [&] {
+    return layout_value(layout::recast_layout(static_cast<int>(old_bits), static_cast<int>(new_bits), layout_arg(ev, c, 2)));
+  });
+}
+
+Value layout_crd2idx(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] { return ev.evaluate_layout(layout_arg(ev, c, 1), c[0], c.site.range); });
+}
+
+Value layout_idx2crd(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] {
+    return ev.from_int_tuple(layout::idx2crd(ev.to_int_tuple(c[0], c.range(0), "the index"),
+                                             ev.to_int_tuple(c[1], c.range(1), "the shape")),
+                             c.site.range);
+  });
+}
+
+Value layout_flatten(Evaluator& ev, BuiltinCall& c) {
+  if (c[0].kind == Value::Kind::Layout) return layout_value(layout::flatten(*c[0].layout));
+  return ev.from_int_tuple(layout::flatten(ev.to_int_tuple(c[0], c.range(0), "the argument")), c.site.range);
+}
+
+Value layout_select(Evaluator& ev, BuiltinCall& c) {
+  return algebra(ev, c, [&] { return layout_value(layout::select(layout_arg(ev, c, 0), modes_arg(ev, c, 1))); });
+}
+
+Value layout_group_modes(Evaluator& ev, BuiltinCall& c) {
+  layout::Layout l = layout_arg(ev, c, 0);
+  auto begin = static_cast<size_t>(ev.require_static_int(c[1], c.range(1), "begin"));
+  // CuTe DSL: end=None groups through the last mode.
+  auto end = c.has(2) ? static_cast<size_t>(ev.require_static_int(c[2], c.range(2), "end")) : l.rank();
+  return algebra(ev, c, [&] { return layout_value(layout::group_modes(l, begin, end)); });
+}
+
+Value layout_get(Evaluator& ev, BuiltinCall& c) { return layout_value(layout_mode(ev, c, layout_arg(ev, c, 0), 1)); }
 
 }  // namespace tileslc::sema

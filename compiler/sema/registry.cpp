@@ -38,9 +38,10 @@ const Row kRows[] = {
 #include "sema/builtins.def"
 };
 
-/// A default as written in a Params column: None, True, False, an integer, a float or a quoted string.
+/// A default as written in a Params column: None, (), True, False, an integer, a float or a quoted string.
 Value parse_default(const std::string& text, const char* row) {
   if (text == "None") return Value::none();
+  if (text == "()") return Value::tuple({});
   if (text == "True") return Value::boolean(true);
   if (text == "False") return Value::boolean(false);
   if (text.size() >= 2 && (text[0] == '\'' || text[0] == '"') && text.back() == text[0])
@@ -175,8 +176,13 @@ void bind_builtin_args(Evaluator& ev, BuiltinCall& call, std::vector<Value>& arg
       if (info.positional == 0) want = "no arguments";
       else if (required == info.positional) want = plural(info.positional, "positional argument");
       else want = std::to_string(required) + " to " + plural(info.positional, "positional argument");
-      ev.fail(diag::Kind::WrongArity, arg_range_of(site, info.positional),
-              fn + "() takes " + want + ", " + std::to_string(args.size()) + " given");
+      auto& d = ev.error(diag::Kind::WrongArity, arg_range_of(site, info.positional),
+                         fn + "() takes " + want + ", " + std::to_string(args.size()) + " given");
+      std::string keyword_only;
+      for (const auto& p : info.params)
+        if (p.keyword_only) keyword_only += (keyword_only.empty() ? "" : ", ") + p.name + "=";
+      if (!keyword_only.empty()) d.help("pass the others by keyword: " + keyword_only);
+      ev.abort_entry();
     }
     for (size_t i = info.positional; i < args.size(); ++i) {
       call.rest.push_back(std::move(args[i]));
