@@ -7,7 +7,7 @@
 # per emulated thread; runtime/src/cpu/grid.cpp).
 set -euo pipefail
 
-packages=(cmake ninja-build g++ python3 libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libgtest-dev libboost-context-dev)
+packages=(cmake ninja-build g++ python3 libcli11-dev nlohmann-json3-dev libgtest-dev libboost-context-dev)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 
