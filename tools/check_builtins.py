@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Checks compiler/sema/builtins.def (the builtin registry) against the rest of the tree.
 
-1. The stdlib re-exports what the table declares, where the table says: every
-   `from tileslc._builtins import X [as Y]` names a row's Export (or a scalar
-   type), and every function row is re-exported under the last part of its
-   Name by the module the rest of the Name spells (`cute.arch.thread_idx`:
-   stdlib/tileslc/cute/arch.tpy exports `thread_idx`). Python's builtins
-   (names without a module) are not re-exported.
+1. The stdlib agrees with the table. The compiler binds each row into the
+   stdlib module its Name spells (`cute.arch.thread_idx`: thread_idx in
+   stdlib/tileslc/cute/arch.tpy, as `import tileslc.cute as cute` makes it
+   cute.arch); so every such module must exist, no stdlib file may define a
+   name that hides one of its rows, and `from tileslc._builtins import` is
+   left for the scalar types only. Python's builtins (names without a
+   module) are found everywhere and belong to no module.
 2. Every row is exercised: its name is called (or, for decorators, types and
    annotations, used) by some golden test, sample, GPU or emulator test, a
    unit test's source text, or a stdlib building block (tileslc.pipeline,
@@ -42,25 +43,17 @@ def scalar_types():
     return {t.strip() for t in body.replace("\n", " ").split(",") if t.strip() and t.strip() != "Count_"}
 
 
-def stdlib_exports():
-    """{module dotted name as users write it ('cute.arch'): {exported name: _builtins name}}"""
+def stdlib_modules():
+    """{module as users write it ('cute.arch'): the text of its stdlib file}"""
     out = {}
     root = os.path.join(REPO, "stdlib")
     for path in glob.glob(os.path.join(root, "tileslc", "**", "*.tpy"), recursive=True):
         rel = os.path.relpath(path, root)[: -len(".tpy")].split(os.sep)
         if rel[-1] == "__init__":
             rel = rel[:-1]
-        # tileslc is imported as cutlass, tileslc.cute as cute (README): messages use those names.
         module = ".".join(rel)
         module = "cute" + module[len("tileslc.cute"):] if module.startswith("tileslc.cute") else "cutlass" + module[len("tileslc"):]
-        text = open(path).read()
-        for m in re.finditer(r"from tileslc\._builtins import (\([^)]*\)|[^\n]*)", text):
-            for item in m.group(1).strip("()").replace("\n", " ").split(","):
-                item = item.strip()
-                if not item:
-                    continue
-                parts = item.split(" as ")
-                out.setdefault(module, {})[parts[-1].strip()] = parts[0].strip()
+        out[module] = open(path).read()
     return out
 
 
@@ -77,20 +70,24 @@ def main():
     if not table:
         print("check_builtins: no rows found in compiler/sema/builtins.def")
         return 1
-    exports = {r["export"] for r in table if r["kind"] == "BUILTIN"}
     types = scalar_types()
-    modules = stdlib_exports()
-    for module, names in modules.items():
-        for public, private in names.items():
-            if private not in exports and private not in types:
-                problems.append(f"stdlib module {module} imports '{private}' from tileslc._builtins, which builtins.def does not declare")
+    modules = stdlib_modules()
+    for module, text in modules.items():
+        for m in re.finditer(r"from tileslc\._builtins import (\([^)]*\)|[^\n]*)", text):
+            for item in m.group(1).strip("()").replace("\n", " ").split(","):
+                name = item.split(" as ")[0].strip()
+                if name and name not in types:
+                    problems.append(f"stdlib module {module} imports '{name}' from tileslc._builtins; builtins come from "
+                                    f"builtins.def's Name column, only scalar types are imported")
     for r in table:
         if r["kind"] != "BUILTIN" or "." not in r["name"]:
             continue
         module, public = r["name"].rsplit(".", 1)
-        if modules.get(module, {}).get(public) != r["export"]:
-            problems.append(f"builtins.def row {r['id']} is named {r['name']}, but the stdlib module {module} does not "
-                            f"re-export '{r['export']}' as '{public}'")
+        if module not in modules:
+            problems.append(f"builtins.def row {r['id']} is named {r['name']}, but there is no stdlib module {module}")
+            continue
+        if re.search(r"^(def\s+%s\b|%s\s*=|import\s.*\bas\s+%s\s*$)" % ((re.escape(public),) * 3), modules[module], re.M):
+            problems.append(f"stdlib module {module} defines '{public}', hiding builtins.def row {r['id']}")
 
     corpus = []
     # The stdlib counts: its modules run when the samples that import them compile.

@@ -103,6 +103,9 @@ class Evaluator {
   std::shared_ptr<ModuleValue> import_module(const std::string& dotted, source::SourceRange at, bool quiet = false);
   void exec_module_body(const std::shared_ptr<ModuleValue>& m);
   std::shared_ptr<ModuleValue> builtins_module();
+  /// Binds, in a stdlib module, the builtins.def rows its Name column places there
+  /// ("cute.arch.thread_idx" in tileslc.cute.arch), before the module's body runs.
+  void bind_registry_names(ModuleValue& m);
 
   // ---- expressions (eval_expr.cpp)
   Value eval(const ast::Expr& e);

@@ -1,8 +1,8 @@
 // Module loading: resolves dotted names to .tpy files (the importing file's
 // directory, -I directories, then the stdlib), parses them, and runs their
-// bodies at compile time. `tileslc._builtins` is native: its names are the
-// scalar types and the builtins of builtins.def, which the stdlib .tpy files
-// re-export.
+// bodies at compile time. Each stdlib module starts with the builtins whose
+// builtins.def Name places them there (bind_registry_names); `tileslc._builtins`
+// is native and holds the scalar types and every builtin by its Export name.
 #include <filesystem>
 
 #include "parse/parse.h"
@@ -26,6 +26,23 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
     if (!info.is_method) add(info.export_name, Value::make_builtin(info.id));
   builtins_ = m;
   return m;
+}
+
+void Evaluator::bind_registry_names(ModuleValue& m) {
+  // The stdlib's tileslc.cute.arch is what users write as cute.arch (import tileslc.cute as cute,
+  // import tileslc as cutlass): a row named "cute.arch.thread_idx" lands there as thread_idx.
+  std::string user = m.name == "tileslc" ? "cutlass"
+                     : m.name.rfind("tileslc.cute", 0) == 0 ? "cute" + m.name.substr(std::string("tileslc.cute").size())
+                     : m.name.rfind("tileslc.", 0) == 0     ? "cutlass" + m.name.substr(std::string("tileslc").size())
+                                                            : std::string();
+  if (user.empty()) return;
+  for (const auto& info : builtin_table()) {
+    if (info.is_method) continue;
+    std::string_view name = info.name;
+    auto dot = name.rfind('.');
+    if (dot == std::string_view::npos || name.substr(0, dot) != user) continue;
+    m.globals[std::string(name.substr(dot + 1))] = Binding{Value::make_builtin(info.id), "", {}};
+  }
 }
 
 std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& dotted, source::SourceRange at, bool quiet) {
@@ -83,6 +100,8 @@ std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& dotted,
   m->name = dotted;
   m->file = *fid;
   modules_[dotted] = m;
+  if (!opts_.stdlib_dir.empty() && found.lexically_normal().string().rfind(fs::path(opts_.stdlib_dir).lexically_normal().string(), 0) == 0)
+    bind_registry_names(*m);
   size_t errors_before = diags_.error_count();
   m->ast = std::make_unique<ast::Module>(parse::parse_file(sm_, *fid, diags_));
   if (diags_.error_count() == errors_before) exec_module_body(m);
