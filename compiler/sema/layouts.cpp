@@ -344,6 +344,19 @@ Value layout_group_modes(Evaluator& ev, BuiltinCall& c) {
   return algebra(ev, c, [&] { return layout_value(layout::group_modes(l, begin, end)); });
 }
 
+/// cute.size_in_bytes(dtype, layout): the bytes the layout's codomain spans in elements of
+/// dtype (CuTe DSL; cosize, so a strided layout counts its holes; a swizzled layout counts its
+/// outer layout; None is 0). Every tileslc element type is a whole number of bytes.
+Value layout_size_in_bytes(Evaluator& ev, BuiltinCall& c) {
+  if (c[0].kind != Value::Kind::Type)
+    ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes an element type first, found " + describe(c[0]));
+  const int64_t bytes = ir::bit_width(c[0].type) / 8;
+  if (c[1].kind == Value::Kind::None) return Value::integer(0);
+  const layout::Layout& l = c[1].kind == Value::Kind::ComposedLayout ? c[1].composed->layout : layout_arg(ev, c, 1);
+  Value elems = algebra(ev, c, [&] { return ev.int_value(layout::cosize(l), c.site.range); });
+  return ev.eval_binop(ast::BinOpKind::Mul, elems, Value::integer(bytes), c.site.range, c.site.range);
+}
+
 Value layout_get(Evaluator& ev, BuiltinCall& c) { return layout_value(layout_mode(ev, c, layout_arg(ev, c, 0), 1)); }
 
 }  // namespace tileslc::sema
