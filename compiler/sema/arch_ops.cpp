@@ -60,7 +60,7 @@ ir::ExprRef lane_mask(Evaluator& ev, BuiltinCall& c, size_t i) {
   return ev.to_expr_as(v, ScalarType::Uint32, c.range(i));
 }
 
-/// E0417 unless the atomic's tensor is in global or shared memory, of an element type the row's instruction has.
+/// The atomic's tensor must be in global or shared memory (E0417) and of an element type the row's instruction has (E0401).
 void check_atomic_tensor(Evaluator& ev, BuiltinCall& c, const AtomicRow& row, const TensorValue& t) {
   if (t.space == MemSpace::Rmem || t.space == MemSpace::Coord) {
     auto& d = ev.error(diag::Kind::UnsupportedOperation, c.range(0),
