@@ -1,14 +1,17 @@
-// tileslc.cute.arch beyond indices: hardware atomics on tensor elements in
-// global or shared memory (PTX ISA "atom" / "red"; CUDA's atomicAdd family),
-// warp shuffles and votes (PTX "shfl.sync", "vote.sync"), named barriers
+// tileslc.cute.arch beyond indices, one handler per builtins.def row (or a
+// few rows sharing one): hardware atomics on tensor elements in global or
+// shared memory (PTX ISA "atom" / "red"; CUDA's atomicAdd family), warp
+// shuffles and votes (PTX "shfl.sync", "vote.sync"), named barriers
 // ("bar.sync id, count") and memory fences ("fence.acq_rel.{cta,gpu,sys}"),
 // warp reductions ("redux.sync", sm_80) and packed half-precision adds
 // ("red.add.noftz.{f16x2,bf16x2}").
-// Each checks the element type and memory space the instruction supports and
-// says which requirement failed.
+// The rows say they run inside a kernel; each handler checks the element type
+// and memory space the instruction supports and says which requirement failed.
 #include <algorithm>
+#include <stdexcept>
 
 #include "sema/evaluator.h"
+#include "sema/registry.h"
 
 namespace tileslc::sema {
 
@@ -18,263 +21,277 @@ namespace {
 
 struct AtomicRow {
   BuiltinId id;
-  const char* name;      // tileslc.cute.arch name
-  const char* device;    // prelude function
+  const char* device;  // prelude function
   bool integers_only;
 };
 
 constexpr AtomicRow kAtomics[] = {
-    {BuiltinId::AtomicAdd, "atomic_add", "tileslc::dev::atomic_add", false},
-    {BuiltinId::AtomicMin, "atomic_min", "tileslc::dev::atomic_min", true},
-    {BuiltinId::AtomicMax, "atomic_max", "tileslc::dev::atomic_max", true},
-    {BuiltinId::AtomicAnd, "atomic_and", "tileslc::dev::atomic_and", true},
-    {BuiltinId::AtomicOr, "atomic_or", "tileslc::dev::atomic_or", true},
-    {BuiltinId::AtomicXor, "atomic_xor", "tileslc::dev::atomic_xor", true},
-    {BuiltinId::AtomicExch, "atomic_exch", "tileslc::dev::atomic_exch", false},
-    {BuiltinId::AtomicCas, "atomic_cas", "tileslc::dev::atomic_cas", false},
+    {BuiltinId::AtomicAdd, "tileslc::dev::atomic_add", false},
+    {BuiltinId::AtomicMin, "tileslc::dev::atomic_min", true},
+    {BuiltinId::AtomicMax, "tileslc::dev::atomic_max", true},
+    {BuiltinId::AtomicAnd, "tileslc::dev::atomic_and", true},
+    {BuiltinId::AtomicOr, "tileslc::dev::atomic_or", true},
+    {BuiltinId::AtomicXor, "tileslc::dev::atomic_xor", true},
+    {BuiltinId::AtomicExch, "tileslc::dev::atomic_exch", false},
+    {BuiltinId::AtomicCas, "tileslc::dev::atomic_cas", false},
 };
+
+const AtomicRow& atomic_row(BuiltinId id) {
+  for (const auto& row : kAtomics)
+    if (row.id == id) return row;
+  throw std::logic_error("arch_ops.cpp: no atomic for this builtin");
+}
 
 bool wide_int(ScalarType t) {
   return t == ScalarType::Int32 || t == ScalarType::Uint32 || t == ScalarType::Int64 || t == ScalarType::Uint64;
 }
 
-}  // namespace
+bool is_int_value(const Value& v) { return v.kind == Value::Kind::Int || (v.kind == Value::Kind::Dyn && ir::is_integer(v.type)); }
 
-Value Evaluator::call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
-                                   const ast::Call& site) {
-  auto arg_range = [&](size_t i) { return arg_range_of(site, i); };
-  auto kwarg = [&](const std::string& name) { return kwarg_of(kwargs, name); };
-  auto check_kwargs = [&](const std::string& fn, std::initializer_list<const char*> allowed) {
-    check_keywords(kwargs, "cute.arch." + fn, allowed, site.range);
-  };
-  auto arity = [&](size_t lo, size_t hi, const std::string& fn) { check_arity(args.size(), lo, hi, "cute.arch." + fn, site.range); };
-  auto need_kernel = [&](const std::string& fn) {
-    if (!fn_ || !fn_->is_kernel)
-      fail(diag::Kind::UnsupportedOperation, site.range, "cute.arch." + fn + "() is only available inside a @cute.kernel");
-  };
-  auto mask_of = [&](std::optional<Value> m) {
-    if (!m) return ir::int_const(0xffffffffLL, ScalarType::Uint32);
-    Value v = resolve_symbol(*m, site.range);
-    if (!(v.kind == Value::Kind::Int || (v.kind == Value::Kind::Dyn && ir::is_integer(v.type))))
-      fail(diag::Kind::TypeMismatch, site.range, "a lane mask must be an integer, found " + describe(v));
-    return to_expr_as(v, ScalarType::Uint32, site.range);
-  };
-  auto effect = [&](ir::ExprRef e) {
-    auto s = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : site.range);
-    s->a = std::move(e);
-    emit(std::move(s));
-  };
-
-  for (const auto& row : kAtomics) {
-    if (row.id != id) continue;
-    std::string fn = row.name;
-    need_kernel(fn);
-    check_kwargs(fn, {});
-    bool cas = id == BuiltinId::AtomicCas;
-    arity(cas ? 4 : 3, cas ? 4 : 3, fn);
-    if (args[0].kind != Value::Kind::Tensor)
-      fail(diag::Kind::TypeMismatch, arg_range(0),
-           "cute.arch." + fn + "() takes a tensor and a coordinate first (t, coord, " + (cas ? "compare, value" : "value") +
-               "), found " + describe(args[0]));
-    const TensorValue& t = *args[0].tensor;
-    if (id == BuiltinId::AtomicAdd && args[2].kind == Value::Kind::Tuple) return atomic_add_pair(t, args, site);
-    if (t.space == MemSpace::Rmem || t.space == MemSpace::Coord) {
-      auto& d = error(diag::Kind::UnsupportedOperation, arg_range(0),
-                      "cute.arch." + fn + "() needs a tensor in global or shared memory, found a " +
-                          (t.space == MemSpace::Rmem ? "register" : "coordinate") + " tensor");
-      d.note("atomics synchronize threads through memory; a register tensor is private to its thread");
-      abort_entry();
-    }
-    ScalarType et = t.dtype;
-    bool supported = row.integers_only ? wide_int(et)
-                     : id == BuiltinId::AtomicAdd
-                         ? (wide_int(et) || et == ScalarType::Float32 || et == ScalarType::Float64 || et == ScalarType::Float16 ||
-                            et == ScalarType::BFloat16)
-                         : (wide_int(et) || et == ScalarType::Float32);
-    if (!supported) {
-      auto& d = error(diag::Kind::TypeMismatch, arg_range(0),
-                      "cute.arch." + fn + "() is not available for " + ir::type_name(et) + " elements");
-      d.note(row.integers_only ? std::string("the hardware has it for Int32, Uint32, Int64 and Uint64")
-             : id == BuiltinId::AtomicAdd ? std::string("atomic_add exists for 32- and 64-bit integers, Float16, BFloat16, Float32 and Float64")
-                                          : std::string("it exists for 32- and 64-bit integers and Float32"));
-      abort_entry();
-    }
-    auto off = tensor_offset(t, args[1], arg_range(1));
-    std::vector<ir::ExprRef> ops{ir::address_of(t.ptr, off, et)};
-    for (size_t i = 2; i < args.size(); ++i) {
-      Value v = resolve_symbol(args[i], arg_range(i));
-      if (!(v.is_number() || (v.kind == Value::Kind::Dyn)))
-        fail(diag::Kind::TypeMismatch, arg_range(i), "cute.arch." + fn + "() needs a number here, found " + describe(v));
-      if (ir::is_integer(et) && ((v.kind == Value::Kind::Dyn && ir::is_float(v.type)) || v.kind == Value::Kind::Float)) {
-        auto& d = error(diag::Kind::LossyConversion, arg_range(i),
-                        "a float value cannot be combined atomically into a " + std::string(ir::type_name(et)) + " tensor");
-        d.help(std::string("convert explicitly: cutlass.") + ir::type_name(et) + "(value)");
-        abort_entry();
-      }
-      ops.push_back(to_expr_as(v, et, arg_range(i)));
-    }
-    fn_->stored_ptrs[t.ptr] += 1;
-    auto call = ir::call(row.device, std::move(ops), et);
-    if (discarded_ == &site) {  // a statement of its own: no result (ptxas makes it a RED)
-      effect(call);
-      return Value::none();
-    }
-    // The old value, in a local of its own so the atomic runs exactly once.
-    return materialize(Value::dyn(call, site.range), "old", site.range);
-  }
-
-  switch (id) {
-    case BuiltinId::ShuffleSync: case BuiltinId::ShuffleSyncUp: case BuiltinId::ShuffleSyncDown: case BuiltinId::ShuffleSyncBfly: {
-      const char* fn = id == BuiltinId::ShuffleSync ? "shuffle_sync" : id == BuiltinId::ShuffleSyncUp ? "shuffle_sync_up"
-                       : id == BuiltinId::ShuffleSyncDown ? "shuffle_sync_down" : "shuffle_sync_bfly";
-      const char* cuda = id == BuiltinId::ShuffleSync ? "__shfl_sync" : id == BuiltinId::ShuffleSyncUp ? "__shfl_up_sync"
-                         : id == BuiltinId::ShuffleSyncDown ? "__shfl_down_sync" : "__shfl_xor_sync";
-      need_kernel(fn);
-      check_kwargs(fn, {"offset", "mask"});
-      arity(1, 2, fn);
-      Value v = resolve_symbol(args[0], arg_range(0));
-      std::optional<Value> off = args.size() == 2 ? std::optional<Value>(args[1]) : kwarg("offset");
-      if (!off) fail(diag::Kind::WrongArity, site.range, std::string("cute.arch.") + fn + "() needs the lane offset: " + fn + "(value, offset)");
-      ScalarType t = v.kind == Value::Kind::Dyn ? v.type : natural_type(v).value_or(ScalarType::Int32);
-      if (!(wide_int(t) || t == ScalarType::Float32 || t == ScalarType::Float64 || t == ScalarType::Float16 || t == ScalarType::BFloat16))
-        fail(diag::Kind::TypeMismatch, arg_range(0), std::string("cute.arch.") + fn + "() cannot exchange " + describe(v));
-      Value o = resolve_symbol(*off, site.range);
-      if (!(o.kind == Value::Kind::Int || (o.kind == Value::Kind::Dyn && ir::is_integer(o.type))))
-        fail(diag::Kind::TypeMismatch, site.range, std::string("cute.arch.") + fn + "()'s offset must be an integer, found " + describe(o));
-      auto call = ir::call(cuda, {mask_of(kwarg("mask")), to_expr_as(v, t, arg_range(0)), to_expr_as(o, ScalarType::Int32, site.range)}, t);
-      return materialize(Value::dyn(call, site.range), "shfl", site.range);
-    }
-    case BuiltinId::VoteBallotSync: case BuiltinId::VoteAnySync: case BuiltinId::VoteAllSync: {
-      const char* fn = id == BuiltinId::VoteBallotSync ? "vote_ballot_sync" : id == BuiltinId::VoteAnySync ? "vote_any_sync" : "vote_all_sync";
-      const char* cuda = id == BuiltinId::VoteBallotSync ? "__ballot_sync" : id == BuiltinId::VoteAnySync ? "__any_sync" : "__all_sync";
-      need_kernel(fn);
-      check_kwargs(fn, {"mask"});
-      arity(1, 2, fn);
-      std::optional<Value> mask = args.size() == 2 ? std::optional<Value>(args[1]) : kwarg("mask");
-      Value p = resolve_symbol(args[0], arg_range(0));
-      ScalarType rt = id == BuiltinId::VoteBallotSync ? ScalarType::Uint32 : ScalarType::Boolean;
-      auto call = ir::call(cuda, {mask_of(mask), to_expr_as(p, ScalarType::Boolean, arg_range(0))}, rt);
-      if (id != BuiltinId::VoteBallotSync) call = ir::binary(ir::Op::Ne, call, ir::int_const(0, ScalarType::Int32), ScalarType::Boolean);
-      return materialize(Value::dyn(call, site.range), "vote", site.range);
-    }
-    case BuiltinId::WarpReduxSync: {
-      // CuTe DSL: cute.arch.warp_redux_sync(value, kind, mask_and_clamp=FULL_MASK) -> redux.sync
-      // (PTX ISA "redux.sync", sm_80): every lane of the mask gets the reduction of their values.
-      const std::string fn = "warp_redux_sync";
-      need_kernel(fn);
-      check_kwargs(fn, {"kind", "mask_and_clamp"});
-      arity(1, 3, fn);
-      Value v = resolve_symbol(args[0], arg_range(0));
-      std::optional<Value> kind = args.size() >= 2 ? std::optional<Value>(args[1]) : kwarg("kind");
-      std::optional<Value> mask = args.size() >= 3 ? std::optional<Value>(args[2]) : kwarg("mask_and_clamp");
-      static const char* const kKinds[] = {"add", "min", "max", "umin", "umax", "and", "or", "xor"};
-      if (!kind || kind->kind != Value::Kind::Str)
-        fail(diag::Kind::TypeMismatch, site.range, "cute.arch.warp_redux_sync() needs the kind as a string: \"add\", \"min\", \"max\", \"umin\", \"umax\", \"and\", \"or\" or \"xor\"");
-      if (kind->s == "fmax" || kind->s == "fmin") {
-        auto& d = error(diag::Kind::ArchTooOld, site.range, "redux.sync ." + kind->s.substr(1) + ".f32 needs sm_100a, but this file is compiled for " + program_.arch);
-        const ScalarType vt = v.kind == Value::Kind::Dyn ? v.type : natural_type(v).value_or(ScalarType::Float32);
-        if (vt != ScalarType::Float32) d.note(std::string("it also reduces Float32 values only; this value is ") + ir::type_name(vt));
-        d.help("reduce Float32 values with cute.arch.shuffle_sync_bfly in log2(32) steps");
-        abort_entry();
-      }
-      if (std::find(std::begin(kKinds), std::end(kKinds), kind->s) == std::end(kKinds))
-        fail(diag::Kind::BadCopyAtom, site.range, "redux.sync has no '" + kind->s + "' reduction; expected add, min, max, umin, umax, and, or or xor");
-      ScalarType t = v.kind == Value::Kind::Dyn ? v.type : natural_type(v).value_or(ScalarType::Int32);
-      if (t != ScalarType::Int32 && t != ScalarType::Uint32) {
-        auto& d = error(diag::Kind::TypeMismatch, arg_range(0), "cute.arch.warp_redux_sync() reduces Int32 or Uint32 values, found " + describe(v));
-        d.note("redux.sync has 32-bit integer forms only below sm_100a");
-        abort_entry();
-      }
-      auto call = ir::call("tileslc::dev::redux_sync_" + kind->s, {to_expr_as(v, t, arg_range(0)), mask_of(mask)}, t);
-      return materialize(Value::dyn(call, site.range), "redux", site.range);
-    }
-    case BuiltinId::NamedBarrier: {
-      need_kernel("barrier");
-      check_kwargs("barrier", {"barrier_id", "number_of_threads"});
-      arity(0, 0, "barrier");
-      auto id_v = kwarg("barrier_id"), n_v = kwarg("number_of_threads");
-      if (!id_v && !n_v) {
-        emit(ir::make_stmt(ir::StmtKind::Sync, site.range));
-        return Value::none();
-      }
-      // bar.sync a{, b}: barrier 0..15; b a multiple of 32 (PTX ISA, "bar, barrier").
-      // The id may be a run-time value (bar.sync takes a register: one barrier per warpgroup).
-      ir::ExprRef id_e = ir::int_const(0, ScalarType::Int32);
-      if (id_v) {
-        Value bid = resolve_symbol(*id_v, site.range);
-        if (bid.kind == Value::Kind::Int && (bid.i < 0 || bid.i > 15))
-          fail(diag::Kind::BadLaunch, site.range, "barrier_id must be 0 to 15 (the hardware has 16 named barriers), found " + std::to_string(bid.i));
-        id_e = to_expr_as(bid, ScalarType::Int32, site.range);
-      }
-      ir::ExprRef count;
-      if (n_v) {
-        Value n = resolve_symbol(*n_v, site.range);
-        if (n.kind == Value::Kind::Int && (n.i <= 0 || n.i % 32 != 0 || n.i > 1024))
-          fail(diag::Kind::BadLaunch, site.range, "number_of_threads must be a positive multiple of 32 up to 1024, found " + std::to_string(n.i));
-        count = to_expr_as(n, ScalarType::Int32, site.range);
-      } else {
-        count = ir::int_const(0, ScalarType::Int32);  // 0: all threads of the CTA
-      }
-      effect(ir::call("tileslc::dev::named_barrier_sync", {id_e, count}, ScalarType::Int32));
-      return Value::none();
-    }
-    case BuiltinId::FenceBlock: case BuiltinId::FenceGpu: case BuiltinId::FenceSys: {
-      need_kernel("fence");
-      arity(0, 0, "fence");
-      const char* fn = id == BuiltinId::FenceBlock ? "__threadfence_block" : id == BuiltinId::FenceGpu ? "__threadfence" : "__threadfence_system";
-      effect(ir::call(fn, {}, ScalarType::Int32));
-      return Value::none();
-    }
-    default: break;
-  }
-  fail(diag::Kind::NotCallable, site.range, "unknown cute.arch builtin");
+/// The type a warp collective exchanges a value in: its own when run-time, its natural one when static.
+ScalarType lane_value_type(Evaluator& ev, const Value& v, ScalarType fallback) {
+  return v.kind == Value::Kind::Dyn ? v.type : ev.natural_type(v).value_or(fallback);
 }
 
-Value Evaluator::atomic_add_pair(const TensorValue& t, std::vector<Value>& args, const ast::Call& site) {
-  // atomic_add(t, coord, (a, b)): t[coord] += a and the next element in memory += b, as one
-  // red.add.noftz.f16x2 (sm_60+) or .bf16x2 (sm_90+) on the 4-byte-aligned pair (PTX ISA "red", "atom").
-  const std::string fn = "cute.arch.atomic_add";
-  const std::vector<Value>& pair = *args[2].elts;
+/// A lane mask argument (CuTe DSL's mask=, mask_and_clamp= of redux.sync; FULL_MASK by default) as Uint32.
+ir::ExprRef lane_mask(Evaluator& ev, BuiltinCall& c, size_t i) {
+  Value v = ev.resolve_symbol(c[i], c.range(i));
+  if (!is_int_value(v)) ev.fail(diag::Kind::TypeMismatch, c.range(i), "a lane mask must be an integer, found " + describe(v));
+  return ev.to_expr_as(v, ScalarType::Uint32, c.range(i));
+}
+
+/// The atomic's tensor must be in global or shared memory (E0417) and of an element type the row's instruction has (E0401).
+void check_atomic_tensor(Evaluator& ev, BuiltinCall& c, const AtomicRow& row, const TensorValue& t) {
+  if (t.space == MemSpace::Rmem || t.space == MemSpace::Coord) {
+    auto& d = ev.error(diag::Kind::UnsupportedOperation, c.range(0),
+                       c.name() + "() needs a tensor in global or shared memory, found a " +
+                           (t.space == MemSpace::Rmem ? "register" : "coordinate") + " tensor");
+    d.note("atomics synchronize threads through memory; a register tensor is private to its thread");
+    ev.abort_entry();
+  }
+  const ScalarType et = t.dtype;
+  const bool add = c.id() == BuiltinId::AtomicAdd;
+  const bool supported =
+      row.integers_only ? wide_int(et)
+      : add ? (wide_int(et) || et == ScalarType::Float32 || et == ScalarType::Float64 || et == ScalarType::Float16 || et == ScalarType::BFloat16)
+            : (wide_int(et) || et == ScalarType::Float32);
+  if (!supported) {
+    auto& d = ev.error(diag::Kind::TypeMismatch, c.range(0), c.name() + "() is not available for " + ir::type_name(et) + " elements");
+    d.note(row.integers_only ? std::string("the hardware has it for Int32, Uint32, Int64 and Uint64")
+           : add ? std::string("atomic_add exists for 32- and 64-bit integers, Float16, BFloat16, Float32 and Float64")
+                 : std::string("it exists for 32- and 64-bit integers and Float32"));
+    ev.abort_entry();
+  }
+}
+
+/// An atomic's value operand (val, or cmp of atomic_cas) converted to the element type; floats into integers are refused.
+ir::ExprRef atomic_operand(Evaluator& ev, BuiltinCall& c, size_t i, ScalarType et) {
+  Value v = ev.resolve_symbol(c[i], c.range(i));
+  if (!(v.is_number() || v.kind == Value::Kind::Dyn))
+    ev.fail(diag::Kind::TypeMismatch, c.range(i), c.name() + "() needs a number here, found " + describe(v));
+  if (ir::is_integer(et) && ((v.kind == Value::Kind::Dyn && ir::is_float(v.type)) || v.kind == Value::Kind::Float)) {
+    auto& d = ev.error(diag::Kind::LossyConversion, c.range(i),
+                       "a float value cannot be combined atomically into a " + std::string(ir::type_name(et)) + " tensor");
+    d.help(std::string("convert explicitly: cutlass.") + ir::type_name(et) + "(value)");
+    ev.abort_entry();
+  }
+  return ev.to_expr_as(v, et, c.range(i));
+}
+
+/// atomic_add(t, coord, (a, b)): t[coord] += a and the next element in memory += b, as one
+/// red.add.noftz.f16x2 (sm_60+) or .bf16x2 (sm_90+) on the 4-byte-aligned pair (PTX ISA "red", "atom").
+Value atomic_add_pair(Evaluator& ev, BuiltinCall& c, const TensorValue& t) {
+  const std::string fn = c.name();
+  const std::vector<Value>& pair = *c[2].elts;
   if (t.space != MemSpace::Gmem && t.space != MemSpace::Smem)
-    fail(diag::Kind::UnsupportedOperation, arg_range_of(site, 0), fn + "() needs a tensor in global or shared memory");
+    ev.fail(diag::Kind::UnsupportedOperation, c.range(0), fn + "() needs a tensor in global or shared memory");
   if (t.dtype != ScalarType::Float16 && t.dtype != ScalarType::BFloat16) {
-    auto& d = error(diag::Kind::TypeMismatch, arg_range_of(site, 2),
-                    fn + "() adds a pair of values as one atom on Float16 or BFloat16 elements, the tensor holds " + ir::type_name(t.dtype));
+    auto& d = ev.error(diag::Kind::TypeMismatch, c.range(2),
+                       fn + "() adds a pair of values as one atom on Float16 or BFloat16 elements, the tensor holds " + ir::type_name(t.dtype));
     d.help("add one value per call: " + fn + "(t, coord, value)");
-    abort_entry();
+    ev.abort_entry();
   }
-  if (pair.size() != 2) fail(diag::Kind::WrongArity, arg_range_of(site, 2), fn + "() adds a pair (a, b), found " + std::to_string(pair.size()) + " values");
-  if (t.dtype == ScalarType::BFloat16 && program_.arch.rfind("sm_90", 0) != 0) {
-    auto& d = error(diag::Kind::ArchTooOld, site.range, "red.add.noftz.bf16x2 needs sm_90 or sm_90a, but this file is compiled for " + program_.arch);
+  if (pair.size() != 2)
+    ev.fail(diag::Kind::WrongArity, c.range(2), fn + "() adds a pair (a, b), found " + std::to_string(pair.size()) + " values");
+  const std::string& arch = ev.program_.arch;
+  if (t.dtype == ScalarType::BFloat16 && arch.rfind("sm_90", 0) != 0) {
+    auto& d = ev.error(diag::Kind::ArchTooOld, c.site.range, "red.add.noftz.bf16x2 needs sm_90 or sm_90a, but this file is compiled for " + arch);
     d.help("compile with --arch sm_90a, or add Float16 pairs (red.add.noftz.f16x2 exists on sm_80)");
-    abort_entry();
+    ev.abort_entry();
   }
-  auto off = tensor_offset(t, args[1], arg_range_of(site, 1));
-  if (t.align_bytes % 4 != 0 || known_divisor(off) % 2 != 0) {
+  auto off = ev.tensor_offset(t, c[1], c.range(1));
+  if (t.align_bytes % 4 != 0 || ev.known_divisor(off) % 2 != 0) {
     const bool exact = off->kind == ir::ExprKind::IntConst;
     const std::string why = t.align_bytes % 4 != 0 ? "the tensor's base is only known to be " + std::to_string(t.align_bytes) + "-byte aligned"
                             : exact ? "this element is at element offset " + std::to_string(off->ival) + ", which is odd"
-                                    : "this element is at an element offset known only to be a multiple of " + std::to_string(known_divisor(off));
-    auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 1), "a packed atomic add needs the pair 4-byte aligned; " + why);
+                                    : "this element is at an element offset known only to be a multiple of " + std::to_string(ev.known_divisor(off));
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(1), "a packed atomic add needs the pair 4-byte aligned; " + why);
     d.note("the tensor's layout is " + t.layout.to_string() + " (" + std::to_string(t.align_bytes) + "-byte aligned base)");
     d.help("add pairs at even coordinates of the contiguous mode, e.g. (row, 2 * j)");
-    abort_entry();
+    ev.abort_entry();
   }
   std::vector<ir::ExprRef> ops{ir::address_of(t.ptr, off, t.dtype)};
-  for (size_t i = 0; i < 2; ++i) {
-    Value v = resolve_symbol(pair[i], arg_range_of(site, 2));
-    if (!(v.is_number() || v.kind == Value::Kind::Dyn)) fail(diag::Kind::TypeMismatch, arg_range_of(site, 2), fn + "() needs numbers in the pair, found " + describe(v));
-    ops.push_back(to_expr_as(v, t.dtype, arg_range_of(site, 2)));
+  for (const Value& x : pair) {
+    Value v = ev.resolve_symbol(x, c.range(2));
+    if (!(v.is_number() || v.kind == Value::Kind::Dyn))
+      ev.fail(diag::Kind::TypeMismatch, c.range(2), fn + "() needs numbers in the pair, found " + describe(v));
+    ops.push_back(ev.to_expr_as(v, t.dtype, c.range(2)));
   }
-  if (discarded_ != &site) {
-    auto& d = error(diag::Kind::UnsupportedOperation, site.range, "the packed " + fn + "(t, coord, (a, b)) is a statement: it returns no old values");
+  if (ev.discarded_ != &c.site) {
+    auto& d = ev.error(diag::Kind::UnsupportedOperation, c.site.range, "the packed " + fn + "(t, coord, (a, b)) is a statement: it returns no old values");
     d.help("write it on a line of its own");
-    abort_entry();
+    ev.abort_entry();
   }
-  fn_->stored_ptrs[t.ptr] += 1;
-  auto s = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : site.range);
-  s->a = ir::call("tileslc::dev::atomic_add_x2", std::move(ops), ScalarType::Int32);
+  ev.fn_->stored_ptrs[t.ptr] += 1;
+  ev.emit_effect(ir::call("tileslc::dev::atomic_add_x2", std::move(ops), ScalarType::Int32), c.site.range);
+  return Value::none();
+}
+
+/// CUDA's width= for a shuffle's mask_and_clamp (PTX ISA "shfl.sync": the segment mask in bits 8-12,
+/// the clamp in bits 0-4): ((32 - width) << 8) | 31, or (32 - width) << 8 for shfl.up, with width a
+/// power of two. 32 (the whole warp) is CuTe DSL's default.
+int64_t shuffle_width(Evaluator& ev, BuiltinCall& c, size_t i) {
+  const int64_t v = ev.require_static_int(c[i], c.range(i), "mask_and_clamp");
+  const int64_t clamp = c.id() == BuiltinId::ShuffleSyncUp ? 0 : 31;
+  for (int64_t width = 32; width >= 1; width /= 2)
+    if (v == (((32 - width) << 8) | clamp)) return width;
+  auto& d = ev.error(diag::Kind::UnsupportedOperation, c.range(i),
+                     c.name() + "() takes mask_and_clamp=((32 - width) << 8) | " + std::to_string(clamp) +
+                         " for a segment width of 1, 2, 4, 8, 16 or 32 lanes, found " + std::to_string(v));
+  d.note("other clamps are PTX-only: CUDA's shuffles take a segment width");
+  ev.abort_entry();
+}
+
+const char* shuffle_cuda_name(BuiltinId id) {
+  switch (id) {
+    case BuiltinId::ShuffleSyncUp: return "__shfl_up_sync";
+    case BuiltinId::ShuffleSyncDown: return "__shfl_down_sync";
+    case BuiltinId::ShuffleSyncBfly: return "__shfl_xor_sync";
+    default: return "__shfl_sync";
+  }
+}
+
+/// warp_redux_sync's kind: one of redux.sync's integer reductions (the Float32 ones are sm_100a).
+const std::string& redux_kind(Evaluator& ev, BuiltinCall& c, const Value& v) {
+  static const char* const kKinds[] = {"add", "min", "max", "umin", "umax", "and", "or", "xor"};
+  const Value& kind = c[1];
+  if (kind.kind != Value::Kind::Str)
+    ev.fail(diag::Kind::TypeMismatch, c.range(1),
+            c.name() + "() needs the kind as a string: \"add\", \"min\", \"max\", \"umin\", \"umax\", \"and\", \"or\" or \"xor\"");
+  if (kind.s == "fmax" || kind.s == "fmin") {
+    auto& d = ev.error(diag::Kind::ArchTooOld, c.site.range,
+                       "redux.sync ." + kind.s.substr(1) + ".f32 needs sm_100a, but this file is compiled for " + ev.program_.arch);
+    const ScalarType vt = lane_value_type(ev, v, ScalarType::Float32);
+    if (vt != ScalarType::Float32) d.note(std::string("it also reduces Float32 values only; this value is ") + ir::type_name(vt));
+    d.help("reduce Float32 values with cute.arch.shuffle_sync_bfly in log2(32) steps");
+    ev.abort_entry();
+  }
+  if (std::find(std::begin(kKinds), std::end(kKinds), kind.s) == std::end(kKinds))
+    ev.fail(diag::Kind::BadCopyAtom, c.range(1), "redux.sync has no '" + kind.s + "' reduction; expected add, min, max, umin, umax, and, or or xor");
+  return kind.s;
+}
+
+}  // namespace
+
+void Evaluator::emit_effect(ir::ExprRef call, source::SourceRange r) {
+  auto s = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : r);
+  s->a = std::move(call);
   emit(std::move(s));
+}
+
+Value arch_atomic(Evaluator& ev, BuiltinCall& c) {
+  const AtomicRow& row = atomic_row(c.id());
+  if (c[0].kind != Value::Kind::Tensor)
+    ev.fail(diag::Kind::TypeMismatch, c.range(0),
+            c.name() + "() takes a tensor and a coordinate first (t, coord, " +
+                (c.id() == BuiltinId::AtomicCas ? "compare, value" : "value") + "), found " + describe(c[0]));
+  const TensorValue& t = *c[0].tensor;
+  if (c.id() == BuiltinId::AtomicAdd && c[2].kind == Value::Kind::Tuple) return atomic_add_pair(ev, c, t);
+  check_atomic_tensor(ev, c, row, t);
+  auto off = ev.tensor_offset(t, c[1], c.range(1));
+  std::vector<ir::ExprRef> ops{ir::address_of(t.ptr, off, t.dtype)};
+  for (size_t i = 2; i < c.slots.size(); ++i) ops.push_back(atomic_operand(ev, c, i, t.dtype));
+  ev.fn_->stored_ptrs[t.ptr] += 1;
+  auto call = ir::call(row.device, std::move(ops), t.dtype);
+  if (ev.discarded_ == &c.site) {  // a statement of its own: no result (ptxas makes it a RED)
+    ev.emit_effect(call, c.site.range);
+    return Value::none();
+  }
+  // The old value, in a local of its own so the atomic runs exactly once.
+  return ev.materialize(Value::dyn(call, c.site.range), "old", c.site.range);
+}
+
+Value arch_shuffle(Evaluator& ev, BuiltinCall& c) {
+  Value v = ev.resolve_symbol(c[0], c.range(0));
+  const ScalarType t = lane_value_type(ev, v, ScalarType::Int32);
+  if (!(wide_int(t) || t == ScalarType::Float32 || t == ScalarType::Float64 || t == ScalarType::Float16 || t == ScalarType::BFloat16))
+    ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() cannot exchange " + describe(v));
+  Value o = ev.resolve_symbol(c[1], c.range(1));
+  if (!is_int_value(o)) ev.fail(diag::Kind::TypeMismatch, c.range(1), c.name() + "()'s offset must be an integer, found " + describe(o));
+  std::vector<ir::ExprRef> ops{lane_mask(ev, c, 2), ev.to_expr_as(v, t, c.range(0)), ev.to_expr_as(o, ScalarType::Int32, c.range(1))};
+  if (int64_t width = shuffle_width(ev, c, 3); width != 32) ops.push_back(ir::int_const(width, ScalarType::Int32));
+  return ev.materialize(Value::dyn(ir::call(shuffle_cuda_name(c.id()), std::move(ops), t), c.site.range), "shfl", c.site.range);
+}
+
+Value arch_vote(Evaluator& ev, BuiltinCall& c) {
+  const bool ballot = c.id() == BuiltinId::VoteBallotSync;
+  const char* cuda = ballot ? "__ballot_sync" : c.id() == BuiltinId::VoteAnySync ? "__any_sync" : "__all_sync";
+  Value p = ev.resolve_symbol(c[0], c.range(0));
+  auto call = ir::call(cuda, {lane_mask(ev, c, 1), ev.to_expr_as(p, ScalarType::Boolean, c.range(0))},
+                       ballot ? ScalarType::Uint32 : ScalarType::Boolean);
+  if (!ballot) call = ir::binary(ir::Op::Ne, call, ir::int_const(0, ScalarType::Int32), ScalarType::Boolean);
+  return ev.materialize(Value::dyn(call, c.site.range), "vote", c.site.range);
+}
+
+/// CuTe DSL: warp_redux_sync(value, kind, mask_and_clamp=FULL_MASK, *, abs=None, nan=None) -> redux.sync
+/// (PTX ISA "redux.sync", sm_80): every lane of the mask gets the reduction of their values.
+Value arch_warp_redux_sync(Evaluator& ev, BuiltinCall& c) {
+  Value v = ev.resolve_symbol(c[0], c.range(0));
+  const std::string& kind = redux_kind(ev, c, v);
+  // abs= and nan= modify the Float32 reductions only (sm_100a); False is the integer forms' behaviour.
+  for (size_t i : {size_t{3}, size_t{4}})
+    if (c.has(i) && ev.truthy_static(ev.require_static(c[i], c.range(i), c.info.params[i].name), c.range(i)))
+      ev.fail(diag::Kind::UnsupportedOperation, c.range(i),
+              c.name() + "()'s " + c.info.params[i].name + "= applies to Float32 reductions (fmin, fmax), which need sm_100a");
+  const ScalarType t = lane_value_type(ev, v, ScalarType::Int32);
+  if (t != ScalarType::Int32 && t != ScalarType::Uint32) {
+    auto& d = ev.error(diag::Kind::TypeMismatch, c.range(0), c.name() + "() reduces Int32 or Uint32 values, found " + describe(v));
+    d.note("redux.sync has 32-bit integer forms only below sm_100a");
+    ev.abort_entry();
+  }
+  auto call = ir::call("tileslc::dev::redux_sync_" + kind, {ev.to_expr_as(v, t, c.range(0)), lane_mask(ev, c, 2)}, t);
+  return ev.materialize(Value::dyn(call, c.site.range), "redux", c.site.range);
+}
+
+/// barrier(): __syncthreads(); with barrier_id= or number_of_threads=, bar.sync a{, b}: barrier 0..15,
+/// b a multiple of 32 (PTX ISA, "bar, barrier"). The id may be a run-time value (bar.sync takes a
+/// register: one barrier per warpgroup).
+Value arch_barrier(Evaluator& ev, BuiltinCall& c) {
+  if (!c.has(0) && !c.has(1)) {
+    ev.emit(ir::make_stmt(ir::StmtKind::Sync, c.site.range));
+    return Value::none();
+  }
+  ir::ExprRef id_e = ir::int_const(0, ScalarType::Int32);
+  if (c.has(0)) {
+    Value bid = ev.resolve_symbol(c[0], c.range(0));
+    if (bid.kind == Value::Kind::Int && (bid.i < 0 || bid.i > 15))
+      ev.fail(diag::Kind::BadLaunch, c.range(0), "barrier_id must be 0 to 15 (the hardware has 16 named barriers), found " + std::to_string(bid.i));
+    id_e = ev.to_expr_as(bid, ScalarType::Int32, c.range(0));
+  }
+  ir::ExprRef count = ir::int_const(0, ScalarType::Int32);  // 0: all threads of the CTA
+  if (c.has(1)) {
+    Value n = ev.resolve_symbol(c[1], c.range(1));
+    if (n.kind == Value::Kind::Int && (n.i <= 0 || n.i % 32 != 0 || n.i > 1024))
+      ev.fail(diag::Kind::BadLaunch, c.range(1), "number_of_threads must be a positive multiple of 32 up to 1024, found " + std::to_string(n.i));
+    count = ev.to_expr_as(n, ScalarType::Int32, c.range(1));
+  }
+  ev.emit_effect(ir::call("tileslc::dev::named_barrier_sync", {id_e, count}, ScalarType::Int32), c.site.range);
+  return Value::none();
+}
+
+Value arch_fence(Evaluator& ev, BuiltinCall& c) {
+  const char* fn = c.id() == BuiltinId::FenceBlock ? "__threadfence_block" : c.id() == BuiltinId::FenceGpu ? "__threadfence" : "__threadfence_system";
+  ev.emit_effect(ir::call(fn, {}, ScalarType::Int32), c.site.range);
   return Value::none();
 }
 

@@ -391,10 +391,8 @@ Value Evaluator::call_core_builtin(const Value& callee, std::vector<Value>& args
 
 Value legacy_core(Evaluator& ev, BuiltinCall& c) { return ev.call_core_builtin(*c.callee, c.rest, c.extra, c.site); }
 Value legacy_tensor(Evaluator& ev, BuiltinCall& c) { return ev.call_tensor_builtin(c.id(), c.rest, c.extra, c.site); }
-Value legacy_arch(Evaluator& ev, BuiltinCall& c) { return ev.call_arch_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_mma(Evaluator& ev, BuiltinCall& c) { return ev.call_mma_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_sm90(Evaluator& ev, BuiltinCall& c) { return ev.call_sm90_builtin(c.id(), c.rest, c.extra, c.site); }
-Value legacy_cluster(Evaluator& ev, BuiltinCall& c) { return ev.call_cluster_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_ldmatrix(Evaluator& ev, BuiltinCall& c) { return ev.call_ldmatrix_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_retile(Evaluator& ev, BuiltinCall& c) {
   auto& args = c.rest;

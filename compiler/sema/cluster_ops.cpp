@@ -1,10 +1,12 @@
 // sm_90 thread-block clusters: the launch's cluster=(x, y, z) (checked while
-// compiling where its values are static), the cluster indices of CuTe DSL's
-// cute.arch (cluster_idx, cluster_dim, block_in_cluster_idx,
+// compiling where its values are static), and the handlers of builtins.def's
+// cluster rows (which say they need a kernel and sm_90): the cluster indices
+// of CuTe DSL's cute.arch (cluster_idx, cluster_dim, block_in_cluster_idx,
 // block_in_cluster_dim, block_idx_in_cluster), the cluster barrier
 // (cluster_arrive, cluster_arrive_relaxed, cluster_wait) and the TMA
 // multicast op marker (CopyBulkTensorTileG2SMulticastOp; its copies are
-// checked in sm90_ops.cpp's tma_copy). PTX ISA sections: "Special Registers"
+// checked in sm90_ops.cpp's tma_copy), plus an mbarrier arrive on a peer
+// block and the multicast mask for sm90_ops.cpp. PTX ISA sections: "Special Registers"
 // (%clusterid, %nclusterid, %cluster_ctaid, %cluster_nctaid,
 // %cluster_ctarank) and "barrier.cluster".
 //
@@ -17,6 +19,7 @@
 #include <functional>
 
 #include "sema/evaluator.h"
+#include "sema/registry.h"
 
 namespace tileslc::sema {
 
@@ -29,6 +32,25 @@ constexpr int64_t kMaxClusterNonPortable = 16;
 
 std::string dims_text(const int64_t d[3]) {
   return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
+}
+
+/// The (x, y, z) special registers `device_prefix` + "x()" ...; `fold(k)` gives a static value instead where it is known (>= 0).
+Value register_triple(const ast::Call& site, const char* device_prefix, const std::function<int64_t(int)>& fold) {
+  std::vector<Value> xs;
+  static const char* const kAxes[] = {"x", "y", "z"};
+  for (int k = 0; k < 3; ++k) {
+    int64_t s = fold ? fold(k) : -1;
+    if (s >= 0) xs.push_back(Value::integer(s));
+    // A builtin reference, like blockIdx.x: a pure read, so `x, _, _ = ...` binds no temporary.
+    else xs.push_back(Value::dyn(ir::builtin_ref(std::string(device_prefix) + kAxes[k] + "()", ScalarType::Int32), site.range));
+  }
+  return Value::tuple(std::move(xs));
+}
+
+/// The kernel's static cluster shape: the launch's cluster=, or the implicit 1x1x1 one.
+const int64_t* cluster_shape(const Evaluator& ev) {
+  static const int64_t kOne[3] = {1, 1, 1};
+  return ev.fn_ && ev.fn_->static_cluster[0] > 0 ? ev.fn_->static_cluster : kOne;
 }
 
 }  // namespace
@@ -79,72 +101,41 @@ void Evaluator::check_cluster(const Value& cluster, const std::vector<Value>& gr
   if (ctas == 1) out[0] = out[1] = out[2] = 0;
 }
 
-Value Evaluator::call_cluster_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
-  auto need_kernel = [&](const std::string& fn) {
-    if (!fn_ || !fn_->is_kernel) fail(diag::Kind::UnsupportedOperation, site.range, fn + "() is only available inside a @cute.kernel");
-  };
-  auto prologue = [&](const std::string& fn) {
-    need_kernel(fn);
-    check_keywords(kwargs, fn, {}, site.range);
-    check_arity(args.size(), 0, 0, fn, site.range);
-    require_arch("thread-block clusters", false, site.range);
-  };
-  const bool clustered = fn_ && fn_->static_cluster[0] > 0;
-  const int64_t one[3] = {1, 1, 1};
-  const int64_t* shape = clustered ? fn_->static_cluster : one;
-  // An (x, y, z) triple of special registers; `fold(k)` gives a static value instead where known.
-  auto triple = [&](const char* device_prefix, const std::function<int64_t(int)>& fold) {
-    std::vector<Value> xs;
-    static const char* const kAxes[] = {"x", "y", "z"};
-    for (int k = 0; k < 3; ++k) {
-      int64_t s = fold ? fold(k) : -1;
-      if (s >= 0) xs.push_back(Value::integer(s));
-      // A builtin reference, like blockIdx.x: a pure read, so `x, _, _ = ...` binds no temporary.
-      else xs.push_back(Value::dyn(ir::builtin_ref(std::string(device_prefix) + kAxes[k] + "()", ScalarType::Int32), site.range));
-    }
-    return Value::tuple(std::move(xs));
-  };
-  auto effect = [&](const char* device) {
-    auto s = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : site.range);
-    s->a = ir::call(device, {}, ScalarType::Int32);
-    emit(std::move(s));
-    return Value::none();
-  };
-  switch (id) {
-    case BuiltinId::ClusterIdx:
-      prologue("cute.arch.cluster_idx");
-      return triple("tileslc::dev::cluster_idx_", nullptr);
-    case BuiltinId::ClusterDim:
-      prologue("cute.arch.cluster_dim");
-      return triple("tileslc::dev::cluster_dim_", nullptr);
+Value cluster_indices(Evaluator& ev, BuiltinCall& c) {
+  const int64_t* shape = cluster_shape(ev);
+  switch (c.id()) {
+    case BuiltinId::ClusterIdx: return register_triple(c.site, "tileslc::dev::cluster_idx_", nullptr);
+    case BuiltinId::ClusterDim: return register_triple(c.site, "tileslc::dev::cluster_dim_", nullptr);
     case BuiltinId::BlockInClusterIdx:
-      prologue("cute.arch.block_in_cluster_idx");
-      return triple("tileslc::dev::block_in_cluster_idx_", [&](int k) { return shape[k] == 1 ? int64_t{0} : int64_t{-1}; });
-    case BuiltinId::BlockInClusterDim:
-      prologue("cute.arch.block_in_cluster_dim");
-      return triple("tileslc::dev::block_in_cluster_dim_", [&](int k) { return shape[k]; });
-    case BuiltinId::BlockIdxInCluster:
-      prologue("cute.arch.block_idx_in_cluster");
-      if (shape[0] * shape[1] * shape[2] == 1) return Value::integer(0);
-      return Value::dyn(ir::call("tileslc::dev::block_idx_in_cluster", {}, ScalarType::Int32), site.range);
-    case BuiltinId::ClusterArrive: prologue("cute.arch.cluster_arrive"); return effect("tileslc::dev::cluster_arrive");
-    case BuiltinId::ClusterArriveRelaxed:
-      prologue("cute.arch.cluster_arrive_relaxed");
-      return effect("tileslc::dev::cluster_arrive_relaxed");
-    case BuiltinId::ClusterWait: prologue("cute.arch.cluster_wait"); return effect("tileslc::dev::cluster_wait");
-    case BuiltinId::CopyBulkTensorTileG2SMulticastOp: {
-      check_keywords(kwargs, "CopyBulkTensorTileG2SMulticastOp", {}, site.range);
-      check_arity(args.size(), 0, 0, "CopyBulkTensorTileG2SMulticastOp", site.range);
-      Value v;
-      v.kind = Value::Kind::Marker;
-      v.s = "CopyBulkTensorTileG2SMulticastOp";
-      return v;
-    }
-    default: break;
+      return register_triple(c.site, "tileslc::dev::block_in_cluster_idx_", [&](int k) { return shape[k] == 1 ? int64_t{0} : int64_t{-1}; });
+    default: return register_triple(c.site, "tileslc::dev::block_in_cluster_dim_", [&](int k) { return shape[k]; });
   }
-  fail(diag::Kind::NotCallable, site.range, "unknown cluster builtin");
 }
 
+Value cluster_block_idx_in_cluster(Evaluator& ev, BuiltinCall& c) {
+  const int64_t* shape = cluster_shape(ev);
+  if (shape[0] * shape[1] * shape[2] == 1) return Value::integer(0);
+  return Value::dyn(ir::call("tileslc::dev::block_idx_in_cluster", {}, ScalarType::Int32), c.site.range);
+}
+
+/// cluster_arrive(*, aligned=None), cluster_arrive_relaxed(*, aligned=None), cluster_wait().
+Value cluster_barrier(Evaluator& ev, BuiltinCall& c) {
+  // barrier.cluster.arrive without .aligned is right whether or not the warp is converged
+  // (.aligned only lets the hardware assume it), so aligned= is checked but changes nothing.
+  if (c.id() != BuiltinId::ClusterWait && c.has(0)) ev.truthy_static(ev.require_static(c[0], c.range(0), "aligned"), c.range(0));
+  const char* device = c.id() == BuiltinId::ClusterArrive          ? "tileslc::dev::cluster_arrive"
+                       : c.id() == BuiltinId::ClusterArriveRelaxed ? "tileslc::dev::cluster_arrive_relaxed"
+                                                                   : "tileslc::dev::cluster_wait";
+  ev.emit_effect(ir::call(device, {}, ScalarType::Int32), c.site.range);
+  return Value::none();
+}
+
+Value cluster_multicast_op(Evaluator&, BuiltinCall&) {
+  Value v;
+  v.kind = Value::Kind::Marker;
+  v.s = "CopyBulkTensorTileG2SMulticastOp";
+  return v;
+}
 
 Value Evaluator::mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
   // CuTe DSL: mbarrier_arrive(mbar_ptr, peer_cta_rank_in_cluster=None); here
@@ -156,9 +147,7 @@ Value Evaluator::mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const
   auto bar = barrier_address(Value::tuple({args[0], args[1]}), arg_range_of(site, 0), fn);
   std::optional<Value> peer = args.size() == 3 ? std::optional<Value>(args[2]) : kwarg_of(kwargs, "peer_cta_rank_in_cluster");
   auto emit_call = [&](const char* device, std::vector<ir::ExprRef> ops) {
-    auto s = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : site.range);
-    s->a = ir::call(device, std::move(ops), ScalarType::Int32);
-    emit(std::move(s));
+    emit_effect(ir::call(device, std::move(ops), ScalarType::Int32), site.range);
     return Value::none();
   };
   if (!peer || peer->kind == Value::Kind::None) return emit_call("tileslc::dev::mbarrier_arrive", {bar});

@@ -216,11 +216,8 @@ class Evaluator {
                          const ast::Call& site);
   Value call_mma_method(const Value& callee, std::vector<Value>& args, const ast::Call& site);
   void gemm(const TiledMma& mma, const Value& d, const Value& a, const Value& b, const Value& c, source::SourceRange r);
-  /// tileslc.cute.arch's atomics, warp collectives, named barriers and fences (arch_ops.cpp).
-  Value call_arch_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
-                          const ast::Call& site);
-  /// atomic_add(t, coord, (a, b)) on a 4-byte-aligned Float16/BFloat16 pair (arch_ops.cpp).
-  Value atomic_add_pair(const TensorValue& t, std::vector<Value>& args, const ast::Call& site);
+  /// Emits `call` as a statement of its own, its value dropped (arch_ops.cpp).
+  void emit_effect(ir::ExprRef call, source::SourceRange r);
   /// sm_90 atoms (sm90_ops.cpp): mbarriers, TMA, wgmma, setmaxnreg, elect.sync.
   Value call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   Value make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& site);
@@ -285,8 +282,6 @@ class Evaluator {
   /// launch(cluster=...) (cluster_ops.cpp): static positive dims, at most 16
   /// blocks, sm_90 (E0709), static grid dims divisible (E0711); fills `out`.
   void check_cluster(const Value& cluster, const std::vector<Value>& grid, source::SourceRange r, int64_t out[3]);
-  /// Cluster builtins (cluster_ops.cpp): indices, barrier.cluster, multicast op.
-  Value call_cluster_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   /// cute.arch.mbarrier_arrive(bars, i, peer_cta_rank_in_cluster=None) (cluster_ops.cpp).
   Value mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   /// A multicast TMA load's mcast_mask= as a Uint16 expression; E0711 without a
