@@ -173,7 +173,7 @@ void bind_builtin_args(Evaluator& ev, BuiltinCall& call, std::vector<Value>& arg
       std::string want;
       size_t required = 0;
       for (size_t i = 0; i < info.positional; ++i) required += info.params[i].default_value ? 0 : 1;
-      if (info.positional == 0) want = "no arguments";
+      if (info.positional == 0) want = info.params.empty() ? "no arguments" : "no positional arguments";
       else if (required == info.positional) want = plural(info.positional, "positional argument");
       else want = std::to_string(required) + " to " + plural(info.positional, "positional argument");
       auto& d = ev.error(diag::Kind::WrongArity, arg_range_of(site, info.positional),
@@ -181,7 +181,7 @@ void bind_builtin_args(Evaluator& ev, BuiltinCall& call, std::vector<Value>& arg
       std::string keyword_only;
       for (const auto& p : info.params)
         if (p.keyword_only) keyword_only += (keyword_only.empty() ? "" : ", ") + p.name + "=";
-      if (!keyword_only.empty()) d.help("pass the others by keyword: " + keyword_only);
+      if (!keyword_only.empty()) d.help(std::string(info.positional ? "pass the others" : "pass them") + " by keyword: " + keyword_only);
       ev.abort_entry();
     }
     for (size_t i = info.positional; i < args.size(); ++i) {
