@@ -69,11 +69,12 @@ void append_conversion(Evaluator& ev, ir::Stmt& s, std::string& out, const CConv
   }
 }
 
-/// Appends a "{}" placeholder: a string is pasted into the format, a number
+/// Appends a "{}" placeholder: a string is pasted into the format (its '%'
+/// doubled, so printf prints it rather than reading a conversion), a number
 /// gets the conversion of its type (%g, %lld, %llu).
 void append_placeholder(Evaluator& ev, ir::Stmt& s, std::string& out, const Value& v, source::SourceRange r) {
   if (v.kind == Value::Kind::Str) {
-    out += v.s;
+    for (char ch : v.s) out += ch == '%' ? std::string("%%") : std::string(1, ch);
     return;
   }
   auto e = ev.to_expr(v, r);
