@@ -155,7 +155,7 @@ class Evaluator {
   std::string unique_name(const std::string& hint);
   void promote_for_region(const std::set<std::string>& assigned, source::SourceRange r);
 
-  // ---- calls and builtins (eval_call.cpp, builtins.cpp)
+  // ---- calls and builtins (eval_call.cpp, registry.cpp)
   Value call_value(const Value& callee, std::vector<Value> args, std::vector<std::pair<std::string, Value>> kwargs,
                    const ast::Call& site);
   Value call_helper(const FunctionValue& fn, std::vector<Value> args,
@@ -163,10 +163,6 @@ class Evaluator {
   /// Every builtin call: the registry row's context, arch and argument checks, then its handler (registry.cpp).
   Value call_builtin(const Value& callee, std::vector<Value>& args,
                      std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site);
-  /// Python's builtins, tileslc's, cute.size/sym_int/printf, indices, sync_threads, math, launch (builtins.cpp).
-  Value call_core_builtin(const Value& callee, std::vector<Value>& args,
-                          std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site);
-  Value math_call(BuiltinId id, std::vector<Value>& args, const ast::Call& site);
 
   // ---- tensors (eval_tensor.cpp)
   Value tensor_attribute(const Value& t, const std::string& attr, source::SourceRange r);
