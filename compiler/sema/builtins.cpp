@@ -393,7 +393,6 @@ Value legacy_core(Evaluator& ev, BuiltinCall& c) { return ev.call_core_builtin(*
 Value legacy_tensor(Evaluator& ev, BuiltinCall& c) { return ev.call_tensor_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_arch(Evaluator& ev, BuiltinCall& c) { return ev.call_arch_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_mma(Evaluator& ev, BuiltinCall& c) { return ev.call_mma_builtin(c.id(), c.rest, c.extra, c.site); }
-Value legacy_sm90(Evaluator& ev, BuiltinCall& c) { return ev.call_sm90_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_cluster(Evaluator& ev, BuiltinCall& c) { return ev.call_cluster_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_ldmatrix(Evaluator& ev, BuiltinCall& c) { return ev.call_ldmatrix_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_retile(Evaluator& ev, BuiltinCall& c) {
