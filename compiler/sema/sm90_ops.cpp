@@ -116,10 +116,9 @@ ir::ExprRef Evaluator::barrier_address(const Value& bar, source::SourceRange r, 
 /// index, bytes), mbarrier_wait(mbar_ptr, index, phase): the barrier and one
 /// integer operand.
 Value sm90_mbarrier_op(Evaluator& ev, BuiltinCall& c) {
-  const char* device = "tileslc::dev::mbarrier_wait";
-  const char* operand = "the phase parity";
-  if (c.id() == BuiltinId::MbarrierInit) device = "tileslc::dev::mbarrier_init", operand = "the arrival count";
-  if (c.id() == BuiltinId::MbarrierArriveExpectTx) device = "tileslc::dev::mbarrier_arrive_expect_tx", operand = "the transaction bytes";
+  const bool init = c.id() == BuiltinId::MbarrierInit, expect_tx = c.id() == BuiltinId::MbarrierArriveExpectTx;
+  const char* device = init ? "tileslc::dev::mbarrier_init" : expect_tx ? "tileslc::dev::mbarrier_arrive_expect_tx" : "tileslc::dev::mbarrier_wait";
+  const char* operand = init ? "the arrival count" : expect_tx ? "the transaction bytes" : "the phase parity";
   std::vector<ir::ExprRef> ops{barrier_arg(ev, c)};
   ops.push_back(integer_arg(ev, c, 2, operand));
   effect(ev, ir::call(device, std::move(ops), ScalarType::Int32), c.site.range);
@@ -400,8 +399,13 @@ void check_tma_tiles(Evaluator& ev, const TmaAtom& atom, const Value& src, const
     ev.fail(diag::Kind::BadCopyAtom, r, what + ir::type_name(atom.dtype) + " " + tile + " shared-memory tile" + (load ? "" : " first") + ", found " +
                                             describe(smem) + " of shape " + ev.shape_text(st.layout.shape));
   };
-  if (load) check_coords(), check_smem();
-  else check_smem(), check_coords();
+  if (load) {
+    check_coords();
+    check_smem();
+  } else {
+    check_smem();
+    check_coords();
+  }
   bool same_layout = layout::coalesce(st.layout).identical(layout::coalesce(atom.smem_layout));
   bool same_swizzle = st.swizzle.has_value() == atom.swizzle.has_value() &&
                       (!st.swizzle || (st.swizzle->bits == atom.swizzle->bits && st.swizzle->base == atom.swizzle->base && st.swizzle->shift == atom.swizzle->shift));
