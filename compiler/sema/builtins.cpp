@@ -440,7 +440,6 @@ Value core_launch(Evaluator& ev, BuiltinCall& c) {
 
 Value legacy_tensor(Evaluator& ev, BuiltinCall& c) { return ev.call_tensor_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_mma(Evaluator& ev, BuiltinCall& c) { return ev.call_mma_builtin(c.id(), c.rest, c.extra, c.site); }
-Value legacy_sm90(Evaluator& ev, BuiltinCall& c) { return ev.call_sm90_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_ldmatrix(Evaluator& ev, BuiltinCall& c) { return ev.call_ldmatrix_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_retile(Evaluator& ev, BuiltinCall& c) {
   auto& args = c.rest;

@@ -214,12 +214,11 @@ class Evaluator {
   void gemm(const TiledMma& mma, const Value& d, const Value& a, const Value& b, const Value& c, source::SourceRange r);
   /// Emits `call` as a statement of its own, its value dropped (arch_ops.cpp).
   void emit_effect(ir::ExprRef call, source::SourceRange r);
-  /// sm_90 atoms (sm90_ops.cpp): mbarriers, TMA, wgmma, setmaxnreg, elect.sync.
-  Value call_sm90_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
-  Value make_tiled_tma_atom(std::vector<Value>& args, const ast::Call& site);
+  /// sm_90 atoms (sm90_ops.cpp; the sm_90 builtins' handlers are there too): cute.copy with a
+  /// TMA atom (a load completes on tma_bar_ptr, a store through bulk groups) and cute.gemm with
+  /// a wgmma atom.
   void tma_copy(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r,
                 const std::optional<Value>& mcast_mask = std::nullopt, source::SourceRange mask_at = {});
-  void tma_store(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r);
   void wgmma_gemm(const TiledMma& mma, const Value& d, const Value& a, const Value& b, const Value& c, source::SourceRange r);
   /// The address of the mbarrier named by (tensor, coordinate); E0708 unless an Int64 shared-memory element.
   ir::ExprRef barrier_address(const Value& bar, source::SourceRange r, const std::string& fn);
