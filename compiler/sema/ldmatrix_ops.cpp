@@ -63,6 +63,22 @@ layout::Layout values_of(int64_t rows, int64_t cols, const layout::IntTuple& til
 
 int64_t static_at(const layout::Layout& l, int64_t i) { return l(i).require_value("offset"); }
 
+/// The layout of `shape` whose offsets are want[i] - want[0] at every point i, if there is
+/// one: a stride per leaf from the first step along it, checked at every point.
+std::optional<layout::Layout> layout_through(const layout::IntTuple& shape, const std::vector<int64_t>& want) {
+  std::vector<layout::Int> strides;
+  int64_t unit = 1;
+  for (const auto& leaf : layout::flatten_leaves(shape)) {
+    int64_t s = leaf.value();
+    strides.push_back(layout::Int(s > 1 ? want[unit] - want[0] : 0));
+    unit *= s;
+  }
+  layout::Layout view = layout::make_layout(shape, layout::unflatten(strides, shape));
+  for (size_t c = 0; c < want.size(); ++c)
+    if (static_at(view, static_cast<int64_t>(c)) != want[c] - want[0]) return std::nullopt;
+  return view;
+}
+
 std::string numbers_text(const std::vector<int>& xs, const char* prefix, const char* last) {
   std::vector<std::string> out;
   for (int x : xs) out.push_back(prefix + std::to_string(x));
@@ -337,24 +353,14 @@ Value Evaluator::retile(const TiledCopy& tc, const Value& tv, source::SourceRang
       if (it == reg_of.end()) throw layout::LayoutError("the copy reaches a value outside the fragment");
       want[c] = it->second;
     }
-    // The layout of copy_vals' shape that gives those offsets: a stride per leaf, checked at every point.
-    std::vector<layout::Int> strides;
-    int64_t unit = 1;
-    for (const auto& leaf : layout::flatten_leaves(copy_vals.shape)) {
-      int64_t s = leaf.value();
-      strides.push_back(layout::Int(s > 1 ? want[unit] - want[0] : 0));
-      unit *= s;
-    }
-    layout::Layout view = layout::make_layout(copy_vals.shape, layout::unflatten(strides, copy_vals.shape));
-    for (int64_t c = 0; c < n; ++c) {
-      if (static_at(view, c) != want[c] - want[0]) {
-        auto& d = error(diag::Kind::TensorShapeMismatch, r, "retile(): the copy's values do not follow a layout over this fragment");
-        d.note("the fragment's layout is " + t.layout.to_string());
-        abort_entry();
-      }
+    std::optional<layout::Layout> view = layout_through(copy_vals.shape, want);
+    if (!view) {
+      auto& d = error(diag::Kind::TensorShapeMismatch, r, "retile(): the copy's values do not follow a layout over this fragment");
+      d.note("the fragment's layout is " + t.layout.to_string());
+      abort_entry();
     }
     TensorValue out = t;
-    out.layout = view;
+    out.layout = *view;
     if (want[0] != 0) {
       int64_t base = t.offset ? ir::as_int_const(t.offset).value_or(0) : 0;
       out.offset = ir::int_const(base + want[0], ScalarType::Int64);

@@ -282,23 +282,31 @@ Value mma_cp_async_wait_group(Evaluator& ev, BuiltinCall& c) {
   return Value::none();
 }
 
-void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const Value& bv, const Value& cv, source::SourceRange r) {
-  const MmaAtom& atom = tm.atom;
-  const TensorValue &d = *dv.tensor, &a = *av.tensor, &b = *bv.tensor, &c = *cv.tensor;
+namespace {
+
+/// (M, N, K) in atoms of cute.gemm's operands.
+struct GemmBlocks {
+  int64_t m, n, k;
+};
+
+/// cute.gemm's operands: register fragments of the atom's types, A (V, M, K), B (V, N, K),
+/// C and D (V, M, N) with the atom's values per thread and equal M, N and K.
+GemmBlocks check_gemm_operands(Evaluator& ev, const MmaAtom& atom, const TensorValue& d, const TensorValue& a, const TensorValue& b,
+                               const TensorValue& c, source::SourceRange r) {
   for (const TensorValue* t : {&d, &a, &b, &c}) {
     if (t->space != MemSpace::Rmem) {
-      auto& e = error(diag::Kind::BadCopyAtom, r, "cute.gemm() reads and writes register fragments; one operand is a " +
-                                                      std::string(t->space == MemSpace::Smem ? "shared-memory" : t->space == MemSpace::Gmem ? "global-memory" : "coordinate") + " tensor");
+      auto& e = ev.error(diag::Kind::BadCopyAtom, r, "cute.gemm() reads and writes register fragments; one operand is a " +
+                                                         std::string(t->space == MemSpace::Smem ? "shared-memory" : t->space == MemSpace::Gmem ? "global-memory" : "coordinate") + " tensor");
       e.help("copy it into a fragment first: tCrA = tiled_mma.make_fragment_A(tCsA); cute.copy(atom, tCsA, tCrA)");
-      abort_entry();
+      ev.abort_entry();
     }
   }
   auto want_type = [&](const TensorValue& t, ScalarType want, const char* which) {
     if (t.dtype != want) {
-      auto& e = error(diag::Kind::TensorDtypeMismatch, r, std::string("cute.gemm()'s ") + which + " is " + ir::type_name(t.dtype) +
-                                                              ", the MMA atom takes " + ir::type_name(want));
+      auto& e = ev.error(diag::Kind::TensorDtypeMismatch, r, std::string("cute.gemm()'s ") + which + " is " + ir::type_name(t.dtype) +
+                                                                 ", the MMA atom takes " + ir::type_name(want));
       e.note("the atom is " + atom.name + " with " + ir::type_name(atom.ab) + " inputs and " + ir::type_name(atom.acc) + " accumulators");
-      abort_entry();
+      ev.abort_entry();
     }
   };
   // The TF32 atom reads Float32 storage; fragments declared TFloat32 hold the same 32 bits.
@@ -314,15 +322,15 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
     // (V, X, Y) with V this atom's values per thread, contiguous in the register array;
     // a (V, X) slice (one k-block) counts as (V, X, 1), as in CuTe.
     if (t.layout.rank() != 3 && t.layout.rank() != 2) {
-      fail(diag::Kind::TensorShapeMismatch, r,
-           std::string("cute.gemm()'s ") + which + " must be (V, M, K)-shaped as partition_* makes it, found " + shape_text(t.layout.shape));
+      ev.fail(diag::Kind::TensorShapeMismatch, r,
+              std::string("cute.gemm()'s ") + which + " must be (V, M, K)-shaped as partition_* makes it, found " + ev.shape_text(t.layout.shape));
     }
     int64_t v = layout::size(layout::get(t.layout, 0)).require_value("values");
     if (v != values) {
-      auto& e = error(diag::Kind::TensorShapeMismatch, r,
-                      std::string("cute.gemm()'s ") + which + " holds " + std::to_string(v) + " values per thread per atom, the atom " + std::to_string(values));
-      e.note("the fragment's shape is " + shape_text(t.layout.shape));
-      abort_entry();
+      auto& e = ev.error(diag::Kind::TensorShapeMismatch, r,
+                         std::string("cute.gemm()'s ") + which + " holds " + std::to_string(v) + " values per thread per atom, the atom " + std::to_string(values));
+      e.note("the fragment's shape is " + ev.shape_text(t.layout.shape));
+      ev.abort_entry();
     }
     return std::pair<int64_t, int64_t>{layout::size(layout::get(t.layout, 1)).require_value("mode 1"),
                                        t.layout.rank() == 2 ? 1 : layout::size(layout::get(t.layout, 2)).require_value("mode 2")};
@@ -335,12 +343,21 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
   auto [cm, cn] = modes(c, "C", vc);
   auto [dm, dn] = modes(d, "D", vc);
   if (am != cm || bn != cn || ak != bk || dm != cm || dn != cn) {
-    auto& e = error(diag::Kind::TensorShapeMismatch, r,
-                    "cute.gemm() operands do not agree: A " + shape_text(a.layout.shape) + ", B " + shape_text(b.layout.shape) + ", C " +
-                        shape_text(c.layout.shape) + ", D " + shape_text(d.layout.shape));
+    auto& e = ev.error(diag::Kind::TensorShapeMismatch, r,
+                       "cute.gemm() operands do not agree: A " + ev.shape_text(a.layout.shape) + ", B " + ev.shape_text(b.layout.shape) + ", C " +
+                           ev.shape_text(c.layout.shape) + ", D " + ev.shape_text(d.layout.shape));
     e.note("A is (V, M, K), B (V, N, K), C and D (V, M, N) with equal M, N and K");
-    abort_entry();
+    ev.abort_entry();
   }
+  return {am, bn, ak};
+}
+
+}  // namespace
+
+void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const Value& bv, const Value& cv, source::SourceRange r) {
+  const MmaAtom& atom = tm.atom;
+  const TensorValue &d = *dv.tensor, &a = *av.tensor, &b = *bv.tensor, &c = *cv.tensor;
+  const auto [am, bn, ak] = check_gemm_operands(*this, atom, d, a, b, c, r);
   auto off = [&](const TensorValue& t, int64_t x, int64_t y) {
     Value o = t.layout.rank() == 2 ? layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x)}), r)
                                    : layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x), Value::integer(y)}), r);
