@@ -248,8 +248,11 @@ Value ldmatrix_op(Evaluator& ev, BuiltinCall& c) {
     d.note("PTX has " + std::string(instr) + " " + numbers_text(counts, ".x", " and "));
     ev.abort_entry();
   }
-  if (c.has(2))
-    ev.fail(diag::Kind::BadCopyAtom, c.range(2), c.name() + "() does not unpack: unpack_bits must be None");
+  if (c.has(2)) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(2), c.name() + "() moves 16-bit elements as they are, found unpack_bits=" + repr(c[2]));
+    d.help("leave unpack_bits out");
+    ev.abort_entry();
+  }
   Value v;
   v.kind = Value::Kind::Marker;
   v.s = c.info.export_name;

@@ -258,8 +258,12 @@ Value mma_make_fragment_C(Evaluator& ev, BuiltinCall& c) { return make_fragment(
 
 Value mma_copy_g2s_op(Evaluator& ev, BuiltinCall& c) {
   // CuTe DSL: cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS); tileslc has no cache modes.
-  if (c.has(0))
-    ev.fail(diag::Kind::UnsupportedOperation, c.range(0), "cute.nvgpu.cpasync.CopyG2SOp() takes no cache_mode here; leave it out");
+  if (c.has(0)) {
+    auto& d = ev.error(diag::Kind::UnsupportedOperation, c.range(0), c.name() + "() has no cache modes here, found cache_mode=" + repr(c[0]));
+    d.note("cp.async caches 16-byte copies in L2 only (.cg) and smaller ones in L1 too (.ca)");
+    d.help("leave cache_mode out");
+    ev.abort_entry();
+  }
   Value v;
   v.kind = Value::Kind::Marker;
   v.s = "CopyG2SOp";
