@@ -8,6 +8,8 @@
 // make_tiled_mma lays atoms out (AM, AN) over warps; partition_A/B/C give a
 // thread's (V, REST_M|N, REST_K|N) values, and cute.gemm issues one
 // instruction per (m, n, k) of the register fragments.
+#include <algorithm>
+
 #include "sema/atom_traits.h"
 #include "sema/evaluator.h"
 #include "sema/registry.h"
@@ -90,19 +92,17 @@ std::string mnk_text(const MmaTraits& t) {
   return "(" + std::to_string(t.m) + ", " + std::to_string(t.n) + ", " + std::to_string(t.k) + ")";
 }
 
-/// The rows of `rows` whose Shape_MNK is `shape`; E0708 naming the shapes there are otherwise.
+/// The rows of `rows` whose Shape_MNK is argument `at`; E0708 naming the shapes there are otherwise.
 std::vector<const MmaTraits*> rows_of_shape(Evaluator& ev, BuiltinCall& c, const std::vector<const MmaTraits*>& rows, size_t at) {
   std::vector<const MmaTraits*> out;
   std::vector<std::string> shapes;
   for (const MmaTraits* r : rows) {
-    shapes.push_back(mnk_text(*r));
+    if (std::find(shapes.begin(), shapes.end(), mnk_text(*r)) == shapes.end()) shapes.push_back(mnk_text(*r));
     if (ev.static_equal(c[at], Value::tuple({Value::integer(r->m), Value::integer(r->n), Value::integer(r->k)}))) out.push_back(r);
   }
   if (out.empty()) {
-    const std::string supported = list_text(shapes);
-    const bool one = supported.find(" or ") == std::string::npos;
-    ev.fail(diag::Kind::BadCopyAtom, c.range(at), std::string(rows.front()->name) + " supports " +
-                                                      (one ? "the " + supported + " shape" : "the shapes " + supported) + ", found " + repr(c[at]));
+    const std::string supported = shapes.size() == 1 ? "the " + shapes[0] + " shape" : "the shapes " + list_text(shapes);
+    ev.fail(diag::Kind::BadCopyAtom, c.range(at), std::string(rows.front()->name) + " supports " + supported + ", found " + repr(c[at]));
   }
   return out;
 }
