@@ -322,7 +322,7 @@ class Evaluator {
 };
 
 /// The tiled MMA's (thread, value) layout over a (rows, cols) tile of operand
-/// A (0) or B (1), with the atoms repeated to cover it (mma_ops.cpp).
+/// A (0), B (1) or C (2), with the atoms repeated to cover it (mma_ops.cpp).
 layout::Layout mma_tv_over_tile(const TiledMma& tm, int operand, int64_t rows, int64_t cols);
 
 /// True for names the generated C++ cannot use for a function or variable
