@@ -439,16 +439,6 @@ Value core_launch(Evaluator& ev, BuiltinCall& c) {
 // when its family's rows get parameter lists and handlers of their own.
 
 Value legacy_tensor(Evaluator& ev, BuiltinCall& c) { return ev.call_tensor_builtin(c.id(), c.rest, c.extra, c.site); }
-Value legacy_mma(Evaluator& ev, BuiltinCall& c) { return ev.call_mma_builtin(c.id(), c.rest, c.extra, c.site); }
-Value legacy_ldmatrix(Evaluator& ev, BuiltinCall& c) { return ev.call_ldmatrix_builtin(c.id(), c.rest, c.extra, c.site); }
-Value legacy_retile(Evaluator& ev, BuiltinCall& c) {
-  auto& args = c.rest;
-  ev.check_arity(args.size(), 1, 1, ".retile", c.site.range);
-  if (args[0].kind != Value::Kind::Tensor)
-    ev.fail(diag::Kind::TypeMismatch, arg_range_of(c.site, 0), ".retile() takes a tensor, found " + describe(args[0]));
-  return ev.retile(*c.self().tiled_copy, args[0], c.site.range);
-}
-Value legacy_mma_method(Evaluator& ev, BuiltinCall& c) { return ev.call_mma_method(*c.callee, c.rest, c.site); }
 Value legacy_tensor_method(Evaluator& ev, BuiltinCall& c) {
   if (c.id() != BuiltinId::MethodMmaGetSlice) return ev.call_tensor_method(*c.callee, c.rest, c.extra, c.site);
   Value callee = *c.callee;  // the tiled MMA's get_slice shares the tiled copy's code

@@ -207,10 +207,7 @@ class Evaluator {
   /// (tensor_ops.cpp); atom_v > 0 splits the values for copies, 0 keeps (V, REST...).
   Value thread_partition(const Value& t, const layout::IntTuple& tile_shape, const layout::Layout& tv_layout,
                          const Value& thread, int64_t atom_v, const std::string& what, source::SourceRange r);
-  /// MMA atoms, tiled MMAs, cute.gemm and cp.async (mma_ops.cpp).
-  Value call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
-                         const ast::Call& site);
-  Value call_mma_method(const Value& callee, std::vector<Value>& args, const ast::Call& site);
+  /// cute.gemm through a warp-level or universal atom (mma_ops.cpp; the MMA builtins are registry handlers).
   void gemm(const TiledMma& mma, const Value& d, const Value& a, const Value& b, const Value& c, source::SourceRange r);
   /// Emits `call` as a statement of its own, its value dropped (arch_ops.cpp).
   void emit_effect(ir::ExprRef call, source::SourceRange r);
@@ -225,9 +222,8 @@ class Evaluator {
   /// E0709 unless the target architecture has the instruction (sm_90a-only ones with needs_90a).
   void require_arch(const char* what, bool needs_90a, source::SourceRange r);
   void copy(const CopyAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& pred, source::SourceRange r);
-  /// ldmatrix and stmatrix atoms, make_tiled_copy_A/B/C, their partition_S/D and retile, and
-  /// the copies they make (ldmatrix_ops.cpp).
-  Value call_ldmatrix_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
+  /// ldmatrix and stmatrix atoms (ldmatrix_ops.cpp): cute.make_copy_atom's matrix atoms, their
+  /// tiled copies' partition_S/D and retile, and the copies they make.
   Value make_ldmatrix_atom(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
   void set_permutation(TiledMma& tm, const Value& perm, source::SourceRange r);
   Value ldmatrix_partition(const TiledCopy& tc, const Value& t, bool source, source::SourceRange r);
@@ -319,7 +315,7 @@ class Evaluator {
 };
 
 /// The tiled MMA's (thread, value) layout over a (rows, cols) tile of operand
-/// A (0) or B (1), with the atoms repeated to cover it (mma_ops.cpp).
+/// A (0), B (1) or C (2), with the atoms repeated to cover it (mma_ops.cpp).
 layout::Layout mma_tv_over_tile(const TiledMma& tm, int operand, int64_t rows, int64_t cols);
 
 /// True for names the generated C++ cannot use for a function or variable

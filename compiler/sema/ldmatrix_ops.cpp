@@ -1,53 +1,33 @@
-// ldmatrix as a CuTe copy atom and the tiled copies that feed a tiled MMA:
-// CuTe DSL's cute.nvgpu.warp.LdMatrix8x8x16bOp, cute.make_tiled_copy_A/B,
-// thr_copy.partition_S(smem) and thr_copy.retile(fragment), cute.copy through
-// them (one ldmatrix per atom), and make_tiled_mma's permutation_mnk, which
-// widens the tile those copies cover.
+// ldmatrix and stmatrix as CuTe copy atoms and the tiled copies that feed a
+// tiled MMA: CuTe DSL's cute.nvgpu.warp.LdMatrix8x8x16bOp and
+// StMatrix8x8x16bOp, cute.make_tiled_copy_A/B/C, thr_copy.partition_S/D and
+// thr_copy.retile(fragment), cute.copy through them (one instruction per
+// atom), and make_tiled_mma's permutation_mnk, which widens the tile those
+// copies cover.
 //
-// The atom (PTX ISA, "Warp-level matrix load instruction: ldmatrix") follows
-// CuTe's SM75_U32x{1,2,4}_LDSM_N and SM75_U16x{2,4,8}_LDSM_T traits, in 16-bit
-// elements of the num_matrices 8x8 matrices stacked 64 elements apart: the
-// source layout gives lane i the row address of row i % 8 of matrix i / 8 (a
-// row: 8 contiguous elements); the destination layout gives lane t the pair
-// (row t / 4, columns 2 * (t % 4) + {0, 1}) of each matrix, or with .trans
-// (rows 2 * (t % 4) + {0, 1}, column t / 4). make_tiled_copy_A/B lay the
-// destination over the tiled MMA's fragment layout, and derive the source
-// side as CuTe's tile2thrfrg does: the MMA's (thread, value) layout divided
-// into (32 lanes, atom values) blocks, composed with right_inverse(dst) o src.
-// retile maps the copy's destination values onto a make_fragment_A/B
-// fragment by the tile coordinate each holds.
-//
-// stmatrix (sm_90, PTX "Warp-level matrix store instruction: stmatrix",
-// CuTe DSL's StMatrix8x8x16bOp, CuTe's SM90_U32x{1,2,4}_STSM_N / _U16x{2,4,8}
-// _STSM_T) is the same exchange the other way: the registers (the same
-// per-lane pairs) are the source, the shared-memory rows (the same per-lane
-// row addresses) the destination. make_tiled_copy_C lays it over the tiled
-// MMA's C fragment; partition_D gives the row addresses, retile the
-// registers, and cute.copy(tiled, regs, rows) issues one stmatrix per atom.
+// Each atom is a row of atom_traits.cpp (CuTe's SM75_*_LDSM_* and
+// SM90_*_STSM_* Copy_Traits): its shared-memory side gives lane i the address
+// of one 8-element row, its register side gives each lane two elements of
+// every matrix. make_tiled_copy_A/B/C lay the register side over the tiled
+// MMA's fragment layout and derive the shared-memory side as CuTe's
+// tile2thrfrg does: the MMA's (thread, value) layout divided into (32 lanes,
+// atom values) blocks, composed with right_inverse(registers) o rows. retile
+// maps the copy's register values onto a make_fragment_A/B/C fragment by the
+// tile coordinate each holds. ldmatrix moves the rows into the registers;
+// stmatrix (sm_90) the registers into the rows: make_tiled_copy_C lays it
+// over the C fragment, partition_D gives the row addresses, retile the
+// registers.
 #include <unordered_map>
 
+#include "sema/atom_traits.h"
 #include "sema/evaluator.h"
+#include "sema/registry.h"
 
 namespace tileslc::sema {
 
 using ir::ScalarType;
 
 namespace {
-
-constexpr int64_t kRowElems = 8;  // one ldmatrix row: 8 16-bit elements, 16 bytes
-
-/// The atom's source layout: (lane, element of its row) -> element of the stacked matrices.
-layout::Layout ldsm_src(int matrices) {
-  if (matrices == 1) return layout::parse_layout("((8,4),8):((8,0),1)");  // lanes 8-31 repeat 0-7 (unused)
-  if (matrices == 2) return layout::parse_layout("((16,2),8):((8,0),1)");
-  return layout::parse_layout("(32,8):(8,1)");
-}
-
-/// The atom's destination layout: (lane, value) -> element of the stacked matrices.
-layout::Layout ldsm_dst(int matrices, bool trans) {
-  std::string n = std::to_string(matrices);
-  return layout::parse_layout(trans ? "((4,8),(2," + n + ")):((16,1),(8,64))" : "(32,(2," + n + ")):(2,(1,64))");
-}
 
 layout::Layout mode_layout(int64_t n, int64_t s) { return layout::make_layout(layout::IntTuple(n), layout::IntTuple(s)); }
 
@@ -83,6 +63,115 @@ layout::Layout values_of(int64_t rows, int64_t cols, const layout::IntTuple& til
 
 int64_t static_at(const layout::Layout& l, int64_t i) { return l(i).require_value("offset"); }
 
+/// The layout of `shape` whose offsets are want[i] - want[0] at every point i, if there is
+/// one: a stride per leaf from the first step along it, checked at every point.
+std::optional<layout::Layout> layout_through(const layout::IntTuple& shape, const std::vector<int64_t>& want) {
+  std::vector<layout::Int> strides;
+  int64_t unit = 1;
+  for (const auto& leaf : layout::flatten_leaves(shape)) {
+    int64_t s = leaf.value();
+    strides.push_back(layout::Int(s > 1 ? want[unit] - want[0] : 0));
+    unit *= s;
+  }
+  layout::Layout view = layout::make_layout(shape, layout::unflatten(strides, shape));
+  for (size_t c = 0; c < want.size(); ++c)
+    if (static_at(view, static_cast<int64_t>(c)) != want[c] - want[0]) return std::nullopt;
+  return view;
+}
+
+std::string numbers_text(const std::vector<int>& xs, const char* prefix, const char* last) {
+  std::vector<std::string> out;
+  for (int x : xs) out.push_back(prefix + std::to_string(x));
+  return list_text(out, last);
+}
+
+/// make_tiled_copy_A/B/C's arguments: a matrix copy atom of the right direction and a
+/// warp-level tiled MMA (not a thread's slice) whose operands it can move.
+std::pair<const CopyAtom*, const TiledMma*> tiled_copy_args(Evaluator& ev, BuiltinCall& c, bool store) {
+  const std::string name = c.name();
+  if (c[0].kind != Value::Kind::CopyAtom || !c[0].atom->ldsm_matrices || c[0].atom->stsm != store) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(0),
+                       name + "() takes " + (store ? "a stmatrix" : "an ldmatrix") + " copy atom, found " + describe(c[0]));
+    d.help(store ? "cute.make_copy_atom(cute.nvgpu.warp.StMatrix8x8x16bOp(False, 2), cutlass.BFloat16)"
+                 : "cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(False, 4), cutlass.BFloat16)");
+    ev.abort_entry();
+  }
+  if (c[1].kind != Value::Kind::TiledMma || c[1].tiled_mma->thread)
+    ev.fail(diag::Kind::TypeMismatch, c.range(1), name + "() takes a tiled MMA (cute.make_tiled_mma) second, found " + describe(c[1]));
+  const CopyAtom& atom = *c[0].atom;
+  const TiledMma& tm = *c[1].tiled_mma;
+  if (tm.atom.device_fn.empty() || tm.atom.threads != 32) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(1), std::string(store ? "stmatrix stores" : "ldmatrix feeds") +
+                                                                " a warp-level MMA's fragments (mma.sync); this tiled MMA is made of " + tm.atom.name);
+    d.help("use cute.nvgpu.warp.MmaF16BF16Op(...) atoms");
+    ev.abort_entry();
+  }
+  if (!store && ir::bit_width(atom.dtype) != ir::bit_width(tm.atom.ab)) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.site.range,
+                       std::string("the copy atom moves ") + ir::type_name(atom.dtype) + ", the tiled MMA's operands are " + ir::type_name(tm.atom.ab));
+    d.help(std::string("make the copy atom with cutlass.") + ir::type_name(tm.atom.ab));
+    ev.abort_entry();
+  }
+  return {&atom, &tm};
+}
+
+/// E0708: the tiled MMA's fragment holds `vals` values per thread, not a multiple of the atom's.
+[[noreturn]] void values_not_multiple(Evaluator& ev, BuiltinCall& c, const CopyTraits& ct, const TiledMma& tm, int operand, int64_t vals,
+                                      int64_t rows, int64_t cols) {
+  const bool store = ct.store;
+  auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(0),
+                     std::string(ct.instr) + " .x" + std::to_string(ct.matrices) + " gives each thread " + std::to_string(ct.values_per_thread()) +
+                         " values, but the tiled MMA's " + (operand == 0 ? "A" : operand == 1 ? "B" : "C") + " fragment holds " + std::to_string(vals) +
+                         " per thread in its " + std::to_string(rows) + " x " + std::to_string(cols) + " tile");
+  d.note(store ? "one stmatrix must read whole registers of one thread's fragment" : "one ldmatrix must fill whole registers of one thread's fragment");
+  const std::string fewer = std::string(store ? "store" : "load") + " fewer matrices (num_matrices=" + std::to_string(vals / 2) + ")";
+  if (operand == 0)
+    d.help(fewer);
+  else
+    d.help(fewer + ", or widen the tiled MMA's N tile: make_tiled_mma(op, (" + std::to_string(tm.am) + ", " + std::to_string(tm.an) +
+           ", 1), permutation_mnk=(" + std::to_string(tm.atom.m * tm.am) + ", " + std::to_string(2 * tm.atom.n * tm.an) + ", " +
+           std::to_string(tm.atom.k) + "))");
+  ev.abort_entry();
+}
+
+/// CuTe's tile2thrfrg: ((lanes, atom values), (rest threads, rest values)) -> tile offset, with the
+/// atom block re-expressed from the register (reference) side to the shared-memory rows' side.
+layout::Layout rows_tv(const CopyTraits& ct, const layout::Layout& regs_tv) {
+  layout::Layout z = layout::zipped_divide(
+      regs_tv, layout::Tiler::tuple({layout::Tiler(mode_layout(ct.threads, 1)), layout::Tiler(mode_layout(ct.values_per_thread(), 1))}));
+  layout::Layout ref2rows = layout::composition(layout::right_inverse(ct.regs()), layout::Tiler(ct.rows()));
+  layout::Layout rows = layout::composition(layout::get(z, 0), layout::Tiler(ref2rows));
+  layout::Layout rest = layout::get(z, 1);
+  return layout::make_layout(std::vector<layout::Layout>{
+      layout::make_layout(std::vector<layout::Layout>{layout::get(rows, 0), layout::get(rest, 0)}),
+      layout::make_layout(std::vector<layout::Layout>{layout::get(rows, 1), layout::get(rest, 1)})});
+}
+
+/// cute.make_tiled_copy_A(atom, tiled_mma) / _B (ldmatrix) / _C (stmatrix).
+Value make_tiled_copy(Evaluator& ev, BuiltinCall& c, int operand) {
+  const bool store = operand == 2;
+  auto [atom, tm] = tiled_copy_args(ev, c, store);
+  const CopyTraits& ct = copy_traits_of(*atom);
+  auto [rows, cols] = operand_tile(*tm, operand);
+  auto tc = std::make_shared<TiledCopy>();
+  tc->atom = *atom;
+  tc->tiler = layout::IntTuple::tuple({rows, cols});
+  tc->operand = operand;
+  tc->mma = std::make_shared<TiledMma>(*tm);
+  try {
+    tc->dst_tv = mma_tv_over_tile(*tm, operand, rows, cols);
+    const int64_t vals = layout::size(layout::get(tc->dst_tv, 1)).require_value("values");
+    if (vals % ct.values_per_thread() != 0) values_not_multiple(ev, c, ct, *tm, operand, vals, rows, cols);
+    tc->tv = rows_tv(ct, tc->dst_tv);
+  } catch (const layout::LayoutError& e) {
+    ev.fail(diag::Kind::LayoutAlgebraError, c.site.range, c.name() + "(): " + e.what());
+  }
+  Value v;
+  v.kind = Value::Kind::TiledCopy;
+  v.tiled_copy = tc;
+  return v;
+}
+
 }  // namespace
 
 void Evaluator::set_permutation(TiledMma& tm, const Value& perm, source::SourceRange r) {
@@ -114,144 +203,78 @@ void Evaluator::set_permutation(TiledMma& tm, const Value& perm, source::SourceR
 }
 
 Value Evaluator::make_ldmatrix_atom(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
-  // cute.make_copy_atom(LdMatrix8x8x16bOp(transpose, num_matrices), dtype)
+  // cute.make_copy_atom(LdMatrix8x8x16bOp(transpose, num_matrices), dtype): the op's row of the table.
   check_keywords(kwargs, "cute.make_copy_atom", {"num_bits_per_copy"}, site.range);
   const Value& op = args[0];
+  const BuiltinId maker = op.s == "StMatrix8x8x16bOp" ? BuiltinId::StMatrix8x8x16bOp : BuiltinId::LdMatrix8x8x16bOp;
+  const CopyTraits& ct = *find_copy_traits(maker, static_cast<int>((*op.elts)[1].i), (*op.elts)[0].i != 0);
   auto atom = std::make_shared<CopyAtom>();
-  atom->ldsm_trans = (*op.elts)[0].i != 0;
-  atom->ldsm_matrices = static_cast<int>((*op.elts)[1].i);
-  atom->stsm = op.s == "StMatrix8x8x16bOp";
-  const char* instr = atom->stsm ? "stmatrix" : "ldmatrix";
+  atom->ldsm_trans = ct.trans;
+  atom->ldsm_matrices = ct.matrices;
+  atom->stsm = ct.store;
   if (args[1].kind != Value::Kind::Type)
     fail(diag::Kind::TypeMismatch, arg_range_of(site, 1), "expected an element type such as cutlass.BFloat16, found " + describe(args[1]));
   atom->dtype = args[1].type;
-  if (ir::bit_width(atom->dtype) != 16) {
+  if (ir::bit_width(atom->dtype) != ct.elem_bits) {
     auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 1),
-                    std::string(instr) + " moves 16-bit elements (.b16), found " + ir::type_name(atom->dtype));
-    d.note(std::string(atom->stsm ? "StMatrix8x8x16bOp stores" : "LdMatrix8x8x16bOp loads") + " 8x8 matrices of Float16, BFloat16 or other 16-bit values");
+                    std::string(ct.instr) + " moves " + std::to_string(ct.elem_bits) + "-bit elements (.b" + std::to_string(ct.elem_bits) + "), found " +
+                        ir::type_name(atom->dtype));
+    d.note(std::string(ct.store ? "StMatrix8x8x16bOp stores" : "LdMatrix8x8x16bOp loads") + " 8x8 matrices of Float16, BFloat16 or other 16-bit values");
     abort_entry();
   }
-  atom->bits = 32 * atom->ldsm_matrices;  // each lane receives one 32-bit register per matrix
+  atom->bits = ct.bits_per_thread();
   if (auto b = kwarg_of(kwargs, "num_bits_per_copy"); b && require_static_int(*b, site.range, "num_bits_per_copy") != atom->bits)
-    fail(diag::Kind::BadCopyAtom, site.range, std::string("a") + (atom->stsm ? " stmatrix" : "n ldmatrix") + " atom of " + std::to_string(atom->ldsm_matrices) + " matrices gives each thread " +
-                                                  std::to_string(atom->bits) + " bits; leave num_bits_per_copy out");
+    fail(diag::Kind::BadCopyAtom, site.range, std::string("a") + (ct.store ? " " : "n ") + std::string(ct.instr) + " atom of " + std::to_string(ct.matrices) +
+                                                  " matrices gives each thread " + std::to_string(atom->bits) + " bits; leave num_bits_per_copy out");
   Value v;
   v.kind = Value::Kind::CopyAtom;
   v.atom = atom;
   return v;
 }
 
-Value Evaluator::call_ldmatrix_builtin(BuiltinId id, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
-  if (id == BuiltinId::LdMatrix8x8x16bOp || id == BuiltinId::StMatrix8x8x16bOp) {
-    // CuTe DSL: cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=1), and
-    // StMatrix8x8x16bOp with the same arguments (stmatrix: sm_90 and later, else E0709).
-    const bool store = id == BuiltinId::StMatrix8x8x16bOp;
-    const char* name = store ? "cute.nvgpu.warp.StMatrix8x8x16bOp" : "cute.nvgpu.warp.LdMatrix8x8x16bOp";
-    if (store) require_arch("stmatrix", false, site.range);
-    check_keywords(kwargs, name, {"transpose", "num_matrices"}, site.range);
-    check_arity(args.size(), 0, 2, name, site.range);
-    std::optional<Value> tr = !args.empty() ? std::optional<Value>(args[0]) : kwarg_of(kwargs, "transpose");
-    std::optional<Value> nm = args.size() >= 2 ? std::optional<Value>(args[1]) : kwarg_of(kwargs, "num_matrices");
-    bool trans = false;
-    if (tr) {
-      if (tr->kind != Value::Kind::Bool) fail(diag::Kind::TypeMismatch, site.range, "transpose= takes True or False, found " + describe(*tr));
-      trans = tr->i != 0;
-    }
-    int64_t n = nm ? require_static_int(*nm, site.range, "num_matrices") : 1;
-    if (n != 1 && n != 2 && n != 4) {
-      auto& d = error(diag::Kind::BadCopyAtom, site.range, std::string(store ? "stmatrix stores" : "ldmatrix loads") +
-                                                               " 1, 2 or 4 matrices, found num_matrices=" + std::to_string(n));
-      d.note(std::string("PTX has ") + (store ? "stmatrix" : "ldmatrix") + " .x1, .x2 and .x4");
-      abort_entry();
-    }
-    Value v;
-    v.kind = Value::Kind::Marker;
-    v.s = store ? "StMatrix8x8x16bOp" : "LdMatrix8x8x16bOp";
-    v.elts = std::make_shared<std::vector<Value>>(std::vector<Value>{Value::boolean(trans), Value::integer(n)});
-    return v;
+Value ldmatrix_op(Evaluator& ev, BuiltinCall& c) {
+  // CuTe DSL: cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=1, unpack_bits=None),
+  // and StMatrix8x8x16bOp with the same parameters (sm_90: the row's Arch). The pair selects a row
+  // of the copy table when cute.make_copy_atom gives the element type.
+  if (c[0].kind != Value::Kind::Bool)
+    ev.fail(diag::Kind::TypeMismatch, c.range(0), "transpose= takes True or False, found " + describe(c[0]));
+  const bool trans = c[0].i != 0;
+  const int64_t n = ev.require_static_int(c[1], c.range(1), "num_matrices");
+  const std::vector<int> counts = copy_matrix_counts(c.id());
+  const std::string_view instr = find_copy_traits(c.id(), counts.front(), false)->instr;
+  if (!find_copy_traits(c.id(), static_cast<int>(n), trans)) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(1), std::string(instr) + (instr == "stmatrix" ? " stores " : " loads ") +
+                                                                numbers_text(counts, "", " or ") + " matrices, found num_matrices=" + std::to_string(n));
+    d.note("PTX has " + std::string(instr) + " " + numbers_text(counts, ".x", " and "));
+    ev.abort_entry();
   }
-  // cute.make_tiled_copy_A(atom, tiled_mma) / make_tiled_copy_B (ldmatrix) / make_tiled_copy_C (stmatrix)
-  const int operand = id == BuiltinId::MakeTiledCopyA ? 0 : id == BuiltinId::MakeTiledCopyB ? 1 : 2;
-  const std::string name = operand == 0 ? "cute.make_tiled_copy_A" : operand == 1 ? "cute.make_tiled_copy_B" : "cute.make_tiled_copy_C";
-  check_keywords(kwargs, name, {}, site.range);
-  check_arity(args.size(), 2, 2, name, site.range);
-  const bool store = operand == 2;
-  if (args[0].kind != Value::Kind::CopyAtom || !args[0].atom->ldsm_matrices || args[0].atom->stsm != store) {
-    auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 0),
-                    name + "() takes " + (store ? "a stmatrix" : "an ldmatrix") + " copy atom, found " + describe(args[0]));
-    d.help(store ? "cute.make_copy_atom(cute.nvgpu.warp.StMatrix8x8x16bOp(False, 2), cutlass.BFloat16)"
-                 : "cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(False, 4), cutlass.BFloat16)");
-    abort_entry();
-  }
-  if (args[1].kind != Value::Kind::TiledMma || args[1].tiled_mma->thread)
-    fail(diag::Kind::TypeMismatch, arg_range_of(site, 1), name + "() takes a tiled MMA (cute.make_tiled_mma) second, found " + describe(args[1]));
-  const CopyAtom& atom = *args[0].atom;
-  const TiledMma& tm = *args[1].tiled_mma;
-  if (tm.atom.device_fn.empty() || tm.atom.threads != 32) {
-    auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 1), std::string(store ? "stmatrix stores" : "ldmatrix feeds") +
-                                                                        " a warp-level MMA's fragments (mma.sync); this tiled MMA is made of " + tm.atom.name);
-    d.help("use cute.nvgpu.warp.MmaF16BF16Op(...) atoms");
-    abort_entry();
-  }
-  if (!store && ir::bit_width(atom.dtype) != ir::bit_width(tm.atom.ab)) {
-    auto& d = error(diag::Kind::BadCopyAtom, site.range,
-                    std::string("the copy atom moves ") + ir::type_name(atom.dtype) + ", the tiled MMA's operands are " + ir::type_name(tm.atom.ab));
-    d.help(std::string("make the copy atom with cutlass.") + ir::type_name(tm.atom.ab));
-    abort_entry();
-  }
-  auto [rows, cols] = operand_tile(tm, operand);
-  auto tc = std::make_shared<TiledCopy>();
-  tc->atom = atom;
-  tc->tiler = layout::IntTuple::tuple({rows, cols});
-  tc->operand = operand;
-  auto mma = std::make_shared<TiledMma>(tm);
-  tc->mma = mma;
-  try {
-    tc->dst_tv = mma_tv_over_tile(tm, operand, rows, cols);
-    const int64_t atom_v = 2 * atom.ldsm_matrices;
-    const int64_t vals = layout::size(layout::get(tc->dst_tv, 1)).require_value("values");
-    if (vals % atom_v != 0) {
-      auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 0),
-                      std::string(store ? "stmatrix .x" : "ldmatrix .x") + std::to_string(atom.ldsm_matrices) + " gives each thread " + std::to_string(atom_v) + " values, but the tiled MMA's " +
-                          (operand == 0 ? "A" : operand == 1 ? "B" : "C") + " fragment holds " + std::to_string(vals) + " per thread in its " + std::to_string(rows) + " x " +
-                          std::to_string(cols) + " tile");
-      d.note(store ? "one stmatrix must read whole registers of one thread's fragment" : "one ldmatrix must fill whole registers of one thread's fragment");
-      if (store)
-        d.help("store fewer matrices (num_matrices=" + std::to_string(vals / 2) + "), or widen the tiled MMA's N tile: make_tiled_mma(op, (" +
-               std::to_string(tm.am) + ", " + std::to_string(tm.an) + ", 1), permutation_mnk=(" + std::to_string(tm.atom.m * tm.am) + ", " +
-               std::to_string(2 * tm.atom.n * tm.an) + ", " + std::to_string(tm.atom.k) + "))");
-      else if (operand == 1)
-        d.help("load fewer matrices (num_matrices=" + std::to_string(vals / 2) + "), or widen the tiled MMA's N tile: make_tiled_mma(op, (" +
-               std::to_string(tm.am) + ", " + std::to_string(tm.an) + ", 1), permutation_mnk=(" + std::to_string(tm.atom.m * tm.am) + ", " +
-               std::to_string(2 * tm.atom.n * tm.an) + ", " + std::to_string(tm.atom.k) + "))");
-      else
-        d.help("load fewer matrices (num_matrices=" + std::to_string(vals / 2) + ")");
-      abort_entry();
-    }
-    // CuTe's tile2thrfrg: ((lanes, atom values), (rest threads, rest values)) -> tile offset, with
-    // the atom block re-expressed from destination (reference) to source lanes and values.
-    layout::Layout z = layout::zipped_divide(
-        tc->dst_tv, layout::Tiler::tuple({layout::Tiler(mode_layout(32, 1)), layout::Tiler(mode_layout(atom_v, 1))}));
-    layout::Layout ref2src = layout::composition(layout::right_inverse(ldsm_dst(atom.ldsm_matrices, atom.ldsm_trans)),
-                                                 layout::Tiler(ldsm_src(atom.ldsm_matrices)));
-    layout::Layout src = layout::composition(layout::get(z, 0), layout::Tiler(ref2src));
-    layout::Layout rest = layout::get(z, 1);
-    tc->tv = layout::make_layout(std::vector<layout::Layout>{
-        layout::make_layout(std::vector<layout::Layout>{layout::get(src, 0), layout::get(rest, 0)}),
-        layout::make_layout(std::vector<layout::Layout>{layout::get(src, 1), layout::get(rest, 1)})});
-  } catch (const layout::LayoutError& e) {
-    fail(diag::Kind::LayoutAlgebraError, site.range, name + "(): " + e.what());
+  if (c.has(2)) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(2), c.name() + "() moves 16-bit elements as they are, found unpack_bits=" + repr(c[2]));
+    d.help("leave unpack_bits out");
+    ev.abort_entry();
   }
   Value v;
-  v.kind = Value::Kind::TiledCopy;
-  v.tiled_copy = tc;
+  v.kind = Value::Kind::Marker;
+  v.s = c.info.export_name;
+  v.elts = std::make_shared<std::vector<Value>>(std::vector<Value>{Value::boolean(trans), Value::integer(n)});
   return v;
+}
+
+Value ldmatrix_make_tiled_copy_A(Evaluator& ev, BuiltinCall& c) { return make_tiled_copy(ev, c, 0); }
+Value ldmatrix_make_tiled_copy_B(Evaluator& ev, BuiltinCall& c) { return make_tiled_copy(ev, c, 1); }
+Value ldmatrix_make_tiled_copy_C(Evaluator& ev, BuiltinCall& c) { return make_tiled_copy(ev, c, 2); }
+
+Value ldmatrix_retile(Evaluator& ev, BuiltinCall& c) {
+  if (c[0].kind != Value::Kind::Tensor)
+    ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a tensor, found " + describe(c[0]));
+  return ev.retile(*c.self().tiled_copy, c[0], c.site.range);
 }
 
 Value Evaluator::ldmatrix_partition(const TiledCopy& tc, const Value& tv, bool source, source::SourceRange r) {
   const TensorValue& t = *tv.tensor;
-  const bool store = tc.atom.stsm;  // stmatrix: the rows are the destination
-  const char* instr = store ? "stmatrix" : "ldmatrix";
+  const CopyTraits& ct = copy_traits_of(tc.atom);
+  const bool store = ct.store;  // stmatrix: the rows are the destination
+  const std::string instr(ct.instr);
   if (source == store) {
     auto& d = error(diag::Kind::BadCopyAtom, r, store ? "a stmatrix tiled copy reads registers; it has no partition_S"
                                                       : "an ldmatrix tiled copy writes registers; it has no partition_D");
@@ -260,19 +283,19 @@ Value Evaluator::ldmatrix_partition(const TiledCopy& tc, const Value& tv, bool s
     abort_entry();
   }
   if (t.space != MemSpace::Smem) {
-    auto& d = error(diag::Kind::BadCopyAtom, r, std::string(instr) + (store ? " writes shared memory; partition_D got a " : " reads shared memory; partition_S got a ") +
+    auto& d = error(diag::Kind::BadCopyAtom, r, instr + (store ? " writes shared memory; partition_D got a " : " reads shared memory; partition_S got a ") +
                                                     space_name(t.space) + " tensor");
     d.help(store ? "store into a shared-memory tile, then copy that on (a universal copy or a TMA store)"
                  : "stage the tile in shared memory first (cp.async or a universal copy), then partition that");
     abort_entry();
   }
-  if (ir::bit_width(t.dtype) != 16)
-    fail(diag::Kind::BadCopyAtom, r, std::string(instr) + " moves 16-bit elements, the tensor holds " + ir::type_name(t.dtype));
+  if (ir::bit_width(t.dtype) != ct.elem_bits)
+    fail(diag::Kind::BadCopyAtom, r, instr + " moves " + std::to_string(ct.elem_bits) + "-bit elements, the tensor holds " + ir::type_name(t.dtype));
   // (V, REST_M, REST_K, ...) -> ((8, V / 8), REST_M, REST_K, ...): CuTe's (CPY, CPY_M, CPY_K).
-  Value p = thread_partition(tv, tc.tiler, tc.tv, *tc.thread, 0, store ? "a stmatrix tiled copy" : "an ldmatrix tiled copy", r);
+  Value p = thread_partition(tv, tc.tiler, tc.tv, *tc.thread, 0, (store ? "a " : "an ") + instr + " tiled copy", r);
   auto out = std::make_shared<TensorValue>(*p.tensor);
   try {
-    out->layout = split_values(out->layout, kRowElems);
+    out->layout = split_values(out->layout, ct.row_elems);
   } catch (const layout::LayoutError& e) {
     fail(diag::Kind::LayoutAlgebraError, r, std::string("cannot partition the tensor: ") + e.what());
   }
@@ -300,7 +323,7 @@ Value Evaluator::retile(const TiledCopy& tc, const Value& tv, source::SourceRang
   const int64_t atom_rows = is_a || is_c ? a.m * tm.am : a.n * tm.an;
   const int64_t atom_cols = is_c ? a.n * tm.an : a.k;
   const int64_t mma_v = layout::size(layout::get(mma_tv, 1)).require_value("values");
-  const int64_t atom_v = 2 * tc.atom.ldsm_matrices;
+  const int64_t atom_v = copy_traits_of(tc.atom).values_per_thread();
   const std::string frag = std::string("make_fragment_") + which;
   if (t.layout.rank() != 2 && t.layout.rank() != 3) {
     fail(diag::Kind::TensorShapeMismatch, r, "retile() takes a " + std::string(is_a ? "(V, M, K)" : is_c ? "(V, M, N)" : "(V, N, K)") +
@@ -333,24 +356,14 @@ Value Evaluator::retile(const TiledCopy& tc, const Value& tv, source::SourceRang
       if (it == reg_of.end()) throw layout::LayoutError("the copy reaches a value outside the fragment");
       want[c] = it->second;
     }
-    // The layout of copy_vals' shape that gives those offsets: a stride per leaf, checked at every point.
-    std::vector<layout::Int> strides;
-    int64_t unit = 1;
-    for (const auto& leaf : layout::flatten_leaves(copy_vals.shape)) {
-      int64_t s = leaf.value();
-      strides.push_back(layout::Int(s > 1 ? want[unit] - want[0] : 0));
-      unit *= s;
-    }
-    layout::Layout view = layout::make_layout(copy_vals.shape, layout::unflatten(strides, copy_vals.shape));
-    for (int64_t c = 0; c < n; ++c) {
-      if (static_at(view, c) != want[c] - want[0]) {
-        auto& d = error(diag::Kind::TensorShapeMismatch, r, "retile(): the copy's values do not follow a layout over this fragment");
-        d.note("the fragment's layout is " + t.layout.to_string());
-        abort_entry();
-      }
+    std::optional<layout::Layout> view = layout_through(copy_vals.shape, want);
+    if (!view) {
+      auto& d = error(diag::Kind::TensorShapeMismatch, r, "retile(): the copy's values do not follow a layout over this fragment");
+      d.note("the fragment's layout is " + t.layout.to_string());
+      abort_entry();
     }
     TensorValue out = t;
-    out.layout = view;
+    out.layout = *view;
     if (want[0] != 0) {
       int64_t base = t.offset ? ir::as_int_const(t.offset).value_or(0) : 0;
       out.offset = ir::int_const(base + want[0], ScalarType::Int64);
@@ -361,102 +374,130 @@ Value Evaluator::retile(const TiledCopy& tc, const Value& tv, source::SourceRang
   }
 }
 
-void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Value& dst_v, const std::optional<Value>& pred,
-                              source::SourceRange r) {
-  // ldmatrix: shared-memory rows to registers; stmatrix (atom.stsm): registers to the rows.
-  const bool store = atom.stsm;
-  const TensorValue& src = *(store ? dst_v : src_v).tensor;  // below, src is the rows' side
-  const TensorValue& dst = *(store ? src_v : dst_v).tensor;  // and dst the registers'
-  const int n = atom.ldsm_matrices;
-  const int64_t atom_v = 2 * n;
-  const std::string what = std::string(store ? "stmatrix .x" : "ldmatrix .x") + std::to_string(n) + (atom.ldsm_trans ? ".trans" : "");
-  if (pred) fail(diag::Kind::UnsupportedOperation, r, std::string(store ? "a " : "an ") + what + " copy cannot be predicated: the warp " +
-                                                          (store ? "stores" : "loads") + " whole matrices");
-  if (src.space != MemSpace::Smem || dst.space != MemSpace::Rmem) {
-    const TensorValue& from = *src_v.tensor;
-    const TensorValue& to = *dst_v.tensor;
-    auto& d = error(diag::Kind::BadCopyAtom, r, what + (store ? " copies registers to shared memory" : " copies shared memory to registers") +
-                                                    "; this copy is from a " + space_name(from.space) + " tensor to a " + space_name(to.space) + " tensor");
+namespace {
+
+/// cute.copy through a matrix atom: the rows in shared memory, the registers in a fragment, of
+/// one 16-bit type, both ((ATOM_V, REST_V), REST...) with the atoms in mode 0; else E0708/E0418.
+void check_matrix_copy(Evaluator& ev, const CopyTraits& ct, const std::string& what, const Value& src_v, const Value& dst_v,
+                       const TensorValue& rows, const TensorValue& regs, source::SourceRange r) {
+  const bool store = ct.store;
+  if (rows.space != MemSpace::Smem || regs.space != MemSpace::Rmem) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, r, what + (store ? " copies registers to shared memory" : " copies shared memory to registers") +
+                                                       "; this copy is from a " + space_name(src_v.tensor->space) + " tensor to a " +
+                                                       space_name(dst_v.tensor->space) + " tensor");
     d.help(store ? "source: thr_copy.retile(fragment); destination: thr_copy.partition_D(smem tile)"
                  : "source: thr_copy.partition_S(smem tile); destination: thr_copy.retile(fragment)");
-    abort_entry();
+    ev.abort_entry();
   }
-  if (src.dtype != dst.dtype || ir::bit_width(src.dtype) != 16) {
-    fail(diag::Kind::TensorDtypeMismatch, r, std::string(store ? "a stmatrix" : "an ldmatrix") + " copy moves 16-bit elements between tensors of one type, found " +
-                                                 ir::type_name(src.dtype) + " and " + ir::type_name(dst.dtype));
+  if (rows.dtype != regs.dtype || ir::bit_width(rows.dtype) != ct.elem_bits) {
+    ev.fail(diag::Kind::TensorDtypeMismatch, r, std::string(store ? "a " : "an ") + std::string(ct.instr) + " copy moves " + std::to_string(ct.elem_bits) +
+                                                    "-bit elements between tensors of one type, found " + ir::type_name(rows.dtype) + " and " +
+                                                    ir::type_name(regs.dtype));
   }
-  // Both sides ((ATOM_V, REST_V), REST...): 8 source values (a row) and 2 * n destination values per atom.
   auto mode_size = [](const layout::Layout& l, size_t m) { return layout::size(layout::get(l, m)).require_value("mode"); };
-  const int64_t s0 = mode_size(src.layout, 0), d0 = mode_size(dst.layout, 0);
-  bool ok = src.layout.rank() == dst.layout.rank() && s0 % kRowElems == 0 && d0 % atom_v == 0 && s0 / kRowElems == d0 / atom_v;
-  for (size_t m = 1; ok && m < src.layout.rank(); ++m) ok = mode_size(src.layout, m) == mode_size(dst.layout, m);
+  const int64_t s0 = mode_size(rows.layout, 0), d0 = mode_size(regs.layout, 0), atom_v = ct.values_per_thread();
+  bool ok = rows.layout.rank() == regs.layout.rank() && s0 % ct.row_elems == 0 && d0 % atom_v == 0 && s0 / ct.row_elems == d0 / atom_v;
+  for (size_t m = 1; ok && m < rows.layout.rank(); ++m) ok = mode_size(rows.layout, m) == mode_size(regs.layout, m);
   if (!ok) {
-    auto& d = error(diag::Kind::TensorShapeMismatch, r, "cute.copy through " + what + " between tensors of shapes " + shape_text(src_v.tensor->layout.shape) +
-                                                            " and " + shape_text(dst_v.tensor->layout.shape));
+    auto& d = ev.error(diag::Kind::TensorShapeMismatch, r, "cute.copy through " + what + " between tensors of shapes " +
+                                                               ev.shape_text(src_v.tensor->layout.shape) + " and " + ev.shape_text(dst_v.tensor->layout.shape));
+    const std::string values = std::to_string(atom_v) + " register values per thread", row = std::to_string(ct.row_elems) + " elements (one row)";
     if (store) {
-      d.note("each atom reads " + std::to_string(atom_v) + " register values per thread and writes 8 elements (one row); mode 0 holds the atoms, the other modes must agree");
+      d.note("each atom reads " + values + " and writes " + row + "; mode 0 holds the atoms, the other modes must agree");
       d.help("copy thr_copy.retile(frag)[..., n] into thr_copy.partition_D(sC)[..., n]");
     } else {
-      d.note("each atom reads 8 elements per thread (one row) and writes " + std::to_string(atom_v) + "; mode 0 holds the atoms, the other modes must agree");
+      d.note("each atom reads " + std::to_string(ct.row_elems) + " elements per thread (one row) and writes " + std::to_string(atom_v) +
+             "; mode 0 holds the atoms, the other modes must agree");
       d.help("copy thr_copy.partition_S(sA)[..., k] into thr_copy.retile(frag)[..., k]");
     }
-    abort_entry();
+    ev.abort_entry();
   }
-  if (src.swizzle && src.swizzle->bits > 0 && (int64_t(1) << src.swizzle->base) < kRowElems) {
-    auto& d = error(diag::Kind::BadCopyAtom, r, std::string(store ? "stmatrix" : "ldmatrix") + " rows are 8 contiguous elements, but the swizzle " + src.swizzle->to_string() +
-                                                    " moves runs of " + std::to_string(int64_t(1) << src.swizzle->base));
+  if (rows.swizzle && rows.swizzle->bits > 0 && (int64_t(1) << rows.swizzle->base) < ct.row_elems) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, r, std::string(ct.instr) + " rows are " + std::to_string(ct.row_elems) +
+                                                       " contiguous elements, but the swizzle " + rows.swizzle->to_string() + " moves runs of " +
+                                                       std::to_string(int64_t(1) << rows.swizzle->base));
     d.help("use a swizzle with base 3 or more for 16-bit elements, e.g. cute.make_swizzle(3, 3, 3)");
-    abort_entry();
+    ev.abort_entry();
   }
-  const int64_t atoms = s0 / kRowElems, rest = layout::size(src.layout).require_value("size") / s0;
+}
+
+/// The address of the row that starts at linear index `at` of `rows`: row_elems contiguous
+/// elements at a 16-byte-aligned address, else E0708.
+ir::ExprRef row_address(Evaluator& ev, const CopyTraits& ct, const TensorValue& rows, int64_t at, source::SourceRange r) {
+  const char* side = ct.store ? "the destination's" : "the source's";
+  Value first = ev.layout_offset(rows.layout, Value::integer(at), r);
+  for (int64_t q = 1; q < ct.row_elems; ++q) {
+    Value o = ev.layout_offset(rows.layout, Value::integer(at + q), r);
+    if (first.kind != Value::Kind::Int || o.kind != Value::Kind::Int || o.i != first.i + q) {
+      auto& d = ev.error(diag::Kind::BadCopyAtom, r, "each thread's " + std::string(ct.instr) + " row must be " + std::to_string(ct.row_elems) +
+                                                         " contiguous elements of shared memory; this one is not");
+      d.note(std::string(side) + " layout is " + rows.layout.to_string());
+      // Offer the other transpose only to an atom that does not use it already.
+      const std::string other = ct.trans ? "" : ", or use transpose=True";
+      if (ct.store) d.help("keep the tile's contiguous mode the one stmatrix rows run along (N for a row-major C tile)" + other);
+      else d.help("keep the tile's contiguous mode the one ldmatrix rows run along (K for A and B in K-major layouts)" + other);
+      ev.abort_entry();
+    }
+  }
+  Value off = first;
+  if (rows.offset) off = ev.eval_binop(ast::BinOpKind::Add, Value::dyn(rows.offset, r), off, r, r);
+  ir::ExprRef pre = ev.to_expr_as(off, ScalarType::Int64, r);
+  const int64_t row_bytes = ct.row_elems * ct.elem_bits / 8;
+  if (rows.align_bytes % row_bytes != 0 || (ev.known_divisor(pre) * ct.elem_bits / 8) % row_bytes != 0) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, r, std::string(ct.instr) + " row addresses must be " + std::to_string(row_bytes) +
+                                                       "-byte aligned; a row here starts at an element offset known only to be a multiple of " +
+                                                       std::to_string(ev.known_divisor(pre)));
+    d.note(std::string(side) + " layout is " + rows.layout.to_string() + " (" + std::to_string(rows.align_bytes) + "-byte aligned base)");
+    d.help("make rows start every " + std::to_string(ct.row_elems) + " elements: pad or size the shared-memory rows to a multiple of " +
+           std::to_string(ct.row_elems) + " elements");
+    ev.abort_entry();
+  }
+  return ir::address_of(rows.ptr, ev.to_expr_as(ev.swizzled(rows, off, r), ScalarType::Int64, r), rows.dtype);
+}
+
+/// The atom's registers from linear index `at` of `regs`: one per matrix, each a pair of
+/// adjacent fragment elements at an even offset, else E0708.
+void register_addresses(Evaluator& ev, const CopyTraits& ct, const TensorValue& regs, int64_t at, source::SourceRange r,
+                        std::vector<ir::ExprRef>& out) {
+  std::optional<int64_t> base = regs.offset ? ir::as_int_const(regs.offset) : std::optional<int64_t>(0);
+  for (int64_t k = 0; k < ct.matrices; ++k) {
+    Value lo = ev.layout_offset(regs.layout, Value::integer(at + 2 * k), r), hi = ev.layout_offset(regs.layout, Value::integer(at + 2 * k + 1), r);
+    if (!base || lo.kind != Value::Kind::Int || hi.kind != Value::Kind::Int || hi.i != lo.i + 1 || (*base + lo.i) % 2 != 0) {
+      auto& d = ev.error(diag::Kind::BadCopyAtom, r,
+                         ct.store ? "stmatrix reads 32-bit registers: each pair of source values must be adjacent fragment elements at an even offset"
+                                  : "ldmatrix fills 32-bit registers: each pair of destination values must be adjacent fragment elements at an even offset");
+      d.note(std::string(ct.store ? "the source's" : "the destination's") + " layout is " + regs.layout.to_string());
+      d.help(ct.store ? "copy from thr_copy.retile(fragment), a compact C-shaped fragment"
+                      : "copy into thr_copy.retile(tiled_mma.make_fragment_A/B(...)), a compact fragment");
+      ev.abort_entry();
+    }
+    out.push_back(ir::address_of(regs.ptr, ir::int_const(*base + lo.i, ScalarType::Int64), regs.dtype));
+  }
+}
+
+}  // namespace
+
+void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Value& dst_v, const std::optional<Value>& pred,
+                              source::SourceRange r) {
+  // ldmatrix: shared-memory rows to registers; stmatrix: registers to the rows.
+  const CopyTraits& ct = copy_traits_of(atom);
+  const TensorValue& rows = *(ct.store ? dst_v : src_v).tensor;
+  const TensorValue& regs = *(ct.store ? src_v : dst_v).tensor;
+  const std::string what = std::string(ct.instr) + " .x" + std::to_string(ct.matrices) + (ct.trans ? ".trans" : "");
+  if (pred) fail(diag::Kind::UnsupportedOperation, r, std::string(ct.store ? "a " : "an ") + what + " copy cannot be predicated: the warp " +
+                                                          (ct.store ? "stores" : "loads") + " whole matrices");
+  check_matrix_copy(*this, ct, what, src_v, dst_v, rows, regs, r);
+  const int64_t s0 = layout::size(layout::get(rows.layout, 0)).require_value("mode");
+  const int64_t d0 = layout::size(layout::get(regs.layout, 0)).require_value("mode");
+  const int64_t atoms = s0 / ct.row_elems, rest = layout::size(rows.layout).require_value("size") / s0;
   const source::SourceRange loc = stmt_loc_.valid() ? stmt_loc_ : r;
-  auto static_offset = [&](const TensorValue& t, int64_t linear) { return layout_offset(t.layout, Value::integer(linear), r); };
   for (int64_t j = 0; j < rest; ++j) {
     for (int64_t x = 0; x < atoms; ++x) {
-      const int64_t ls = j * s0 + x * kRowElems, ld = j * d0 + x * atom_v;
-      // The source row: 8 contiguous elements at a 16-byte-aligned address.
-      Value first = static_offset(src, ls);
-      for (int64_t q = 1; q < kRowElems; ++q) {
-        Value o = static_offset(src, ls + q);
-        if (first.kind != Value::Kind::Int || o.kind != Value::Kind::Int || o.i != first.i + q) {
-          auto& d = error(diag::Kind::BadCopyAtom, r, std::string("each thread's ") + (store ? "stmatrix" : "ldmatrix") +
-                                                          " row must be 8 contiguous elements of shared memory; this one is not");
-          d.note(std::string(store ? "the destination's" : "the source's") + " layout is " + src.layout.to_string());
-          // Offer the other transpose only to an atom that does not use it already.
-          const std::string other = atom.ldsm_trans ? "" : ", or use transpose=True";
-          if (store) d.help("keep the tile's contiguous mode the one stmatrix rows run along (N for a row-major C tile)" + other);
-          else d.help("keep the tile's contiguous mode the one ldmatrix rows run along (K for A and B in K-major layouts)" + other);
-          abort_entry();
-        }
-      }
-      Value off = first;
-      if (src.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(src.offset, r), off, r, r);
-      ir::ExprRef pre = to_expr_as(off, ScalarType::Int64, r);
-      if (src.align_bytes % 16 != 0 || (known_divisor(pre) * 2) % 16 != 0) {
-        auto& d = error(diag::Kind::BadCopyAtom, r, std::string(store ? "stmatrix" : "ldmatrix") +
-                                                        " row addresses must be 16-byte aligned; a row here starts at an element offset known only to be a multiple of " +
-                                                        std::to_string(known_divisor(pre)));
-        d.note(std::string(store ? "the destination's" : "the source's") + " layout is " + src.layout.to_string() + " (" + std::to_string(src.align_bytes) + "-byte aligned base)");
-        d.help("make rows start every 8 elements: pad or size the shared-memory rows to a multiple of 8 elements");
-        abort_entry();
-      }
-      std::vector<ir::ExprRef> call_args{ir::address_of(src.ptr, to_expr_as(swizzled(src, off, r), ScalarType::Int64, r), src.dtype)};
-      // One register per matrix: a pair of adjacent, 4-byte-aligned fragment elements.
-      for (int64_t k = 0; k < n; ++k) {
-        Value lo = static_offset(dst, ld + 2 * k), hi = static_offset(dst, ld + 2 * k + 1);
-        std::optional<int64_t> base = dst.offset ? ir::as_int_const(dst.offset) : std::optional<int64_t>(0);
-        if (!base || lo.kind != Value::Kind::Int || hi.kind != Value::Kind::Int || hi.i != lo.i + 1 || (*base + lo.i) % 2 != 0) {
-          auto& d = error(diag::Kind::BadCopyAtom, r, store ? "stmatrix reads 32-bit registers: each pair of source values must be adjacent fragment elements at an even offset"
-                                                            : "ldmatrix fills 32-bit registers: each pair of destination values must be adjacent fragment elements at an even offset");
-          d.note(std::string(store ? "the source's" : "the destination's") + " layout is " + dst.layout.to_string());
-          d.help(store ? "copy from thr_copy.retile(fragment), a compact C-shaped fragment" : "copy into thr_copy.retile(tiled_mma.make_fragment_A/B(...)), a compact fragment");
-          abort_entry();
-        }
-        call_args.push_back(ir::address_of(dst.ptr, ir::int_const(*base + lo.i, ScalarType::Int64), dst.dtype));
-      }
-      fn_->stored_ptrs[store ? src.ptr : dst.ptr] += 1;
+      std::vector<ir::ExprRef> call_args{row_address(*this, ct, rows, j * s0 + x * ct.row_elems, r)};
+      register_addresses(*this, ct, regs, j * d0 + x * ct.values_per_thread(), r, call_args);
+      fn_->stored_ptrs[ct.store ? rows.ptr : regs.ptr] += 1;
       auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-      s->a = ir::call(std::string(store ? "tileslc::dev::stsm_x" : "tileslc::dev::ldsm_x") + std::to_string(n) + (atom.ldsm_trans ? "_trans" : ""), std::move(call_args), ScalarType::Int32);
+      s->a = ir::call(std::string(ct.device_fn), std::move(call_args), ScalarType::Int32);
       emit(std::move(s));
     }
   }

@@ -1,26 +1,24 @@
 // MMA atoms and tiled MMAs (CuTe's MMA_Atom / TiledMMA, CuTe DSL's
-// make_tiled_mma), cute.gemm, and cp.async with its commit/wait groups.
+// make_mma_atom and make_tiled_mma), the thread slice's partition_A/B/C and
+// make_fragment_A/B/C, cute.gemm, and cp.async with its commit/wait groups.
 //
-// An atom is one instruction with a (thread, value) layout per operand. The
-// warp-level mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16} (PTX ISA,
-// "Matrix Fragments for mma.m16n8k16 with floating point type"): with
-// g = lane / 4 and t = lane % 4, A holds (row g [+8], col 2t [+1] [+8]), B
-// (col g, row 2t [+1] [+8]), C (row g [+8], col 2t [+1]); these are CuTe's
-// SM80_16x8x16 ALayout ((4,8),(2,2,2)):((32,1),(16,8,128)), BLayout
-// ((4,8),(2,2)):((16,1),(8,64)) and CLayout ((4,8),(2,2)):((32,1),(16,8)).
+// An atom is one instruction with a (thread, value) layout per operand; the
+// atoms' facts (shape, threads, layouts, element types, device function) are
+// rows of atom_traits.cpp, which the operation builtins here look up.
 // make_tiled_mma lays atoms out (AM, AN) over warps; partition_A/B/C give a
 // thread's (V, REST_M|N, REST_K|N) values, and cute.gemm issues one
-// instruction per (m, n, k) of the register fragments. The TF32 (m16n8k8) and
-// 8-bit integer (m16n8k32) atoms follow the same scheme with their own layouts.
+// instruction per (m, n, k) of the register fragments.
+#include <algorithm>
+
+#include "sema/atom_traits.h"
 #include "sema/evaluator.h"
+#include "sema/registry.h"
 
 namespace tileslc::sema {
 
 using ir::ScalarType;
 
 namespace {
-
-layout::Layout parse(const char* text) { return layout::parse_layout(text); }
 
 /// An atom stride s (column-major over an atom tile of `rows` rows) as a
 /// stride of the tiled tile with `tiled_rows` rows.
@@ -41,14 +39,6 @@ layout::Layout tiled_tv(const layout::Layout& atom_tv, int64_t rows, int64_t til
   layout::Layout thr_w = layout::make_layout(thr.shape, widen(thr.stride, rows, tiled_rows));
   layout::Layout val_w = layout::make_layout(val.shape, widen(val.stride, rows, tiled_rows));
   return layout::make_layout(std::vector<layout::Layout>{layout::make_layout(std::vector<layout::Layout>{thr_w, warp_m, warp_n}), val_w});
-}
-
-MmaAtom universal_fma(ScalarType t) {
-  MmaAtom a;
-  a.name = "MmaUniversalOp";
-  a.ab = a.acc = t;
-  a.a_tv = a.b_tv = a.c_tv = parse("(1,1):(0,0)");
-  return a;
 }
 
 }  // namespace
@@ -82,226 +72,245 @@ layout::Layout mma_tv_over_tile(const TiledMma& tm, int operand, int64_t rows, i
                                                          layout::make_layout(std::vector<layout::Layout>{val_w, rest_rows, rest_cols})});
 }
 
-Value Evaluator::call_mma_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
-                                  const ast::Call& site) {
-  auto arg_range = [&](size_t i) { return arg_range_of(site, i); };
-  auto kwarg = [&](const std::string& name) { return kwarg_of(kwargs, name); };
-  auto type_arg = [&](const Value& v, source::SourceRange at) {
-    if (v.kind != Value::Kind::Type) fail(diag::Kind::TypeMismatch, at, "expected an element type such as cutlass.Float32, found " + describe(v));
-    return v.type;
-  };
-  auto mma_value = [](MmaAtom a) {
-    Value v;
-    v.kind = Value::Kind::MmaAtom;
-    v.mma = std::make_shared<MmaAtom>(std::move(a));
-    return v;
-  };
-  // The warp's m16n8kK mma.sync atoms: 32 threads, the C fragment of the PTX ISA's
-  // m16n8 figures ("Matrix Fragments for mma.m16n8k*": c0..c3 at rows g, g + 8, columns 2t, 2t + 1).
-  auto warp_m16n8_atom = [](const char* name, const char* device_fn, ScalarType ab, ScalarType acc, int64_t k, const char* a_tv,
-                            const char* b_tv) {
-    MmaAtom a;
-    a.name = name;
-    a.device_fn = device_fn;
-    a.ab = ab;
-    a.acc = acc;
-    a.m = 16, a.n = 8, a.k = k, a.threads = 32;
-    a.a_tv = layout::parse_layout(a_tv);
-    a.b_tv = layout::parse_layout(b_tv);
-    a.c_tv = layout::parse_layout("((4,8),(2,2)):((32,1),(16,8))");
-    return a;
-  };
-  // An input/accumulator pair the m16n8kK instruction has no form for.
-  auto no_form = [&](int k, ScalarType ab, ScalarType acc, const char* supported) {
-    auto& d = error(diag::Kind::BadCopyAtom, site.range,
-                    "mma.sync m16n8k" + std::to_string(k) + " has no " + ir::type_name(ab) + " x " + ir::type_name(ab) + " -> " + ir::type_name(acc) + " form");
-    d.note(std::string("supported here: ") + supported);
-    abort_entry();
-  };
-  auto need_kernel = [&](const char* what) {
-    if (!fn_ || !fn_->is_kernel)
-      fail(diag::Kind::UnsupportedOperation, site.range, std::string(what) + " is only available inside a @cute.kernel");
-  };
-  switch (id) {
-    case BuiltinId::MmaUniversalOp: {
-      ScalarType t = args.empty() ? ScalarType::Float32 : type_arg(args[0], arg_range(0));
-      if (!ir::is_float(t) && !ir::is_integer(t))
-        fail(diag::Kind::BadCopyAtom, arg_range(0), std::string("MmaUniversalOp accumulates in a number type, found ") + ir::type_name(t));
-      return mma_value(universal_fma(t));
-    }
-    case BuiltinId::MmaF16BF16Op: {
-      // CuTe DSL: cute.nvgpu.warp.MmaF16BF16Op(ab_dtype, acc_dtype, shape_mnk)
-      if (args.size() != 3)
-        fail(diag::Kind::WrongArity, site.range, "MmaF16BF16Op(ab_dtype, acc_dtype, (16, 8, 16)) takes 3 arguments, " +
-                                                     std::to_string(args.size()) + " given");
-      ScalarType ab = type_arg(args[0], arg_range(0)), acc = type_arg(args[1], arg_range(1));
-      Value shape = args[2];
-      bool m16n8k16 = shape.kind == Value::Kind::Tuple && shape.elts->size() == 3 && static_equal(shape, Value::tuple({Value::integer(16), Value::integer(8), Value::integer(16)}));
-      if (!m16n8k16)
-        fail(diag::Kind::BadCopyAtom, arg_range(2), "MmaF16BF16Op supports the (16, 8, 16) shape, found " + repr(shape));
-      if ((ab != ScalarType::BFloat16 && ab != ScalarType::Float16) || acc != ScalarType::Float32)
-        no_form(16, ab, acc, "Float16 or BFloat16 inputs accumulating in Float32");
-      return mma_value(warp_m16n8_atom("MmaF16BF16Op",
-                                       ab == ScalarType::BFloat16 ? "tileslc::dev::mma_m16n8k16_f32_bf16" : "tileslc::dev::mma_m16n8k16_f32_f16",
-                                       ab, acc, 16, "((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))"));
-    }
-    case BuiltinId::MmaTF32Op: {
-      // CuTe DSL (4.6): cute.nvgpu.warp.MmaTF32Op(shape_mnk): mma.sync.aligned.m16n8k8.row.col
-      // .f32.tf32.tf32.f32. Fragments hold Float32; the device function rounds each A and B value
-      // to TF32 (cvt.rna.tf32.f32) as it packs the registers. Fragments per PTX ISA "Matrix
-      // Fragments for mma.m16n8k8" (.tf32), CuTe's SM80_16x8x8_F32TF32TF32F32_TN: A (row g [+8],
-      // col t [+4]), B (row t [+4], col g), C as m16n8k16's.
-      if (args.size() != 1)
-        fail(diag::Kind::WrongArity, site.range, "MmaTF32Op((16, 8, 8)) takes 1 argument, " + std::to_string(args.size()) + " given");
-      if (!static_equal(args[0], Value::tuple({Value::integer(16), Value::integer(8), Value::integer(8)})))
-        fail(diag::Kind::BadCopyAtom, arg_range(0), "MmaTF32Op supports the (16, 8, 8) shape, found " + repr(args[0]));
-      return mma_value(warp_m16n8_atom("MmaTF32Op", "tileslc::dev::mma_m16n8k8_f32_tf32", ScalarType::Float32, ScalarType::Float32, 8,
-                                       "((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)"));
-    }
-    case BuiltinId::MmaI8Op: {
-      // tileslc's name (CuTe DSL has no warp-level integer op; tcgen05's is MmaI8Op):
-      // cute.nvgpu.warp.MmaI8Op(ab_dtype, acc_dtype, (16, 8, 32)) is mma.sync.aligned.m16n8k32
-      // .row.col.s32.{s8,u8}.{s8,u8}.s32. PTX ISA "Matrix Fragments for mma.m16n8k32": A (row
-      // g [+8], col 4t + (0..3) [+16]), B (row 4t + (0..3) [+16], col g), C as m16n8k16's;
-      // CuTe's SM80_16x8x32_S32S8S8S32_TN layouts.
-      if (args.size() != 3)
-        fail(diag::Kind::WrongArity, site.range, "MmaI8Op(ab_dtype, acc_dtype, (16, 8, 32)) takes 3 arguments, " +
-                                                     std::to_string(args.size()) + " given");
-      ScalarType ab = type_arg(args[0], arg_range(0)), acc = type_arg(args[1], arg_range(1));
-      if (!static_equal(args[2], Value::tuple({Value::integer(16), Value::integer(8), Value::integer(32)})))
-        fail(diag::Kind::BadCopyAtom, arg_range(2), "MmaI8Op supports the (16, 8, 32) shape, found " + repr(args[2]));
-      if ((ab != ScalarType::Int8 && ab != ScalarType::Uint8) || acc != ScalarType::Int32)
-        no_form(32, ab, acc, "Int8 or Uint8 inputs accumulating in Int32");
-      return mma_value(warp_m16n8_atom("MmaI8Op", ab == ScalarType::Int8 ? "tileslc::dev::mma_m16n8k32_s32_s8" : "tileslc::dev::mma_m16n8k32_s32_u8",
-                                       ab, acc, 32, "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))"));
-    }
-    case BuiltinId::MakeMmaAtom: {
-      if (args.size() != 1 || args[0].kind != Value::Kind::MmaAtom)
-        fail(diag::Kind::BadCopyAtom, site.range, "cute.make_mma_atom() takes an MMA operation such as cute.nvgpu.warp.MmaF16BF16Op(...)");
-      return args[0];
-    }
-    case BuiltinId::MakeTiledMma: {
-      if (args.empty() || args[0].kind != Value::Kind::MmaAtom)
-        fail(diag::Kind::BadCopyAtom, site.range, "cute.make_tiled_mma() takes an MMA atom or operation first");
-      std::optional<Value> al = args.size() >= 2 ? std::optional<Value>(args[1]) : kwarg("atom_layout_mnk");
-      int64_t am = 1, an = 1;
-      if (al) {
-        Value v = *al;
-        if (v.kind == Value::Kind::Layout) v = from_int_tuple(v.layout->shape, site.range);
-        std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
-        if (xs.size() < 2 || xs.size() > 3) fail(diag::Kind::BadLayoutArgument, site.range, "atom_layout_mnk must be (AM, AN) or (AM, AN, 1), found " + repr(v));
-        am = require_static_int(xs[0], site.range, "atom_layout_mnk");
-        an = require_static_int(xs[1], site.range, "atom_layout_mnk");
-        if (xs.size() == 3 && require_static_int(xs[2], site.range, "atom_layout_mnk") != 1)
-          fail(diag::Kind::BadLayoutArgument, site.range, "atoms along K (atom_layout_mnk[2] > 1) are not supported");
-        if (am < 1 || an < 1) fail(diag::Kind::BadLayoutArgument, site.range, "atom_layout_mnk must be positive");
-      }
-      auto tm = std::make_shared<TiledMma>();
-      tm->atom = *args[0].mma;
-      tm->am = am;
-      tm->an = an;
-      if (auto perm = kwarg("permutation_mnk")) set_permutation(*tm, *perm, site.range);
-      const MmaAtom& a = tm->atom;
-      try {
-        auto L = [](int64_t n, int64_t s) { return layout::make_layout(layout::IntTuple(n), layout::IntTuple(s)); };
-        tm->a_tv = tiled_tv(a.a_tv, a.m, a.m * am, L(am, a.m), L(an, 0));
-        tm->b_tv = tiled_tv(a.b_tv, a.n, a.n * an, L(am, 0), L(an, a.n));
-        tm->c_tv = tiled_tv(a.c_tv, a.m, a.m * am, L(am, a.m), L(an, a.m * am * a.n));
-      } catch (const layout::LayoutError& e) {
-        fail(diag::Kind::LayoutAlgebraError, site.range, e.what());
-      }
-      Value v;
-      v.kind = Value::Kind::TiledMma;
-      v.tiled_mma = tm;
-      return v;
-    }
-    case BuiltinId::Gemm: {
-      need_kernel("cute.gemm");
-      if (args.size() != 5)
-        fail(diag::Kind::WrongArity, site.range, "cute.gemm(tiled_mma, d, a, b, c) takes 5 arguments, " + std::to_string(args.size()) + " given");
-      TiledMma tm;
-      if (args[0].kind == Value::Kind::TiledMma) tm = *args[0].tiled_mma;
-      else if (args[0].kind == Value::Kind::MmaAtom) tm.atom = *args[0].mma;
-      else fail(diag::Kind::BadCopyAtom, arg_range(0), "cute.gemm() needs a tiled MMA or MMA atom first, found " + describe(args[0]));
-      for (size_t i = 1; i < 5; ++i)
-        if (args[i].kind != Value::Kind::Tensor)
-          fail(diag::Kind::TypeMismatch, arg_range(i), "cute.gemm() needs register tensors for d, a, b and c, found " + describe(args[i]));
-      if (tm.atom.wgmma) wgmma_gemm(tm, args[1], args[2], args[3], args[4], site.range);
-      else gemm(tm, args[1], args[2], args[3], args[4], site.range);
-      return Value::none();
-    }
-    case BuiltinId::CopyG2SOp: {
-      Value v;
-      v.kind = Value::Kind::Marker;
-      v.s = "CopyG2SOp";
-      return v;
-    }
-    case BuiltinId::CpAsyncCommitGroup: case BuiltinId::CpAsyncWaitGroup: {
-      need_kernel(id == BuiltinId::CpAsyncCommitGroup ? "cute.arch.cp_async_commit_group" : "cute.arch.cp_async_wait_group");
-      auto s = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : site.range);
-      if (id == BuiltinId::CpAsyncCommitGroup) {
-        if (!args.empty()) fail(diag::Kind::WrongArity, site.range, "cute.arch.cp_async_commit_group() takes no arguments");
-        s->a = ir::call("tileslc::dev::cp_async_commit_group", {}, ScalarType::Int32);
-      } else {
-        if (args.size() != 1) fail(diag::Kind::WrongArity, site.range, "cute.arch.cp_async_wait_group(n) takes the number of groups that may stay in flight");
-        int64_t n = require_static_int(args[0], arg_range(0), "the number of pending groups");
-        if (n < 0 || n > 7) fail(diag::Kind::BadLaunch, arg_range(0), "cp.async.wait_group takes 0 to 7 pending groups, found " + std::to_string(n));
-        s->a = ir::call("tileslc::dev::cp_async_wait_group_" + std::to_string(n), {}, ScalarType::Int32);
-      }
-      emit(std::move(s));
-      return Value::none();
-    }
-    default: break;
-  }
-  fail(diag::Kind::NotCallable, site.range, "unknown MMA builtin");
+namespace {
+
+Value mma_value(MmaAtom a) {
+  Value v;
+  v.kind = Value::Kind::MmaAtom;
+  v.mma = std::make_shared<MmaAtom>(std::move(a));
+  return v;
 }
 
-Value Evaluator::call_mma_method(const Value& callee, std::vector<Value>& args, const ast::Call& site) {
-  const TiledMma& tm = *callee.self->tiled_mma;
-  const char* names[] = {"partition_A", "partition_B", "partition_C", "make_fragment_A", "make_fragment_B", "make_fragment_C"};
-  int which = static_cast<int>(callee.builtin) - static_cast<int>(BuiltinId::MethodPartitionA);
-  std::string name = std::string(".") + names[which];
-  if (args.size() != 1 || args[0].kind != Value::Kind::Tensor)
-    fail(diag::Kind::WrongArity, site.range, name + "() takes one tensor");
+/// Argument i as an element type (cutlass.Float32, ...).
+ScalarType element_type(Evaluator& ev, BuiltinCall& c, size_t i) {
+  if (c[i].kind != Value::Kind::Type)
+    ev.fail(diag::Kind::TypeMismatch, c.range(i), "expected an element type such as cutlass.Float32, found " + describe(c[i]));
+  return c[i].type;
+}
+
+std::string mnk_text(const MmaTraits& t) {
+  return "(" + std::to_string(t.m) + ", " + std::to_string(t.n) + ", " + std::to_string(t.k) + ")";
+}
+
+/// The rows of `rows` whose Shape_MNK is argument `at`; E0708 naming the shapes there are otherwise.
+std::vector<const MmaTraits*> rows_of_shape(Evaluator& ev, BuiltinCall& c, const std::vector<const MmaTraits*>& rows, size_t at) {
+  std::vector<const MmaTraits*> out;
+  std::vector<std::string> shapes;
+  for (const MmaTraits* r : rows) {
+    if (std::find(shapes.begin(), shapes.end(), mnk_text(*r)) == shapes.end()) shapes.push_back(mnk_text(*r));
+    if (ev.static_equal(c[at], Value::tuple({Value::integer(r->m), Value::integer(r->n), Value::integer(r->k)}))) out.push_back(r);
+  }
+  if (out.empty()) {
+    const std::string supported = shapes.size() == 1 ? "the " + shapes[0] + " shape" : "the shapes " + list_text(shapes);
+    ev.fail(diag::Kind::BadCopyAtom, c.range(at), std::string(rows.front()->name) + " supports " + supported + ", found " + repr(c[at]));
+  }
+  return out;
+}
+
+/// Operand (0: A, 1: B, 2: C) of the TiledMma methods.
+enum Operand : int { OperandA = 0, OperandB = 1, OperandC = 2 };
+
+const TensorValue& tensor_arg(Evaluator& ev, BuiltinCall& c) {
+  if (c[0].kind != Value::Kind::Tensor)
+    ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a tensor, found " + describe(c[0]));
+  return *c[0].tensor;
+}
+
+/// thr_mma.partition_A/B/C(t): this thread's (V, REST_M|N, REST_K|N) values of t.
+Value partition_operand(Evaluator& ev, BuiltinCall& c, Operand op) {
+  tensor_arg(ev, c);
+  const TiledMma& tm = *c.self().tiled_mma;
   const MmaAtom& a = tm.atom;
-  int op = which % 3;  // 0: A, 1: B, 2: C
-  if (which >= 3) {
-    // A compact register tensor of the partition's shape, in the operand's type.
-    ScalarType t = op == 2 ? a.acc : a.ab;
-    // wgmma reads B, and A unless it comes from registers (RS), through descriptors of the shared-memory tile itself.
-    if (a.wgmma && (op == 1 || (op == 0 && !a.a_rmem))) return args[0];
-    Value frag = make_rmem(layout::make_layout(args[0].tensor->layout.shape), t, site.range);
-    if (a.wgmma && op == 2) {
-      int64_t count = layout::size(frag.tensor->layout).require_value("accumulators");
-      fn_->wgmma_accumulators.emplace_back(frag.tensor->ptr, count);
-    }
-    return frag;
-  }
-  if (!tm.thread) fail(diag::Kind::UnsupportedOperation, site.range, name + "() needs one thread's slice: tiled_mma.get_slice(tidx)" + name + "(t)");
-  layout::IntTuple tile = op == 0   ? layout::IntTuple::tuple({layout::Int(a.m * tm.am), layout::Int(a.k)})
-                          : op == 1 ? layout::IntTuple::tuple({layout::Int(a.n * tm.an), layout::Int(a.k)})
-                                    : layout::IntTuple::tuple({layout::Int(a.m * tm.am), layout::Int(a.n * tm.an)});
-  const layout::Layout& tv = op == 0 ? tm.a_tv : op == 1 ? tm.b_tv : tm.c_tv;
-  return thread_partition(args[0], tile, tv, *tm.thread, 0, "a tiled MMA", site.range);
+  const std::string method = std::string(c.info.attribute());
+  if (!tm.thread)
+    ev.fail(diag::Kind::UnsupportedOperation, c.site.range,
+            "." + method + "() needs one thread's slice: tiled_mma.get_slice(tidx)." + method + "(t)");
+  layout::IntTuple tile = op == OperandA   ? layout::IntTuple::tuple({layout::Int(a.m * tm.am), layout::Int(a.k)})
+                          : op == OperandB ? layout::IntTuple::tuple({layout::Int(a.n * tm.an), layout::Int(a.k)})
+                                           : layout::IntTuple::tuple({layout::Int(a.m * tm.am), layout::Int(a.n * tm.an)});
+  const layout::Layout& tv = op == OperandA ? tm.a_tv : op == OperandB ? tm.b_tv : tm.c_tv;
+  return ev.thread_partition(c[0], tile, tv, *tm.thread, 0, "a tiled MMA", c.site.range);
 }
 
-void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const Value& bv, const Value& cv, source::SourceRange r) {
-  const MmaAtom& atom = tm.atom;
-  const TensorValue &d = *dv.tensor, &a = *av.tensor, &b = *bv.tensor, &c = *cv.tensor;
+/// tiled_mma.make_fragment_A/B/C(t): a compact register tensor of t's shape in the operand's type.
+Value make_fragment(Evaluator& ev, BuiltinCall& c, Operand op) {
+  const TensorValue& t = tensor_arg(ev, c);
+  const MmaAtom& a = c.self().tiled_mma->atom;
+  // wgmma reads B, and A unless it comes from registers (RS), through descriptors of the shared-memory tile itself.
+  if (a.wgmma && (op == OperandB || (op == OperandA && !a.a_rmem))) return c[0];
+  Value frag = ev.make_rmem(layout::make_layout(t.layout.shape), op == OperandC ? a.acc : a.ab, c.site.range);
+  if (a.wgmma && op == OperandC) {
+    int64_t count = layout::size(frag.tensor->layout).require_value("accumulators");
+    ev.fn_->wgmma_accumulators.emplace_back(frag.tensor->ptr, count);
+  }
+  return frag;
+}
+
+/// make_tiled_mma's atom_layout_mnk: (AM, AN) or (AM, AN, 1), a tuple or a layout's shape.
+std::pair<int64_t, int64_t> atom_layout(Evaluator& ev, BuiltinCall& c, size_t at) {
+  if (!c.has(at)) return {1, 1};
+  const source::SourceRange r = c.range(at);
+  Value v = c[at];
+  if (v.kind == Value::Kind::Layout) v = ev.from_int_tuple(v.layout->shape, r);
+  std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
+  if (xs.size() < 2 || xs.size() > 3)
+    ev.fail(diag::Kind::BadLayoutArgument, r, "atom_layout_mnk must be (AM, AN) or (AM, AN, 1), found " + repr(v));
+  int64_t am = ev.require_static_int(xs[0], r, "atom_layout_mnk");
+  int64_t an = ev.require_static_int(xs[1], r, "atom_layout_mnk");
+  if (xs.size() == 3 && ev.require_static_int(xs[2], r, "atom_layout_mnk") != 1)
+    ev.fail(diag::Kind::BadLayoutArgument, r, "atoms along K (atom_layout_mnk[2] > 1) are not supported");
+  if (am < 1 || an < 1) ev.fail(diag::Kind::BadLayoutArgument, r, "atom_layout_mnk must be positive");
+  return {am, an};
+}
+
+}  // namespace
+
+// ---- the atoms: rows of atom_traits.cpp
+
+Value mma_universal_op(Evaluator& ev, BuiltinCall& c) {
+  // CuTe DSL: MmaUniversalOp(abacc_dtype); tileslc defaults it to Float32.
+  ScalarType t = c.has(0) ? element_type(ev, c, 0) : ScalarType::Float32;
+  if (!ir::is_float(t) && !ir::is_integer(t))
+    ev.fail(diag::Kind::BadCopyAtom, c.range(0), std::string("MmaUniversalOp accumulates in a number type, found ") + ir::type_name(t));
+  return mma_value(mma_atom(*mma_traits_of(c.id()).front(), t));
+}
+
+Value mma_warp_op(Evaluator& ev, BuiltinCall& c) {
+  // MmaF16BF16Op(ab_dtype, acc_dtype, shape_mnk), MmaI8Op(ab_dtype, acc_dtype, shape_mnk) (tileslc's
+  // name: CuTe DSL has no warp-level integer op) and MmaTF32Op(shape_mnk), whose rows fix the types.
+  const bool typed = c.id() != BuiltinId::MmaTF32Op;
+  std::optional<ScalarType> ab, acc;
+  if (typed) {
+    ab = element_type(ev, c, 0);
+    acc = element_type(ev, c, 1);
+  }
+  const std::vector<const MmaTraits*> rows = rows_of_shape(ev, c, mma_traits_of(c.id()), typed ? 2 : 0);
+  for (const MmaTraits* r : rows)
+    if (!typed || (r->a == *ab && r->acc == *acc)) return mma_value(mma_atom(*r));
+  const MmaTraits& s = *rows.front();
+  std::vector<std::string> inputs, accumulators;
+  for (const MmaTraits* r : rows) {
+    inputs.emplace_back(ir::type_name(r->a));
+    accumulators.emplace_back(ir::type_name(r->acc));
+  }
+  auto& d = ev.error(diag::Kind::BadCopyAtom, c.site.range,
+                     "mma.sync m" + std::to_string(s.m) + "n" + std::to_string(s.n) + "k" + std::to_string(s.k) + " has no " + ir::type_name(*ab) +
+                         " x " + ir::type_name(*ab) + " -> " + ir::type_name(*acc) + " form");
+  d.note("supported here: " + list_text(inputs) + " inputs accumulating in " + list_text(accumulators));
+  ev.abort_entry();
+}
+
+Value mma_make_mma_atom(Evaluator& ev, BuiltinCall& c) {
+  if (c[0].kind != Value::Kind::MmaAtom)
+    ev.fail(diag::Kind::BadCopyAtom, c.range(0), "cute.make_mma_atom() takes an MMA operation such as cute.nvgpu.warp.MmaF16BF16Op(...)");
+  return c[0];
+}
+
+Value mma_make_tiled_mma(Evaluator& ev, BuiltinCall& c) {
+  // CuTe DSL: make_tiled_mma(op_or_atom, atom_layout_mnk=(1, 1, 1), permutation_mnk=None).
+  if (c[0].kind != Value::Kind::MmaAtom)
+    ev.fail(diag::Kind::BadCopyAtom, c.range(0), "cute.make_tiled_mma() takes an MMA atom or operation first");
+  auto [am, an] = atom_layout(ev, c, 1);
+  auto tm = std::make_shared<TiledMma>();
+  tm->atom = *c[0].mma;
+  tm->am = am;
+  tm->an = an;
+  if (c.has(2)) ev.set_permutation(*tm, c[2], c.range(2));
+  const MmaAtom& a = tm->atom;
+  try {
+    auto L = [](int64_t n, int64_t s) { return layout::make_layout(layout::IntTuple(n), layout::IntTuple(s)); };
+    tm->a_tv = tiled_tv(a.a_tv, a.m, a.m * am, L(am, a.m), L(an, 0));
+    tm->b_tv = tiled_tv(a.b_tv, a.n, a.n * an, L(am, 0), L(an, a.n));
+    tm->c_tv = tiled_tv(a.c_tv, a.m, a.m * am, L(am, a.m), L(an, a.m * am * a.n));
+  } catch (const layout::LayoutError& e) {
+    ev.fail(diag::Kind::LayoutAlgebraError, c.site.range, e.what());
+  }
+  Value v;
+  v.kind = Value::Kind::TiledMma;
+  v.tiled_mma = tm;
+  return v;
+}
+
+Value mma_gemm(Evaluator& ev, BuiltinCall& c) {
+  // CuTe DSL: gemm(atom, d, a, b, c), D = A * B + C; the atom may be a tiled MMA.
+  TiledMma tm;
+  if (c[0].kind == Value::Kind::TiledMma) tm = *c[0].tiled_mma;
+  else if (c[0].kind == Value::Kind::MmaAtom) tm.atom = *c[0].mma;
+  else ev.fail(diag::Kind::BadCopyAtom, c.range(0), "cute.gemm() needs a tiled MMA or MMA atom first, found " + describe(c[0]));
+  for (size_t i = 1; i < 5; ++i)
+    if (c[i].kind != Value::Kind::Tensor)
+      ev.fail(diag::Kind::TypeMismatch, c.range(i), "cute.gemm() needs register tensors for d, a, b and c, found " + describe(c[i]));
+  if (tm.atom.wgmma) ev.wgmma_gemm(tm, c[1], c[2], c[3], c[4], c.site.range);
+  else ev.gemm(tm, c[1], c[2], c[3], c[4], c.site.range);
+  return Value::none();
+}
+
+// ---- the thread slice's partitions and fragments (CuTe DSL's ThrMma.partition_*, TiledMma.make_fragment_*)
+
+Value mma_partition_A(Evaluator& ev, BuiltinCall& c) { return partition_operand(ev, c, OperandA); }
+Value mma_partition_B(Evaluator& ev, BuiltinCall& c) { return partition_operand(ev, c, OperandB); }
+Value mma_partition_C(Evaluator& ev, BuiltinCall& c) { return partition_operand(ev, c, OperandC); }
+Value mma_make_fragment_A(Evaluator& ev, BuiltinCall& c) { return make_fragment(ev, c, OperandA); }
+Value mma_make_fragment_B(Evaluator& ev, BuiltinCall& c) { return make_fragment(ev, c, OperandB); }
+Value mma_make_fragment_C(Evaluator& ev, BuiltinCall& c) { return make_fragment(ev, c, OperandC); }
+
+// ---- cp.async (PTX ISA, "cp.async", "cp.async.commit_group", "cp.async.wait_group")
+
+Value mma_copy_g2s_op(Evaluator& ev, BuiltinCall& c) {
+  // CuTe DSL: cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS); tileslc has no cache modes.
+  if (c.has(0)) {
+    auto& d = ev.error(diag::Kind::UnsupportedOperation, c.range(0), c.name() + "() has no cache modes here, found cache_mode=" + repr(c[0]));
+    d.note("cp.async caches 16-byte copies in L2 only (.cg) and smaller ones in L1 too (.ca)");
+    d.help("leave cache_mode out");
+    ev.abort_entry();
+  }
+  Value v;
+  v.kind = Value::Kind::Marker;
+  v.s = "CopyG2SOp";
+  return v;
+}
+
+Value mma_cp_async_commit_group(Evaluator& ev, BuiltinCall& c) {
+  auto s = ir::make_stmt(ir::StmtKind::Eval, ev.stmt_loc_.valid() ? ev.stmt_loc_ : c.site.range);
+  s->a = ir::call("tileslc::dev::cp_async_commit_group", {}, ScalarType::Int32);
+  ev.emit(std::move(s));
+  return Value::none();
+}
+
+Value mma_cp_async_wait_group(Evaluator& ev, BuiltinCall& c) {
+  int64_t n = ev.require_static_int(c[0], c.range(0), "the number of pending groups");
+  if (n < 0 || n > 7) ev.fail(diag::Kind::BadLaunch, c.range(0), "cp.async.wait_group takes 0 to 7 pending groups, found " + std::to_string(n));
+  auto s = ir::make_stmt(ir::StmtKind::Eval, ev.stmt_loc_.valid() ? ev.stmt_loc_ : c.site.range);
+  s->a = ir::call("tileslc::dev::cp_async_wait_group_" + std::to_string(n), {}, ScalarType::Int32);
+  ev.emit(std::move(s));
+  return Value::none();
+}
+
+namespace {
+
+/// (M, N, K) in atoms of cute.gemm's operands.
+struct GemmBlocks {
+  int64_t m, n, k;
+};
+
+/// cute.gemm's operands: register fragments of the atom's types, A (V, M, K), B (V, N, K),
+/// C and D (V, M, N) with the atom's values per thread and equal M, N and K.
+GemmBlocks check_gemm_operands(Evaluator& ev, const MmaAtom& atom, const TensorValue& d, const TensorValue& a, const TensorValue& b,
+                               const TensorValue& c, source::SourceRange r) {
   for (const TensorValue* t : {&d, &a, &b, &c}) {
     if (t->space != MemSpace::Rmem) {
-      auto& e = error(diag::Kind::BadCopyAtom, r, "cute.gemm() reads and writes register fragments; one operand is a " +
-                                                      std::string(t->space == MemSpace::Smem ? "shared-memory" : t->space == MemSpace::Gmem ? "global-memory" : "coordinate") + " tensor");
+      auto& e = ev.error(diag::Kind::BadCopyAtom, r, "cute.gemm() reads and writes register fragments; one operand is a " +
+                                                         std::string(t->space == MemSpace::Smem ? "shared-memory" : t->space == MemSpace::Gmem ? "global-memory" : "coordinate") + " tensor");
       e.help("copy it into a fragment first: tCrA = tiled_mma.make_fragment_A(tCsA); cute.copy(atom, tCsA, tCrA)");
-      abort_entry();
+      ev.abort_entry();
     }
   }
   auto want_type = [&](const TensorValue& t, ScalarType want, const char* which) {
     if (t.dtype != want) {
-      auto& e = error(diag::Kind::TensorDtypeMismatch, r, std::string("cute.gemm()'s ") + which + " is " + ir::type_name(t.dtype) +
-                                                              ", the MMA atom takes " + ir::type_name(want));
+      auto& e = ev.error(diag::Kind::TensorDtypeMismatch, r, std::string("cute.gemm()'s ") + which + " is " + ir::type_name(t.dtype) +
+                                                                 ", the MMA atom takes " + ir::type_name(want));
       e.note("the atom is " + atom.name + " with " + ir::type_name(atom.ab) + " inputs and " + ir::type_name(atom.acc) + " accumulators");
-      abort_entry();
+      ev.abort_entry();
     }
   };
   // The TF32 atom reads Float32 storage; fragments declared TFloat32 hold the same 32 bits.
@@ -317,15 +326,15 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
     // (V, X, Y) with V this atom's values per thread, contiguous in the register array;
     // a (V, X) slice (one k-block) counts as (V, X, 1), as in CuTe.
     if (t.layout.rank() != 3 && t.layout.rank() != 2) {
-      fail(diag::Kind::TensorShapeMismatch, r,
-           std::string("cute.gemm()'s ") + which + " must be (V, M, K)-shaped as partition_* makes it, found " + shape_text(t.layout.shape));
+      ev.fail(diag::Kind::TensorShapeMismatch, r,
+              std::string("cute.gemm()'s ") + which + " must be (V, M, K)-shaped as partition_* makes it, found " + ev.shape_text(t.layout.shape));
     }
     int64_t v = layout::size(layout::get(t.layout, 0)).require_value("values");
     if (v != values) {
-      auto& e = error(diag::Kind::TensorShapeMismatch, r,
-                      std::string("cute.gemm()'s ") + which + " holds " + std::to_string(v) + " values per thread per atom, the atom " + std::to_string(values));
-      e.note("the fragment's shape is " + shape_text(t.layout.shape));
-      abort_entry();
+      auto& e = ev.error(diag::Kind::TensorShapeMismatch, r,
+                         std::string("cute.gemm()'s ") + which + " holds " + std::to_string(v) + " values per thread per atom, the atom " + std::to_string(values));
+      e.note("the fragment's shape is " + ev.shape_text(t.layout.shape));
+      ev.abort_entry();
     }
     return std::pair<int64_t, int64_t>{layout::size(layout::get(t.layout, 1)).require_value("mode 1"),
                                        t.layout.rank() == 2 ? 1 : layout::size(layout::get(t.layout, 2)).require_value("mode 2")};
@@ -338,12 +347,21 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
   auto [cm, cn] = modes(c, "C", vc);
   auto [dm, dn] = modes(d, "D", vc);
   if (am != cm || bn != cn || ak != bk || dm != cm || dn != cn) {
-    auto& e = error(diag::Kind::TensorShapeMismatch, r,
-                    "cute.gemm() operands do not agree: A " + shape_text(a.layout.shape) + ", B " + shape_text(b.layout.shape) + ", C " +
-                        shape_text(c.layout.shape) + ", D " + shape_text(d.layout.shape));
+    auto& e = ev.error(diag::Kind::TensorShapeMismatch, r,
+                       "cute.gemm() operands do not agree: A " + ev.shape_text(a.layout.shape) + ", B " + ev.shape_text(b.layout.shape) + ", C " +
+                           ev.shape_text(c.layout.shape) + ", D " + ev.shape_text(d.layout.shape));
     e.note("A is (V, M, K), B (V, N, K), C and D (V, M, N) with equal M, N and K");
-    abort_entry();
+    ev.abort_entry();
   }
+  return {am, bn, ak};
+}
+
+}  // namespace
+
+void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const Value& bv, const Value& cv, source::SourceRange r) {
+  const MmaAtom& atom = tm.atom;
+  const TensorValue &d = *dv.tensor, &a = *av.tensor, &b = *bv.tensor, &c = *cv.tensor;
+  const auto [am, bn, ak] = check_gemm_operands(*this, atom, d, a, b, c, r);
   auto off = [&](const TensorValue& t, int64_t x, int64_t y) {
     Value o = t.layout.rank() == 2 ? layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x)}), r)
                                    : layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x), Value::integer(y)}), r);
