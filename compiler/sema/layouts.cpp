@@ -157,7 +157,11 @@ std::vector<size_t> modes_arg(Evaluator& ev, BuiltinCall& c, size_t i) {
   std::vector<size_t> out;
   const Value& v = c[i];
   std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
-  for (const auto& x : xs) out.push_back(static_cast<size_t>(ev.require_static_int(x, c.site.range, "a mode index")));
+  for (const auto& x : xs) {
+    int64_t m = ev.require_static_int(x, c.range(i), "a mode index");
+    if (m < 0) ev.fail(diag::Kind::IndexOutOfRange, c.range(i), "a mode index must not be negative, found " + std::to_string(m));
+    out.push_back(static_cast<size_t>(m));
+  }
   return out;
 }
 

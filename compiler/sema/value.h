@@ -88,7 +88,7 @@ struct MmaAtom {
   ir::ScalarType b_type() const { return b.value_or(ab); }
 };
 
-/// A TMA tile-load atom (CuTe DSL make_tiled_tma_atom): which host tensor's
+/// A TMA atom (CuTe DSL make_tiled_tma_atom; a tile load, store or reduce-add): which host tensor's
 /// tensor map, the tile (in the tensor's mode order) and its shared-memory
 /// layout. `param` names the kernel's `__grid_constant__` descriptor once
 /// the atom is passed to a kernel.
