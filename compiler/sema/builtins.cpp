@@ -390,7 +390,6 @@ Value Evaluator::call_core_builtin(const Value& callee, std::vector<Value>& args
 // when its family's rows get parameter lists and handlers of their own.
 
 Value legacy_core(Evaluator& ev, BuiltinCall& c) { return ev.call_core_builtin(*c.callee, c.rest, c.extra, c.site); }
-Value legacy_tensor(Evaluator& ev, BuiltinCall& c) { return ev.call_tensor_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_arch(Evaluator& ev, BuiltinCall& c) { return ev.call_arch_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_mma(Evaluator& ev, BuiltinCall& c) { return ev.call_mma_builtin(c.id(), c.rest, c.extra, c.site); }
 Value legacy_sm90(Evaluator& ev, BuiltinCall& c) { return ev.call_sm90_builtin(c.id(), c.rest, c.extra, c.site); }
@@ -404,11 +403,5 @@ Value legacy_retile(Evaluator& ev, BuiltinCall& c) {
   return ev.retile(*c.self().tiled_copy, args[0], c.site.range);
 }
 Value legacy_mma_method(Evaluator& ev, BuiltinCall& c) { return ev.call_mma_method(*c.callee, c.rest, c.site); }
-Value legacy_tensor_method(Evaluator& ev, BuiltinCall& c) {
-  if (c.id() != BuiltinId::MethodMmaGetSlice) return ev.call_tensor_method(*c.callee, c.rest, c.extra, c.site);
-  Value callee = *c.callee;  // the tiled MMA's get_slice shares the tiled copy's code
-  callee.builtin = BuiltinId::MethodGetSlice;
-  return ev.call_tensor_method(callee, c.rest, c.extra, c.site);
-}
 
 }  // namespace tileslc::sema
