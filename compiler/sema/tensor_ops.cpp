@@ -537,12 +537,16 @@ void check_tiles_divide(Evaluator& ev, const TensorValue& t, const layout::Tiler
   }
 }
 
+/// E0603 for a proj= argument (slot `p`) of neither form `forms` names.
+[[noreturn]] void bad_projection(Evaluator& ev, BuiltinCall& c, size_t p, const char* forms) {
+  ev.fail(diag::Kind::BadLayoutArgument, c.range(p), c.name() + "()'s proj= takes " + forms + ", found " + repr(c[p]));
+}
+
 /// CuTe's dice by a flat projection (slot `p`, a tuple of 1 and None): the
 /// positions of the modes it keeps, out of `rank`.
 std::vector<size_t> diced_modes(Evaluator& ev, BuiltinCall& c, size_t p, size_t rank, const std::string& what) {
   const Value& proj = c[p];
-  if (proj.kind != Value::Kind::Tuple)
-    ev.fail(diag::Kind::BadLayoutArgument, c.range(p), c.name() + "()'s proj= takes a tuple of 1 and None, found " + describe(proj));
+  if (proj.kind != Value::Kind::Tuple) bad_projection(ev, c, p, "None or a tuple of 1 and None");
   if (proj.elts->size() != rank)
     ev.fail(diag::Kind::RankMismatch, c.range(p),
             "proj= " + repr(proj) + " has " + std::to_string(proj.elts->size()) + " modes, but " + what + " has " + std::to_string(rank));
@@ -550,8 +554,7 @@ std::vector<size_t> diced_modes(Evaluator& ev, BuiltinCall& c, size_t p, size_t 
   for (size_t k = 0; k < rank; ++k) {
     const Value& e = (*proj.elts)[k];
     if (e.kind == Value::Kind::Int) keep.push_back(k);
-    else if (e.kind != Value::Kind::None)
-      ev.fail(diag::Kind::BadLayoutArgument, c.range(p), c.name() + "()'s proj= takes a tuple of 1 and None, found " + repr(proj));
+    else if (e.kind != Value::Kind::None) bad_projection(ev, c, p, "a tuple of 1 and None");
   }
   return keep;
 }
@@ -629,7 +632,8 @@ Value tensor_local_partition(Evaluator& ev, BuiltinCall& c) {
     const source::SourceRange at = c.site.range;
     const TensorValue& t = tensor_arg(ev, c, 0);
     layout::Layout thr = ev.to_layout(c[1], c.range(1), "the thread layout");
-    if (c[3].kind != Value::Kind::Int) thr = layout::select(thr, diced_modes(ev, c, 3, thr.rank(), "the thread layout " + thr.to_string()));
+    if (c[3].kind == Value::Kind::Tuple) thr = layout::select(thr, diced_modes(ev, c, 3, thr.rank(), "the thread layout " + thr.to_string()));
+    else if (c[3].kind != Value::Kind::Int) bad_projection(ev, c, 3, "1 or a tuple of 1 and None");
     std::vector<layout::Tiler> modes;
     for (size_t m = 0; m < thr.rank(); ++m) modes.push_back(layout::Tiler(layout::make_layout(layout::IntTuple(layout::size(thr.shape[m])))));
     TensorValue out = t;
