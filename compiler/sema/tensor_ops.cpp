@@ -1,9 +1,13 @@
 // Tensor-level CuTe operations in .tpy code: divides and local_tile /
-// local_partition on tensors, identity (coordinate) tensors, register
-// fragments and their whole-tensor values (.load()/.store(), TensorSSA),
-// shared-memory allocation, copy atoms, make_tiled_copy_tv with
-// partition_S/partition_D, and cute.copy, which vectorizes up to the atom's
-// width where the layouts prove contiguity and alignment.
+// local_partition on tensors, identity (coordinate) tensors, swizzles and
+// composed layouts, register fragments and their whole-tensor values
+// (.load()/.store(), TensorSSA), shared-memory allocation, copy atoms,
+// make_tiled_copy_tv with get_slice and partition_S/partition_D, and
+// cute.copy, which vectorizes up to the atom's width where the layouts prove
+// contiguity and alignment. The handlers (tensor_*) of builtins.def's
+// "tensors, copies and shared memory" rows and of the Tensor, TensorSSA,
+// TiledCopy, TiledMma.get_slice and SmemAllocator methods live here; the
+// registry has bound their arguments to CuTe DSL's parameters before they run.
 //
 // Semantics follow CuTe (02_layout_algebra.md for the divides, 0x_tensor.md
 // for slicing and partitioning, CuTe DSL's API for names and arguments).
@@ -284,45 +288,57 @@ Value Evaluator::partition(const TiledCopy& tc, const Value& tv, source::SourceR
   return thread_partition(tv, tc.tiler, tc.tv, *tc.thread, atom_v, "a tiled copy", r);
 }
 
-void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_v, const std::optional<Value>& pred,
-                     source::SourceRange r) {
-  if (atom.ldsm_matrices) return ldmatrix_copy(atom, src_v, dst_v, pred, r);
-  const auto& src = *src_v.tensor;
-  const auto& dst = *dst_v.tensor;
-  if (dst.space == MemSpace::Coord) fail(diag::Kind::StoreToNonTensor, r, "cute.copy cannot write a coordinate (identity) tensor");
-  if (src.space == MemSpace::Coord) fail(diag::Kind::UnsupportedOperation, r, "cute.copy cannot read a coordinate tensor; index it");
+namespace {
+
+/// cute.copy's tensors: both static, as many elements, (ATOM, REST...) modes alike, one
+/// element type, neither a coordinate tensor. Returns the number of elements.
+int64_t check_copy_operands(Evaluator& ev, const TensorValue& src, const TensorValue& dst, source::SourceRange r) {
+  if (dst.space == MemSpace::Coord) ev.fail(diag::Kind::StoreToNonTensor, r, "cute.copy cannot write a coordinate (identity) tensor");
+  if (src.space == MemSpace::Coord) ev.fail(diag::Kind::UnsupportedOperation, r, "cute.copy cannot read a coordinate tensor; index it");
   int64_t n = static_size(src.layout.shape), nd = static_size(dst.layout.shape);
   auto shape_error = [&](const std::string& why) {
-    auto& d = error(diag::Kind::TensorShapeMismatch, r,
-                    "cute.copy between tensors of shapes " + shape_text(src.layout.shape) + " and " + shape_text(dst.layout.shape));
+    auto& d = ev.error(diag::Kind::TensorShapeMismatch, r,
+                       "cute.copy between tensors of shapes " + ev.shape_text(src.layout.shape) + " and " + ev.shape_text(dst.layout.shape));
     d.note(why);
     d.note("source layout " + src.layout.to_string() + ", destination layout " + dst.layout.to_string());
-    abort_entry();
+    ev.abort_entry();
   };
   if (n < 0 || nd < 0) {
-    auto& d = error(diag::Kind::FragmentNotStatic, r, "cute.copy needs tensors of static shape, found " +
-                                                          shape_text(src.layout.shape) + " and " + shape_text(dst.layout.shape));
+    auto& d = ev.error(diag::Kind::FragmentNotStatic, r, "cute.copy needs tensors of static shape, found " +
+                                                             ev.shape_text(src.layout.shape) + " and " + ev.shape_text(dst.layout.shape));
     d.help("partition the tensors first (partition_S / partition_D) so that each thread's part is static");
-    abort_entry();
+    ev.abort_entry();
   }
   if (n != nd) shape_error("they have " + std::to_string(n) + " and " + std::to_string(nd) + " elements");
-  unroll_limit(n, "cute.copy", r);
+  ev.unroll_limit(n, "cute.copy", r);
   int64_t s0 = static_size(layout::get(src.layout, 0).shape);
   if (src.layout.rank() != dst.layout.rank() || s0 != static_size(layout::get(dst.layout, 0).shape))
     shape_error("their modes differ; both must be (ATOM, REST...) with the same extents");
   if (src.dtype != dst.dtype) {
-    auto& d = error(diag::Kind::TensorDtypeMismatch, r,
-                    std::string("cute.copy from a ") + ir::type_name(src.dtype) + " tensor to a " + ir::type_name(dst.dtype) +
-                        " tensor");
+    auto& d = ev.error(diag::Kind::TensorDtypeMismatch, r,
+                       std::string("cute.copy from a ") + ir::type_name(src.dtype) + " tensor to a " + ir::type_name(dst.dtype) +
+                           " tensor");
     d.help("copies move bits; convert through registers: frg.store(src_frg.load().to(cutlass." + std::string(ir::type_name(dst.dtype)) + "))");
-    abort_entry();
+    ev.abort_entry();
   }
+  return n;
+}
+
+/// The offset of element `linear` (a linear index) of a copy's tensor, swizzled or not.
+ir::ExprRef copy_offset(Evaluator& ev, const TensorValue& t, int64_t linear, bool swizzle, source::SourceRange r) {
+  Value off = ev.layout_offset(t.layout, Value::integer(linear), r);
+  if (t.offset) off = ev.eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
+  return ev.to_expr_as(swizzle ? ev.swizzled(t, off, r) : off, ScalarType::Int64, r);
+}
+
+/// The widest access (in elements) both sides allow: chunks of `width` elements of mode 0
+/// contiguous (M0(q) == M0(q - q % width) + q % width), every chunk's offset a multiple of
+/// the width, the base pointers aligned to it, at most the atom's bits and 128.
+int64_t copy_width(Evaluator& ev, const CopyAtom& atom, const TensorValue& src, const TensorValue& dst, int64_t n,
+                   source::SourceRange r) {
   const int elem_bits = ir::bit_width(src.dtype);
   const int64_t elem_bytes = std::max(1, elem_bits / 8);
-
-  // The widest access both sides allow: chunks of `width` elements of mode 0
-  // contiguous (M0(q) == M0(q - q % width) + q % width), every chunk's offset
-  // a multiple of the width, and the base pointers aligned to it.
+  const int64_t s0 = static_size(layout::get(src.layout, 0).shape);
   auto contiguous = [&](const TensorValue& t, int64_t w) {
     // Chunks start at multiples of w, so it is enough that the first mode of
     // mode 0, coalesced, has stride 1 and an extent that w divides.
@@ -333,11 +349,6 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
   };
   int64_t width = std::max<int64_t>(1, atom.bits / elem_bits);
   while (width > 1 && (s0 % width != 0 || !contiguous(src, width) || !contiguous(dst, width))) width /= 2;
-  auto offset_of = [&](const TensorValue& t, int64_t linear, bool swizzle = true) {
-    Value off = layout_offset(t.layout, Value::integer(linear), r);
-    if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
-    return to_expr_as(swizzle ? swizzled(t, off, r) : off, ScalarType::Int64, r);
-  };
   // A swizzle keeps runs of 2^base elements together (it moves higher bits only).
   for (const TensorValue* t : {&src, &dst})
     if (t->swizzle) width = std::min<int64_t>(width, int64_t(1) << t->swizzle->base);
@@ -349,62 +360,89 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
       for (int64_t e = 0; e < s0; e += w)
         for (const TensorValue* t : {&src, &dst})
           // Before the swizzle: it leaves the low 2^base elements, and so this alignment, alone.
-          if ((known_divisor(offset_of(*t, j * s0 + e, false)) * elem_bytes) % bytes != 0) return false;
+          if ((ev.known_divisor(copy_offset(ev, *t, j * s0 + e, false, r)) * elem_bytes) % bytes != 0) return false;
     return true;
   };
   while (width > 1 && !aligned(width)) width /= 2;
   while (width > 1 && width * elem_bits > 128) width /= 2;
-  if (atom.cp_async) {
-    // cp.async moves 4, 8 or 16 bytes from global to shared memory (PTX ISA, "cp.async").
-    std::string why;
-    if (src.space != MemSpace::Gmem || dst.space != MemSpace::Smem) why = "it copies from global to shared memory only";
-    else if (width * elem_bits != atom.bits) why = "only " + std::to_string(width * elem_bits) + "-bit accesses can be proved contiguous and aligned here";
-    else if (atom.bits < 32) why = "it moves 32, 64 or 128 bits per copy";
-    if (!why.empty()) {
-      auto& d = error(diag::Kind::BadCopyAtom, r, "this cp.async copy of " + std::to_string(atom.bits) + " bits cannot be issued: " + why);
-      d.note("source layout " + src.layout.to_string() + ", destination layout " + dst.layout.to_string());
-      abort_entry();
-    }
-  }
+  return width;
+}
 
-  std::optional<int64_t> pred_n;
-  if (pred) {
-    if (pred->kind != Value::Kind::Tensor || pred->tensor->dtype != ScalarType::Boolean || pred->tensor->space == MemSpace::Coord)
-      fail(diag::Kind::TypeMismatch, r, "cute.copy's pred= must be a tensor of Booleans, found " + describe(*pred));
-    pred_n = static_size(pred->tensor->layout.shape);
-    if (*pred_n != n && *pred_n != rest) {
-      auto& d = error(diag::Kind::TensorShapeMismatch, r,
-                      "cute.copy's predicate has " + std::to_string(*pred_n) + " elements; expected " + std::to_string(n) +
-                          " (one per element) or " + std::to_string(rest) + " (one per atom)");
-      d.note("the predicate's shape is " + shape_text(pred->tensor->layout.shape) + ", the source's " + shape_text(src.layout.shape));
-      abort_entry();
-    }
+/// cp.async moves 4, 8 or 16 bytes from global to shared memory (PTX ISA, "cp.async"): E0708
+/// when the copy cannot be issued as the atom's accesses of `width` elements.
+void check_cp_async(Evaluator& ev, const CopyAtom& atom, const TensorValue& src, const TensorValue& dst, int64_t width,
+                    source::SourceRange r) {
+  const int elem_bits = ir::bit_width(src.dtype);
+  std::string why;
+  if (src.space != MemSpace::Gmem || dst.space != MemSpace::Smem) why = "it copies from global to shared memory only";
+  else if (width * elem_bits != atom.bits) why = "only " + std::to_string(width * elem_bits) + "-bit accesses can be proved contiguous and aligned here";
+  else if (atom.bits < 32) why = "it moves 32, 64 or 128 bits per copy";
+  if (why.empty()) return;
+  auto& d = ev.error(diag::Kind::BadCopyAtom, r, "this cp.async copy of " + std::to_string(atom.bits) + " bits cannot be issued: " + why);
+  d.note("source layout " + src.layout.to_string() + ", destination layout " + dst.layout.to_string());
+  ev.abort_entry();
+}
+
+/// cute.copy's pred=: a Boolean tensor of one flag per element (n) or per atom (rest). Returns its size.
+int64_t copy_pred_size(Evaluator& ev, const Value& pred, const TensorValue& src, int64_t n, int64_t rest, source::SourceRange r) {
+  if (pred.kind != Value::Kind::Tensor || pred.tensor->dtype != ScalarType::Boolean || pred.tensor->space == MemSpace::Coord)
+    ev.fail(diag::Kind::TypeMismatch, r, "cute.copy's pred= must be a tensor of Booleans, found " + describe(pred));
+  int64_t size = static_size(pred.tensor->layout.shape);
+  if (size != n && size != rest) {
+    auto& d = ev.error(diag::Kind::TensorShapeMismatch, r,
+                       "cute.copy's predicate has " + std::to_string(size) + " elements; expected " + std::to_string(n) +
+                           " (one per element) or " + std::to_string(rest) + " (one per atom)");
+    d.note("the predicate's shape is " + ev.shape_text(pred.tensor->layout.shape) + ", the source's " + ev.shape_text(src.layout.shape));
+    ev.abort_entry();
   }
+  return size;
+}
+
+/// One access of a copy: `w` elements from element `e` (a linear index) on, a cp.async, a
+/// vector copy or a scalar store.
+void emit_copy_access(Evaluator& ev, const CopyAtom& atom, const TensorValue& src, const TensorValue& dst, int64_t e, int64_t w,
+                      source::SourceRange loc, source::SourceRange r) {
+  const int elem_bits = ir::bit_width(src.dtype);
+  auto so = copy_offset(ev, src, e, true, r), dof = copy_offset(ev, dst, e, true, r);
+  ev.fn_->stored_ptrs[dst.ptr] += 1;
+  if (atom.cp_async) {
+    auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
+    s->a = ir::call("tileslc::dev::cp_async_" + std::to_string(w * elem_bits / 8),
+                    {ir::address_of(dst.ptr, dof, dst.dtype), ir::address_of(src.ptr, so, src.dtype)}, ScalarType::Int32);
+    ev.emit(std::move(s));
+    return;
+  }
+  auto s = ir::make_stmt(w > 1 ? ir::StmtKind::VecCopy : ir::StmtKind::Store, loc);
+  s->name = dst.ptr;
+  s->a = dof;
+  if (w > 1) {
+    s->src = src.ptr;
+    s->b = so;
+    s->vector_bits = static_cast<int>(w * elem_bits);
+    s->to_global = dst.space == MemSpace::Gmem;
+  } else {
+    s->b = ir::load(src.ptr, so, src.dtype);
+  }
+  ev.emit(std::move(s));
+}
+
+}  // namespace
+
+void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_v, const std::optional<Value>& pred,
+                     source::SourceRange r) {
+  if (atom.ldsm_matrices) return ldmatrix_copy(atom, src_v, dst_v, pred, r);
+  const auto& src = *src_v.tensor;
+  const auto& dst = *dst_v.tensor;
+  const int64_t n = check_copy_operands(*this, src, dst, r);
+  const int64_t s0 = static_size(layout::get(src.layout, 0).shape);
+  const int64_t rest = n / std::max<int64_t>(s0, 1);
+  const int64_t width = copy_width(*this, atom, src, dst, n, r);
+  if (atom.cp_async) check_cp_async(*this, atom, src, dst, width, r);
+  std::optional<int64_t> pred_n;
+  if (pred) pred_n = copy_pred_size(*this, *pred, src, n, rest, r);
+
   const source::SourceRange loc = stmt_loc_.valid() ? stmt_loc_ : r;
-  // One access of `w` elements starting at element `e` (linear index).
-  auto access = [&](int64_t e, int64_t w) {
-    auto so = offset_of(src, e), dof = offset_of(dst, e);
-    fn_->stored_ptrs[dst.ptr] += 1;
-    if (atom.cp_async) {
-      auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-      s->a = ir::call("tileslc::dev::cp_async_" + std::to_string(w * elem_bits / 8),
-                      {ir::address_of(dst.ptr, dof, dst.dtype), ir::address_of(src.ptr, so, src.dtype)}, ScalarType::Int32);
-      emit(std::move(s));
-      return;
-    }
-    auto s = ir::make_stmt(w > 1 ? ir::StmtKind::VecCopy : ir::StmtKind::Store, loc);
-    s->name = dst.ptr;
-    s->a = dof;
-    if (w > 1) {
-      s->src = src.ptr;
-      s->b = so;
-      s->vector_bits = static_cast<int>(w * elem_bits);
-      s->to_global = dst.space == MemSpace::Gmem;
-    } else {
-      s->b = ir::load(src.ptr, so, src.dtype);
-    }
-    emit(std::move(s));
-  };
+  auto access = [&](int64_t e, int64_t w) { emit_copy_access(*this, atom, src, dst, e, w, loc, r); };
   // Runs `body` under `cond` (static conditions fold).
   auto guarded = [&](const Value& cond, const std::function<void()>& body, const std::function<void()>& otherwise) {
     if (cond.is_static()) {
