@@ -629,6 +629,13 @@ std::optional<int64_t> static_block_threads(const Evaluator& ev) {
   return fn->static_block[0] * fn->static_block[1] * fn->static_block[2];
 }
 
+/// E0707: the tiled copy or MMA (`what`) is made for `threads`, the launch gives `block`.
+diag::Diagnostic& thread_count_error(Evaluator& ev, BuiltinCall& c, const char* what, int64_t threads, int64_t block) {
+  return ev.error(diag::Kind::ThreadCountMismatch, c.site.range,
+                  std::string("the ") + what + " is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
+                      std::to_string(block) + " threads per block");
+}
+
 }  // namespace
 
 Value Evaluator::tensor_by_tiler(BuiltinCall& c) {
@@ -930,9 +937,7 @@ Value tensor_copy_get_slice(Evaluator& ev, BuiltinCall& c) {
     }
     bool unguarded_extra = block > threads && !in_branch && raw_tid(thr);
     if (block < threads || unguarded_extra) {
-      auto& d = ev.error(diag::Kind::ThreadCountMismatch, c.site.range,
-                         "the tiled copy is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
-                             std::to_string(block) + " threads per block");
+      auto& d = thread_count_error(ev, c, "tiled copy", threads, block);
       if (unguarded_extra)
         d.note("threads " + std::to_string(threads) + " to " + std::to_string(block - 1) +
                " would partition outside the tile; guard them (if tidx < " + std::to_string(threads) + ":) or launch fewer");
@@ -953,9 +958,7 @@ Value tensor_mma_get_slice(Evaluator& ev, BuiltinCall& c) {
   Value thr = thread_index_arg(ev, c);
   int64_t threads = tm->atom.threads * tm->am * tm->an;
   if (auto block = static_block_threads(ev); block && *block < threads) {
-    auto& d = ev.error(diag::Kind::ThreadCountMismatch, c.site.range,
-                       "the tiled MMA is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
-                           std::to_string(*block) + " threads per block");
+    auto& d = thread_count_error(ev, c, "tiled MMA", threads, *block);
     d.note("its atoms are laid out (" + std::to_string(tm->am) + ", " + std::to_string(tm->an) + ") with " +
            std::to_string(tm->atom.threads) + " threads each");
     ev.abort_entry();
