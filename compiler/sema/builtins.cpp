@@ -434,16 +434,4 @@ Value core_launch(Evaluator& ev, BuiltinCall& c) {
   return Value::none();
 }
 
-// ---- legacy dispatch: rows of builtins.def declared "..." reach the family
-// switches through these, with the call's arguments as written. Each goes
-// when its family's rows get parameter lists and handlers of their own.
-
-Value legacy_tensor(Evaluator& ev, BuiltinCall& c) { return ev.call_tensor_builtin(c.id(), c.rest, c.extra, c.site); }
-Value legacy_tensor_method(Evaluator& ev, BuiltinCall& c) {
-  if (c.id() != BuiltinId::MethodMmaGetSlice) return ev.call_tensor_method(*c.callee, c.rest, c.extra, c.site);
-  Value callee = *c.callee;  // the tiled MMA's get_slice shares the tiled copy's code
-  callee.builtin = BuiltinId::MethodGetSlice;
-  return ev.call_tensor_method(callee, c.rest, c.extra, c.site);
-}
-
 }  // namespace tileslc::sema

@@ -108,8 +108,9 @@ Value Evaluator::tensor_attribute(const Value& tv, const std::string& attr, sour
     v.self = std::make_shared<Value>(tv);
     return v;
   }
-  fail(diag::Kind::NoSuchAttribute, r,
-       "tensor has no attribute '" + attr + "' (available: shape, stride, layout, element_type, rank, load, store, fill)");
+  std::string available = "shape, stride, layout, element_type, rank";
+  for (const auto& m : method_names(Value::Kind::Tensor)) available += ", " + m;  // builtins.def's Tensor rows
+  fail(diag::Kind::NoSuchAttribute, r, "tensor has no attribute '" + attr + "' (available: " + available + ")");
 }
 
 Value Evaluator::layout_offset(const layout::Layout& l, const Value& coord, source::SourceRange r) {

@@ -26,6 +26,8 @@ std::optional<Value> kwarg_of(const Kwargs& kwargs, const std::string& name);
 /// Thrown to abandon the current entry point after an error was reported.
 struct AbortEntry {};
 
+struct BuiltinCall;  // a builtin call with its arguments bound (registry.h)
+
 /// An element offset split around a swizzle: swizzle(inside) + outside (either may be null: 0).
 struct SwizzleSplit {
   ir::ExprRef inside, outside;
@@ -198,10 +200,9 @@ class Evaluator {
   Value layout_offset(const layout::Layout& l, const Value& coord, source::SourceRange r);
   /// A coordinate tensor's element: one Value per mode of its codomain.
   Value coord_element(const TensorValue& t, const Value& coord, source::SourceRange r);
-  Value call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
-                            const ast::Call& site);
-  Value call_tensor_method(const Value& callee, std::vector<Value>& args,
-                           std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site);
+  /// composition and the divides of a tensor (layout_by_tiler sends them here): the same
+  /// origin with the layout composed or divided; E0604 for a tile that leaves a partial one.
+  Value tensor_by_tiler(BuiltinCall& c);
   Value partition(const TiledCopy& tc, const Value& t, source::SourceRange r);
   /// This thread's part of a tensor tiled by `tile_shape` under a (thread, value) layout
   /// (tensor_ops.cpp); atom_v > 0 splits the values for copies, 0 keeps (V, REST...).

@@ -276,9 +276,7 @@ Value layout_inverse(Evaluator& ev, BuiltinCall& c) {
 Value layout_by_tiler(Evaluator& ev, BuiltinCall& c) {
   if (c[0].kind == Value::Kind::Tensor) {
     // Divides and composition of a tensor: the tensor family (tensor_ops.cpp).
-    std::vector<Value> args{c[0], c[1]};
-    Kwargs none;
-    return ev.call_tensor_builtin(c.id(), args, none, c.site);
+    return ev.tensor_by_tiler(c);
   }
   return algebra(ev, c, [&] { return layout_value(layout_tiler_op(c.id())(layout_arg(ev, c, 0), tiler_arg(ev, c, 1))); });
 }

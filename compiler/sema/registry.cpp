@@ -62,10 +62,6 @@ std::string trim(const std::string& s) {
 /// Parses "shape, stride=None, *, mode=None", "*args", "**kwargs" into `info`.
 void parse_params(BuiltinInfo& info) {
   std::string sig = info.signature;
-  if (sig == "...") {
-    info.unchecked = true;
-    return;
-  }
   std::vector<std::string> parts;
   std::string cur;
   char quote = 0;
@@ -103,7 +99,7 @@ std::vector<BuiltinInfo> make_table() {
   std::vector<BuiltinInfo> table;
   table.reserve(std::size(kRows));
   for (const auto& r : kRows) {
-    BuiltinInfo info{r.id, r.export_name, r.name, r.params, r.context, r.arch, r.handler, r.is_method, r.receiver, false, {}};
+    BuiltinInfo info{r.id, r.export_name, r.name, r.params, r.context, r.arch, r.handler, r.is_method, r.receiver, {}};
     parse_params(info);
     if (static_cast<size_t>(r.id) != table.size()) throw std::logic_error("builtins.def: rows out of BuiltinId order");
     table.push_back(std::move(info));
@@ -152,12 +148,6 @@ void bind_builtin_args(Evaluator& ev, BuiltinCall& call, std::vector<Value>& arg
   const BuiltinInfo& info = call.info;
   const std::string fn = info.name;
   const ast::Call& site = call.site;
-  if (info.unchecked) {
-    call.rest = std::move(args);
-    for (size_t i = 0; i < call.rest.size(); ++i) call.rest_ranges.push_back(arg_range_of(site, i));
-    call.extra = std::move(kwargs);
-    return;
-  }
   const size_t n = info.params.size();
   call.slots.assign(n, std::nullopt);
   call.ranges.assign(n, site.range);

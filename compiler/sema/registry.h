@@ -51,7 +51,6 @@ struct BuiltinInfo {
   BuiltinHandler handler;
   bool is_method = false;
   Value::Kind receiver = Value::Kind::Undef;  ///< methods: the kind they are looked up on
-  bool unchecked = false;           ///< Params "...": the handler checks its own arguments
   std::vector<BuiltinParam> params; ///< named parameters, in order
   bool varargs = false;             ///< "*args": extra positional arguments go to BuiltinCall::rest
   bool varkw = false;               ///< "**kwargs": unknown keywords go to BuiltinCall::extra
@@ -71,9 +70,7 @@ std::vector<std::string> method_names(Value::Kind kind);
 
 /// A builtin call with its arguments bound to the row's parameters. Slot i
 /// holds parameter i's value (the argument, or the default when it was not
-/// given); `given(i)` says whether the caller passed it. Rows declared "..."
-/// leave the slots empty and hand the call as written over in `rest`
-/// (positional) and `extra` (keywords).
+/// given); `given(i)` says whether the caller passed it.
 struct BuiltinCall {
   const BuiltinInfo& info;
   const ast::Call& site;
@@ -81,9 +78,9 @@ struct BuiltinCall {
   std::vector<std::optional<Value>> slots;
   std::vector<source::SourceRange> ranges;  ///< per slot: where the argument was written (the call when defaulted)
   std::vector<bool> was_given;
-  std::vector<Value> rest;                  ///< "*args" and "..." rows: positional arguments past the named ones
+  std::vector<Value> rest;                  ///< "*args": positional arguments past the named ones
   std::vector<source::SourceRange> rest_ranges;
-  Kwargs extra;                             ///< "**kwargs" and "..." rows: keywords no parameter took
+  Kwargs extra;                             ///< "**kwargs": keywords no parameter took
 
   BuiltinCall(const BuiltinInfo& i, const ast::Call& s) : info(i), site(s) {}
   BuiltinId id() const { return info.id; }

@@ -1,9 +1,13 @@
 // Tensor-level CuTe operations in .tpy code: divides and local_tile /
-// local_partition on tensors, identity (coordinate) tensors, register
-// fragments and their whole-tensor values (.load()/.store(), TensorSSA),
-// shared-memory allocation, copy atoms, make_tiled_copy_tv with
-// partition_S/partition_D, and cute.copy, which vectorizes up to the atom's
-// width where the layouts prove contiguity and alignment.
+// local_partition on tensors, identity (coordinate) tensors, swizzles and
+// composed layouts, register fragments and their whole-tensor values
+// (.load()/.store(), TensorSSA), shared-memory allocation, copy atoms,
+// make_tiled_copy_tv with get_slice and partition_S/partition_D, and
+// cute.copy, which vectorizes up to the atom's width where the layouts prove
+// contiguity and alignment. The handlers (tensor_*) of builtins.def's
+// "tensors, copies and shared memory" rows and of the Tensor, TensorSSA,
+// TiledCopy, TiledMma.get_slice and SmemAllocator methods live here; the
+// registry has bound their arguments to CuTe DSL's parameters before they run.
 //
 // Semantics follow CuTe (02_layout_algebra.md for the divides, 0x_tensor.md
 // for slicing and partitioning, CuTe DSL's API for names and arguments).
@@ -11,6 +15,7 @@
 #include <numeric>
 
 #include "sema/evaluator.h"
+#include "sema/registry.h"
 
 namespace tileslc::sema {
 
@@ -283,45 +288,57 @@ Value Evaluator::partition(const TiledCopy& tc, const Value& tv, source::SourceR
   return thread_partition(tv, tc.tiler, tc.tv, *tc.thread, atom_v, "a tiled copy", r);
 }
 
-void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_v, const std::optional<Value>& pred,
-                     source::SourceRange r) {
-  if (atom.ldsm_matrices) return ldmatrix_copy(atom, src_v, dst_v, pred, r);
-  const auto& src = *src_v.tensor;
-  const auto& dst = *dst_v.tensor;
-  if (dst.space == MemSpace::Coord) fail(diag::Kind::StoreToNonTensor, r, "cute.copy cannot write a coordinate (identity) tensor");
-  if (src.space == MemSpace::Coord) fail(diag::Kind::UnsupportedOperation, r, "cute.copy cannot read a coordinate tensor; index it");
+namespace {
+
+/// cute.copy's tensors: both static, as many elements, (ATOM, REST...) modes alike, one
+/// element type, neither a coordinate tensor. Returns the number of elements.
+int64_t check_copy_operands(Evaluator& ev, const TensorValue& src, const TensorValue& dst, source::SourceRange r) {
+  if (dst.space == MemSpace::Coord) ev.fail(diag::Kind::StoreToNonTensor, r, "cute.copy cannot write a coordinate (identity) tensor");
+  if (src.space == MemSpace::Coord) ev.fail(diag::Kind::UnsupportedOperation, r, "cute.copy cannot read a coordinate tensor; index it");
   int64_t n = static_size(src.layout.shape), nd = static_size(dst.layout.shape);
   auto shape_error = [&](const std::string& why) {
-    auto& d = error(diag::Kind::TensorShapeMismatch, r,
-                    "cute.copy between tensors of shapes " + shape_text(src.layout.shape) + " and " + shape_text(dst.layout.shape));
+    auto& d = ev.error(diag::Kind::TensorShapeMismatch, r,
+                       "cute.copy between tensors of shapes " + ev.shape_text(src.layout.shape) + " and " + ev.shape_text(dst.layout.shape));
     d.note(why);
     d.note("source layout " + src.layout.to_string() + ", destination layout " + dst.layout.to_string());
-    abort_entry();
+    ev.abort_entry();
   };
   if (n < 0 || nd < 0) {
-    auto& d = error(diag::Kind::FragmentNotStatic, r, "cute.copy needs tensors of static shape, found " +
-                                                          shape_text(src.layout.shape) + " and " + shape_text(dst.layout.shape));
+    auto& d = ev.error(diag::Kind::FragmentNotStatic, r, "cute.copy needs tensors of static shape, found " +
+                                                             ev.shape_text(src.layout.shape) + " and " + ev.shape_text(dst.layout.shape));
     d.help("partition the tensors first (partition_S / partition_D) so that each thread's part is static");
-    abort_entry();
+    ev.abort_entry();
   }
   if (n != nd) shape_error("they have " + std::to_string(n) + " and " + std::to_string(nd) + " elements");
-  unroll_limit(n, "cute.copy", r);
+  ev.unroll_limit(n, "cute.copy", r);
   int64_t s0 = static_size(layout::get(src.layout, 0).shape);
   if (src.layout.rank() != dst.layout.rank() || s0 != static_size(layout::get(dst.layout, 0).shape))
     shape_error("their modes differ; both must be (ATOM, REST...) with the same extents");
   if (src.dtype != dst.dtype) {
-    auto& d = error(diag::Kind::TensorDtypeMismatch, r,
-                    std::string("cute.copy from a ") + ir::type_name(src.dtype) + " tensor to a " + ir::type_name(dst.dtype) +
-                        " tensor");
+    auto& d = ev.error(diag::Kind::TensorDtypeMismatch, r,
+                       std::string("cute.copy from a ") + ir::type_name(src.dtype) + " tensor to a " + ir::type_name(dst.dtype) +
+                           " tensor");
     d.help("copies move bits; convert through registers: frg.store(src_frg.load().to(cutlass." + std::string(ir::type_name(dst.dtype)) + "))");
-    abort_entry();
+    ev.abort_entry();
   }
+  return n;
+}
+
+/// The offset of element `linear` (a linear index) of a copy's tensor, swizzled or not.
+ir::ExprRef copy_offset(Evaluator& ev, const TensorValue& t, int64_t linear, bool swizzle, source::SourceRange r) {
+  Value off = ev.layout_offset(t.layout, Value::integer(linear), r);
+  if (t.offset) off = ev.eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
+  return ev.to_expr_as(swizzle ? ev.swizzled(t, off, r) : off, ScalarType::Int64, r);
+}
+
+/// The widest access (in elements) both sides allow: chunks of `width` elements of mode 0
+/// contiguous (M0(q) == M0(q - q % width) + q % width), every chunk's offset a multiple of
+/// the width, the base pointers aligned to it, at most the atom's bits and 128.
+int64_t copy_width(Evaluator& ev, const CopyAtom& atom, const TensorValue& src, const TensorValue& dst, int64_t n,
+                   source::SourceRange r) {
   const int elem_bits = ir::bit_width(src.dtype);
   const int64_t elem_bytes = std::max(1, elem_bits / 8);
-
-  // The widest access both sides allow: chunks of `width` elements of mode 0
-  // contiguous (M0(q) == M0(q - q % width) + q % width), every chunk's offset
-  // a multiple of the width, and the base pointers aligned to it.
+  const int64_t s0 = static_size(layout::get(src.layout, 0).shape);
   auto contiguous = [&](const TensorValue& t, int64_t w) {
     // Chunks start at multiples of w, so it is enough that the first mode of
     // mode 0, coalesced, has stride 1 and an extent that w divides.
@@ -332,11 +349,6 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
   };
   int64_t width = std::max<int64_t>(1, atom.bits / elem_bits);
   while (width > 1 && (s0 % width != 0 || !contiguous(src, width) || !contiguous(dst, width))) width /= 2;
-  auto offset_of = [&](const TensorValue& t, int64_t linear, bool swizzle = true) {
-    Value off = layout_offset(t.layout, Value::integer(linear), r);
-    if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
-    return to_expr_as(swizzle ? swizzled(t, off, r) : off, ScalarType::Int64, r);
-  };
   // A swizzle keeps runs of 2^base elements together (it moves higher bits only).
   for (const TensorValue* t : {&src, &dst})
     if (t->swizzle) width = std::min<int64_t>(width, int64_t(1) << t->swizzle->base);
@@ -348,62 +360,89 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
       for (int64_t e = 0; e < s0; e += w)
         for (const TensorValue* t : {&src, &dst})
           // Before the swizzle: it leaves the low 2^base elements, and so this alignment, alone.
-          if ((known_divisor(offset_of(*t, j * s0 + e, false)) * elem_bytes) % bytes != 0) return false;
+          if ((ev.known_divisor(copy_offset(ev, *t, j * s0 + e, false, r)) * elem_bytes) % bytes != 0) return false;
     return true;
   };
   while (width > 1 && !aligned(width)) width /= 2;
   while (width > 1 && width * elem_bits > 128) width /= 2;
-  if (atom.cp_async) {
-    // cp.async moves 4, 8 or 16 bytes from global to shared memory (PTX ISA, "cp.async").
-    std::string why;
-    if (src.space != MemSpace::Gmem || dst.space != MemSpace::Smem) why = "it copies from global to shared memory only";
-    else if (width * elem_bits != atom.bits) why = "only " + std::to_string(width * elem_bits) + "-bit accesses can be proved contiguous and aligned here";
-    else if (atom.bits < 32) why = "it moves 32, 64 or 128 bits per copy";
-    if (!why.empty()) {
-      auto& d = error(diag::Kind::BadCopyAtom, r, "this cp.async copy of " + std::to_string(atom.bits) + " bits cannot be issued: " + why);
-      d.note("source layout " + src.layout.to_string() + ", destination layout " + dst.layout.to_string());
-      abort_entry();
-    }
-  }
+  return width;
+}
 
-  std::optional<int64_t> pred_n;
-  if (pred) {
-    if (pred->kind != Value::Kind::Tensor || pred->tensor->dtype != ScalarType::Boolean || pred->tensor->space == MemSpace::Coord)
-      fail(diag::Kind::TypeMismatch, r, "cute.copy's pred= must be a tensor of Booleans, found " + describe(*pred));
-    pred_n = static_size(pred->tensor->layout.shape);
-    if (*pred_n != n && *pred_n != rest) {
-      auto& d = error(diag::Kind::TensorShapeMismatch, r,
-                      "cute.copy's predicate has " + std::to_string(*pred_n) + " elements; expected " + std::to_string(n) +
-                          " (one per element) or " + std::to_string(rest) + " (one per atom)");
-      d.note("the predicate's shape is " + shape_text(pred->tensor->layout.shape) + ", the source's " + shape_text(src.layout.shape));
-      abort_entry();
-    }
+/// cp.async moves 4, 8 or 16 bytes from global to shared memory (PTX ISA, "cp.async"): E0708
+/// when the copy cannot be issued as the atom's accesses of `width` elements.
+void check_cp_async(Evaluator& ev, const CopyAtom& atom, const TensorValue& src, const TensorValue& dst, int64_t width,
+                    source::SourceRange r) {
+  const int elem_bits = ir::bit_width(src.dtype);
+  std::string why;
+  if (src.space != MemSpace::Gmem || dst.space != MemSpace::Smem) why = "it copies from global to shared memory only";
+  else if (width * elem_bits != atom.bits) why = "only " + std::to_string(width * elem_bits) + "-bit accesses can be proved contiguous and aligned here";
+  else if (atom.bits < 32) why = "it moves 32, 64 or 128 bits per copy";
+  if (why.empty()) return;
+  auto& d = ev.error(diag::Kind::BadCopyAtom, r, "this cp.async copy of " + std::to_string(atom.bits) + " bits cannot be issued: " + why);
+  d.note("source layout " + src.layout.to_string() + ", destination layout " + dst.layout.to_string());
+  ev.abort_entry();
+}
+
+/// cute.copy's pred=: a Boolean tensor of one flag per element (n) or per atom (rest). Returns its size.
+int64_t copy_pred_size(Evaluator& ev, const Value& pred, const TensorValue& src, int64_t n, int64_t rest, source::SourceRange r) {
+  if (pred.kind != Value::Kind::Tensor || pred.tensor->dtype != ScalarType::Boolean || pred.tensor->space == MemSpace::Coord)
+    ev.fail(diag::Kind::TypeMismatch, r, "cute.copy's pred= must be a tensor of Booleans, found " + describe(pred));
+  int64_t size = static_size(pred.tensor->layout.shape);
+  if (size != n && size != rest) {
+    auto& d = ev.error(diag::Kind::TensorShapeMismatch, r,
+                       "cute.copy's predicate has " + std::to_string(size) + " elements; expected " + std::to_string(n) +
+                           " (one per element) or " + std::to_string(rest) + " (one per atom)");
+    d.note("the predicate's shape is " + ev.shape_text(pred.tensor->layout.shape) + ", the source's " + ev.shape_text(src.layout.shape));
+    ev.abort_entry();
   }
+  return size;
+}
+
+/// One access of a copy: `w` elements from element `e` (a linear index) on, a cp.async, a
+/// vector copy or a scalar store.
+void emit_copy_access(Evaluator& ev, const CopyAtom& atom, const TensorValue& src, const TensorValue& dst, int64_t e, int64_t w,
+                      source::SourceRange loc, source::SourceRange r) {
+  const int elem_bits = ir::bit_width(src.dtype);
+  auto so = copy_offset(ev, src, e, true, r), dof = copy_offset(ev, dst, e, true, r);
+  ev.fn_->stored_ptrs[dst.ptr] += 1;
+  if (atom.cp_async) {
+    auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
+    s->a = ir::call("tileslc::dev::cp_async_" + std::to_string(w * elem_bits / 8),
+                    {ir::address_of(dst.ptr, dof, dst.dtype), ir::address_of(src.ptr, so, src.dtype)}, ScalarType::Int32);
+    ev.emit(std::move(s));
+    return;
+  }
+  auto s = ir::make_stmt(w > 1 ? ir::StmtKind::VecCopy : ir::StmtKind::Store, loc);
+  s->name = dst.ptr;
+  s->a = dof;
+  if (w > 1) {
+    s->src = src.ptr;
+    s->b = so;
+    s->vector_bits = static_cast<int>(w * elem_bits);
+    s->to_global = dst.space == MemSpace::Gmem;
+  } else {
+    s->b = ir::load(src.ptr, so, src.dtype);
+  }
+  ev.emit(std::move(s));
+}
+
+}  // namespace
+
+void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_v, const std::optional<Value>& pred,
+                     source::SourceRange r) {
+  if (atom.ldsm_matrices) return ldmatrix_copy(atom, src_v, dst_v, pred, r);
+  const auto& src = *src_v.tensor;
+  const auto& dst = *dst_v.tensor;
+  const int64_t n = check_copy_operands(*this, src, dst, r);
+  const int64_t s0 = static_size(layout::get(src.layout, 0).shape);
+  const int64_t rest = n / std::max<int64_t>(s0, 1);
+  const int64_t width = copy_width(*this, atom, src, dst, n, r);
+  if (atom.cp_async) check_cp_async(*this, atom, src, dst, width, r);
+  std::optional<int64_t> pred_n;
+  if (pred) pred_n = copy_pred_size(*this, *pred, src, n, rest, r);
+
   const source::SourceRange loc = stmt_loc_.valid() ? stmt_loc_ : r;
-  // One access of `w` elements starting at element `e` (linear index).
-  auto access = [&](int64_t e, int64_t w) {
-    auto so = offset_of(src, e), dof = offset_of(dst, e);
-    fn_->stored_ptrs[dst.ptr] += 1;
-    if (atom.cp_async) {
-      auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-      s->a = ir::call("tileslc::dev::cp_async_" + std::to_string(w * elem_bits / 8),
-                      {ir::address_of(dst.ptr, dof, dst.dtype), ir::address_of(src.ptr, so, src.dtype)}, ScalarType::Int32);
-      emit(std::move(s));
-      return;
-    }
-    auto s = ir::make_stmt(w > 1 ? ir::StmtKind::VecCopy : ir::StmtKind::Store, loc);
-    s->name = dst.ptr;
-    s->a = dof;
-    if (w > 1) {
-      s->src = src.ptr;
-      s->b = so;
-      s->vector_bits = static_cast<int>(w * elem_bits);
-      s->to_global = dst.space == MemSpace::Gmem;
-    } else {
-      s->b = ir::load(src.ptr, so, src.dtype);
-    }
-    emit(std::move(s));
-  };
+  auto access = [&](int64_t e, int64_t w) { emit_copy_access(*this, atom, src, dst, e, w, loc, r); };
   // Runs `body` under `cond` (static conditions fold).
   auto guarded = [&](const Value& cond, const std::function<void()>& body, const std::function<void()>& otherwise) {
     if (cond.is_static()) {
@@ -459,530 +498,598 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
   }
 }
 
-Value Evaluator::call_tensor_builtin(BuiltinId id, std::vector<Value>& args, std::vector<std::pair<std::string, Value>>& kwargs,
-                                     const ast::Call& site) {
-  auto arg_range = [&](size_t i) { return arg_range_of(site, i); };
-  auto kwarg = [&](const std::string& name) { return kwarg_of(kwargs, name); };
-  auto check_kwargs = [&](const char* fn, std::initializer_list<const char*> allowed) {
-    check_keywords(kwargs, fn, allowed, site.range);
-  };
-  auto arity = [&](size_t lo, size_t hi, const char* name) { check_arity(args.size(), lo, hi, name, site.range); };
-  auto tensor_arg = [&](size_t i, const char* fn) -> const TensorValue& {
-    if (args[i].kind != Value::Kind::Tensor)
-      fail(diag::Kind::TypeMismatch, arg_range(i), std::string(fn) + "() needs a tensor here, found " + describe(args[i]));
-    return *args[i].tensor;
-  };
-  auto dtype_arg = [&](const Value& v, source::SourceRange at) {
-    if (v.kind != Value::Kind::Type) fail(diag::Kind::TypeMismatch, at, "expected an element type such as cutlass.Float32, found " + describe(v));
-    return v.type;
-  };
-  auto kernel_only = [&](const char* what) {
-    if (!fn_ || !fn_->is_kernel)
-      fail(diag::Kind::UnsupportedOperation, site.range, std::string(what) + " is only available inside a @cute.kernel");
-  };
 
+// ---- builtins.def's handlers: "tensors, copies and shared memory" and the
+// methods of Tensor, TensorSSA, TiledCopy, TiledMma (get_slice) and SmemAllocator.
+
+namespace {
+
+/// Runs a tensor builtin; a failed layout precondition (layout::LayoutError)
+/// is E0601 at the call, with each layout and tensor argument labelled.
+template <class F>
+Value tensor_algebra(Evaluator& ev, BuiltinCall& c, F&& f) {
   try {
-    switch (id) {
-      case BuiltinId::Composition: {
-        // composition(t, tiler): the same origin viewed through t.layout o tiler (e.g. a mode permutation).
-        check_kwargs("cute.composition", {});
-        arity(2, 2, "cute.composition");
-        TensorValue out = tensor_arg(0, "cute.composition");
-        out.layout = layout::composition(out.layout, to_tiler(args[1], arg_range(1), "the tiler"));
-        return tensor_value(std::move(out));
-      }
-      case BuiltinId::ZippedDivide: case BuiltinId::LogicalDivide: case BuiltinId::TiledDivide: case BuiltinId::FlatDivide:
-      case BuiltinId::LocalTile: {
-        const char* name = id == BuiltinId::ZippedDivide ? "cute.zipped_divide" : id == BuiltinId::LogicalDivide ? "cute.logical_divide"
-                           : id == BuiltinId::TiledDivide ? "cute.tiled_divide" : id == BuiltinId::FlatDivide ? "cute.flat_divide"
-                                                                                  : "cute.local_tile";
-        check_kwargs(name, {"tiler", "coord"});
-        std::optional<Value> tiler_v = args.size() >= 2 ? std::optional<Value>(args[1]) : kwarg("tiler");
-        if (args.empty() || !tiler_v) fail(diag::Kind::WrongArity, site.range, std::string(name) + "() needs a tensor and a tiler");
-        const TensorValue& t = tensor_arg(0, name);
-        layout::Tiler tiler = to_tiler(*tiler_v, args.size() >= 2 ? arg_range(1) : site.range, "the tiler");
-        // A tile that does not divide a static extent leaves a partial tile
-        // that nothing can predicate away at compile time.
-        {
-          // A single layout tiles the tensor as a whole (mode 0 of a rank-1 tensor); a tuple tiles by mode.
-          std::vector<layout::Tiler> by_mode = tiler.is_tuple() ? tiler.modes : std::vector<layout::Tiler>{};
-          if (tiler.is_layout() && t.layout.rank() == 1) by_mode = {tiler};
-          for (size_t m = 0; m < by_mode.size() && m < t.layout.rank(); ++m) {
-            const auto& tm = by_mode[m];
-            if (!tm.is_layout()) continue;
-            auto ext = layout::size(t.layout.shape[m]);
-            auto tsz = layout::size(tm.layout);
-            if (!ext.is_static() && tsz.is_static() && tsz.value() > 1 && t.space != MemSpace::Coord &&
-                known_divisor(ext) % tsz.value() != 0) {
-              std::vector<std::string> leaves;
-              collect_leaves(layout::IntTuple(ext), leaves);
-              fn_->ragged_tiles.push_back({leaves.empty() ? "" : leaves[0], ext.to_string(), tsz.value(),
-                                           args.size() >= 2 ? arg_range(1) : site.range});
-            }
-            if (ext.is_static() && tsz.is_static() && tsz.value() > 0 && ext.value() % tsz.value() != 0) {
-              auto& d = error(diag::Kind::TilerNotDividing, args.size() >= 2 ? arg_range(1) : site.range,
-                              "tile extent " + std::to_string(tsz.value()) + " does not divide mode " + std::to_string(m) +
-                                  " of the tensor, of static extent " + std::to_string(ext.value()));
-              d.label(arg_range(0), "this tensor has shape " + shape_text(t.layout.shape));
-              d.note(std::to_string(ext.value()) + " = " + std::to_string(ext.value() / tsz.value()) + " * " + std::to_string(tsz.value()) +
-                     " + " + std::to_string(ext.value() % tsz.value()) + ": the last tile would be partial");
-              d.help("choose a tile extent that divides " + std::to_string(ext.value()) +
-                     ", or make the extent a run-time value and predicate the edge with an identity tensor");
-              abort_entry();
-            }
-          }
-        }
-        TensorValue out = t;
-        switch (id) {
-          case BuiltinId::LogicalDivide: out.layout = layout::logical_divide(t.layout, tiler); break;
-          case BuiltinId::TiledDivide: out.layout = layout::tiled_divide(t.layout, tiler); break;
-          case BuiltinId::FlatDivide: out.layout = layout::flat_divide(t.layout, tiler); break;
-          default: out.layout = layout::zipped_divide(t.layout, tiler); break;
-        }
-        if (id != BuiltinId::LocalTile) return tensor_value(std::move(out));
-        // local_tile(t, tiler, coord): the tile at `coord` (CuTe's inner_partition).
-        std::optional<Value> coord = args.size() >= 3 ? std::optional<Value>(args[2]) : kwarg("coord");
-        if (!coord) fail(diag::Kind::WrongArity, site.range, "cute.local_tile() needs the tile's coordinate: local_tile(tensor, tiler, coord)");
-        std::vector<Value> keep(layout::get(out.layout, 0).rank(), Value::none());
-        Value tile_modes = keep.size() == 1 ? Value::none() : Value::tuple(keep);
-        return tensor_slice(tensor_value(std::move(out)), Value::tuple({tile_modes, *coord}), site.range);
-      }
-      case BuiltinId::LocalPartition: {
-        // local_partition(t, thr_layout, index): thread `index`'s elements when
-        // the threads of thr_layout tile t (CuTe's outer_partition).
-        check_kwargs("cute.local_partition", {});
-        arity(3, 3, "cute.local_partition");
-        const TensorValue& t = tensor_arg(0, "cute.local_partition");
-        layout::Layout thr = to_layout(args[1], arg_range(1), "the thread layout");
-        std::vector<layout::Tiler> modes;
-        for (size_t m = 0; m < thr.rank(); ++m) modes.push_back(layout::Tiler(layout::make_layout(layout::IntTuple(layout::size(thr.shape[m])))));
-        TensorValue out = t;
-        out.layout = layout::zipped_divide(t.layout, layout::Tiler::tuple(std::move(modes)));
-        // Thread index -> coordinate in thr_layout: (index / stride_k) % shape_k.
-        layout::Layout flat = layout::flatten(thr);
-        std::vector<Value> crd;
-        Value idx = resolve_symbol(args[2], arg_range(2));
-        for (size_t k = 0; k < flat.rank(); ++k) {
-          // Shape-1 and stride-0 modes hold coordinate 0 (CuTe skips the stride-0 division).
-          if (flat.shape[k].value().is_constant(1) || flat.stride[k].value().is_constant(0)) {
-            crd.push_back(Value::integer(0));
-            continue;
-          }
-          Value q = eval_binop(ast::BinOpKind::FloorDiv, idx, int_value(flat.stride[k].value(), site.range), site.range, site.range);
-          crd.push_back(eval_binop(ast::BinOpKind::Mod, q, int_value(flat.shape[k].value(), site.range), site.range, site.range));
-        }
-        Value c = crd.size() == 1 ? crd[0] : Value::tuple(crd);
-        std::vector<Value> rest(layout::get(out.layout, 1).rank(), Value::none());
-        Value rest_modes = rest.size() == 1 ? Value::none() : Value::tuple(rest);
-        // zipped_divide's mode 0 was made from thr's flat modes, so the coordinate is flat too.
-        return tensor_slice(tensor_value(std::move(out)), Value::tuple({c, rest_modes}), site.range);
-      }
-      case BuiltinId::MakeIdentityLayout: case BuiltinId::MakeIdentityTensor: {
-        const char* name = id == BuiltinId::MakeIdentityLayout ? "cute.make_identity_layout" : "cute.make_identity_tensor";
-        check_kwargs(name, {});
-        arity(1, 1, name);
-        Value sv = args[0].kind == Value::Kind::Tuple ? args[0] : Value::tuple({args[0]});
-        std::vector<layout::IntTuple> shape, stride;
-        TensorValue tv;
-        tv.space = MemSpace::Coord;
-        tv.dtype = ScalarType::Int64;
-        for (size_t k = 0; k < sv.elts->size(); ++k) {
-          const Value& e = (*sv.elts)[k];
-          if (e.kind == Value::Kind::Tuple)
-            fail(diag::Kind::BadLayoutArgument, arg_range(0), std::string(name) + "() supports flat shapes only, found " + repr(args[0]));
-          shape.push_back(symbol_for(e, arg_range(0)));
-          stride.push_back(layout::Int::symbol("1@" + std::to_string(k)));
-          std::vector<std::string> leaves;  // these extents are predicated: no W0601 for them
-          collect_leaves(layout::IntTuple(shape.back().value()), leaves);
-          fn_->predicated_leaves.insert(leaves.begin(), leaves.end());
-          tv.coord_offset.push_back(ir::int_const(0, ScalarType::Int64));
-        }
-        tv.layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));
-        if (id == BuiltinId::MakeIdentityLayout) {
-          // CuTe's identity layout: coordinate -> itself, strides the basis E<k> (printed 1@k).
-          Value v;
-          v.kind = Value::Kind::Layout;
-          v.layout = std::make_shared<const layout::Layout>(tv.layout);
-          return v;
-        }
-        return tensor_value(std::move(tv));
-      }
-      case BuiltinId::MakeSwizzle: {
-        // CuTe's Swizzle<B, M, S>: offset ^ ((offset & (((1 << B) - 1) << (M + S))) >> S).
-        check_kwargs("cute.make_swizzle", {});
-        arity(3, 3, "cute.make_swizzle");
-        layout::ComposedLayout c;
-        c.swizzle.bits = static_cast<int>(require_static_int(args[0], arg_range(0), "the swizzle's bits"));
-        c.swizzle.base = static_cast<int>(require_static_int(args[1], arg_range(1), "the swizzle's base"));
-        c.swizzle.shift = static_cast<int>(require_static_int(args[2], arg_range(2), "the swizzle's shift"));
-        if (c.swizzle.bits < 0 || c.swizzle.base < 0 || c.swizzle.bits > 16 || c.swizzle.base > 16 ||
-            std::abs(c.swizzle.shift) < c.swizzle.bits || std::abs(c.swizzle.shift) > 16)
-          fail(diag::Kind::BadLayoutArgument, site.range,
-               "cute.make_swizzle(bits, base, shift) needs 0 <= bits, base <= 16 and bits <= |shift| <= 16 (CuTe's Swizzle<B, M, S>), found " +
-                   c.swizzle.to_string());
-        c.layout = layout::make_layout(layout::IntTuple(0));  // no layout: a bare swizzle
-        Value v;
-        v.kind = Value::Kind::ComposedLayout;
-        v.composed = std::make_shared<const layout::ComposedLayout>(c);
-        return v;
-      }
-      case BuiltinId::MakeComposedLayout: {
-        // CuTe DSL: make_composed_layout(inner, offset, outer) = inner o offset o outer.
-        check_kwargs("cute.make_composed_layout", {});
-        arity(3, 3, "cute.make_composed_layout");
-        if (args[0].kind != Value::Kind::ComposedLayout)
-          fail(diag::Kind::BadLayoutArgument, arg_range(0), "cute.make_composed_layout() takes a swizzle first (cute.make_swizzle(b, m, s)), found " + describe(args[0]));
-        layout::ComposedLayout c = *args[0].composed;
-        c.offset = layout::Int(require_static_int(args[1], arg_range(1), "the offset"));
-        c.layout = to_layout(args[2], arg_range(2), "the outer layout");
-        Value v;
-        v.kind = Value::Kind::ComposedLayout;
-        v.composed = std::make_shared<const layout::ComposedLayout>(c);
-        return v;
-      }
-      case BuiltinId::ElemLess: {
-        check_kwargs("cute.elem_less", {});
-        arity(2, 2, "cute.elem_less");
-        std::function<Value(const Value&, const Value&)> less = [&](const Value& a0, const Value& b0) -> Value {
-          // A rank-1 coordinate is a number or a 1-tuple; compare them alike.
-          auto unwrap = [](const Value& v) { return v.kind == Value::Kind::Tuple && v.elts->size() == 1 ? (*v.elts)[0] : v; };
-          Value a = unwrap(a0), b = unwrap(b0);
-          if (a.kind == Value::Kind::Tuple || b.kind == Value::Kind::Tuple) {
-            if (a.kind != Value::Kind::Tuple || b.kind != Value::Kind::Tuple || a.elts->size() != b.elts->size())
-              fail(diag::Kind::RankMismatch, site.range, "cute.elem_less() compares coordinates of the same rank, found " + repr(a) + " and " + repr(b));
-            Value acc = Value::boolean(true);
-            for (size_t i = 0; i < a.elts->size(); ++i) {
-              Value c = less((*a.elts)[i], (*b.elts)[i]);
-              if (acc.kind == Value::Kind::Bool && acc.i) acc = c;
-              else if (c.kind == Value::Kind::Bool) acc = c.i ? acc : c;
-              else acc = Value::dyn(ir::binary(ir::Op::LogicalAnd, to_expr_as(acc, ScalarType::Boolean, site.range),
-                                               to_expr_as(c, ScalarType::Boolean, site.range), ScalarType::Boolean), site.range);
-            }
-            return acc;
-          }
-          return eval_compare(ast::CmpOpKind::Lt, resolve_symbol(a, site.range), resolve_symbol(b, site.range), site.range);
-        };
-        return less(args[0], args[1]);
-      }
-      case BuiltinId::MakeFragment: case BuiltinId::MakeRmemTensor: {
-        const char* name = id == BuiltinId::MakeFragment ? "cute.make_fragment" : "cute.make_rmem_tensor";
-        kernel_only(name);
-        check_kwargs(name, {"dtype"});
-        arity(1, 2, name);
-        std::optional<Value> dt = args.size() == 2 ? std::optional<Value>(args[1]) : kwarg("dtype");
-        if (!dt) fail(diag::Kind::WrongArity, site.range, std::string(name) + "() needs an element type: " + name + "(shape, cutlass.Float32)");
-        ScalarType t = dtype_arg(*dt, args.size() == 2 ? arg_range(1) : site.range);
-        layout::Layout l = args[0].kind == Value::Kind::Layout ? *args[0].layout
-                                                               : layout::make_layout(to_int_tuple(args[0], arg_range(0), "the shape"));
-        return make_rmem(l, t, site.range);
-      }
-      case BuiltinId::MakeFragmentLike: {
-        kernel_only("cute.make_fragment_like");
-        check_kwargs("cute.make_fragment_like", {"dtype"});
-        arity(1, 2, "cute.make_fragment_like");
-        std::optional<Value> dt = args.size() == 2 ? std::optional<Value>(args[1]) : kwarg("dtype");
-        if (args[0].kind == Value::Kind::Layout)
-          return make_rmem(layout::make_layout(args[0].layout->shape), dt ? dtype_arg(*dt, site.range) : ScalarType::Float32, site.range);
-        const TensorValue& t = tensor_arg(0, "cute.make_fragment_like");
-        ScalarType et = dt ? dtype_arg(*dt, site.range) : (t.space == MemSpace::Coord ? ScalarType::Int32 : t.dtype);
-        // A compact column-major layout of the same shape: mode 0 (a copy's
-        // atom) stays contiguous, so copies into the fragment vectorize.
-        return make_rmem(layout::make_layout(t.layout.shape), et, site.range);
-      }
-      case BuiltinId::CopyUniversalOp: {
-        check_kwargs("cute.nvgpu.CopyUniversalOp", {});
-        arity(0, 0, "cute.nvgpu.CopyUniversalOp");
-        Value v;
-        v.kind = Value::Kind::Marker;
-        v.s = "CopyUniversalOp";
-        return v;
-      }
-      case BuiltinId::MakeCopyAtom: {
-        check_kwargs("cute.make_copy_atom", {"num_bits_per_copy"});
-        arity(2, 2, "cute.make_copy_atom");
-        if (args[0].kind == Value::Kind::Marker && (args[0].s == "LdMatrix8x8x16bOp" || args[0].s == "StMatrix8x8x16bOp")) return make_ldmatrix_atom(args, kwargs, site);
-        if (args[0].kind != Value::Kind::Marker || (args[0].s != "CopyUniversalOp" && args[0].s != "CopyG2SOp")) {
-          auto& d = error(diag::Kind::BadCopyAtom, arg_range(0),
-                          "cute.make_copy_atom() takes a copy operation: cute.nvgpu.CopyUniversalOp(), "
-                          "cute.nvgpu.cpasync.CopyG2SOp() or cute.nvgpu.warp.LdMatrix8x8x16bOp(...), found " + describe(args[0]));
-          if (args[0].kind == Value::Kind::Builtin) d.help("call the operation: CopyUniversalOp() with parentheses");
-          abort_entry();
-        }
-        auto atom = std::make_shared<CopyAtom>();
-        atom->cp_async = args[0].s == "CopyG2SOp";
-        atom->dtype = dtype_arg(args[1], arg_range(1));
-        int elem_bits = ir::bit_width(atom->dtype);
-        atom->bits = elem_bits;
-        if (auto b = kwarg("num_bits_per_copy")) atom->bits = require_static_int(*b, site.range, "num_bits_per_copy");
-        if (atom->bits < elem_bits || atom->bits > 128 || atom->bits % elem_bits != 0 || (atom->bits & (atom->bits - 1))) {
-          auto& d = error(diag::Kind::BadCopyAtom, site.range,
-                          "a universal copy of " + std::string(ir::type_name(atom->dtype)) + " cannot move " + std::to_string(atom->bits) +
-                              " bits per copy");
-          d.note("num_bits_per_copy must be " + std::to_string(elem_bits) + " (one element) times a power of two, at most 128");
-          abort_entry();
-        }
-        Value v;
-        v.kind = Value::Kind::CopyAtom;
-        v.atom = atom;
-        return v;
-      }
-      case BuiltinId::MakeTiledCopyTv: {
-        check_kwargs("cute.make_tiled_copy_tv", {});
-        arity(3, 3, "cute.make_tiled_copy_tv");
-        if (args[0].kind != Value::Kind::CopyAtom)
-          fail(diag::Kind::BadCopyAtom, arg_range(0), "cute.make_tiled_copy_tv() needs a copy atom first, found " + describe(args[0]));
-        layout::Layout thr = to_layout(args[1], arg_range(1), "the thread layout");
-        layout::Layout val = to_layout(args[2], arg_range(2), "the value layout");
-        auto tc = std::make_shared<TiledCopy>();
-        tc->atom = *args[0].atom;
-        auto [tiler, tv] = layout::make_layout_tv(thr, val);
-        tc->tiler = tiler;
-        tc->tv = tv;
-        int64_t atom_v = tc->atom.bits / ir::bit_width(tc->atom.dtype);
-        int64_t vals = layout::size(val).require_value("value layout size");
-        if (vals % atom_v != 0) {
-          auto& d = error(diag::Kind::BadCopyAtom, arg_range(2),
-                          "each thread holds " + std::to_string(vals) + " values, not a multiple of the atom's " + std::to_string(atom_v) +
-                              " values per copy");
-          d.help("make the value layout's size a multiple of " + std::to_string(atom_v) + ", or copy fewer bits per atom");
-          abort_entry();
-        }
-        Value v;
-        v.kind = Value::Kind::TiledCopy;
-        v.tiled_copy = tc;
-        return v;
-      }
-      case BuiltinId::Copy: {
-        kernel_only("cute.copy");
-        check_kwargs("cute.copy", {"pred", "tma_bar_ptr", "mcast_mask"});
-        arity(3, 3, "cute.copy");
-        if (args[0].kind == Value::Kind::TmaAtom) {
-          tensor_arg(1, "cute.copy");
-          tensor_arg(2, "cute.copy");
-          source::SourceRange mask_at = site.range;  // the mask's own span, for E0711
-          for (const auto& k : site.keywords)
-            if (k.name == "mcast_mask") mask_at = k.value->range;
-          tma_copy(*args[0].tma, args[1], args[2], kwarg("tma_bar_ptr"), site.range, kwarg("mcast_mask"), mask_at);
-          return Value::none();
-        }
-        CopyAtom atom;
-        if (args[0].kind == Value::Kind::CopyAtom) atom = *args[0].atom;
-        else if (args[0].kind == Value::Kind::TiledCopy) atom = args[0].tiled_copy->atom;
-        else fail(diag::Kind::BadCopyAtom, arg_range(0), "cute.copy() needs a copy atom or tiled copy first, found " + describe(args[0]));
-        tensor_arg(1, "cute.copy");
-        tensor_arg(2, "cute.copy");
-        copy(atom, args[1], args[2], kwarg("pred"), site.range);
-        return Value::none();
-      }
-      case BuiltinId::SmemAllocatorNew: {
-        kernel_only("SmemAllocator");
-        arity(0, 0, "SmemAllocator");
-        Value v;
-        v.kind = Value::Kind::SmemAllocator;
-        return v;
-      }
-      default: break;
-    }
+    return f();
   } catch (const layout::LayoutError& e) {
-    auto& d = error(diag::Kind::LayoutAlgebraError, site.range, e.what());
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (args[i].kind == Value::Kind::Layout) d.label(arg_range(i), "this is " + args[i].layout->to_string());
-      if (args[i].kind == Value::Kind::Tensor) d.label(arg_range(i), "this tensor's layout is " + args[i].tensor->layout.to_string());
+    auto& d = ev.error(diag::Kind::LayoutAlgebraError, c.site.range, e.what());
+    for (size_t i = 0; i < c.slots.size(); ++i) {
+      if (!c.given(i)) continue;
+      if (c[i].kind == Value::Kind::Layout) d.label(c.range(i), "this is " + c[i].layout->to_string());
+      if (c[i].kind == Value::Kind::Tensor) d.label(c.range(i), "this tensor's layout is " + c[i].tensor->layout.to_string());
     }
-    abort_entry();
+    ev.abort_entry();
   }
-  fail(diag::Kind::NotCallable, site.range, "unknown tensor builtin");
 }
 
-Value Evaluator::call_tensor_method(const Value& callee, std::vector<Value>& args,
-                                    std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site) {
-  const Value& self = *callee.self;
-  auto arity = [&](size_t lo, size_t hi, const char* name) { check_arity(args.size(), lo, hi, name, site.range); };
-  auto kwarg = [&](const std::string& name) { return kwarg_of(kwargs, name); };
-  auto tensor_at = [&](size_t i, const char* what) {
-    if (args[i].kind != Value::Kind::Tensor)
-      fail(diag::Kind::TypeMismatch, site.args[i]->range, std::string(what) + "() needs a tensor, found " + describe(args[i]));
+const TensorValue& tensor_arg(Evaluator& ev, BuiltinCall& c, size_t i) {
+  if (c[i].kind != Value::Kind::Tensor)
+    ev.fail(diag::Kind::TypeMismatch, c.range(i), c.name() + "() needs a tensor here, found " + describe(c[i]));
+  return *c[i].tensor;
+}
+
+ScalarType dtype_arg(Evaluator& ev, BuiltinCall& c, size_t i) {
+  if (c[i].kind != Value::Kind::Type)
+    ev.fail(diag::Kind::TypeMismatch, c.range(i), "expected an element type such as cutlass.Float32, found " + describe(c[i]));
+  return c[i].type;
+}
+
+std::optional<Value> optional_arg(BuiltinCall& c, size_t i) { return c.has(i) ? std::optional<Value>(c[i]) : std::nullopt; }
+
+Value marker(const char* name) {
+  Value v;
+  v.kind = Value::Kind::Marker;
+  v.s = name;
+  return v;
+}
+
+/// A tile that does not divide a static extent leaves a partial tile that
+/// nothing can predicate away at compile time (E0604); one that may not divide
+/// a run-time extent is recorded for the ragged-tile warning.
+void check_tiles_divide(Evaluator& ev, const TensorValue& t, const layout::Tiler& tiler, source::SourceRange t_at,
+                        source::SourceRange tiler_at) {
+  // A single layout tiles the tensor as a whole (mode 0 of a rank-1 tensor); a tuple tiles by mode.
+  std::vector<layout::Tiler> by_mode = tiler.is_tuple() ? tiler.modes : std::vector<layout::Tiler>{};
+  if (tiler.is_layout() && t.layout.rank() == 1) by_mode = {tiler};
+  for (size_t m = 0; m < by_mode.size() && m < t.layout.rank(); ++m) {
+    const auto& tm = by_mode[m];
+    if (!tm.is_layout()) continue;
+    auto ext = layout::size(t.layout.shape[m]);
+    auto tsz = layout::size(tm.layout);
+    if (!ext.is_static() && tsz.is_static() && tsz.value() > 1 && t.space != MemSpace::Coord &&
+        ev.known_divisor(ext) % tsz.value() != 0) {
+      std::vector<std::string> leaves;
+      ev.collect_leaves(layout::IntTuple(ext), leaves);
+      ev.fn_->ragged_tiles.push_back({leaves.empty() ? "" : leaves[0], ext.to_string(), tsz.value(), tiler_at});
+    }
+    if (ext.is_static() && tsz.is_static() && tsz.value() > 0 && ext.value() % tsz.value() != 0) {
+      auto& d = ev.error(diag::Kind::TilerNotDividing, tiler_at,
+                         "tile extent " + std::to_string(tsz.value()) + " does not divide mode " + std::to_string(m) +
+                             " of the tensor, of static extent " + std::to_string(ext.value()));
+      d.label(t_at, "this tensor has shape " + ev.shape_text(t.layout.shape));
+      d.note(std::to_string(ext.value()) + " = " + std::to_string(ext.value() / tsz.value()) + " * " + std::to_string(tsz.value()) +
+             " + " + std::to_string(ext.value() % tsz.value()) + ": the last tile would be partial");
+      d.help("choose a tile extent that divides " + std::to_string(ext.value()) +
+             ", or make the extent a run-time value and predicate the edge with an identity tensor");
+      ev.abort_entry();
+    }
+  }
+}
+
+/// E0603 for a proj= argument (slot `p`) of neither form `forms` names.
+[[noreturn]] void bad_projection(Evaluator& ev, BuiltinCall& c, size_t p, const char* forms) {
+  ev.fail(diag::Kind::BadLayoutArgument, c.range(p), c.name() + "()'s proj= takes " + forms + ", found " + repr(c[p]));
+}
+
+/// CuTe's dice by a flat projection (slot `p`, a tuple of 1 and None): the
+/// positions of the modes it keeps, out of `rank`.
+std::vector<size_t> diced_modes(Evaluator& ev, BuiltinCall& c, size_t p, size_t rank, const std::string& what) {
+  const Value& proj = c[p];
+  if (proj.kind != Value::Kind::Tuple) bad_projection(ev, c, p, "None or a tuple of 1 and None");
+  if (proj.elts->size() != rank)
+    ev.fail(diag::Kind::RankMismatch, c.range(p),
+            "proj= " + repr(proj) + " has " + std::to_string(proj.elts->size()) + " modes, but " + what + " has " + std::to_string(rank));
+  std::vector<size_t> keep;
+  for (size_t k = 0; k < rank; ++k) {
+    const Value& e = (*proj.elts)[k];
+    if (e.kind == Value::Kind::Int) keep.push_back(k);
+    else if (e.kind != Value::Kind::None) bad_projection(ev, c, p, "a tuple of 1 and None");
+  }
+  return keep;
+}
+
+/// The modes of a tuple argument (slot `i`) that the projection in slot `p` keeps.
+Value diced(Evaluator& ev, BuiltinCall& c, size_t i, size_t p, const std::string& what) {
+  std::vector<Value> all = c[i].kind == Value::Kind::Tuple ? *c[i].elts : std::vector<Value>{c[i]};
+  std::vector<Value> kept;
+  for (size_t k : diced_modes(ev, c, p, all.size(), what + " " + repr(c[i]))) kept.push_back(all[k]);
+  return Value::tuple(std::move(kept));
+}
+
+layout::Layout divide(BuiltinId id, const layout::Layout& l, const layout::Tiler& t) {
+  switch (id) {
+    case BuiltinId::LogicalDivide: return layout::logical_divide(l, t);
+    case BuiltinId::TiledDivide: return layout::tiled_divide(l, t);
+    case BuiltinId::FlatDivide: return layout::flat_divide(l, t);
+    default: return layout::zipped_divide(l, t);
+  }
+}
+
+/// get_slice's thr_idx: a static or run-time integer.
+Value thread_index_arg(Evaluator& ev, BuiltinCall& c) {
+  Value thr = ev.resolve_symbol(c[0], c.range(0));
+  if (!(thr.kind == Value::Kind::Int || (thr.kind == Value::Kind::Dyn && ir::is_integer(thr.type))))
+    ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a thread index, found " + describe(thr));
+  return thr;
+}
+
+/// Threads per block of the kernel being compiled, when its launch fixes them.
+std::optional<int64_t> static_block_threads(const Evaluator& ev) {
+  const FnCtx* fn = ev.fn_;
+  if (!fn || !fn->is_kernel || fn->static_block[0] <= 0) return std::nullopt;
+  return fn->static_block[0] * fn->static_block[1] * fn->static_block[2];
+}
+
+/// E0707: the tiled copy or MMA (`what`) is made for `threads`, the launch gives `block`.
+diag::Diagnostic& thread_count_error(Evaluator& ev, BuiltinCall& c, const char* what, int64_t threads, int64_t block) {
+  return ev.error(diag::Kind::ThreadCountMismatch, c.site.range,
+                  std::string("the ") + what + " is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
+                      std::to_string(block) + " threads per block");
+}
+
+}  // namespace
+
+Value Evaluator::tensor_by_tiler(BuiltinCall& c) {
+  return tensor_algebra(*this, c, [&] {
+    TensorValue out = tensor_arg(*this, c, 0);
+    layout::Tiler tiler = to_tiler(c[1], c.range(1), "the tiler");
+    if (c.id() == BuiltinId::Composition) {
+      // The same origin viewed through t.layout o tiler (e.g. a mode permutation).
+      out.layout = layout::composition(out.layout, tiler);
+    } else {
+      check_tiles_divide(*this, out, tiler, c.range(0), c.range(1));
+      out.layout = divide(c.id(), out.layout, tiler);
+    }
+    return tensor_value(std::move(out));
+  });
+}
+
+Value tensor_local_tile(Evaluator& ev, BuiltinCall& c) {
+  // local_tile(input, tiler, coord, proj): the tile at `coord` of zipped_divide(input, tiler)
+  // (CuTe's inner_partition); proj drops the tiler's and the coordinate's modes it marks None.
+  return tensor_algebra(ev, c, [&] {
+    const TensorValue& t = tensor_arg(ev, c, 0);
+    Value tiler_v = c.has(3) ? diced(ev, c, 1, 3, "the tiler") : c[1];
+    Value coord = c.has(3) ? diced(ev, c, 2, 3, "the coordinate") : c[2];
+    layout::Tiler tiler = ev.to_tiler(tiler_v, c.range(1), "the tiler");
+    check_tiles_divide(ev, t, tiler, c.range(0), c.range(1));
+    TensorValue out = t;
+    out.layout = layout::zipped_divide(t.layout, tiler);
+    std::vector<Value> keep(layout::get(out.layout, 0).rank(), Value::none());
+    Value tile_modes = keep.size() == 1 ? Value::none() : Value::tuple(keep);
+    return ev.tensor_slice(ev.tensor_value(std::move(out)), Value::tuple({tile_modes, coord}), c.site.range);
+  });
+}
+
+Value tensor_local_partition(Evaluator& ev, BuiltinCall& c) {
+  // local_partition(target, tiler, index, proj): thread `index`'s elements when the threads of
+  // the thread layout tile the tensor (CuTe's outer_partition); proj drops thread-layout modes.
+  return tensor_algebra(ev, c, [&] {
+    const source::SourceRange at = c.site.range;
+    const TensorValue& t = tensor_arg(ev, c, 0);
+    layout::Layout thr = ev.to_layout(c[1], c.range(1), "the thread layout");
+    if (c[3].kind == Value::Kind::Tuple) thr = layout::select(thr, diced_modes(ev, c, 3, thr.rank(), "the thread layout " + thr.to_string()));
+    else if (c[3].kind != Value::Kind::Int) bad_projection(ev, c, 3, "1 or a tuple of 1 and None");
+    std::vector<layout::Tiler> modes;
+    for (size_t m = 0; m < thr.rank(); ++m) modes.push_back(layout::Tiler(layout::make_layout(layout::IntTuple(layout::size(thr.shape[m])))));
+    TensorValue out = t;
+    out.layout = layout::zipped_divide(t.layout, layout::Tiler::tuple(std::move(modes)));
+    // Thread index -> coordinate in the thread layout: (index / stride_k) % shape_k.
+    layout::Layout flat = layout::flatten(thr);
+    std::vector<Value> crd;
+    Value idx = ev.resolve_symbol(c[2], c.range(2));
+    for (size_t k = 0; k < flat.rank(); ++k) {
+      // Shape-1 and stride-0 modes hold coordinate 0 (CuTe skips the stride-0 division).
+      if (flat.shape[k].value().is_constant(1) || flat.stride[k].value().is_constant(0)) {
+        crd.push_back(Value::integer(0));
+        continue;
+      }
+      Value q = ev.eval_binop(ast::BinOpKind::FloorDiv, idx, ev.int_value(flat.stride[k].value(), at), at, at);
+      crd.push_back(ev.eval_binop(ast::BinOpKind::Mod, q, ev.int_value(flat.shape[k].value(), at), at, at));
+    }
+    Value thread_crd = crd.size() == 1 ? crd[0] : Value::tuple(crd);
+    std::vector<Value> rest(layout::get(out.layout, 1).rank(), Value::none());
+    Value rest_modes = rest.size() == 1 ? Value::none() : Value::tuple(rest);
+    // zipped_divide's mode 0 was made from the thread layout's flat modes, so the coordinate is flat too.
+    return ev.tensor_slice(ev.tensor_value(std::move(out)), Value::tuple({thread_crd, rest_modes}), at);
+  });
+}
+
+Value tensor_make_identity(Evaluator& ev, BuiltinCall& c) {
+  // An identity (coordinate) tensor, or with make_identity_layout CuTe's identity layout:
+  // coordinate -> itself, strides the basis E<k> (printed 1@k).
+  return tensor_algebra(ev, c, [&] {
+    Value sv = c[0].kind == Value::Kind::Tuple ? c[0] : Value::tuple({c[0]});
+    std::vector<layout::IntTuple> shape, stride;
+    TensorValue tv;
+    tv.space = MemSpace::Coord;
+    tv.dtype = ScalarType::Int64;
+    for (size_t k = 0; k < sv.elts->size(); ++k) {
+      const Value& e = (*sv.elts)[k];
+      if (e.kind == Value::Kind::Tuple)
+        ev.fail(diag::Kind::BadLayoutArgument, c.range(0), c.name() + "() supports flat shapes only, found " + repr(c[0]));
+      shape.push_back(ev.symbol_for(e, c.range(0)));
+      stride.push_back(layout::Int::symbol("1@" + std::to_string(k)));
+      std::vector<std::string> leaves;  // these extents are predicated: no W0601 for them
+      ev.collect_leaves(layout::IntTuple(shape.back().value()), leaves);
+      ev.fn_->predicated_leaves.insert(leaves.begin(), leaves.end());
+      tv.coord_offset.push_back(ir::int_const(0, ScalarType::Int64));
+    }
+    tv.layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));
+    if (c.id() == BuiltinId::MakeIdentityTensor) return ev.tensor_value(std::move(tv));
+    Value v;
+    v.kind = Value::Kind::Layout;
+    v.layout = std::make_shared<const layout::Layout>(tv.layout);
+    return v;
+  });
+}
+
+Value tensor_make_swizzle(Evaluator& ev, BuiltinCall& c) {
+  // CuTe's Swizzle<B, M, S>: offset ^ ((offset & (((1 << B) - 1) << (M + S))) >> S).
+  layout::ComposedLayout sw;
+  sw.swizzle.bits = static_cast<int>(ev.require_static_int(c[0], c.range(0), "the swizzle's bits"));
+  sw.swizzle.base = static_cast<int>(ev.require_static_int(c[1], c.range(1), "the swizzle's base"));
+  sw.swizzle.shift = static_cast<int>(ev.require_static_int(c[2], c.range(2), "the swizzle's shift"));
+  if (sw.swizzle.bits < 0 || sw.swizzle.base < 0 || sw.swizzle.bits > 16 || sw.swizzle.base > 16 ||
+      std::abs(sw.swizzle.shift) < sw.swizzle.bits || std::abs(sw.swizzle.shift) > 16)
+    ev.fail(diag::Kind::BadLayoutArgument, c.site.range,
+            c.name() + "(bits, base, shift) needs 0 <= bits, base <= 16 and bits <= |shift| <= 16 (CuTe's Swizzle<B, M, S>), found " +
+                sw.swizzle.to_string());
+  sw.layout = layout::make_layout(layout::IntTuple(0));  // no layout: a bare swizzle
+  Value v;
+  v.kind = Value::Kind::ComposedLayout;
+  v.composed = std::make_shared<const layout::ComposedLayout>(sw);
+  return v;
+}
+
+Value tensor_make_composed_layout(Evaluator& ev, BuiltinCall& c) {
+  // CuTe DSL: make_composed_layout(inner, offset, outer) = inner o offset o outer.
+  if (c[0].kind != Value::Kind::ComposedLayout)
+    ev.fail(diag::Kind::BadLayoutArgument, c.range(0),
+            c.name() + "() takes a swizzle first (cute.make_swizzle(b, m, s)), found " + describe(c[0]));
+  layout::ComposedLayout composed = *c[0].composed;
+  composed.offset = layout::Int(ev.require_static_int(c[1], c.range(1), "the offset"));
+  composed.layout = ev.to_layout(c[2], c.range(2), "the outer layout");
+  Value v;
+  v.kind = Value::Kind::ComposedLayout;
+  v.composed = std::make_shared<const layout::ComposedLayout>(composed);
+  return v;
+}
+
+Value tensor_elem_less(Evaluator& ev, BuiltinCall& c) {
+  const source::SourceRange at = c.site.range;
+  std::function<Value(const Value&, const Value&)> less = [&](const Value& a0, const Value& b0) -> Value {
+    // A rank-1 coordinate is a number or a 1-tuple; compare them alike.
+    auto unwrap = [](const Value& v) { return v.kind == Value::Kind::Tuple && v.elts->size() == 1 ? (*v.elts)[0] : v; };
+    Value a = unwrap(a0), b = unwrap(b0);
+    if (a.kind != Value::Kind::Tuple && b.kind != Value::Kind::Tuple)
+      return ev.eval_compare(ast::CmpOpKind::Lt, ev.resolve_symbol(a, at), ev.resolve_symbol(b, at), at);
+    if (a.kind != Value::Kind::Tuple || b.kind != Value::Kind::Tuple || a.elts->size() != b.elts->size())
+      ev.fail(diag::Kind::RankMismatch, at, c.name() + "() compares coordinates of the same rank, found " + repr(a) + " and " + repr(b));
+    Value acc = Value::boolean(true);
+    for (size_t i = 0; i < a.elts->size(); ++i) {
+      Value ci = less((*a.elts)[i], (*b.elts)[i]);
+      if (acc.kind == Value::Kind::Bool && acc.i) acc = ci;
+      else if (ci.kind == Value::Kind::Bool) acc = ci.i ? acc : ci;
+      else acc = Value::dyn(ir::binary(ir::Op::LogicalAnd, ev.to_expr_as(acc, ScalarType::Boolean, at),
+                                       ev.to_expr_as(ci, ScalarType::Boolean, at), ScalarType::Boolean), at);
+    }
+    return acc;
   };
-  switch (callee.builtin) {
-    case BuiltinId::MethodLoad: arity(0, 0, ".load"); return ssa_load(self, site.range);
-    case BuiltinId::MethodStore: case BuiltinId::MethodFill: {
-      arity(1, 1, callee.builtin == BuiltinId::MethodStore ? ".store" : ".fill");
-      Value v = resolve_symbol(args[0], site.args[0]->range);
-      if (callee.builtin == BuiltinId::MethodFill && v.kind == Value::Kind::TensorSSA)
-        fail(diag::Kind::TypeMismatch, site.args[0]->range, ".fill() takes a scalar; use .store() for a whole value");
-      ssa_store(self, v, site.range);
+  return tensor_algebra(ev, c, [&] { return less(c[0], c[1]); });
+}
+
+Value tensor_make_rmem_tensor(Evaluator& ev, BuiltinCall& c) {
+  return tensor_algebra(ev, c, [&] {
+    ScalarType t = dtype_arg(ev, c, 1);
+    layout::Layout l = c[0].kind == Value::Kind::Layout ? *c[0].layout : layout::make_layout(ev.to_int_tuple(c[0], c.range(0), "the shape"));
+    return ev.make_rmem(l, t, c.site.range);
+  });
+}
+
+Value tensor_make_fragment_like(Evaluator& ev, BuiltinCall& c) {
+  // A compact column-major layout of the source's shape: mode 0 (a copy's atom) stays
+  // contiguous, so copies into the fragment vectorize.
+  return tensor_algebra(ev, c, [&] {
+    if (c[0].kind == Value::Kind::Layout)
+      return ev.make_rmem(layout::make_layout(c[0].layout->shape), c.has(1) ? dtype_arg(ev, c, 1) : ScalarType::Float32, c.site.range);
+    const TensorValue& t = tensor_arg(ev, c, 0);
+    ScalarType et = c.has(1) ? dtype_arg(ev, c, 1) : (t.space == MemSpace::Coord ? ScalarType::Int32 : t.dtype);
+    return ev.make_rmem(layout::make_layout(t.layout.shape), et, c.site.range);
+  });
+}
+
+Value tensor_copy_universal_op(Evaluator&, BuiltinCall&) { return marker("CopyUniversalOp"); }
+
+Value tensor_make_copy_atom(Evaluator& ev, BuiltinCall& c) {
+  const Value& op = c[0];
+  if (op.kind == Value::Kind::Marker && (op.s == "LdMatrix8x8x16bOp" || op.s == "StMatrix8x8x16bOp")) {
+    std::vector<Value> args{c[0], c[1]};  // ldmatrix_ops.cpp reads the call as written
+    Kwargs kwargs;
+    if (c.has(2)) kwargs.emplace_back("num_bits_per_copy", c[2]);
+    return ev.make_ldmatrix_atom(args, kwargs, c.site);
+  }
+  if (op.kind != Value::Kind::Marker || (op.s != "CopyUniversalOp" && op.s != "CopyG2SOp")) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(0),
+                       c.name() + "() takes a copy operation: cute.nvgpu.CopyUniversalOp(), "
+                                  "cute.nvgpu.cpasync.CopyG2SOp() or cute.nvgpu.warp.LdMatrix8x8x16bOp(...), found " + describe(op));
+    if (op.kind == Value::Kind::Builtin) d.help("call the operation: CopyUniversalOp() with parentheses");
+    ev.abort_entry();
+  }
+  auto atom = std::make_shared<CopyAtom>();
+  atom->cp_async = op.s == "CopyG2SOp";
+  atom->dtype = dtype_arg(ev, c, 1);
+  const int elem_bits = ir::bit_width(atom->dtype);
+  atom->bits = c.has(2) ? ev.require_static_int(c[2], c.range(2), "num_bits_per_copy") : elem_bits;
+  if (atom->bits < elem_bits || atom->bits > 128 || atom->bits % elem_bits != 0 || (atom->bits & (atom->bits - 1))) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.site.range,
+                       "a universal copy of " + std::string(ir::type_name(atom->dtype)) + " cannot move " + std::to_string(atom->bits) +
+                           " bits per copy");
+    d.note("num_bits_per_copy must be " + std::to_string(elem_bits) + " (one element) times a power of two, at most 128");
+    ev.abort_entry();
+  }
+  Value v;
+  v.kind = Value::Kind::CopyAtom;
+  v.atom = atom;
+  return v;
+}
+
+Value tensor_make_tiled_copy_tv(Evaluator& ev, BuiltinCall& c) {
+  if (c[0].kind != Value::Kind::CopyAtom)
+    ev.fail(diag::Kind::BadCopyAtom, c.range(0), c.name() + "() needs a copy atom first, found " + describe(c[0]));
+  return tensor_algebra(ev, c, [&] {
+    layout::Layout thr = ev.to_layout(c[1], c.range(1), "the thread layout");
+    layout::Layout val = ev.to_layout(c[2], c.range(2), "the value layout");
+    auto tc = std::make_shared<TiledCopy>();
+    tc->atom = *c[0].atom;
+    std::tie(tc->tiler, tc->tv) = layout::make_layout_tv(thr, val);
+    int64_t atom_v = tc->atom.bits / ir::bit_width(tc->atom.dtype);
+    int64_t vals = layout::size(val).require_value("value layout size");
+    if (vals % atom_v != 0) {
+      auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(2),
+                         "each thread holds " + std::to_string(vals) + " values, not a multiple of the atom's " +
+                             std::to_string(atom_v) + " values per copy");
+      d.help("make the value layout's size a multiple of " + std::to_string(atom_v) + ", or copy fewer bits per atom");
+      ev.abort_entry();
+    }
+    Value v;
+    v.kind = Value::Kind::TiledCopy;
+    v.tiled_copy = tc;
+    return v;
+  });
+}
+
+Value tensor_copy(Evaluator& ev, BuiltinCall& c) {
+  // Slots: atom, src, dst, then the keywords pred, tma_bar_ptr, mcast_mask.
+  return tensor_algebra(ev, c, [&] {
+    if (c[0].kind == Value::Kind::TmaAtom) {
+      tensor_arg(ev, c, 1);
+      tensor_arg(ev, c, 2);
+      ev.tma_copy(*c[0].tma, c[1], c[2], optional_arg(c, 4), c.site.range, optional_arg(c, 5), c.range(5));
       return Value::none();
     }
-    case BuiltinId::MethodGetSlice: {
-      arity(1, 1, ".get_slice");
-      if (self.kind == Value::Kind::TiledMma) {
-        auto tm = std::make_shared<TiledMma>(*self.tiled_mma);
-        Value thr = resolve_symbol(args[0], site.args[0]->range);
-        if (!(thr.kind == Value::Kind::Int || (thr.kind == Value::Kind::Dyn && ir::is_integer(thr.type))))
-          fail(diag::Kind::TypeMismatch, site.args[0]->range, ".get_slice() takes a thread index, found " + describe(thr));
-        int64_t threads = tm->atom.threads * tm->am * tm->an;
-        if (fn_ && fn_->is_kernel && fn_->static_block[0] > 0) {
-          int64_t block = fn_->static_block[0] * fn_->static_block[1] * fn_->static_block[2];
-          if (block < threads) {
-            auto& d = error(diag::Kind::ThreadCountMismatch, site.range,
-                            "the tiled MMA is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
-                                std::to_string(block) + " threads per block");
-            d.note("its atoms are laid out (" + std::to_string(tm->am) + ", " + std::to_string(tm->an) + ") with " +
-                   std::to_string(tm->atom.threads) + " threads each");
-            abort_entry();
-          }
-        }
-        tm->thread = std::make_shared<Value>(thr);
-        Value v;
-        v.kind = Value::Kind::TiledMma;
-        v.tiled_mma = tm;
-        return v;
-      }
-      auto tc = std::make_shared<TiledCopy>(*self.tiled_copy);
-      Value thr = resolve_symbol(args[0], site.args[0]->range);
-      if (!(thr.kind == Value::Kind::Int || (thr.kind == Value::Kind::Dyn && ir::is_integer(thr.type))))
-        fail(diag::Kind::TypeMismatch, site.args[0]->range, ".get_slice() takes a thread index, found " + describe(thr));
-      int64_t threads = layout::size(layout::get(tc->tv, 0)).require_value("thread count");
-      if (fn_ && fn_->is_kernel && fn_->static_block[0] > 0) {
-        int64_t block = fn_->static_block[0] * fn_->static_block[1] * fn_->static_block[2];
-        // Fewer threads leave parts of every tile uncopied. More are fine when
-        // the extra ones cannot reach the copy: get_slice under a run-time
-        // branch, or with an index other than the raw thread index.
-        auto raw_tid = [](const Value& v) {
-          if (v.kind != Value::Kind::Dyn) return false;
-          ir::ExprRef e = v.expr;
-          while (e->kind == ir::ExprKind::Cast) e = e->operands[0];
-          return e->kind == ir::ExprKind::Builtin && e->name == "threadIdx.x";
-        };
-        bool in_branch = false;  // inside run-time control flow, in this frame or a caller's
-        for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
-          in_branch = in_branch || (*it)->dyn_depth > 0;
-          if ((*it)->is_entry) break;
-        }
-        bool unguarded_extra = block > threads && !in_branch && raw_tid(thr);
-        if (block < threads || unguarded_extra) {
-          auto& d = error(diag::Kind::ThreadCountMismatch, site.range,
-                          "the tiled copy is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
-                              std::to_string(block) + " threads per block");
-          if (unguarded_extra)
-            d.note("threads " + std::to_string(threads) + " to " + std::to_string(block - 1) +
-                   " would partition outside the tile; guard them (if tidx < " + std::to_string(threads) + ":) or launch fewer");
-          d.note("its thread-value layout is " + tc->tv.to_string() + " over a " + shape_text(tc->tiler) + " tile");
-          d.help("launch with block=(" + std::to_string(threads) + ", 1, 1), or change the thread layout to match the block");
-          abort_entry();
-        }
-      }
-      tc->thread = std::make_shared<Value>(thr);
-      Value v;
-      v.kind = Value::Kind::TiledCopy;
-      v.tiled_copy = tc;
-      return v;
+    CopyAtom atom;
+    if (c[0].kind == Value::Kind::CopyAtom) atom = *c[0].atom;
+    else if (c[0].kind == Value::Kind::TiledCopy) atom = c[0].tiled_copy->atom;
+    else ev.fail(diag::Kind::BadCopyAtom, c.range(0), c.name() + "() needs a copy atom or tiled copy first, found " + describe(c[0]));
+    tensor_arg(ev, c, 1);
+    tensor_arg(ev, c, 2);
+    ev.copy(atom, c[1], c[2], optional_arg(c, 3), c.site.range);
+    return Value::none();
+  });
+}
+
+Value tensor_smem_allocator(Evaluator&, BuiltinCall&) {
+  Value v;
+  v.kind = Value::Kind::SmemAllocator;
+  return v;
+}
+
+// ---- methods
+
+Value tensor_method_load(Evaluator& ev, BuiltinCall& c) { return ev.ssa_load(c.self(), c.site.range); }
+
+Value tensor_method_store(Evaluator& ev, BuiltinCall& c) {
+  // Tensor.store(data) and Tensor.fill(value): every element.
+  Value v = ev.resolve_symbol(c[0], c.range(0));
+  if (c.id() == BuiltinId::MethodFill && v.kind == Value::Kind::TensorSSA)
+    ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a scalar; use .store() for a whole value");
+  ev.ssa_store(c.self(), v, c.site.range);
+  return Value::none();
+}
+
+Value tensor_ssa_to(Evaluator& ev, BuiltinCall& c) {
+  if (c[0].kind != Value::Kind::Type)
+    ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes an element type, found " + describe(c[0]));
+  const ScalarType t = c[0].type;
+  const source::SourceRange at = c.site.range;
+  return ev.ssa_map(c.self(), nullptr, [&](const Value& x, const Value*) { return Value::dyn(ir::cast(ev.to_expr(x, at), t), at); }, at);
+}
+
+Value tensor_copy_get_slice(Evaluator& ev, BuiltinCall& c) {
+  auto tc = std::make_shared<TiledCopy>(*c.self().tiled_copy);
+  Value thr = thread_index_arg(ev, c);
+  int64_t threads = layout::size(layout::get(tc->tv, 0)).require_value("thread count");
+  if (auto known = static_block_threads(ev)) {
+    const int64_t block = *known;
+    // Fewer threads leave parts of every tile uncopied. More are fine when
+    // the extra ones cannot reach the copy: get_slice under a run-time
+    // branch, or with an index other than the raw thread index.
+    auto raw_tid = [](const Value& v) {
+      if (v.kind != Value::Kind::Dyn) return false;
+      ir::ExprRef e = v.expr;
+      while (e->kind == ir::ExprKind::Cast) e = e->operands[0];
+      return e->kind == ir::ExprKind::Builtin && e->name == "threadIdx.x";
+    };
+    bool in_branch = false;  // inside run-time control flow, in this frame or a caller's
+    for (auto it = ev.frames_.rbegin(); it != ev.frames_.rend(); ++it) {
+      in_branch = in_branch || (*it)->dyn_depth > 0;
+      if ((*it)->is_entry) break;
     }
-    case BuiltinId::MethodPartitionS: case BuiltinId::MethodPartitionD: {
-      const char* name = callee.builtin == BuiltinId::MethodPartitionS ? ".partition_S" : ".partition_D";
-      arity(1, 1, name);
-      tensor_at(0, name);
-      if (!self.tiled_copy->thread)
-        fail(diag::Kind::UnsupportedOperation, site.range, std::string(name) + "() needs one thread's slice: tiled_copy.get_slice(tidx)" + name + "(t)");
-      if (self.tiled_copy->operand >= 0)
-        return ldmatrix_partition(*self.tiled_copy, args[0], callee.builtin == BuiltinId::MethodPartitionS, site.range);
-      return partition(*self.tiled_copy, args[0], site.range);
+    bool unguarded_extra = block > threads && !in_branch && raw_tid(thr);
+    if (block < threads || unguarded_extra) {
+      auto& d = thread_count_error(ev, c, "tiled copy", threads, block);
+      if (unguarded_extra)
+        d.note("threads " + std::to_string(threads) + " to " + std::to_string(block - 1) +
+               " would partition outside the tile; guard them (if tidx < " + std::to_string(threads) + ":) or launch fewer");
+      d.note("its thread-value layout is " + tc->tv.to_string() + " over a " + ev.shape_text(tc->tiler) + " tile");
+      d.help("launch with block=(" + std::to_string(threads) + ", 1, 1), or change the thread layout to match the block");
+      ev.abort_entry();
     }
-    case BuiltinId::MethodTo: {
-      arity(1, 1, ".to");
-      if (args[0].kind != Value::Kind::Type) fail(diag::Kind::TypeMismatch, site.args[0]->range, ".to() takes an element type, found " + describe(args[0]));
-      ScalarType t = args[0].type;
-      return ssa_map(self, nullptr, [&](const Value& x, const Value*) {
-        return Value::dyn(ir::cast(to_expr(x, site.range), t), site.range);
-      }, site.range);
-    }
-    case BuiltinId::MethodAllocateTensor: {
-      // CuTe DSL: SmemAllocator.allocate_tensor(element_type, layout, byte_alignment=16, swizzle=None)
-      arity(2, 3, ".allocate_tensor");
-      if (args[0].kind != Value::Kind::Type)
-        fail(diag::Kind::TypeMismatch, site.args[0]->range, ".allocate_tensor() takes the element type first, found " + describe(args[0]));
-      std::optional<layout::Swizzle> swz;
-      int64_t base_offset = 0;
-      layout::Layout l;
-      if (args[1].kind == Value::Kind::ComposedLayout) {
-        swz = args[1].composed->swizzle;
-        base_offset = args[1].composed->offset.require_value("offset");
-        l = args[1].composed->layout;
-        if (base_offset < 0) {
-          auto& d = error(diag::Kind::BadLayoutArgument, site.args[1]->range,
-                          "a shared-memory tensor's composed layout has offset " + std::to_string(base_offset) +
-                              ": its elements would lie before the allocation");
-          d.help("use an offset of 0 or more (cute.make_composed_layout(swizzle, 0, layout))");
-          abort_entry();
-        }
-      } else {
-        l = to_layout(args[1], site.args[1]->range, "the layout");
-      }
-      if (auto sw = kwarg("swizzle")) {
-        if (sw->kind != Value::Kind::ComposedLayout)
-          fail(diag::Kind::BadLayoutArgument, site.range, "swizzle= takes cute.make_swizzle(b, m, s), found " + describe(*sw));
-        swz = sw->composed->swizzle;
-      }
-      std::optional<Value> al = args.size() == 3 ? std::optional<Value>(args[2]) : kwarg("byte_alignment");
-      int64_t align = al ? require_static_int(*al, site.range, "byte_alignment") : 16;
-      if (align <= 0 || (align & (align - 1)) || align > 1024)
-        fail(diag::Kind::BadLayoutArgument, site.range, "byte_alignment must be a power of two up to 1024, found " + std::to_string(align));
-      int64_t cos = 0;
-      try {
-        auto c = layout::cosize(l);
-        if (!c.is_static()) throw layout::LayoutError("");
-        cos = c.value();
-      } catch (const layout::LayoutError&) {
-        fail(diag::Kind::FragmentNotStatic, site.args[1]->range, "shared memory tensors need a static layout, found " + l.to_string());
-      }
-      {
-        // Negative strides reach below element 0: the allocation starts there.
-        int64_t lowest = base_offset;
-        auto shapes = layout::flatten_leaves(l.shape), strides = layout::flatten_leaves(l.stride);
-        for (size_t i = 0; i < shapes.size() && i < strides.size(); ++i)
-          if (shapes[i].is_static() && strides[i].is_static() && strides[i].value() < 0)
-            lowest += (shapes[i].value() - 1) * strides[i].value();
-        if (lowest < 0) {
-          auto& d = error(diag::Kind::BadLayoutArgument, site.args[1]->range,
-                          "a shared-memory tensor's layout " + l.to_string() + " reaches element " + std::to_string(lowest) +
-                              ": its elements would lie before the allocation");
-          d.help("use non-negative strides (and offset) for shared memory; walk it backwards by indexing instead");
-          abort_entry();
-        }
-      }
-      int64_t elem_bytes = std::max(1, ir::bit_width(args[0].type) / 8);
-      align = std::max(align, elem_bytes);
-      if (swz) {  // swizzled offsets stay inside their 2^(base+bits+shift)-element block: allocate whole blocks
-        const int64_t block = swz->span();
-        cos = (cos + base_offset + block - 1) / block * block;
-      }
-      int64_t offset = (fn_->smem_bytes + align - 1) / align * align;
-      int64_t bytes = cos * elem_bytes;
-      TensorValue tv;
-      tv.dtype = args[0].type;
-      tv.space = MemSpace::Smem;
-      tv.layout = l;
-      tv.ptr = unique_name("smem");
-      tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
-      tv.swizzle = swz;
-      if (base_offset) tv.offset = ir::int_const(base_offset, ScalarType::Int64);
-      if (swz && tv.align_bytes / elem_bytes < swz->span()) {
-        // The swizzle permutes offset bits (below base + bits + |shift|, for either sign of the
-        // shift): the buffer must start where those bits are zero.
-        const int64_t need = swz->span() * elem_bytes;
-        if (need > 1024) fail(diag::Kind::BadLayoutArgument, site.range, "a swizzle over " + std::to_string(need) + "-byte blocks is not supported (the shared-memory base is 1024-byte aligned)");
-        offset = (fn_->smem_bytes + need - 1) / need * need;
-        tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
-      }
-      fn_->kernel->smem.push_back({tv.ptr, tv.dtype, offset, bytes});
-      int64_t limit = smem_limit_bytes();
-      if (fn_->smem_bytes <= limit && offset + bytes > limit) fn_->smem_peak_at = site.range;  // the one that crossed it
-      fn_->smem_bytes = offset + bytes;
-      return tensor_value(std::move(tv));
-    }
-    default: break;
   }
-  fail(diag::Kind::NotCallable, site.range, "unknown method");
+  tc->thread = std::make_shared<Value>(thr);
+  Value v;
+  v.kind = Value::Kind::TiledCopy;
+  v.tiled_copy = tc;
+  return v;
+}
+
+Value tensor_mma_get_slice(Evaluator& ev, BuiltinCall& c) {
+  auto tm = std::make_shared<TiledMma>(*c.self().tiled_mma);
+  Value thr = thread_index_arg(ev, c);
+  int64_t threads = tm->atom.threads * tm->am * tm->an;
+  if (auto block = static_block_threads(ev); block && *block < threads) {
+    auto& d = thread_count_error(ev, c, "tiled MMA", threads, *block);
+    d.note("its atoms are laid out (" + std::to_string(tm->am) + ", " + std::to_string(tm->an) + ") with " +
+           std::to_string(tm->atom.threads) + " threads each");
+    ev.abort_entry();
+  }
+  tm->thread = std::make_shared<Value>(thr);
+  Value v;
+  v.kind = Value::Kind::TiledMma;
+  v.tiled_mma = tm;
+  return v;
+}
+
+Value tensor_partition(Evaluator& ev, BuiltinCall& c) {
+  // TiledCopy.partition_S(src) / partition_D(dst) of one thread's slice.
+  const TiledCopy& tc = *c.self().tiled_copy;
+  if (c[0].kind != Value::Kind::Tensor)
+    ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() needs a tensor, found " + describe(c[0]));
+  if (!tc.thread) {
+    const std::string attr(c.info.attribute());
+    ev.fail(diag::Kind::UnsupportedOperation, c.site.range,
+            c.name() + "() needs one thread's slice: tiled_copy.get_slice(tidx)." + attr + "(t)");
+  }
+  if (tc.operand >= 0) return ev.ldmatrix_partition(tc, c[0], c.id() == BuiltinId::MethodPartitionS, c.site.range);
+  return ev.partition(tc, c[0], c.site.range);
+}
+
+namespace {
+
+/// allocate_tensor's layout: a plain layout, or a composed one (swizzle o offset o layout),
+/// with the swizzle= argument overriding the composed layout's.
+struct SmemLayout {
+  layout::Layout layout;
+  std::optional<layout::Swizzle> swizzle;
+  int64_t offset = 0;
+};
+
+SmemLayout smem_layout_arg(Evaluator& ev, BuiltinCall& c) {
+  SmemLayout out;
+  const Value& l = c[1];
+  if (l.kind == Value::Kind::ComposedLayout) {
+    out.swizzle = l.composed->swizzle;
+    out.offset = l.composed->offset.require_value("offset");
+    out.layout = l.composed->layout;
+    if (out.offset < 0) {
+      auto& d = ev.error(diag::Kind::BadLayoutArgument, c.range(1),
+                         "a shared-memory tensor's composed layout has offset " + std::to_string(out.offset) +
+                             ": its elements would lie before the allocation");
+      d.help("use an offset of 0 or more (cute.make_composed_layout(swizzle, 0, layout))");
+      ev.abort_entry();
+    }
+  } else {
+    out.layout = ev.to_layout(l, c.range(1), "the layout");
+  }
+  if (c.has(3)) {
+    if (c[3].kind != Value::Kind::ComposedLayout)
+      ev.fail(diag::Kind::BadLayoutArgument, c.range(3), "swizzle= takes cute.make_swizzle(b, m, s), found " + describe(c[3]));
+    out.swizzle = c[3].composed->swizzle;
+  }
+  return out;
+}
+
+/// The elements the layout reaches, counted from element 0; E0605 unless static, E0603 when
+/// negative strides (or the offset) reach below element 0, where the allocation starts.
+int64_t smem_cosize(Evaluator& ev, BuiltinCall& c, const SmemLayout& s) {
+  const layout::Layout& l = s.layout;
+  int64_t cos = 0;
+  try {
+    auto n = layout::cosize(l);
+    if (!n.is_static()) throw layout::LayoutError("");
+    cos = n.value();
+  } catch (const layout::LayoutError&) {
+    ev.fail(diag::Kind::FragmentNotStatic, c.range(1), "shared memory tensors need a static layout, found " + l.to_string());
+  }
+  int64_t lowest = s.offset;
+  auto shapes = layout::flatten_leaves(l.shape), strides = layout::flatten_leaves(l.stride);
+  for (size_t i = 0; i < shapes.size() && i < strides.size(); ++i)
+    if (shapes[i].is_static() && strides[i].is_static() && strides[i].value() < 0) lowest += (shapes[i].value() - 1) * strides[i].value();
+  if (lowest < 0) {
+    auto& d = ev.error(diag::Kind::BadLayoutArgument, c.range(1),
+                       "a shared-memory tensor's layout " + l.to_string() + " reaches element " + std::to_string(lowest) +
+                           ": its elements would lie before the allocation");
+    d.help("use non-negative strides (and offset) for shared memory; walk it backwards by indexing instead");
+    ev.abort_entry();
+  }
+  return cos;
+}
+
+}  // namespace
+
+Value tensor_allocate_tensor(Evaluator& ev, BuiltinCall& c) {
+  // SmemAllocator.allocate_tensor(element_type, layout, byte_alignment, swizzle): the next
+  // aligned block of the kernel's static shared memory.
+  if (c[0].kind != Value::Kind::Type)
+    ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes the element type first, found " + describe(c[0]));
+  const ScalarType dtype = c[0].type;
+  SmemLayout s = smem_layout_arg(ev, c);
+  int64_t align = ev.require_static_int(c[2], c.range(2), "byte_alignment");
+  if (align <= 0 || (align & (align - 1)) || align > 1024)
+    ev.fail(diag::Kind::BadLayoutArgument, c.range(2), "byte_alignment must be a power of two up to 1024, found " + std::to_string(align));
+  int64_t cos = smem_cosize(ev, c, s);
+  FnCtx& fn = *ev.fn_;
+  const int64_t elem_bytes = std::max(1, ir::bit_width(dtype) / 8);
+  align = std::max(align, elem_bytes);
+  if (s.swizzle) {  // swizzled offsets stay inside their 2^(base+bits+shift)-element block: allocate whole blocks
+    const int64_t block = s.swizzle->span();
+    cos = (cos + s.offset + block - 1) / block * block;
+  }
+  int64_t offset = (fn.smem_bytes + align - 1) / align * align;
+  const int64_t bytes = cos * elem_bytes;
+  TensorValue tv;
+  tv.dtype = dtype;
+  tv.space = MemSpace::Smem;
+  tv.layout = s.layout;
+  tv.ptr = ev.unique_name("smem");
+  tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
+  tv.swizzle = s.swizzle;
+  if (s.offset) tv.offset = ir::int_const(s.offset, ScalarType::Int64);
+  if (s.swizzle && tv.align_bytes / elem_bytes < s.swizzle->span()) {
+    // The swizzle permutes offset bits (below base + bits + |shift|, for either sign of the
+    // shift): the buffer must start where those bits are zero.
+    const int64_t need = s.swizzle->span() * elem_bytes;
+    if (need > 1024)
+      ev.fail(diag::Kind::BadLayoutArgument, c.site.range,
+              "a swizzle over " + std::to_string(need) + "-byte blocks is not supported (the shared-memory base is 1024-byte aligned)");
+    offset = (fn.smem_bytes + need - 1) / need * need;
+    tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
+  }
+  fn.kernel->smem.push_back({tv.ptr, tv.dtype, offset, bytes});
+  const int64_t limit = ev.smem_limit_bytes();
+  if (fn.smem_bytes <= limit && offset + bytes > limit) fn.smem_peak_at = c.site.range;  // the one that crossed it
+  fn.smem_bytes = offset + bytes;
+  return ev.tensor_value(std::move(tv));
 }
 
 }  // namespace tileslc::sema
