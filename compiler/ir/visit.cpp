@@ -14,9 +14,21 @@ void operand_slots(S& s, F&& f) {
     if (slot) f(slot);
   };
   switch (s.kind) {
-    case StmtKind::Assign: case StmtKind::If: case StmtKind::While: case StmtKind::Eval: one(s.a); break;
-    case StmtKind::Store: case StmtKind::VecCopy: case StmtKind::Check: one(s.a); one(s.b); break;
-    case StmtKind::For: one(s.a); one(s.b); one(s.c); break;
+    case StmtKind::Assign:
+    case StmtKind::If:
+    case StmtKind::While:
+    case StmtKind::Eval: one(s.a); break;
+    case StmtKind::Store:
+    case StmtKind::VecCopy:
+    case StmtKind::Check:
+      one(s.a);
+      one(s.b);
+      break;
+    case StmtKind::For:
+      one(s.a);
+      one(s.b);
+      one(s.c);
+      break;
     case StmtKind::Printf:
       for (auto& a : s.args) one(a);
       break;
@@ -29,15 +41,22 @@ void operand_slots(S& s, F&& f) {
       one(s.launch->stream);
       for (auto& a : s.launch->args) one(a);
       break;
-    case StmtKind::Break: case StmtKind::Continue: case StmtKind::Return: case StmtKind::Sync: break;
+    case StmtKind::Break:
+    case StmtKind::Continue:
+    case StmtKind::Return:
+    case StmtKind::Sync: break;
   }
 }
 
 template <class S, class F>
 void block_slots(S& s, F&& f) {
   switch (s.kind) {
-    case StmtKind::If: f(s.body); f(s.orelse); break;
-    case StmtKind::For: case StmtKind::While: f(s.body); break;
+    case StmtKind::If:
+      f(s.body);
+      f(s.orelse);
+      break;
+    case StmtKind::For:
+    case StmtKind::While: f(s.body); break;
     default: break;
   }
 }

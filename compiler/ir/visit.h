@@ -33,10 +33,10 @@ void for_each_block(Stmt& s, const std::function<void(Block&)>& f);
 
 /// How a statement uses a name it carries (not the names inside its operands).
 enum class NameUse : uint8_t {
-  Assigned,      ///< Assign: the local written
-  LoopVar,       ///< For: the local the loop counts in
-  StoredTo,      ///< Store, VecCopy: the pointer or array written through
-  CopiedFrom,    ///< VecCopy: the pointer or array read
+  Assigned,    ///< Assign: the local written
+  LoopVar,     ///< For: the local the loop counts in
+  StoredTo,    ///< Store, VecCopy: the pointer or array written through
+  CopiedFrom,  ///< VecCopy: the pointer or array read
 };
 /// The names `s` binds or addresses, in the order Assign/For/Store/VecCopy
 /// (destination, source). Printf's format and Check's message are text, not names.
