@@ -398,20 +398,26 @@ class Verifier {
         break;
       case ExprKind::Load:
       case ExprKind::AddressOf: {
-        if (!arity(e.kind == ExprKind::Load ? 1 : 0, 1)) break;
-        if (!e.operands.empty() && !is_integer(e.operands[0]->type))
-          bad("the offset is " + tn(e.operands[0]->type) + ", expected an integer");
-        auto it = sc.memory.find(e.name);
-        if (it == sc.memory.end())
-          bad("'" + e.name + "' is not a declared pointer, array or shared-memory buffer");
-        else if (it->second.is_tma != e.operands.empty())
-          bad(it->second.is_tma ? "indexes the TMA descriptor '" + e.name + "'"
-                                : "takes the address of '" + e.name + "' without an offset");
-        else if (!it->second.is_tma && it->second.type != e.type)
-          bad("'" + e.name + "' holds " + tn(it->second.type) + ", the node is " + tn(e.type));
+        if (arity(e.kind == ExprKind::Load ? 1 : 0, 1)) element_access(sc, e, bad);
         break;
       }
     }
+  }
+
+  /// A Load or AddressOf: an integer offset into declared memory of the node's type
+  /// (a TMA descriptor's address, the whole parameter, takes none).
+  template <class Bad>
+  static void element_access(const Scope& sc, const Expr& e, Bad&& bad) {
+    if (!e.operands.empty() && !is_integer(e.operands[0]->type))
+      bad("the offset is " + tn(e.operands[0]->type) + ", expected an integer");
+    auto it = sc.memory.find(e.name);
+    if (it == sc.memory.end())
+      bad("'" + e.name + "' is not a declared pointer, array or shared-memory buffer");
+    else if (it->second.is_tma != e.operands.empty())
+      bad(it->second.is_tma ? "indexes the TMA descriptor '" + e.name + "'"
+                            : "takes the address of '" + e.name + "' without an offset");
+    else if (!it->second.is_tma && it->second.type != e.type)
+      bad("'" + e.name + "' holds " + tn(it->second.type) + ", the node is " + tn(e.type));
   }
 
   template <class Bad>
