@@ -8,31 +8,25 @@
 // today's tileslc::dev:: functions; the check guards new ones).
 #include "codegen/codegen.h"
 #include "codegen/printer.h"
+#include "ir/visit.h"
 
 namespace tileslc::codegen {
 
 ir::ExprRef checked_accesses(const ir::ExprRef& e) {
-  if (!e) return e;
-  // A whole parameter's address (&tma_a, a TMA descriptor) has no element to check.
-  if (e->kind == ir::ExprKind::AddressOf && e->operands.empty()) return e;
-  if (e->kind == ir::ExprKind::Load || e->kind == ir::ExprKind::AddressOf) {
-    const char* macro = e->kind == ir::ExprKind::Load ? "TILESLC_AT" : "TILESLC_ADDR";
-    return ir::call(macro, {ir::var_ref(e->name, e->type), checked_accesses(e->operands.at(0))}, e->type);
-  }
-  // A float converted to an integer: on the GPU static_cast is cvt.rzi, which saturates
-  // (NaN to 0); in host C++ an out-of-range value has no defined result.
-  if (e->kind == ir::ExprKind::Cast && ir::is_integer(e->type) && ir::is_float(e->operands.at(0)->type))
-    return ir::call(std::string("tileslc::cpu::cvt_rzi<") + ir::cpp_type(e->type) + ">", {checked_accesses(e->operands.at(0))}, e->type);
-  std::vector<ir::ExprRef> ops;
-  bool changed = false;
-  for (const auto& o : e->operands) {
-    ops.push_back(checked_accesses(o));
-    changed |= ops.back() != o;
-  }
-  if (!changed) return e;
-  auto copy = std::make_shared<ir::Expr>(*e);
-  copy->operands = std::move(ops);
-  return copy;
+  // Operands are rewritten first, so a rewritten access's offset is checked too.
+  return ir::mutate(e, [](const ir::ExprRef& x) -> ir::ExprRef {
+    // A whole parameter's address (&tma_a, a TMA descriptor) has no element to check.
+    if (x->kind == ir::ExprKind::AddressOf && x->operands.empty()) return x;
+    if (x->kind == ir::ExprKind::Load || x->kind == ir::ExprKind::AddressOf) {
+      const char* macro = x->kind == ir::ExprKind::Load ? "TILESLC_AT" : "TILESLC_ADDR";
+      return ir::call(macro, {ir::var_ref(x->name, x->type), x->operands.at(0)}, x->type);
+    }
+    // A float converted to an integer: on the GPU static_cast is cvt.rzi, which saturates
+    // (NaN to 0); in host C++ an out-of-range value has no defined result.
+    if (x->kind == ir::ExprKind::Cast && ir::is_integer(x->type) && ir::is_float(x->operands.at(0)->type))
+      return ir::call(std::string("tileslc::cpu::cvt_rzi<") + ir::cpp_type(x->type) + ">", {x->operands.at(0)}, x->type);
+    return x;
+  });
 }
 
 std::string cpu_element(const std::string& base, const std::string& offset, bool address) {
@@ -62,29 +56,18 @@ bool emulated(const std::string& fn) {
   return false;
 }
 
-void find_unemulated(const ir::ExprRef& e, source::SourceRange loc, std::vector<NotEmulated>& out) {
-  if (!e) return;
+void find_unemulated(const ir::Block& b, std::vector<NotEmulated>& out) {
   static const std::string kDev = "tileslc::dev::";
-  // Calls, and builtin reads of special registers (cluster indices: "tileslc::dev::cluster_idx_x()").
-  const bool dev = (e->kind == ir::ExprKind::Call || e->kind == ir::ExprKind::Builtin) && e->name.rfind(kDev, 0) == 0;
-  if (dev) {
-    std::string fn = e->name.substr(kDev.size());
+  ir::for_each_expr(b, [&](const ir::Expr& e, const ir::Stmt& s) {
+    // Calls, and builtin reads of special registers (cluster indices: "tileslc::dev::cluster_idx_x()").
+    if ((e.kind != ir::ExprKind::Call && e.kind != ir::ExprKind::Builtin) || e.name.rfind(kDev, 0) != 0) return;
+    std::string fn = e.name.substr(kDev.size());
     if (fn.size() > 2 && fn.compare(fn.size() - 2, 2, "()") == 0) fn.resize(fn.size() - 2);
     // One report per operation and line (an unrolled statement issues it many times).
     bool seen = false;
-    for (const auto& n : out) seen |= n.what == fn && n.loc.begin == loc.begin && n.loc.file == loc.file;
-    if (!emulated(fn) && !seen) out.push_back({std::move(fn), loc});
-  }
-  for (const auto& o : e->operands) find_unemulated(o, loc, out);
-}
-
-void find_unemulated(const ir::Block& b, std::vector<NotEmulated>& out) {
-  for (const auto& s : b) {
-    for (const auto* x : {&s->a, &s->b, &s->c, &s->d}) find_unemulated(*x, s->loc, out);
-    for (const auto& a : s->args) find_unemulated(a, s->loc, out);
-    find_unemulated(s->body, out);
-    find_unemulated(s->orelse, out);
-  }
+    for (const auto& n : out) seen |= n.what == fn && n.loc.begin == s.loc.begin && n.loc.file == s.loc.file;
+    if (!emulated(fn) && !seen) out.push_back({std::move(fn), s.loc});
+  });
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "codegen/codegen.h"
 #include "codegen/printer.h"
+#include "ir/visit.h"
 
 namespace tileslc::codegen {
 
@@ -138,33 +139,21 @@ class CudaEmitter {
   // nvcc has nothing to warn about.
   std::set<std::string> dead_;
 
-  static void reads(const ir::ExprRef& e, std::set<std::string>& out, bool& has_call) {
-    if (!e) return;
-    if (e->kind == ir::ExprKind::Var) out.insert(e->name);
-    if (e->kind == ir::ExprKind::Call) has_call = true;
-    for (const auto& o : e->operands) reads(o, out, has_call);
-  }
-  static void scan(const ir::Block& b, std::set<std::string>& read, std::set<std::string>& kept) {
-    for (const auto& s : b) {
-      bool call = false;
-      for (const auto* x : {&s->b, &s->c, &s->d}) reads(*x, read, call);
-      for (const auto& a : s->args) reads(a, read, call);
-      if (s->kind == ir::StmtKind::Assign) {
-        bool effect = false;
-        std::set<std::string> ignored;
-        reads(s->a, read, effect);
-        if (effect) kept.insert(s->name);
-      } else {
-        reads(s->a, read, call);
-      }
-      if (s->kind == ir::StmtKind::For) kept.insert(s->name);
-      scan(s->body, read, kept);
-      scan(s->orelse, read, kept);
-    }
-  }
   static std::set<std::string> dead_locals(const ir::Kernel& k) {
     std::set<std::string> read, kept, dead;
-    scan(k.body, read, kept);
+    ir::for_each_stmt(k.body, [&](const ir::Stmt& s) {
+      bool call = false;
+      ir::for_each_operand(s, [&](const ir::ExprRef& x) {
+        ir::for_each_expr(x, [&](const ir::Expr& e) {
+          if (e.kind == ir::ExprKind::Var) read.insert(e.name);
+          call |= e.kind == ir::ExprKind::Call;
+        });
+      });
+      // An assignment whose value calls something has an effect; a loop's counter is its own.
+      ir::for_each_name(s, [&](const std::string& name, ir::NameUse use) {
+        if ((use == ir::NameUse::Assigned && call) || use == ir::NameUse::LoopVar) kept.insert(name);
+      });
+    });
     for (const auto& v : k.locals)
       if (!read.count(v.name) && !kept.count(v.name)) dead.insert(v.name);
     return dead;

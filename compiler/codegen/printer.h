@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ir/ir.h"
+#include "ir/print.h"
 
 namespace tileslc::codegen {
 
@@ -46,8 +47,8 @@ std::string print_expr(const ir::ExprRef& e, const HostNames* host);
 std::string host_signature(const ir::HostFunction& h, bool header);
 /// `int tileslc_NAME(const tileslc_tensor_view* mA, ..., cudaStream_t stream)` (without extern "C").
 std::string c_abi_signature(const ir::HostFunction& h);
-/// A C string literal with escapes for `s`.
-std::string c_string(const std::string& s);
+/// A C string literal with escapes for `s` (shared with the IR printer).
+using ir::c_string;
 
 /// CPU target (cpu_target.cpp): `e` with its element accesses and addresses
 /// rewritten as TILESLC_AT / TILESLC_ADDR calls.

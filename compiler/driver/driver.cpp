@@ -2,7 +2,7 @@
 // source -> tokens -> AST -> sema/IR -> CUDA C++, renders diagnostics, and
 // writes outputs atomically (a temporary file renamed into place, only when
 // the whole compilation succeeded). Exit codes: 0 ok, 1 compile errors,
-// 2 usage or I/O errors.
+// 2 usage or I/O errors, 3 an internal compiler error (the IR verifier).
 #include "driver/driver.h"
 
 #include <fcntl.h>
@@ -23,6 +23,8 @@
 #include "diag/diag.h"
 #include "diag/explain.h"
 #include "driver/layout_cli.h"
+#include "ir/print.h"
+#include "ir/verify.h"
 #include "parse/parse.h"
 #include "sema/sema.h"
 
@@ -198,6 +200,28 @@ int explain(const std::string& code) {
   return 0;
 }
 
+/// Whether sema's IR is verified: TILESLC_VERIFY_IR=1 or 0 decides, else
+/// builds with assertions verify and release builds do not.
+bool verify_ir_enabled() {
+  if (const char* env = std::getenv("TILESLC_VERIFY_IR"); env && *env) return std::string(env) != "0";
+#ifdef NDEBUG
+  return false;
+#else
+  return true;
+#endif
+}
+
+/// Reports each problem the verifier finds in `program` as E0712; true when there is none.
+bool verify_ir(const ir::Program& program, diag::DiagnosticEngine& diags) {
+  const auto problems = ir::verify(program);
+  for (const auto& p : problems) {
+    auto& d = diags.report(diag::Kind::InvalidIr, p.loc,
+                           "internal compiler error: invalid IR" + (p.function.empty() ? "" : " in " + p.function) + ": " + p.message);
+    d.help("this is a bug in tileslc, not in the program; --dump-ir shows the IR");
+  }
+  return problems.empty();
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -206,7 +230,7 @@ int run(int argc, char** argv) {
   std::string input, out_cu, out_h, out_json, arch = "sm_90a", target = "cuda", depfile, diag_format = "human", color = "auto", stdlib_flag;
   std::string explain_code, kernel_namespace;
   std::vector<std::string> includes, defines, warning_flags;
-  bool syntax_only = false, dump_ast = false, no_warnings = false, version = false, compile_only = false;
+  bool syntax_only = false, dump_ast = false, dump_ir = false, no_warnings = false, version = false, compile_only = false;
   int max_errors = -1;
   app.add_option("input", input, "the .tpy file to compile");
   app.add_option("-o,--output", out_cu, "write the generated CUDA C++ here (default: INPUT with .cu); with -c, the object file");
@@ -234,6 +258,7 @@ int run(int argc, char** argv) {
   app.add_option("--stdlib", stdlib_flag, "directory holding the tileslc stdlib (default: found next to the binary)");
   app.add_flag("--syntax-only", syntax_only, "stop after parsing");
   app.add_flag("--dump-ast", dump_ast, "print the AST and stop");
+  app.add_flag("--dump-ir", dump_ir, "print the IR after semantic analysis and stop (no outputs are written)");
   app.add_option("--explain", explain_code, "explain a diagnostic code, e.g. --explain E0402");
   app.add_flag("--version", version, "print the version");
   // Command-line errors honor --diagnostics-format=json|sarif (CI reads them like any
@@ -356,6 +381,10 @@ int run(int argc, char** argv) {
   std::vector<std::string> deps;
   auto program = sema::analyze(sm, *fid, sopts, diags, &deps);
   if (!program || diags.has_errors()) return finish(1);
+  // The dump comes first: it is what shows an invalid IR.
+  if (dump_ir) std::cout << ir::print(*program) << std::flush;
+  if (verify_ir_enabled() && !verify_ir(*program, diags)) return finish(3);
+  if (dump_ir) return finish(0);
 
   std::string object_path;
   if (compile_only) {

@@ -4,6 +4,7 @@
 // values were folded away by sema. Expressions are immutable trees shared by
 // pointer; statements form structured blocks (no gotos), each carrying the
 // .tpy source range it came from so codegen can emit #line directives.
+// visit.h walks and rewrites it, print.h prints it, verify.h checks it.
 #pragma once
 
 #include <cstdint>
@@ -117,7 +118,7 @@ enum class StmtKind : uint8_t {
   Sync,      ///< __syncthreads()
   Printf,    ///< device printf: name = format, args = values
   Launch,    ///< host: launch kernel `index` of the program
-  Check,     ///< host: a run-time check emitted by sema; name = C++ condition text (see codegen)
+  Check,     ///< host: a run-time check emitted by sema: a = condition, message, b = the value it reports
   VecCopy,   ///< name[a .. a+n) = src[b .. b+n), one access of vector_bits (8..128), both aligned to it
   Eval,      ///< a: an expression evaluated for its effect (a barrier, an atomic whose result is unused)
 };

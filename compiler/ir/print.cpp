@@ -1,0 +1,331 @@
+// The IR text printer (print.h says what the text looks like).
+#include "ir/print.h"
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+namespace tileslc::ir {
+
+namespace {
+
+const char* infix(Op op) {
+  switch (op) {
+    case Op::Add: return "+";
+    case Op::Sub: return "-";
+    case Op::Mul: return "*";
+    case Op::Div: return "/";
+    case Op::FloorDiv: return "//";
+    case Op::Mod: return "%";
+    case Op::Shl: return "<<";
+    case Op::Shr: return ">>";
+    case Op::BitAnd: return "&";
+    case Op::BitOr: return "|";
+    case Op::BitXor: return "^";
+    case Op::Pow: return "**";
+    case Op::Eq: return "==";
+    case Op::Ne: return "!=";
+    case Op::Lt: return "<";
+    case Op::Le: return "<=";
+    case Op::Gt: return ">";
+    case Op::Ge: return ">=";
+    case Op::LogicalAnd: return "&&";
+    case Op::LogicalOr: return "||";
+    default: return nullptr;  // printed as calls
+  }
+}
+
+const char* prefix_call(Op op) {
+  switch (op) {
+    case Op::TruncDiv: return "tdiv";
+    case Op::TruncMod: return "tmod";
+    case Op::Min: return "min";
+    case Op::Max: return "max";
+    default: return "?op";
+  }
+}
+
+std::string float_text(double v, ScalarType t) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[64];
+  const bool f32 = t == ScalarType::Float32 || bit_width(t) < 32;
+  std::snprintf(buf, sizeof buf, f32 ? "%.9g" : "%.17g", f32 ? static_cast<double>(static_cast<float>(v)) : v);
+  std::string s = buf;
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+
+bool is_constant(const ExprRef& e) { return e->kind == ExprKind::IntConst || e->kind == ExprKind::FloatConst; }
+
+/// `:Type` where a leaf's type is not the one its spelling or context implies.
+std::string suffix(ScalarType t, ScalarType implied) { return t == implied ? "" : std::string(":") + type_name(t); }
+
+class IrPrinter {
+ public:
+  IrPrinter(const Program* p, const HostFunction* host) : prog_(p), host_(host) {}
+
+  /// `implied`: the type the context gives `e` (a sibling operand's), which a constant then omits.
+  std::string expr(const ExprRef& e, bool top = false, std::optional<ScalarType> implied = std::nullopt) {
+    if (!e) return "<null>";
+    auto ops = [&] {
+      std::string s;
+      for (size_t i = 0; i < e->operands.size(); ++i) s += (i ? ", " : "") + expr(e->operands[i], true);
+      return s;
+    };
+    auto operand = [&](size_t i, std::optional<ScalarType> t = std::nullopt, bool bare = false) {
+      return i < e->operands.size() ? expr(e->operands[i], bare, t) : std::string("<missing>");
+    };
+    // Operands i and j of one type: a constant among them takes the other's.
+    auto sibling = [&](size_t i, size_t j) -> std::optional<ScalarType> {
+      if (j >= e->operands.size() || !e->operands[j] || is_constant(e->operands[j])) return std::nullopt;
+      return e->operands[j]->type;
+    };
+    auto paren = [top](const std::string& s) { return top ? s : "(" + s + ")"; };
+    switch (e->kind) {
+      case ExprKind::IntConst:
+        if (e->type == ScalarType::Boolean) return e->ival ? "true" : "false";
+        return std::to_string(e->ival) + suffix(e->type, implied.value_or(ScalarType::Int32));
+      case ExprKind::FloatConst:
+        return float_text(e->fval, e->type) + suffix(e->type, implied.value_or(ScalarType::Float32));
+      case ExprKind::Var:
+      case ExprKind::Param: return e->name;
+      case ExprKind::Builtin: return e->name + suffix(e->type, ScalarType::Int32);
+      case ExprKind::TensorData: return tensor(e->index) + ".data";
+      case ExprKind::TensorExtent: return tensor(e->index) + ".shape[" + std::to_string(e->mode) + "]";
+      case ExprKind::TensorStride: return tensor(e->index) + ".stride[" + std::to_string(e->mode) + "]";
+      case ExprKind::Unary: {
+        const std::string tok = e->op == Op::Neg          ? "-"
+                                : e->op == Op::BitNot     ? "~"
+                                : e->op == Op::LogicalNot ? "!"
+                                                          : "?op";
+        std::string inner = operand(0);
+        return tok + (tok == "-" && inner[0] == '-' ? "(" + inner + ")" : inner);
+      }
+      case ExprKind::Binary:
+        if (const char* tok = infix(e->op)) {
+          if (e->op == Op::Shl || e->op == Op::Shr) return paren(operand(0) + " " + tok + " " + operand(1));
+          return paren(operand(0, sibling(0, 1)) + " " + tok + " " + operand(1, sibling(1, 0)));
+        }
+        return std::string(prefix_call(e->op)) + "(" + operand(0, sibling(0, 1), true) + ", " +
+               operand(1, sibling(1, 0), true) + ")";
+      case ExprKind::Select:
+        return paren(operand(0) + " ? " + operand(1, sibling(1, 2)) + " : " + operand(2, sibling(2, 1)));
+      case ExprKind::Cast: return std::string(type_name(e->type)) + "(" + ops() + ")";
+      case ExprKind::Call: return e->name + "(" + ops() + "):" + type_name(e->type);
+      case ExprKind::Load: return e->name + "[" + offset(e->operands.empty() ? nullptr : e->operands[0]) + "]";
+      case ExprKind::AddressOf:
+        return e->operands.empty() ? "&" + e->name : "&" + e->name + "[" + offset(e->operands[0]) + "]";
+    }
+    return "<?>";
+  }
+
+  void block(const Block& b, int indent) {
+    if (b.empty()) line(indent, "pass");
+    for (const auto& s : b) stmt(*s, indent);
+  }
+
+  void kernel(const Kernel& k) {
+    std::string params;
+    for (const auto& p : k.params) {
+      std::string t = p.is_tma       ? std::string("TmaDescriptor")
+                      : p.is_pointer ? std::string(p.is_const ? "const " : "") + type_name(p.type) + "*"
+                                     : type_name(p.type);
+      params += (params.empty() ? "" : ", ") + p.name + ": " + t;
+    }
+    line(0, "kernel " + k.name + "(" + params + "):");
+    line(1, "# " + k.source_name + "(" + k.specialization + ")");
+    if (k.static_threads) line(1, "threads " + std::to_string(k.static_threads));
+    if (k.cluster_dims[0])
+      line(1, "cluster (" + std::to_string(k.cluster_dims[0]) + ", " + std::to_string(k.cluster_dims[1]) + ", " +
+                  std::to_string(k.cluster_dims[2]) + ")");
+    locals(k.locals);
+    for (const auto& a : k.arrays)
+      line(1, "array " + a.name + ": " + type_name(a.type) + "[" + std::to_string(a.count) + "]" +
+                  tpy_name(a.user_name, a.name));
+    for (const auto& b : k.smem)
+      line(1, "smem " + b.name + ": " + type_name(b.type) + ", " + std::to_string(b.bytes) + " bytes at " +
+                  std::to_string(b.byte_offset) + tpy_name(b.user_name, b.name));
+    if (k.smem_bytes) line(1, "smem_bytes " + std::to_string(k.smem_bytes));
+    line(1, "body:");
+    host_ = nullptr;
+    block(k.body, 2);
+  }
+
+  void host_function(const HostFunction& h) {
+    std::string params;
+    for (const auto& p : h.params) params += (params.empty() ? "" : ", ") + p.name + ": " + host_param_type(p);
+    line(0, "host " + h.name + "(" + params + "):");
+    for (const auto& sb : h.symbols) {
+      const std::string tensor = sb.param >= 0 && sb.param < static_cast<int>(h.params.size())
+                                     ? h.params[sb.param].name
+                                     : "tensor" + std::to_string(sb.param);
+      line(1, "symbol " + sb.symbol + " = " + tensor + (sb.is_stride ? ".stride[" : ".shape[") +
+                  std::to_string(sb.mode) + "]" + (sb.local == sb.symbol ? "" : " as " + sb.local));
+    }
+    locals(h.locals);
+    line(1, "body:");
+    host_ = &h;
+    block(h.body, 2);
+    host_ = nullptr;
+  }
+
+  std::string& text() { return out_; }
+
+ private:
+  const Program* prog_;
+  const HostFunction* host_;
+  std::string out_;
+
+  void line(int indent, const std::string& s) {
+    out_.append(static_cast<size_t>(indent) * 2, ' ');
+    out_ += s;
+    out_ += '\n';
+  }
+
+  std::string tensor(int index) const {
+    if (host_ && index >= 0 && index < static_cast<int>(host_->params.size())) return host_->params[index].name;
+    return "tensor" + std::to_string(index);
+  }
+
+  static std::string tpy_name(const std::string& user, const std::string& name) {
+    return user.empty() || user == name ? "" : "  # " + user;
+  }
+
+  void locals(const std::vector<LocalVar>& vars) {
+    for (const auto& v : vars) line(1, "local " + v.name + ": " + type_name(v.type));
+  }
+
+  static std::string host_param_type(const HostParam& p) {
+    if (p.kind == HostParam::Stream) return "Stream";
+    if (p.kind == HostParam::Scalar) return type_name(p.type);
+    std::string dims;
+    for (const auto& d : p.dims)
+      dims += (dims.empty() ? "" : ", ") + (d.is_static ? std::to_string(d.value) : d.symbol);
+    if (p.dims.size() == 1) dims += ",";
+    return std::string("Tensor[") + type_name(p.type) + ", (" + dims + ")]" +
+           (p.align_bytes ? " align " + std::to_string(p.align_bytes) : "");
+  }
+
+  /// Element offsets are Int64 (ir.h): a constant one needs no suffix.
+  std::string offset(const ExprRef& e) { return expr(e, true, ScalarType::Int64); }
+  // Launch dims and sizes are Int64 (ir.h) too.
+  std::string dim(const ExprRef& e) { return expr(e, true, ScalarType::Int64); }
+  std::string triple(const ExprRef (&xs)[3]) { return "(" + dim(xs[0]) + ", " + dim(xs[1]) + ", " + dim(xs[2]) + ")"; }
+
+  void launch(const LaunchInfo& l, int indent) {
+    std::string name = prog_ && l.kernel >= 0 && l.kernel < static_cast<int>(prog_->kernels.size())
+                           ? prog_->kernels[l.kernel].name
+                           : "kernel" + std::to_string(l.kernel);
+    std::string args;
+    for (const auto& a : l.args) args += (args.empty() ? "" : ", ") + expr(a, true);
+    std::string s = "launch " + name + "(" + args + ") grid=" + triple(l.grid) + " block=" + triple(l.block) +
+                    " smem=" + dim(l.smem);
+    if (l.cluster[0]) s += " cluster=" + triple(l.cluster);
+    if (l.stream) s += " stream=" + expr(l.stream, true);
+    line(indent, s);
+  }
+
+  void stmt(const Stmt& s, int indent) {
+    auto top = [&](const ExprRef& e) { return expr(e, true); };
+    switch (s.kind) {
+      case StmtKind::Assign: line(indent, s.name + " = " + top(s.a)); break;
+      case StmtKind::Store: line(indent, s.name + "[" + offset(s.a) + "] = " + top(s.b)); break;
+      case StmtKind::VecCopy:
+        line(indent, "copy." + std::to_string(s.vector_bits) + (s.to_global ? ".global " : " ") + s.name + "[" +
+                         offset(s.a) + "] = " + s.src + "[" + offset(s.b) + "]");
+        break;
+      case StmtKind::Eval: line(indent, "eval " + top(s.a)); break;
+      case StmtKind::If:
+        line(indent, "if " + top(s.a) + ":");
+        block(s.body, indent + 1);
+        if (!s.orelse.empty()) {
+          line(indent, "else:");
+          block(s.orelse, indent + 1);
+        }
+        break;
+      case StmtKind::For: {
+        std::string flags = s.unroll ? " unroll" : "";
+        auto step = as_int_const(s.c);
+        const int64_t sign = step ? (*step > 0) - (*step < 0) : 0;
+        if (!step || sign != s.step_sign) flags += " step_sign=" + std::to_string(s.step_sign);
+        auto bound = [&](const ExprRef& e) { return expr(e, true, s.var_type); };
+        line(indent, "for " + s.name + ": " + type_name(s.var_type) + " in range(" + bound(s.a) + ", " + bound(s.b) +
+                         ", " + bound(s.c) + ")" + flags + ":");
+        block(s.body, indent + 1);
+        break;
+      }
+      case StmtKind::While:
+        line(indent, "while " + top(s.a) + ":");
+        block(s.body, indent + 1);
+        break;
+      case StmtKind::Break: line(indent, "break"); break;
+      case StmtKind::Continue: line(indent, "continue"); break;
+      case StmtKind::Return: line(indent, "return"); break;
+      case StmtKind::Sync: line(indent, "sync_threads"); break;
+      case StmtKind::Printf: {
+        std::string args;
+        for (const auto& a : s.args) args += ", " + top(a);
+        line(indent, "printf(" + c_string(s.name) + args + ")");
+        break;
+      }
+      case StmtKind::Check:
+        line(indent, "check " + top(s.a) + " else " + c_string(s.message) + (s.b ? " found " + top(s.b) : ""));
+        break;
+      case StmtKind::Launch:
+        if (s.launch)
+          launch(*s.launch, indent);
+        else
+          line(indent, "launch <null>");
+        break;
+    }
+  }
+};
+
+}  // namespace
+
+std::string c_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\%03o", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string print(const Program& p) {
+  IrPrinter pr(&p, nullptr);
+  pr.text() = "# " + p.source_path + " for " + p.arch + ", kernels in namespace " + p.kernel_namespace + "\n";
+  for (const auto& k : p.kernels) {
+    pr.text() += "\n";
+    pr.kernel(k);
+  }
+  for (const auto& h : p.host_functions) {
+    pr.text() += "\n";
+    pr.host_function(h);
+  }
+  return std::move(pr.text());
+}
+
+std::string print(const ExprRef& e, const HostFunction* host) { return IrPrinter(nullptr, host).expr(e, true); }
+
+std::string print(const Block& b, const HostFunction* host, const Program* p, int indent) {
+  IrPrinter pr(p, host);
+  pr.block(b, indent);
+  return std::move(pr.text());
+}
+
+}  // namespace tileslc::ir

@@ -1,0 +1,497 @@
+// The IR verifier (verify.h). One pass per function: the names it declares
+// are collected first, then its statements are walked in program order,
+// checking each statement, then each expression of its operands.
+#include "ir/verify.h"
+
+#include <map>
+#include <set>
+
+#include "ir/visit.h"
+
+namespace tileslc::ir {
+
+namespace {
+
+const char* expr_kind_name(ExprKind k) {
+  static const char* const kNames[] = {"IntConst",   "FloatConst",   "Var",          "Param", "Builtin",
+                                       "TensorData", "TensorExtent", "TensorStride", "Unary", "Binary",
+                                       "Select",     "Cast",         "Call",         "Load",  "AddressOf"};
+  return kNames[static_cast<size_t>(k)];
+}
+
+const char* stmt_kind_name(StmtKind k) {
+  static const char* const kNames[] = {"Assign", "Store", "If",     "For",    "While", "Break",   "Continue",
+                                       "Return", "Sync",  "Printf", "Launch", "Check", "VecCopy", "Eval"};
+  return kNames[static_cast<size_t>(k)];
+}
+
+const char* op_name(Op op) {
+  static const char* const kNames[] = {"Neg", "BitNot",     "LogicalNot", "Add", "Sub", "Mul",    "Div",   "FloorDiv",
+                                       "Mod", "TruncDiv",   "TruncMod",   "Shl", "Shr", "BitAnd", "BitOr", "BitXor",
+                                       "Min", "Max",        "Pow",        "Eq",  "Ne",  "Lt",     "Le",    "Gt",
+                                       "Ge",  "LogicalAnd", "LogicalOr",  "None"};
+  return kNames[static_cast<size_t>(op)];
+}
+
+bool is_unary_op(Op op) { return op == Op::Neg || op == Op::BitNot || op == Op::LogicalNot; }
+bool is_comparison(Op op) { return op >= Op::Eq && op <= Op::Ge; }
+bool is_logical(Op op) { return op == Op::LogicalAnd || op == Op::LogicalOr; }
+bool is_bitwise(Op op) { return op == Op::BitAnd || op == Op::BitOr || op == Op::BitXor; }
+bool is_shift(Op op) { return op == Op::Shl || op == Op::Shr; }
+
+std::string tn(ScalarType t) { return type_name(t); }
+
+/// What a function declares, by the name expressions and statements use.
+struct Scope {
+  bool kernel = true;
+  std::map<std::string, ScalarType> locals;  ///< Var
+  std::map<std::string, ScalarType> values;  ///< Param: kernel scalars; host scalars and symbol locals
+  struct Memory {
+    ScalarType type;
+    bool writable;
+    bool is_tma;
+  };
+  std::map<std::string, Memory> memory;  ///< Load/Store/AddressOf/VecCopy: pointers, arrays, shared memory
+  const HostFunction* host = nullptr;
+};
+
+class Verifier {
+ public:
+  Verifier(const Program& p, std::vector<Problem>& out) : prog_(p), out_(out) {}
+
+  void kernel(const Kernel& k) {
+    where_ = "kernel " + k.name;
+    Scope sc;
+    for (const auto& p : k.params) {
+      if (p.is_pointer || p.is_tma)
+        declare_memory(sc, p.name, {p.type, !p.is_const && !p.is_tma, p.is_tma}, k.loc);
+      else
+        declare(sc, sc.values, p.name, p.type, k.loc);
+    }
+    for (const auto& v : k.locals) declare(sc, sc.locals, v.name, v.type, k.loc);
+    for (const auto& a : k.arrays) {
+      declare_memory(sc, a.name, {a.type, true, false}, k.loc);
+      if (a.count <= 0) problem(k.loc, "register array '" + a.name + "' has " + std::to_string(a.count) + " elements");
+    }
+    for (const auto& b : k.smem) {
+      declare_memory(sc, b.name, {b.type, true, false}, k.loc);
+      if (b.byte_offset < 0 || b.bytes < 0 || b.byte_offset + b.bytes > k.smem_bytes)
+        problem(k.loc, "shared-memory buffer '" + b.name + "' (" + std::to_string(b.bytes) + " bytes at " +
+                           std::to_string(b.byte_offset) + ") lies outside the kernel's " +
+                           std::to_string(k.smem_bytes) + " bytes");
+    }
+    function_body(sc, k.body);
+  }
+
+  void host_function(const HostFunction& h) {
+    where_ = "host " + h.name;
+    Scope sc;
+    sc.kernel = false;
+    sc.host = &h;
+    for (const auto& p : h.params)
+      if (p.kind == HostParam::Scalar) declare(sc, sc.values, p.name, p.type, h.loc);
+    for (const auto& sb : h.symbols) {
+      declare(sc, sc.values, sb.local, ScalarType::Int64, h.loc);
+      if (!host_tensor(h, sb.param) || sb.mode < 0 || sb.mode >= static_cast<int>(h.params[sb.param].dims.size()))
+        problem(h.loc, "symbol '" + sb.symbol + "' is bound to mode " + std::to_string(sb.mode) +
+                           " of host parameter " + std::to_string(sb.param) + ", which is not a tensor with that mode");
+    }
+    for (const auto& v : h.locals) declare(sc, sc.locals, v.name, v.type, h.loc);
+    function_body(sc, h.body);
+  }
+
+ private:
+  const Program& prog_;
+  std::vector<Problem>& out_;
+  std::string where_;
+  std::set<std::string> defined_;  ///< locals assigned so far, in program order
+  int loop_depth_ = 0;
+
+  void problem(source::SourceRange loc, std::string msg) { out_.push_back({where_, loc, std::move(msg)}); }
+
+  void declare(Scope& sc, std::map<std::string, ScalarType>& into, const std::string& name, ScalarType t,
+               source::SourceRange loc) {
+    if (name.empty()) problem(loc, "a declaration has no name");
+    if (sc.locals.count(name) || sc.values.count(name) || sc.memory.count(name))
+      problem(loc, "'" + name + "' is declared twice");
+    into[name] = t;
+  }
+  void declare_memory(Scope& sc, const std::string& name, Scope::Memory m, source::SourceRange loc) {
+    if (sc.locals.count(name) || sc.values.count(name) || sc.memory.count(name))
+      problem(loc, "'" + name + "' is declared twice");
+    sc.memory[name] = m;
+  }
+
+  static const HostParam* host_tensor(const HostFunction& h, int index) {
+    if (index < 0 || index >= static_cast<int>(h.params.size()) || h.params[index].kind != HostParam::Tensor)
+      return nullptr;
+    return &h.params[index];
+  }
+
+  void function_body(const Scope& sc, const Block& b) {
+    defined_.clear();
+    loop_depth_ = 0;
+    block(sc, b);
+  }
+
+  void block(const Scope& sc, const Block& b) {
+    for (const auto& s : b) {
+      if (!s) {
+        problem({}, "a block holds a null statement");
+        continue;
+      }
+      statement(sc, *s);
+      const bool loop = s->kind == StmtKind::For || s->kind == StmtKind::While;
+      loop_depth_ += loop;
+      for_each_block(*s, [&](const Block& inner) { block(sc, inner); });
+      loop_depth_ -= loop;
+    }
+  }
+
+  // ------------------------------------------------------------ statements
+
+  void statement(const Scope& sc, const Stmt& s) {
+    const std::string what = stmt_kind_name(s.kind);
+    for (const auto& f : unused_fields(s)) problem(s.loc, what + " sets '" + f + "', which its kind does not use");
+    for_each_operand(s, [&](const ExprRef& e) { expr(sc, e, s.loc); });
+    auto need = [&](const ExprRef& e, const char* role) {
+      if (!e) problem(s.loc, what + " has no " + role);
+      return e != nullptr;
+    };
+    auto want = [&](const ExprRef& e, ScalarType t, const char* role) {
+      if (e && e->type != t)
+        problem(s.loc, what + ": the " + std::string(role) + " is " + tn(e->type) + ", expected " + tn(t));
+    };
+    auto integer = [&](const ExprRef& e, const char* role) {
+      if (e && !is_integer(e->type))
+        problem(s.loc, what + ": the " + std::string(role) + " is " + tn(e->type) + ", expected an integer");
+    };
+    switch (s.kind) {
+      case StmtKind::Assign:
+        need(s.a, "value");
+        if (auto t = local(sc, s.name, s.loc, what)) want(s.a, *t, "value");
+        defined_.insert(s.name);
+        break;
+      case StmtKind::Store:
+        need(s.a, "offset");
+        need(s.b, "value");
+        integer(s.a, "offset");
+        if (auto m = memory(sc, s.name, s.loc, what, true)) want(s.b, m->type, "stored value");
+        break;
+      case StmtKind::If:
+      case StmtKind::While:
+        need(s.a, "condition");
+        want(s.a, ScalarType::Boolean, "condition");
+        break;
+      case StmtKind::For: loop(sc, s); break;
+      case StmtKind::Break:
+      case StmtKind::Continue:
+        if (loop_depth_ == 0) problem(s.loc, what + " outside a loop");
+        break;
+      case StmtKind::Return: break;
+      case StmtKind::Sync:
+        if (!sc.kernel) problem(s.loc, "Sync in a host function");
+        break;
+      case StmtKind::Printf:
+        if (!sc.kernel) problem(s.loc, "Printf in a host function");
+        break;
+      case StmtKind::Launch: launch(sc, s); break;
+      case StmtKind::Check:
+        if (sc.kernel) problem(s.loc, "Check in a kernel");
+        need(s.a, "condition");
+        want(s.a, ScalarType::Boolean, "condition");
+        if (s.message.empty()) problem(s.loc, "Check has an empty message");
+        break;
+      case StmtKind::VecCopy:
+        need(s.a, "destination offset");
+        need(s.b, "source offset");
+        integer(s.a, "destination offset");
+        integer(s.b, "source offset");
+        memory(sc, s.name, s.loc, what, true);
+        memory(sc, s.src, s.loc, what, false);
+        if (s.vector_bits < 8 || s.vector_bits > 128 || (s.vector_bits & (s.vector_bits - 1)) != 0)
+          problem(s.loc,
+                  "VecCopy moves " + std::to_string(s.vector_bits) + " bits, expected a power of two from 8 to 128");
+        break;
+      case StmtKind::Eval: need(s.a, "expression"); break;
+    }
+  }
+
+  void loop(const Scope& sc, const Stmt& s) {
+    const std::string what = "For";
+    bool complete = true;
+    for (const auto& [e, role] : {std::pair<const ExprRef&, const char*>{s.a, "begin"}, {s.b, "end"}, {s.c, "step"}}) {
+      if (!e) {
+        problem(s.loc, what + " has no " + role);
+        complete = false;
+      } else if (e->type != s.var_type) {
+        problem(s.loc,
+                what + ": the " + std::string(role) + " is " + tn(e->type) + ", the loop variable " + tn(s.var_type));
+      }
+    }
+    if (!is_integer(s.var_type)) problem(s.loc, "For counts in " + tn(s.var_type) + ", expected an integer type");
+    if (auto t = local(sc, s.name, s.loc, what); t && *t != s.var_type)
+      problem(s.loc,
+              "For: loop variable '" + s.name + "' is declared " + tn(*t) + ", the loop counts in " + tn(s.var_type));
+    if (s.step_sign < -1 || s.step_sign > 1)
+      problem(s.loc, "For has step_sign " + std::to_string(s.step_sign) + ", expected -1, 0 or 1");
+    if (auto step = complete ? as_int_const(s.c) : std::nullopt) {
+      const int64_t sign = (*step > 0) - (*step < 0);
+      if (sign == 0 || sign != s.step_sign)
+        problem(s.loc,
+                "For: the step is " + std::to_string(*step) + " but step_sign is " + std::to_string(s.step_sign));
+    }
+    defined_.insert(s.name);
+  }
+
+  void launch(const Scope& sc, const Stmt& s) {
+    if (sc.kernel) problem(s.loc, "Launch in a kernel");
+    if (!s.launch) {
+      problem(s.loc, "Launch has no launch info");
+      return;
+    }
+    const LaunchInfo& l = *s.launch;
+    if (l.kernel < 0 || l.kernel >= static_cast<int>(prog_.kernels.size())) {
+      problem(s.loc, "Launch names kernel " + std::to_string(l.kernel) + " of " + std::to_string(prog_.kernels.size()));
+      return;
+    }
+    const Kernel& k = prog_.kernels[l.kernel];
+    const int clusters = (l.cluster[0] != nullptr) + (l.cluster[1] != nullptr) + (l.cluster[2] != nullptr);
+    if (clusters != 0 && clusters != 3)
+      problem(s.loc, "Launch of " + k.name + " gives " + std::to_string(clusters) + " of 3 cluster dims");
+    for (int d = 0; d < 3; ++d) {
+      for (const auto& [e, role] : {std::pair<const ExprRef&, const char*>{l.grid[d], "grid"},
+                                    {l.block[d], "block"},
+                                    {l.cluster[d], "cluster"}}) {
+        if (!e && role != std::string("cluster"))
+          problem(s.loc, "Launch of " + k.name + " has no " + role + " dim " + std::to_string(d));
+        if (e && !is_integer(e->type))
+          problem(s.loc, "Launch of " + k.name + ": " + role + " dim " + std::to_string(d) + " is " + tn(e->type));
+      }
+      auto c = as_int_const(l.cluster[d]);
+      if (c && *c != k.cluster_dims[d])
+        problem(s.loc, "Launch of " + k.name + ": cluster dim " + std::to_string(d) + " is " + std::to_string(*c) +
+                           ", the kernel's " + std::to_string(k.cluster_dims[d]));
+    }
+    if (!l.smem)
+      problem(s.loc, "Launch of " + k.name + " has no shared-memory size");
+    else if (!is_integer(l.smem->type))
+      problem(s.loc, "Launch of " + k.name + ": the shared-memory size is " + tn(l.smem->type));
+    if (l.args.size() != k.params.size()) {
+      problem(s.loc, "Launch of " + k.name + " passes " + std::to_string(l.args.size()) + " arguments for " +
+                         std::to_string(k.params.size()) + " parameters");
+      return;
+    }
+    for (size_t i = 0; i < l.args.size(); ++i) {
+      const auto& a = l.args[i];
+      const auto& p = k.params[i];
+      const std::string arg = "Launch of " + k.name + ": argument " + std::to_string(i) + " (" + p.name + ")";
+      if (!a)
+        problem(s.loc, arg + " is null");
+      else if (p.is_tma && (a->kind != ExprKind::Call || a->operands.size() < 5 || !a->operands[0] ||
+                            a->operands[0]->kind != ExprKind::TensorData))
+        problem(s.loc, arg + " is a TMA descriptor but not a call on a host tensor's data with its box");
+      else if (!p.is_tma && a->type != p.type)
+        problem(s.loc, arg + " is " + tn(a->type) + ", the parameter " + tn(p.type));
+    }
+  }
+
+  std::optional<ScalarType> local(const Scope& sc, const std::string& name, source::SourceRange loc,
+                                  const std::string& what) {
+    auto it = sc.locals.find(name);
+    if (it == sc.locals.end()) {
+      problem(loc, what + " writes '" + name + "', which is not a declared local");
+      return std::nullopt;
+    }
+    return it->second;
+  }
+
+  std::optional<Scope::Memory> memory(const Scope& sc, const std::string& name, source::SourceRange loc,
+                                      const std::string& what, bool write) {
+    auto it = sc.memory.find(name);
+    if (it == sc.memory.end()) {
+      problem(loc, what + (write ? " writes" : " reads") + " '" + name +
+                       "', which is not a declared pointer, array or shared-memory buffer");
+      return std::nullopt;
+    }
+    if (write && !it->second.writable) problem(loc, what + " writes through '" + name + "', which is declared const");
+    return it->second;
+  }
+
+  // ----------------------------------------------------------- expressions
+
+  void expr(const Scope& sc, const ExprRef& root, source::SourceRange loc) {
+    for_each_expr(root, [&](const Expr& e) { node(sc, e, loc); });
+  }
+
+  void node(const Scope& sc, const Expr& e, source::SourceRange loc) {
+    const std::string what =
+        expr_kind_name(e.kind) + (e.op == Op::None_ ? std::string() : std::string(" ") + op_name(e.op));
+    auto bad = [&](const std::string& msg) { problem(loc, what + ": " + msg); };
+    auto arity = [&](size_t lo, size_t hi) {
+      if (e.operands.size() < lo || e.operands.size() > hi) {
+        bad("has " + std::to_string(e.operands.size()) + " operands, expected " + std::to_string(lo) +
+            (hi != lo ? " or " + std::to_string(hi) : ""));
+        return false;
+      }
+      for (const auto& o : e.operands)
+        if (!o) {
+          bad("has a null operand");
+          return false;
+        }
+      return true;
+    };
+    const bool has_op = e.kind == ExprKind::Unary || e.kind == ExprKind::Binary;
+    if (!has_op && e.op != Op::None_) bad("carries an operator");
+    switch (e.kind) {
+      case ExprKind::IntConst:
+      case ExprKind::FloatConst:
+        if (is_float(e.type) != (e.kind == ExprKind::FloatConst)) bad("has type " + tn(e.type));
+        arity(0, 0);
+        break;
+      case ExprKind::Var:
+      case ExprKind::Param: {
+        arity(0, 0);
+        const bool var = e.kind == ExprKind::Var;
+        const auto& names = var ? sc.locals : sc.values;
+        auto it = names.find(e.name);
+        if (it == names.end())
+          bad("'" + e.name + (var ? "' is not a declared local" : "' is not a parameter of the function"));
+        else if (it->second != e.type)
+          bad("'" + e.name + "' is read as " + tn(e.type) + " but declared " + tn(it->second));
+        else if (var && !defined_.count(e.name))
+          bad("'" + e.name + "' is read before anything assigns it");
+        break;
+      }
+      case ExprKind::Builtin:
+        arity(0, 0);
+        if (!sc.kernel) bad("'" + e.name + "' in a host function");
+        if (e.name.empty()) bad("has no name");
+        break;
+      case ExprKind::TensorData:
+      case ExprKind::TensorExtent:
+      case ExprKind::TensorStride: host_tensor_field(sc, e, bad); break;
+      case ExprKind::Unary:
+        if (!is_unary_op(e.op))
+          bad("is not a unary operator");
+        else if (arity(1, 1))
+          unary(e, bad);
+        break;
+      case ExprKind::Binary:
+        if (is_unary_op(e.op) || e.op == Op::None_)
+          bad("is not a binary operator");
+        else if (arity(2, 2))
+          binary(e, bad);
+        break;
+      case ExprKind::Select:
+        if (!arity(3, 3)) break;
+        if (e.operands[0]->type != ScalarType::Boolean)
+          bad("the condition is " + tn(e.operands[0]->type) + ", expected Boolean");
+        for (int i = 1; i < 3; ++i)
+          if (e.operands[i]->type != e.type)
+            bad("operand " + std::to_string(i) + " is " + tn(e.operands[i]->type) + ", the node " + tn(e.type));
+        break;
+      case ExprKind::Cast: arity(1, 1); break;
+      case ExprKind::Call:
+        arity(0, SIZE_MAX);
+        if (e.name.empty()) bad("has no function name");
+        break;
+      case ExprKind::Load:
+      case ExprKind::AddressOf: {
+        if (arity(e.kind == ExprKind::Load ? 1 : 0, 1)) element_access(sc, e, bad);
+        break;
+      }
+    }
+  }
+
+  /// A Load or AddressOf: an integer offset into declared memory of the node's type
+  /// (a TMA descriptor's address, the whole parameter, takes none).
+  template <class Bad>
+  static void element_access(const Scope& sc, const Expr& e, Bad&& bad) {
+    if (!e.operands.empty() && !is_integer(e.operands[0]->type))
+      bad("the offset is " + tn(e.operands[0]->type) + ", expected an integer");
+    auto it = sc.memory.find(e.name);
+    if (it == sc.memory.end())
+      bad("'" + e.name + "' is not a declared pointer, array or shared-memory buffer");
+    else if (it->second.is_tma != e.operands.empty())
+      bad(it->second.is_tma ? "indexes the TMA descriptor '" + e.name + "'"
+                            : "takes the address of '" + e.name + "' without an offset");
+    else if (!it->second.is_tma && it->second.type != e.type)
+      bad("'" + e.name + "' holds " + tn(it->second.type) + ", the node is " + tn(e.type));
+  }
+
+  template <class Bad>
+  void host_tensor_field(const Scope& sc, const Expr& e, Bad&& bad) {
+    if (!e.operands.empty()) bad("has operands");
+    if (sc.kernel || !sc.host) {
+      bad("in a kernel");
+      return;
+    }
+    const HostParam* t = host_tensor(*sc.host, e.index);
+    if (!t) {
+      bad("host parameter " + std::to_string(e.index) + " is not a tensor");
+      return;
+    }
+    if (e.kind == ExprKind::TensorData) {
+      if (e.type != t->type) bad("'" + t->name + "' holds " + tn(t->type) + ", the node is " + tn(e.type));
+      return;
+    }
+    if (e.mode < 0 || e.mode >= static_cast<int>(t->dims.size()))
+      bad("'" + t->name + "' has no mode " + std::to_string(e.mode));
+    if (e.type != ScalarType::Int64) bad("has type " + tn(e.type) + ", expected Int64");
+  }
+
+  template <class Bad>
+  static void unary(const Expr& e, Bad&& bad) {
+    const ScalarType a = e.operands[0]->type;
+    if (e.op == Op::LogicalNot) {
+      if (a != ScalarType::Boolean || e.type != ScalarType::Boolean)
+        bad("on " + tn(a) + " giving " + tn(e.type) + ", expected Boolean");
+      return;
+    }
+    if (a != e.type) bad("the operand is " + tn(a) + ", the node " + tn(e.type));
+    if (e.op == Op::BitNot && !is_integer(e.type)) bad("on " + tn(e.type) + ", expected an integer");
+    if (e.op == Op::Neg && (e.type == ScalarType::Boolean || is_narrow_float(e.type))) bad("on " + tn(e.type));
+  }
+
+  template <class Bad>
+  static void binary(const Expr& e, Bad&& bad) {
+    const ScalarType a = e.operands[0]->type, b = e.operands[1]->type;
+    if (is_logical(e.op)) {
+      if (a != ScalarType::Boolean || b != ScalarType::Boolean || e.type != ScalarType::Boolean)
+        bad("on " + tn(a) + " and " + tn(b) + " giving " + tn(e.type) + ", expected Boolean");
+      return;
+    }
+    if (is_comparison(e.op)) {
+      if (e.type != ScalarType::Boolean) bad("gives " + tn(e.type) + ", expected Boolean");
+      if (a != b) bad("compares " + tn(a) + " with " + tn(b));
+      return;
+    }
+    if (a != e.type) bad("operand 0 is " + tn(a) + ", the node " + tn(e.type));
+    if (!is_shift(e.op) && b != e.type) bad("operand 1 is " + tn(b) + ", the node " + tn(e.type));
+    if ((is_shift(e.op) && (!is_integer(a) || !is_integer(b))) || (is_bitwise(e.op) && is_float(e.type)))
+      bad("on " + tn(a) + " and " + tn(b) + ", expected integers");
+    if (!is_bitwise(e.op) && (e.type == ScalarType::Boolean || is_narrow_float(e.type)))
+      bad("computes in " + tn(e.type));
+  }
+};
+
+}  // namespace
+
+std::vector<Problem> verify(const Program& p) {
+  std::vector<Problem> out;
+  Verifier v(p, out);
+  std::set<std::string> names;
+  for (const auto& k : p.kernels) {
+    if (!names.insert(k.name).second) out.push_back({"", k.loc, "two kernels are named '" + k.name + "'"});
+    v.kernel(k);
+  }
+  names.clear();
+  for (const auto& h : p.host_functions) {
+    if (!names.insert(h.name).second) out.push_back({"", h.loc, "two host functions are named '" + h.name + "'"});
+    v.host_function(h);
+  }
+  return out;
+}
+
+}  // namespace tileslc::ir
