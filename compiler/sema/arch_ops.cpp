@@ -238,7 +238,7 @@ Value arch_vote(Evaluator& ev, BuiltinCall& c) {
   const char* cuda = ballot ? "__ballot_sync" : c.id() == BuiltinId::VoteAnySync ? "__any_sync" : "__all_sync";
   Value p = ev.resolve_symbol(c[0], c.range(0));
   auto call = ir::call(cuda, {lane_mask(ev, c, 1), ev.to_expr_as(p, ScalarType::Boolean, c.range(0))},
-                       ballot ? ScalarType::Uint32 : ScalarType::Boolean);
+                       ballot ? ScalarType::Uint32 : ScalarType::Int32);  // __any_sync and __all_sync return int
   if (!ballot) call = ir::binary(ir::Op::Ne, call, ir::int_const(0, ScalarType::Int32), ScalarType::Boolean);
   return ev.materialize(Value::dyn(call, c.site.range), "vote", c.site.range);
 }
