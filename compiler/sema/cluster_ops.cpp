@@ -130,12 +130,7 @@ Value cluster_barrier(Evaluator& ev, BuiltinCall& c) {
   return Value::none();
 }
 
-Value cluster_multicast_op(Evaluator&, BuiltinCall&) {
-  Value v;
-  v.kind = Value::Kind::Marker;
-  v.s = "CopyBulkTensorTileG2SMulticastOp";
-  return v;
-}
+Value cluster_multicast_op(Evaluator&, BuiltinCall& c) { return Value::op_marker(c.id(), c.info.export_name); }
 
 Value Evaluator::mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
   // CuTe DSL: mbarrier_arrive(mbar_ptr, peer_cta_rank_in_cluster=None); here

@@ -270,7 +270,7 @@ bool Evaluator::static_equal(const Value& a, const Value& b) {
     case Value::Kind::ComposedLayout: return a.composed == b.composed;
     case Value::Kind::TiledMma: return a.tiled_mma == b.tiled_mma;
     case Value::Kind::SmemAllocator: return true;  // one per kernel: its state is the kernel's
-    case Value::Kind::Marker: return repr(a) == repr(b);
+    case Value::Kind::Marker: return a.builtin == b.builtin && repr(a) == repr(b);
     case Value::Kind::KernelCall: return a.kcall == b.kcall;
     case Value::Kind::TensorSpec: return a.spec == b.spec;
     case Value::Kind::ConstexprSpec: case Value::Kind::Slice: return a.elts == b.elts;

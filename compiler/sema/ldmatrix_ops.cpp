@@ -206,7 +206,7 @@ Value Evaluator::make_ldmatrix_atom(std::vector<Value>& args, Kwargs& kwargs, co
   // cute.make_copy_atom(LdMatrix8x8x16bOp(transpose, num_matrices), dtype): the op's row of the table.
   check_keywords(kwargs, "cute.make_copy_atom", {"num_bits_per_copy"}, site.range);
   const Value& op = args[0];
-  const BuiltinId maker = op.s == "StMatrix8x8x16bOp" ? BuiltinId::StMatrix8x8x16bOp : BuiltinId::LdMatrix8x8x16bOp;
+  const BuiltinId maker = op.is_op(BuiltinId::StMatrix8x8x16bOp) ? BuiltinId::StMatrix8x8x16bOp : BuiltinId::LdMatrix8x8x16bOp;
   const CopyTraits& ct = *find_copy_traits(maker, static_cast<int>((*op.elts)[1].i), (*op.elts)[0].i != 0);
   auto atom = std::make_shared<CopyAtom>();
   atom->ldsm_trans = ct.trans;
@@ -253,9 +253,7 @@ Value ldmatrix_op(Evaluator& ev, BuiltinCall& c) {
     d.help("leave unpack_bits out");
     ev.abort_entry();
   }
-  Value v;
-  v.kind = Value::Kind::Marker;
-  v.s = c.info.export_name;
+  Value v = Value::op_marker(c.id(), c.info.export_name);
   v.elts = std::make_shared<std::vector<Value>>(std::vector<Value>{Value::boolean(trans), Value::integer(n)});
   return v;
 }

@@ -264,10 +264,7 @@ Value mma_copy_g2s_op(Evaluator& ev, BuiltinCall& c) {
     d.help("leave cache_mode out");
     ev.abort_entry();
   }
-  Value v;
-  v.kind = Value::Kind::Marker;
-  v.s = "CopyG2SOp";
-  return v;
+  return Value::op_marker(c.id(), c.info.export_name);
 }
 
 Value mma_cp_async_commit_group(Evaluator& ev, BuiltinCall& c) {

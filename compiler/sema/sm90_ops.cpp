@@ -237,12 +237,7 @@ Value sm90_max_active_clusters(Evaluator& ev, BuiltinCall& c) {
 
 /// CopyBulkTensorTileG2SOp(), CopyBulkTensorTileS2GOp(), CopyReduceBulkTensorTileS2GOp():
 /// markers that make_tiled_tma_atom reads.
-Value sm90_tma_op(Evaluator&, BuiltinCall& c) {
-  Value v;
-  v.kind = Value::Kind::Marker;
-  v.s = c.info.export_name;
-  return v;
-}
+Value sm90_tma_op(Evaluator&, BuiltinCall& c) { return Value::op_marker(c.id(), c.info.export_name); }
 
 namespace {
 
@@ -296,9 +291,9 @@ int64_t check_tma_smem_layout(Evaluator& ev, source::SourceRange at, const layou
 Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
   const std::string fn = c.name();
   const Value& op = c[0];
-  const bool multicast = op.kind == Value::Kind::Marker && op.s == "CopyBulkTensorTileG2SMulticastOp";
-  const bool op_ok = op.kind == Value::Kind::Marker &&
-                     (op.s == "CopyBulkTensorTileG2SOp" || op.s == "CopyBulkTensorTileS2GOp" || op.s == "CopyReduceBulkTensorTileS2GOp" || multicast);
+  const bool multicast = op.is_op(BuiltinId::CopyBulkTensorTileG2SMulticastOp);
+  const bool op_ok = op.is_op(BuiltinId::CopyBulkTensorTileG2SOp) || op.is_op(BuiltinId::CopyBulkTensorTileS2GOp) ||
+                     op.is_op(BuiltinId::CopyReduceBulkTensorTileS2GOp) || multicast;
   if (!op_ok)
     ev.fail(diag::Kind::BadCopyAtom, c.range(0), fn + "() takes cute.nvgpu.cpasync.CopyBulkTensorTileG2SOp(), CopyBulkTensorTileG2SMulticastOp(), "
                                                       "CopyBulkTensorTileS2GOp() or CopyReduceBulkTensorTileS2GOp() first, found " + describe(op));
@@ -346,8 +341,8 @@ Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
   atom->swizzle = sw;
   atom->swizzle_bytes = swizzle_bytes;
   atom->multicast = multicast;
-  atom->direction = op.s == "CopyBulkTensorTileG2SOp" || multicast ? TmaAtom::Direction::Load
-                    : op.s == "CopyBulkTensorTileS2GOp"           ? TmaAtom::Direction::Store
+  atom->direction = op.is_op(BuiltinId::CopyBulkTensorTileG2SOp) || multicast ? TmaAtom::Direction::Load
+                    : op.is_op(BuiltinId::CopyBulkTensorTileS2GOp)           ? TmaAtom::Direction::Store
                                                                   : TmaAtom::Direction::ReduceAdd;
   if (atom->direction == TmaAtom::Direction::ReduceAdd && g.dtype != ScalarType::Float32 && g.dtype != ScalarType::Float16 &&
       g.dtype != ScalarType::BFloat16 && g.dtype != ScalarType::Int32 && g.dtype != ScalarType::Uint32)

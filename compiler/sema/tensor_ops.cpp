@@ -535,13 +535,6 @@ ScalarType dtype_arg(Evaluator& ev, BuiltinCall& c, size_t i) {
 
 std::optional<Value> optional_arg(BuiltinCall& c, size_t i) { return c.has(i) ? std::optional<Value>(c[i]) : std::nullopt; }
 
-Value marker(const char* name) {
-  Value v;
-  v.kind = Value::Kind::Marker;
-  v.s = name;
-  return v;
-}
-
 /// A tile that does not divide a static extent leaves a partial tile that
 /// nothing can predicate away at compile time (E0604); one that may not divide
 /// a run-time extent is recorded for the ragged-tile warning.
@@ -808,17 +801,17 @@ Value tensor_make_fragment_like(Evaluator& ev, BuiltinCall& c) {
   });
 }
 
-Value tensor_copy_universal_op(Evaluator&, BuiltinCall&) { return marker("CopyUniversalOp"); }
+Value tensor_copy_universal_op(Evaluator&, BuiltinCall& c) { return Value::op_marker(c.id(), c.info.export_name); }
 
 Value tensor_make_copy_atom(Evaluator& ev, BuiltinCall& c) {
   const Value& op = c[0];
-  if (op.kind == Value::Kind::Marker && (op.s == "LdMatrix8x8x16bOp" || op.s == "StMatrix8x8x16bOp")) {
+  if (op.is_op(BuiltinId::LdMatrix8x8x16bOp) || op.is_op(BuiltinId::StMatrix8x8x16bOp)) {
     std::vector<Value> args{c[0], c[1]};  // ldmatrix_ops.cpp reads the call as written
     Kwargs kwargs;
     if (c.has(2)) kwargs.emplace_back("num_bits_per_copy", c[2]);
     return ev.make_ldmatrix_atom(args, kwargs, c.site);
   }
-  if (op.kind != Value::Kind::Marker || (op.s != "CopyUniversalOp" && op.s != "CopyG2SOp")) {
+  if (!op.is_op(BuiltinId::CopyUniversalOp) && !op.is_op(BuiltinId::CopyG2SOp)) {
     auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(0),
                        c.name() + "() takes a copy operation: cute.nvgpu.CopyUniversalOp(), "
                                   "cute.nvgpu.cpasync.CopyG2SOp() or cute.nvgpu.warp.LdMatrix8x8x16bOp(...), found " + describe(op));
@@ -826,7 +819,7 @@ Value tensor_make_copy_atom(Evaluator& ev, BuiltinCall& c) {
     ev.abort_entry();
   }
   auto atom = std::make_shared<CopyAtom>();
-  atom->cp_async = op.s == "CopyG2SOp";
+  atom->cp_async = op.is_op(BuiltinId::CopyG2SOp);
   atom->dtype = dtype_arg(ev, c, 1);
   const int elem_bits = ir::bit_width(atom->dtype);
   atom->bits = c.has(2) ? ev.require_static_int(c[2], c.range(2), "num_bits_per_copy") : elem_bits;

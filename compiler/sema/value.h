@@ -168,7 +168,7 @@ struct Value {
   std::shared_ptr<TensorValue> tensor;
   std::shared_ptr<ModuleValue> module;
   std::shared_ptr<FunctionValue> fn;
-  BuiltinId builtin{};
+  BuiltinId builtin{};                     ///< Builtin; Marker: the operation's row
   std::shared_ptr<Value> self;             ///< Builtin methods: the receiver
   std::shared_ptr<KernelCall> kcall;
   std::shared_ptr<TensorSpec> spec;
@@ -202,6 +202,12 @@ struct Value {
     Value v; v.kind = Kind::Dyn; v.type = e->type; v.expr = std::move(e); v.origin = origin; return v;
   }
   static Value make_builtin(BuiltinId id) { Value v; v.kind = Kind::Builtin; v.builtin = id; return v; }
+  /// A copy or MMA operation marker (CopyUniversalOp(), CopyG2SOp(), LdMatrix8x8x16bOp(...)): `builtin` is the
+  /// builtins.def row that made it, which code compares; `s` its name, which messages print.
+  static Value op_marker(BuiltinId op, std::string name) {
+    Value v; v.kind = Kind::Marker; v.builtin = op; v.s = std::move(name); return v;
+  }
+  bool is_op(BuiltinId op) const { return kind == Kind::Marker && builtin == op; }
 };
 
 /// A name's binding: its value, the local variable it owns (if any), and
