@@ -11,8 +11,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "ir/intrinsics.h"
 #include "source/source.h"
 
 namespace tileslc::ir {
@@ -53,9 +55,10 @@ enum class ExprKind : uint8_t {
   Binary,       ///< op, operands[0..1]
   Select,       ///< operands[0] ? operands[1] : operands[2]
   Cast,         ///< operands[0] converted to `type`
-  Call,         ///< math function `name` on operands (see codegen for the mapping)
+  Call,         ///< C++ function `name` on operands: codegen's own (the CPU target's TILESLC_AT, ...), never sema's
   Load,         ///< element of pointer `name` at Int64 offset operands[0]
   AddressOf,    ///< &name[operands[0]]: the address of an element (atomics, async copies); `type` is the element's
+  Intrinsic,    ///< a row of intrinsics.def: `intrinsic` with immediates `imms` on operands
 };
 
 enum class Op : uint8_t {
@@ -84,6 +87,25 @@ struct Expr {
   int index = -1;  ///< host tensor index (TensorData/Extent/Stride)
   int mode = -1;
   std::vector<ExprRef> operands;
+  Intrinsic intrinsic{};          ///< ExprKind::Intrinsic: the row
+  std::vector<std::string> imms;  ///< ExprKind::Intrinsic: one per row immediate, as the spelling writes it
+};
+
+/// An intrinsic's immediate as its spelling writes it: a number's digits or a
+/// word of the row's domain ("bf16").
+struct Imm {
+  std::string text;
+  template <class I>
+    requires std::is_integral_v<I>
+  Imm(I v) : text(std::to_string(v)) {}
+  Imm(const char* s) : text(s) {}
+  Imm(std::string s) : text(std::move(s)) {}
+};
+
+/// An intrinsic and its immediates before it has operands: the instruction an atom names.
+struct IntrinsicOp {
+  Intrinsic id;
+  std::vector<std::string> imms;
 };
 
 ExprRef int_const(int64_t v, ScalarType t);
@@ -96,7 +118,10 @@ ExprRef unary(Op op, ExprRef a, ScalarType t);
 ExprRef binary(Op op, ExprRef a, ExprRef b, ScalarType t);
 ExprRef select(ExprRef c, ExprRef a, ExprRef b);
 ExprRef cast(ExprRef a, ScalarType t);  ///< returns `a` itself when it already has type t
-ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t);
+ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t);  ///< codegen only (ExprKind::Call)
+/// A call of intrinsic `id`; throws std::logic_error when an immediate is not in its row's domain.
+ExprRef intrinsic(Intrinsic id, std::vector<Imm> imms, std::vector<ExprRef> operands, ScalarType t);
+ExprRef intrinsic(const IntrinsicOp& op, std::vector<ExprRef> operands, ScalarType t);
 ExprRef load(const std::string& ptr, ExprRef offset, ScalarType t);
 ExprRef address_of(const std::string& ptr, ExprRef offset, ScalarType elem);
 ExprRef tensor_data(int host_tensor, ScalarType elem);
@@ -104,6 +129,9 @@ ExprRef tensor_extent(int host_tensor, int mode);
 ExprRef tensor_stride(int host_tensor, int mode);
 /// If `e` is an integer/boolean constant, its value.
 std::optional<int64_t> as_int_const(const ExprRef& e);
+/// A hardware index: a Builtin (threadIdx.x) or an intrinsic whose Effect is Index (lane_idx):
+/// a pure read, never negative.
+bool is_hardware_index(const Expr& e);
 
 // ---------------------------------------------------------------- statements
 
