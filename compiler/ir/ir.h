@@ -4,7 +4,9 @@
 // values were folded away by sema. Expressions are immutable trees shared by
 // pointer; statements form structured blocks (no gotos), each carrying the
 // .tpy source range it came from so codegen can emit #line directives.
-// visit.h walks and rewrites it, print.h prints it, verify.h checks it.
+// Device operations are intrinsic calls (intrinsics.def), by row and
+// immediates. visit.h walks and rewrites it, print.h prints it, verify.h
+// checks it.
 #pragma once
 
 #include <cstdint>

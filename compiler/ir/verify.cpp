@@ -402,9 +402,7 @@ class Verifier {
         if (arity(e.kind == ExprKind::Load ? 1 : 0, 1)) element_access(sc, e, bad);
         break;
       }
-      case ExprKind::Intrinsic:
-        if (intrinsic_immediates(e, bad) && arity(0, SIZE_MAX)) intrinsic_operands(sc, e, bad);
-        break;
+      case ExprKind::Intrinsic: if (intrinsic_immediates(e, bad) && arity(0, SIZE_MAX)) intrinsic_operands(sc, e, bad); break;
     }
   }
 
