@@ -274,9 +274,9 @@ class CudaEmitter {
         const auto& a = *l.args.at(i);
         const std::string& tensor = cur_host_->params.at(a.operands.at(0)->index).name;
         out_.line("tileslc::TmaDescriptor " + name + ";");
-        out_.line("if (tileslc::Status status = " + intrinsic_callee(a.intrinsic, a.imms, a.type) + "(&" + name + ", " + tensor + ", " + c_string(fn) + ", " +
-                  c_string(tensor) + ", " + e(a.operands.at(1)) + ", " + e(a.operands.at(2)) + ", " + e(a.operands.at(3)) + ", " +
-                  e(a.operands.at(4)) + "); !status) {");
+        out_.line("if (tileslc::Status status = " + intrinsic_callee(a.intrinsic, a.imms, a.type) + "(&" + name + ", " +
+                  tensor + ", " + c_string(fn) + ", " + c_string(tensor) + ", " + e(a.operands.at(1)) + ", " +
+                  e(a.operands.at(2)) + ", " + e(a.operands.at(3)) + ", " + e(a.operands.at(4)) + "); !status) {");
         out_.line("  return status;");
         out_.line("}");
         arg_list += (i ? ", " : "") + std::string("&") + name;

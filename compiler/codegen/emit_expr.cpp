@@ -157,7 +157,10 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
       ScalarType t = a->type;
       switch (e->op) {
         case Op::FloorDiv:
-          if (ir::is_float(t)) return {intrinsic_callee(ir::Intrinsic::Floor, {}, t) + "(" + wrap(print(a, host), 13) + " / " + wrap(print(b, host), 14) + ")", kPrimary};
+          if (ir::is_float(t))
+            return {intrinsic_callee(ir::Intrinsic::Floor, {}, t) + "(" + wrap(print(a, host), 13) + " / " +
+                        wrap(print(b, host), 14) + ")",
+                    kPrimary};
           return {"tileslc::dev::floordiv(" + call_args(e->operands, host) + ")", kPrimary};
         case Op::Mod: return {"tileslc::dev::mod(" + call_args(e->operands, host) + ")", kPrimary};
         case Op::Min: case Op::Max:
@@ -165,7 +168,8 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
             return {std::string(e->op == Op::Min ? (t == ScalarType::Float64 ? "fmin" : "fminf") : (t == ScalarType::Float64 ? "fmax" : "fmaxf")) +
                         "(" + call_args(e->operands, host) + ")", kPrimary};
           return {std::string("tileslc::dev::") + (e->op == Op::Min ? "min" : "max") + "(" + call_args(e->operands, host) + ")", kPrimary};
-        case Op::Pow: return {intrinsic_callee(ir::Intrinsic::Pow, {}, t) + "(" + call_args(e->operands, host) + ")", kPrimary};
+        case Op::Pow:
+          return {intrinsic_callee(ir::Intrinsic::Pow, {}, t) + "(" + call_args(e->operands, host) + ")", kPrimary};
         default: break;
       }
       int p = binary_prec(e->op);

@@ -25,8 +25,11 @@ struct RawRow {
 };
 
 constexpr RawRow kRows[] = {
+// clang-format off
 #define TILESLC_INTRINSIC(Id, Space, Spelling, Immediates, Operands, Result, Effect, Arch, Emulated, Ptx) \
-  {#Id, IntrinsicSpace::Space, Spelling, Immediates, Operands, #Result, IntrinsicEffect::Effect, IntrinsicArch::Arch, Emulated, Ptx},
+  {#Id, IntrinsicSpace::Space, Spelling, Immediates, Operands, #Result, IntrinsicEffect::Effect, IntrinsicArch::Arch, \
+   Emulated, Ptx},
+// clang-format on
 #include "ir/intrinsics.def"
 };
 static_assert(sizeof(kRows) / sizeof(kRows[0]) == static_cast<size_t>(Intrinsic::Count_));
@@ -95,7 +98,8 @@ std::vector<OperandSpec> parse_operands(const RawRow& r, const std::vector<Immed
 }
 
 IntrinsicInfo parse(Intrinsic id, const RawRow& r) {
-  IntrinsicInfo info{id, r.name, r.space, r.spelling, parse_immediates(r), {}, std::nullopt, r.effect, r.arch, r.emulated, r.ptx};
+  IntrinsicInfo info{id,       r.name, r.space,    r.spelling, parse_immediates(r), {}, std::nullopt,
+                     r.effect, r.arch, r.emulated, r.ptx};
   info.operands = parse_operands(r, info.immediates);
   if (std::string(r.result) != "T") {
     info.result = type_from_name(r.result);
@@ -116,7 +120,8 @@ IntrinsicInfo parse(Intrinsic id, const RawRow& r) {
 const std::vector<IntrinsicInfo>& table() {
   static const std::vector<IntrinsicInfo> rows = [] {
     std::vector<IntrinsicInfo> out;
-    for (size_t i = 0; i < static_cast<size_t>(Intrinsic::Count_); ++i) out.push_back(parse(static_cast<Intrinsic>(i), kRows[i]));
+    for (size_t i = 0; i < static_cast<size_t>(Intrinsic::Count_); ++i)
+      out.push_back(parse(static_cast<Intrinsic>(i), kRows[i]));
     return out;
   }();
   return rows;

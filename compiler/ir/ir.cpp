@@ -137,10 +137,12 @@ ExprRef intrinsic(Intrinsic id, std::vector<Imm> imms, std::vector<ExprRef> oper
   e->intrinsic = id;
   const IntrinsicInfo& row = intrinsic_info(id);
   if (imms.size() != row.immediates.size())
-    throw std::logic_error(std::string("ir::intrinsic: ") + row.name + " takes " + std::to_string(row.immediates.size()) + " immediates");
+    throw std::logic_error(std::string("ir::intrinsic: ") + row.name + " takes " +
+                           std::to_string(row.immediates.size()) + " immediates");
   for (size_t i = 0; i < imms.size(); ++i) {
     if (!immediate_index(id, i, imms[i].text))
-      throw std::logic_error(std::string("ir::intrinsic: ") + row.name + " has no " + row.immediates[i].name + " '" + imms[i].text + "'");
+      throw std::logic_error(std::string("ir::intrinsic: ") + row.name + " has no " + row.immediates[i].name + " '" +
+                             imms[i].text + "'");
     e->imms.push_back(std::move(imms[i].text));
   }
   e->operands = std::move(operands);

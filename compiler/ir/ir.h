@@ -13,7 +13,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "ir/intrinsics.h"
@@ -45,22 +44,22 @@ std::optional<ScalarType> type_from_name(const std::string& name);
 // --------------------------------------------------------------- expressions
 
 enum class ExprKind : uint8_t {
-  IntConst,     ///< ival, of integer or Boolean type
-  FloatConst,   ///< fval
-  Var,          ///< a local variable: name
-  Param,        ///< a function parameter or host-side named value: name
-  Builtin,      ///< a hardware index: name is "threadIdx.x", "blockIdx.y", ...
-  TensorData,   ///< host: data pointer of host tensor `index` (type is its element type)
-  TensorExtent, ///< host: shape[mode] of host tensor `index` (Int64)
-  TensorStride, ///< host: stride[mode] of host tensor `index` (Int64)
-  Unary,        ///< op, operands[0]
-  Binary,       ///< op, operands[0..1]
-  Select,       ///< operands[0] ? operands[1] : operands[2]
-  Cast,         ///< operands[0] converted to `type`
-  Call,         ///< C++ function `name` on operands: codegen's own (the CPU target's TILESLC_AT, ...), never sema's
-  Load,         ///< element of pointer `name` at Int64 offset operands[0]
-  AddressOf,    ///< &name[operands[0]]: the address of an element (atomics, async copies); `type` is the element's
-  Intrinsic,    ///< a row of intrinsics.def: `intrinsic` with immediates `imms` on operands
+  IntConst,      ///< ival, of integer or Boolean type
+  FloatConst,    ///< fval
+  Var,           ///< a local variable: name
+  Param,         ///< a function parameter or host-side named value: name
+  Builtin,       ///< a hardware index: name is "threadIdx.x", "blockIdx.y", ...
+  TensorData,    ///< host: data pointer of host tensor `index` (type is its element type)
+  TensorExtent,  ///< host: shape[mode] of host tensor `index` (Int64)
+  TensorStride,  ///< host: stride[mode] of host tensor `index` (Int64)
+  Unary,         ///< op, operands[0]
+  Binary,        ///< op, operands[0..1]
+  Select,        ///< operands[0] ? operands[1] : operands[2]
+  Cast,          ///< operands[0] converted to `type`
+  Call,          ///< C++ function `name` on operands: codegen's own (the CPU target's TILESLC_AT, ...), never sema's
+  Load,          ///< element of pointer `name` at Int64 offset operands[0]
+  AddressOf,     ///< &name[operands[0]]: the address of an element (atomics, async copies); `type` is the element's
+  Intrinsic,     ///< a row of intrinsics.def: `intrinsic` with immediates `imms` on operands
 };
 
 enum class Op : uint8_t {
@@ -97,9 +96,8 @@ struct Expr {
 /// word of the row's domain ("bf16").
 struct Imm {
   std::string text;
-  template <class I>
-    requires std::is_integral_v<I>
-  Imm(I v) : text(std::to_string(v)) {}
+  Imm(int v) : text(std::to_string(v)) {}
+  Imm(int64_t v) : text(std::to_string(v)) {}
   Imm(const char* s) : text(s) {}
   Imm(std::string s) : text(std::move(s)) {}
 };

@@ -13,10 +13,9 @@ namespace tileslc::ir {
 namespace {
 
 const char* expr_kind_name(ExprKind k) {
-  static const char* const kNames[] = {"IntConst",   "FloatConst",   "Var",          "Param", "Builtin",
-                                       "TensorData", "TensorExtent", "TensorStride", "Unary", "Binary",
-                                       "Select",     "Cast",         "Call",         "Load",  "AddressOf",
-                                       "Intrinsic"};
+  static const char* const kNames[] = {"IntConst",     "FloatConst",   "Var",       "Param",    "Builtin", "TensorData",
+                                       "TensorExtent", "TensorStride", "Unary",     "Binary",   "Select",  "Cast",
+                                       "Call",         "Load",         "AddressOf", "Intrinsic"};
   return kNames[static_cast<size_t>(k)];
 }
 
@@ -402,7 +401,9 @@ class Verifier {
         if (arity(e.kind == ExprKind::Load ? 1 : 0, 1)) element_access(sc, e, bad);
         break;
       }
-      case ExprKind::Intrinsic: if (intrinsic_immediates(e, bad) && arity(0, SIZE_MAX)) intrinsic_operands(sc, e, bad); break;
+      case ExprKind::Intrinsic:
+        if (intrinsic_immediates(e, bad) && arity(0, SIZE_MAX)) intrinsic_operands(sc, e, bad);
+        break;
     }
   }
 
@@ -453,8 +454,10 @@ class Verifier {
       const std::string& want = specs[i]->type;
       const Expr& op = *e.operands[i];
       const std::string role = name + "'s " + specs[i]->role;
-      if (want == "ptr" && op.kind != ExprKind::AddressOf) bad(role + " is not an address");
-      else if (want == "T" && op.type != e.type) bad(role + " is " + tn(op.type) + ", the node " + tn(e.type));
+      if (want == "ptr" && op.kind != ExprKind::AddressOf)
+        bad(role + " is not an address");
+      else if (want == "T" && op.type != e.type)
+        bad(role + " is " + tn(op.type) + ", the node " + tn(e.type));
       else if (want != "ptr" && want != "T" && want != "any" && type_from_name(want) != op.type)
         bad(role + " is " + tn(op.type) + ", expected " + want);
     }

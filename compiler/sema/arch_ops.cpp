@@ -26,8 +26,8 @@ struct AtomicRow {
 };
 
 constexpr AtomicRow kAtomics[] = {
-    {BuiltinId::AtomicAdd, "add", false},  {BuiltinId::AtomicMin, "min", true},   {BuiltinId::AtomicMax, "max", true},
-    {BuiltinId::AtomicAnd, "and", true},   {BuiltinId::AtomicOr, "or", true},     {BuiltinId::AtomicXor, "xor", true},
+    {BuiltinId::AtomicAdd, "add", false},   {BuiltinId::AtomicMin, "min", true},    {BuiltinId::AtomicMax, "max", true},
+    {BuiltinId::AtomicAnd, "and", true},    {BuiltinId::AtomicOr, "or", true},      {BuiltinId::AtomicXor, "xor", true},
     {BuiltinId::AtomicExch, "exch", false}, {BuiltinId::AtomicCas, nullptr, false},
 };
 
@@ -226,7 +226,8 @@ Value arch_shuffle(Evaluator& ev, BuiltinCall& c) {
   if (!is_int_value(o)) ev.fail(diag::Kind::TypeMismatch, c.range(1), c.name() + "()'s offset must be an integer, found " + describe(o));
   std::vector<ir::ExprRef> ops{lane_mask(ev, c, 2), ev.to_expr_as(v, t, c.range(0)), ev.to_expr_as(o, ScalarType::Int32, c.range(1))};
   if (int64_t width = shuffle_width(ev, c, 3); width != 32) ops.push_back(ir::int_const(width, ScalarType::Int32));
-  return ev.materialize(Value::dyn(ir::intrinsic(shuffle_intrinsic(c.id()), {}, std::move(ops), t), c.site.range), "shfl", c.site.range);
+  return ev.materialize(Value::dyn(ir::intrinsic(shuffle_intrinsic(c.id()), {}, std::move(ops), t), c.site.range),
+                        "shfl", c.site.range);
 }
 
 Value arch_vote(Evaluator& ev, BuiltinCall& c) {
@@ -234,11 +235,12 @@ Value arch_vote(Evaluator& ev, BuiltinCall& c) {
   Value p = ev.resolve_symbol(c[0], c.range(0));
   std::vector<ir::ExprRef> ops{lane_mask(ev, c, 1), ev.to_expr_as(p, ScalarType::Boolean, c.range(0))};
   // __any_sync and __all_sync return an int: nonzero is true.
-  auto call = ballot ? ir::intrinsic(ir::Intrinsic::BallotSync, {}, std::move(ops), ScalarType::Uint32)
-                     : ir::binary(ir::Op::Ne,
-                                  ir::intrinsic(ir::Intrinsic::VoteSync, {c.id() == BuiltinId::VoteAnySync ? "any" : "all"},
-                                                std::move(ops), ScalarType::Int32),
-                                  ir::int_const(0, ScalarType::Int32), ScalarType::Boolean);
+  auto call =
+      ballot ? ir::intrinsic(ir::Intrinsic::BallotSync, {}, std::move(ops), ScalarType::Uint32)
+             : ir::binary(ir::Op::Ne,
+                          ir::intrinsic(ir::Intrinsic::VoteSync, {c.id() == BuiltinId::VoteAnySync ? "any" : "all"},
+                                        std::move(ops), ScalarType::Int32),
+                          ir::int_const(0, ScalarType::Int32), ScalarType::Boolean);
   return ev.materialize(Value::dyn(call, c.site.range), "vote", c.site.range);
 }
 
@@ -258,7 +260,8 @@ Value arch_warp_redux_sync(Evaluator& ev, BuiltinCall& c) {
     d.note("redux.sync has 32-bit integer forms only below sm_100a");
     ev.abort_entry();
   }
-  auto call = ir::intrinsic(ir::Intrinsic::ReduxSync, {kind}, {ev.to_expr_as(v, t, c.range(0)), lane_mask(ev, c, 2)}, t);
+  auto call =
+      ir::intrinsic(ir::Intrinsic::ReduxSync, {kind}, {ev.to_expr_as(v, t, c.range(0)), lane_mask(ev, c, 2)}, t);
   return ev.materialize(Value::dyn(call, c.site.range), "redux", c.site.range);
 }
 

@@ -47,28 +47,34 @@ struct MmaRow {
 const MmaRow kMmaRows[] = {
     {.maker = BuiltinId::MmaUniversalOp, .name = "MmaUniversalOp", .cute = "UniversalFMA",
      .m = 1, .n = 1, .k = 1, .threads = 1, .a = ST::Float32, .b = ST::Float32, .acc = ST::Float32, .any_type = true,
-     .arch = AtomArch::Any, .device = std::nullopt, .a_tv = kScalar, .b_tv = kScalar, .c_tv = kScalar},
+     .arch = AtomArch::Any, .device = std::nullopt,
+     .a_tv = kScalar, .b_tv = kScalar, .c_tv = kScalar},
     // mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
     {.maker = BuiltinId::MmaF16BF16Op, .name = "MmaF16BF16Op", .cute = "SM80_16x8x16_F32F16F16F32_TN",
      .m = 16, .n = 8, .k = 16, .threads = 32, .a = ST::Float16, .b = ST::Float16, .acc = ST::Float32, .any_type = false,
-     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k16, {"f16"}}, .a_tv = kA16x8x16, .b_tv = kB16x8x16, .c_tv = kC16x8},
+     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k16, {"f16"}},
+     .a_tv = kA16x8x16, .b_tv = kB16x8x16, .c_tv = kC16x8},
     // mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
     {.maker = BuiltinId::MmaF16BF16Op, .name = "MmaF16BF16Op", .cute = "SM80_16x8x16_F32BF16BF16F32_TN",
      .m = 16, .n = 8, .k = 16, .threads = 32, .a = ST::BFloat16, .b = ST::BFloat16, .acc = ST::Float32, .any_type = false,
-     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k16, {"bf16"}}, .a_tv = kA16x8x16, .b_tv = kB16x8x16, .c_tv = kC16x8},
+     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k16, {"bf16"}},
+     .a_tv = kA16x8x16, .b_tv = kB16x8x16, .c_tv = kC16x8},
     // mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32. CuTe's ValTypeA/B are tfloat32_t; here
     // the registers hold Float32, which the wrapper rounds to TF32 (cvt.rna.tf32.f32) as it packs them.
     {.maker = BuiltinId::MmaTF32Op, .name = "MmaTF32Op", .cute = "SM80_16x8x8_F32TF32TF32F32_TN",
      .m = 16, .n = 8, .k = 8, .threads = 32, .a = ST::Float32, .b = ST::Float32, .acc = ST::Float32, .any_type = false,
-     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k8Tf32, {}}, .a_tv = kA16x8x8, .b_tv = kB16x8x8, .c_tv = kC16x8},
+     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k8Tf32, {}},
+     .a_tv = kA16x8x8, .b_tv = kB16x8x8, .c_tv = kC16x8},
     // mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
     {.maker = BuiltinId::MmaI8Op, .name = "MmaI8Op", .cute = "SM80_16x8x32_S32S8S8S32_TN",
      .m = 16, .n = 8, .k = 32, .threads = 32, .a = ST::Int8, .b = ST::Int8, .acc = ST::Int32, .any_type = false,
-     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k32, {"s8"}}, .a_tv = kA16x8x32, .b_tv = kB16x8x32, .c_tv = kC16x8},
+     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k32, {"s8"}},
+     .a_tv = kA16x8x32, .b_tv = kB16x8x32, .c_tv = kC16x8},
     // mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32
     {.maker = BuiltinId::MmaI8Op, .name = "MmaI8Op", .cute = "SM80_16x8x32_S32U8U8S32_TN",
      .m = 16, .n = 8, .k = 32, .threads = 32, .a = ST::Uint8, .b = ST::Uint8, .acc = ST::Int32, .any_type = false,
-     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k32, {"u8"}}, .a_tv = kA16x8x32, .b_tv = kB16x8x32, .c_tv = kC16x8},
+     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k32, {"u8"}},
+     .a_tv = kA16x8x32, .b_tv = kB16x8x32, .c_tv = kC16x8},
 };
 
 // ---- ldmatrix / stmatrix (include/cute/atom/copy_traits_sm75.hpp, copy_traits_sm90.hpp;

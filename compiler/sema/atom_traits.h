@@ -37,7 +37,8 @@ struct MmaTraits {
   ir::ScalarType a, b, acc;     ///< ValTypeA, ValTypeB, ValTypeC (= ValTypeD): register storage types
   bool any_type;                ///< UniversalFMA<T>: a, b and acc are the operation's one dtype, any number type
   AtomArch arch;
-  std::optional<ir::IntrinsicOp> device;  ///< called as fn(&d, &a, &b, &c); none for the universal FMA (d = a * b + c inline)
+  std::optional<ir::IntrinsicOp>
+      device;                       ///< called as fn(&d, &a, &b, &c); none for the universal FMA (d = a * b + c inline)
   layout::Layout a_tv, b_tv, c_tv;  ///< ALayout, BLayout, CLayout
 };
 

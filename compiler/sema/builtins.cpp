@@ -227,7 +227,8 @@ Value core_abs(Evaluator& ev, BuiltinCall& c) {
   if (v.kind != Value::Kind::Dyn) ev.fail(diag::Kind::TypeMismatch, c.range(0), "abs() needs a number, found " + describe(v));
   ScalarType compute = ir::is_narrow_float(v.type) ? ScalarType::Float32 : v.type;
   const ir::Intrinsic fn = ir::is_float(compute) ? ir::Intrinsic::Fabs : ir::Intrinsic::Abs;
-  return Value::dyn(ir::cast(ir::intrinsic(fn, {}, {ev.to_expr_as(v, compute, c.site.range)}, compute), v.type), c.site.range);
+  return Value::dyn(ir::cast(ir::intrinsic(fn, {}, {ev.to_expr_as(v, compute, c.site.range)}, compute), v.type),
+                    c.site.range);
 }
 
 /// print(*args, sep=None, end=None), while compiling; None is Python's default (" " and a newline).
@@ -413,7 +414,9 @@ Value core_math(Evaluator& ev, BuiltinCall& c) {
   return math_apply(ev, c, f->fn, f->fold, {c[0]});
 }
 
-Value core_fma(Evaluator& ev, BuiltinCall& c) { return math_apply(ev, c, ir::Intrinsic::Fma, nullptr, {c[0], c[1], c[2]}); }
+Value core_fma(Evaluator& ev, BuiltinCall& c) {
+  return math_apply(ev, c, ir::Intrinsic::Fma, nullptr, {c[0], c[1], c[2]});
+}
 
 // ---- Kernel.launch
 

@@ -34,7 +34,8 @@ std::string dims_text(const int64_t d[3]) {
   return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
 }
 
-/// The (x, y, z) special registers of intrinsic `reg` (its axis immediate); `fold(k)` gives a static value instead where it is known (>= 0).
+/// The (x, y, z) special registers of intrinsic `reg` (its axis immediate); `fold(k)` gives a static value instead
+/// where it is known (>= 0).
 Value register_triple(const ast::Call& site, ir::Intrinsic reg, const std::function<int64_t(int)>& fold) {
   std::vector<Value> xs;
   static const char* const kAxes[] = {"x", "y", "z"};
@@ -42,7 +43,8 @@ Value register_triple(const ast::Call& site, ir::Intrinsic reg, const std::funct
     int64_t s = fold ? fold(k) : -1;
     if (s >= 0) xs.push_back(Value::integer(s));
     // A hardware index, like blockIdx.x: a pure read, so `x, _, _ = ...` binds no temporary.
-    else xs.push_back(Value::dyn(ir::intrinsic(reg, {kAxes[k]}, {}, ScalarType::Int32), site.range));
+    else
+      xs.push_back(Value::dyn(ir::intrinsic(reg, {kAxes[k]}, {}, ScalarType::Int32), site.range));
   }
   return Value::tuple(std::move(xs));
 }
@@ -107,7 +109,8 @@ Value cluster_indices(Evaluator& ev, BuiltinCall& c) {
     case BuiltinId::ClusterIdx: return register_triple(c.site, ir::Intrinsic::ClusterIdx, nullptr);
     case BuiltinId::ClusterDim: return register_triple(c.site, ir::Intrinsic::ClusterDim, nullptr);
     case BuiltinId::BlockInClusterIdx:
-      return register_triple(c.site, ir::Intrinsic::BlockInClusterIdx, [&](int k) { return shape[k] == 1 ? int64_t{0} : int64_t{-1}; });
+      return register_triple(c.site, ir::Intrinsic::BlockInClusterIdx,
+                             [&](int k) { return shape[k] == 1 ? int64_t{0} : int64_t{-1}; });
     default: return register_triple(c.site, ir::Intrinsic::BlockInClusterDim, [&](int k) { return shape[k]; });
   }
 }

@@ -386,10 +386,11 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
           continue;
         }
         auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-        s->a = ir::intrinsic(*atom.device,
-                             {ir::address_of(d.ptr, off(d, m, n), d.dtype), ir::address_of(a.ptr, off(a, m, k), a.dtype),
-                              ir::address_of(b.ptr, off(b, n, k), b.dtype), ir::address_of(c.ptr, off(c, m, n), c.dtype)},
-                             ScalarType::Int32);
+        s->a =
+            ir::intrinsic(*atom.device,
+                          {ir::address_of(d.ptr, off(d, m, n), d.dtype), ir::address_of(a.ptr, off(a, m, k), a.dtype),
+                           ir::address_of(b.ptr, off(b, n, k), b.dtype), ir::address_of(c.ptr, off(c, m, n), c.dtype)},
+                          ScalarType::Int32);
         emit(std::move(s));
       }
     }

@@ -76,7 +76,8 @@ void wgmma_operand_fences(Evaluator& ev, source::SourceRange r) {
   for (const auto& [name, count] : ev.fn_->wgmma_accumulators)
     effect(ev,
            ir::intrinsic(ir::Intrinsic::WgmmaFenceOperands, {},
-                         {ir::address_of(name, ir::int_const(0, ScalarType::Int64), ScalarType::Float32), ir::int_const(count, ScalarType::Int32)},
+                         {ir::address_of(name, ir::int_const(0, ScalarType::Int64), ScalarType::Float32),
+                          ir::int_const(count, ScalarType::Int32)},
                          ScalarType::Int32),
            r);
 }
@@ -114,7 +115,9 @@ ir::ExprRef Evaluator::barrier_address(const Value& bar, source::SourceRange r, 
 /// integer operand.
 Value sm90_mbarrier_op(Evaluator& ev, BuiltinCall& c) {
   const bool init = c.id() == BuiltinId::MbarrierInit, expect_tx = c.id() == BuiltinId::MbarrierArriveExpectTx;
-  const ir::Intrinsic device = init ? ir::Intrinsic::MbarrierInit : expect_tx ? ir::Intrinsic::MbarrierArriveExpectTx : ir::Intrinsic::MbarrierWait;
+  const ir::Intrinsic device = init        ? ir::Intrinsic::MbarrierInit
+                               : expect_tx ? ir::Intrinsic::MbarrierArriveExpectTx
+                                           : ir::Intrinsic::MbarrierWait;
   const char* operand = init ? "the arrival count" : expect_tx ? "the transaction bytes" : "the phase parity";
   std::vector<ir::ExprRef> ops{barrier_arg(ev, c)};
   ops.push_back(integer_arg(ev, c, 2, operand));
@@ -174,14 +177,18 @@ Value sm90_wait_group(Evaluator& ev, BuiltinCall& c) {
       ev.abort_entry();
     }
   }
-  effect(ev, ir::intrinsic(wgmma ? ir::Intrinsic::WgmmaWaitGroup : ir::Intrinsic::BulkWaitGroupRead, {n}, {}, ScalarType::Int32), c.site.range);
+  effect(ev,
+         ir::intrinsic(wgmma ? ir::Intrinsic::WgmmaWaitGroup : ir::Intrinsic::BulkWaitGroupRead, {n}, {},
+                       ScalarType::Int32),
+         c.site.range);
   if (wgmma) wgmma_operand_fences(ev, c.site.range);
   return Value::none();
 }
 
 /// warpgroup_reg_alloc(reg_count) / warpgroup_reg_dealloc(reg_count): setmaxnreg.inc / .dec.
 Value sm90_setmaxnreg(Evaluator& ev, BuiltinCall& c) {
-  const ir::Intrinsic reg = c.id() == BuiltinId::WarpgroupRegAlloc ? ir::Intrinsic::SetmaxnregInc : ir::Intrinsic::SetmaxnregDec;
+  const ir::Intrinsic reg =
+      c.id() == BuiltinId::WarpgroupRegAlloc ? ir::Intrinsic::SetmaxnregInc : ir::Intrinsic::SetmaxnregDec;
   int64_t n = ev.require_static_int(c[0], c.range(0), "the register count");
   // The counts the runtime has an instruction for: the intrinsic's domain.
   if (!ir::immediate_index(reg, 0, std::to_string(n))) {
@@ -196,20 +203,24 @@ Value sm90_setmaxnreg(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value sm90_elect_one(Evaluator& ev, BuiltinCall& c) {
-  return ev.materialize(Value::dyn(ir::intrinsic(ir::Intrinsic::ElectOne, {}, {}, ScalarType::Boolean), c.site.range), "elected", c.site.range);
+  return ev.materialize(Value::dyn(ir::intrinsic(ir::Intrinsic::ElectOne, {}, {}, ScalarType::Boolean), c.site.range),
+                        "elected", c.site.range);
 }
 
 Value sm90_make_warp_uniform(Evaluator& ev, BuiltinCall& c) {
   Value v = ev.resolve_symbol(c[0], c.range(0));
   if (v.kind == Value::Kind::Int) return v;
-  return Value::dyn(ir::intrinsic(ir::Intrinsic::WarpUniform, {}, {integer_arg(ev, c, 0, "the value")}, ScalarType::Int32), c.site.range);
+  return Value::dyn(
+      ir::intrinsic(ir::Intrinsic::WarpUniform, {}, {integer_arg(ev, c, 0, "the value")}, ScalarType::Int32),
+      c.site.range);
 }
 
 // ---- host queries ------------------------------------------------------------
 
 Value sm90_multiprocessor_count(Evaluator& ev, BuiltinCall& c) {
-  return ev.materialize(Value::dyn(ir::intrinsic(ir::Intrinsic::DeviceMultiprocessorCount, {}, {}, ScalarType::Int64), c.site.range), "sm_count",
-                        c.site.range);
+  return ev.materialize(
+      Value::dyn(ir::intrinsic(ir::Intrinsic::DeviceMultiprocessorCount, {}, {}, ScalarType::Int64), c.site.range),
+      "sm_count", c.site.range);
 }
 
 /// CuTe DSL: cutlass.utils.HardwareInfo().get_max_active_clusters(cluster_size).
@@ -223,10 +234,10 @@ Value sm90_max_active_clusters(Evaluator& ev, BuiltinCall& c) {
   }
   if (n.kind != Value::Kind::Int && !(n.kind == Value::Kind::Dyn && ir::is_integer(n.type)))
     ev.fail(diag::Kind::TypeMismatch, c.range(0), "get_max_active_clusters() takes the cluster's size in blocks, an integer, found " + describe(n));
-  return ev.materialize(
-      Value::dyn(ir::intrinsic(ir::Intrinsic::MaxActiveClusters, {}, {ev.to_expr_as(n, ScalarType::Int64, c.range(0))}, ScalarType::Int64),
-                 c.site.range),
-      "max_clusters", c.site.range);
+  return ev.materialize(Value::dyn(ir::intrinsic(ir::Intrinsic::MaxActiveClusters, {},
+                                                 {ev.to_expr_as(n, ScalarType::Int64, c.range(0))}, ScalarType::Int64),
+                                   c.site.range),
+                        "max_clusters", c.site.range);
 }
 
 // ---- TMA atoms ---------------------------------------------------------------
@@ -442,9 +453,11 @@ void tma_store(Evaluator& ev, const TmaAtom& atom, const Value& src, const Value
   const TensorValue& s = *src.tensor;
   TmaBox box = tma_box(ev, atom, *dst.tensor, r);
   effect(ev,
-         ir::intrinsic(reduce ? ir::Intrinsic::TmaReduceAdd2d : ir::Intrinsic::TmaStore2d, {},
-                       {box.desc, ir::address_of(s.ptr, s.offset ? s.offset : ir::int_const(0, ScalarType::Int64), s.dtype), box.inner, box.outer},
-                       ScalarType::Int32),
+         ir::intrinsic(
+             reduce ? ir::Intrinsic::TmaReduceAdd2d : ir::Intrinsic::TmaStore2d, {},
+             {box.desc, ir::address_of(s.ptr, s.offset ? s.offset : ir::int_const(0, ScalarType::Int64), s.dtype),
+              box.inner, box.outer},
+             ScalarType::Int32),
          r);
 }
 
@@ -493,7 +506,10 @@ void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst
   std::vector<ir::ExprRef> ops{ir::address_of(d.ptr, d.offset ? d.offset : ir::int_const(0, ScalarType::Int64), d.dtype), box.desc, barrier,
                                box.inner, box.outer};
   if (mask_expr) ops.push_back(*mask_expr);
-  effect(*this, ir::intrinsic(mask_expr ? ir::Intrinsic::TmaLoad2dMulticast : ir::Intrinsic::TmaLoad2d, {}, std::move(ops), ScalarType::Int32), r);
+  effect(*this,
+         ir::intrinsic(mask_expr ? ir::Intrinsic::TmaLoad2dMulticast : ir::Intrinsic::TmaLoad2d, {}, std::move(ops),
+                       ScalarType::Int32),
+         r);
 }
 
 // ---- warpgroup MMA -----------------------------------------------------------
@@ -509,7 +525,8 @@ Value wgmma_atom(bool f8, ScalarType ab, ScalarType b, ScalarType acc, int64_t n
   a.name = f8 ? "warpgroup.MmaF8Op" : "warpgroup.MmaF16BF16Op";
   a.wgmma = true;
   if (f8)
-    a.device = ir::IntrinsicOp{a_rmem ? ir::Intrinsic::WgmmaF8RS : ir::Intrinsic::WgmmaF8SS, {std::to_string(n), ptx(ab), ptx(b)}};
+    a.device = ir::IntrinsicOp{a_rmem ? ir::Intrinsic::WgmmaF8RS : ir::Intrinsic::WgmmaF8SS,
+                               {std::to_string(n), ptx(ab), ptx(b)}};
   else
     a.device = ir::IntrinsicOp{a_rmem ? ir::Intrinsic::WgmmaRS : ir::Intrinsic::WgmmaSS, {std::to_string(n), ptx(ab)}};
   a.a_rmem = a_rmem;
@@ -713,8 +730,8 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
         }
         effect(*this,
                ir::intrinsic(*atom.device,
-                             {ir::address_of(d.ptr, ir::int_const(o.i, ScalarType::Int64), d.dtype), std::move(a_operand), desc(b, ob, n, k),
-                              ir::int_const(1, ScalarType::Int32)},
+                             {ir::address_of(d.ptr, ir::int_const(o.i, ScalarType::Int64), d.dtype),
+                              std::move(a_operand), desc(b, ob, n, k), ir::int_const(1, ScalarType::Int32)},
                              ScalarType::Int32),
                r);
       }

@@ -78,7 +78,8 @@ void expect_in_preludes(const ir::IntrinsicOp& op) {
   EXPECT_EQ(row.space, ir::IntrinsicSpace::Dev) << row.name;
   EXPECT_TRUE(row.emulated) << row.name;
   ASSERT_EQ(op.imms.size(), row.immediates.size()) << row.name;
-  for (size_t i = 0; i < op.imms.size(); ++i) EXPECT_TRUE(ir::immediate_index(op.id, i, op.imms[i])) << row.name << " " << op.imms[i];
+  for (size_t i = 0; i < op.imms.size(); ++i)
+    EXPECT_TRUE(ir::immediate_index(op.id, i, op.imms[i])) << row.name << " " << op.imms[i];
   const std::string fn = ir::intrinsic_spelling(op.id, op.imms);
   EXPECT_TRUE(has_identifier(cuda, fn)) << fn << " is not in runtime/include/tileslc/device";
   EXPECT_TRUE(has_identifier(cpu, fn)) << fn << " is not in runtime/include/tileslc/cpu";

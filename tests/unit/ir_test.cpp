@@ -310,8 +310,9 @@ TEST(IrPrint, ExpressionForms) {
             "!(b && true)");
   EXPECT_EQ(print(intrinsic(Intrinsic::Exp, {}, {cast(x, T::Float32)}, T::Float32)), "Exp(Float32(x)):Float32");
   EXPECT_EQ(print(intrinsic(Intrinsic::CpAsyncWaitGroup, {2}, {}, T::Int32)), "CpAsyncWaitGroup<n=2>():Int32");
-  EXPECT_EQ(print(intrinsic(Intrinsic::ReduxSync, {"umax"}, {var_ref("v", T::Uint32), int_const(-1, T::Uint32)}, T::Uint32)),
-            "ReduxSync<kind=umax>(v, -1:Uint32):Uint32");
+  EXPECT_EQ(
+      print(intrinsic(Intrinsic::ReduxSync, {"umax"}, {var_ref("v", T::Uint32), int_const(-1, T::Uint32)}, T::Uint32)),
+      "ReduxSync<kind=umax>(v, -1:Uint32):Uint32");
   EXPECT_EQ(print(address_of("tma_a", nullptr, T::Float16)), "&tma_a[<null>]");
   auto whole = std::make_shared<Expr>(*address_of("tma_a", i32(0), T::Float16));
   whole->operands.clear();
@@ -528,7 +529,8 @@ TEST(IrVerify, IntrinsicsAgainstTheirRow) {
   auto addr = [](const char* ptr) { return address_of(ptr, i64(0), T::Float32); };
   Program p = valid_program();
   eval(p, intrinsic(Intrinsic::Ldsm, {2}, {addr("frag"), addr("frag"), addr("frag")}, T::Int32));
-  eval(p, intrinsic(Intrinsic::ShflSync, {}, {int_const(-1, T::Uint32), float_const(1, T::Float32), i32(0)}, T::Float32));
+  eval(p,
+       intrinsic(Intrinsic::ShflSync, {}, {int_const(-1, T::Uint32), float_const(1, T::Float32), i32(0)}, T::Float32));
   EXPECT_EQ(problems(p), std::vector<std::string>{}) << "x2: a row and two registers; a shuffle without width";
   p = valid_program();
   eval(p, intrinsic(Intrinsic::Ldsm, {4}, {addr("frag"), addr("frag")}, T::Int32));

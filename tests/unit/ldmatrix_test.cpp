@@ -256,7 +256,8 @@ class Machine {
         on_mma_(w, a, b, address(e.operands[0], 32 * w), address(e.operands[3], 32 * w));
       }
     } else {
-      ASSERT_NE(ir::intrinsic_info(fn).space, ir::IntrinsicSpace::Math) << "unexpected call " << ir::intrinsic_info(fn).name;
+      ASSERT_NE(ir::intrinsic_info(fn).space, ir::IntrinsicSpace::Math)
+          << "unexpected call " << ir::intrinsic_info(fn).name;
     }
   }
 
