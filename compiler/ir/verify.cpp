@@ -401,10 +401,15 @@ class Verifier {
         if (arity(e.kind == ExprKind::Load ? 1 : 0, 1)) element_access(sc, e, bad);
         break;
       }
-      case ExprKind::Intrinsic:
-        if (intrinsic_immediates(e, bad) && arity(0, SIZE_MAX)) intrinsic_operands(sc, e, bad);
-        break;
+      case ExprKind::Intrinsic: intrinsic_call(sc, e, bad); break;
     }
+  }
+
+  template <class Bad>
+  static void intrinsic_call(const Scope& sc, const Expr& e, Bad&& bad) {
+    for (const auto& o : e.operands)
+      if (!o) return bad("has a null operand");
+    if (intrinsic_immediates(e, bad)) intrinsic_operands(sc, e, bad);
   }
 
   /// An intrinsic's immediates: one per row immediate, each in its domain.
