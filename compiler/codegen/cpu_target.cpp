@@ -4,8 +4,9 @@
 // TILESLC_ADDR(p, i), the bounds-checked forms
 // of tileslc/cpu/checked.h. The rewrite builds new expressions only where an
 // access occurs; the CUDA target never calls it, so its output is unchanged.
-// Also: which of a program's operations the emulator cannot run (none of
-// today's tileslc::dev:: functions; the check guards new ones).
+// Also: which of a program's operations the emulator cannot run (the
+// intrinsics whose row says Emulated false; none today, the check guards
+// new ones).
 #include "codegen/codegen.h"
 #include "codegen/printer.h"
 #include "ir/visit.h"
@@ -39,34 +40,14 @@ std::string cpu_store(const std::string& base, const std::string& offset, const 
 
 namespace {
 
-// The tileslc::dev:: functions runtime/include/tileslc/cpu/prelude.h (and
-// sm90.h, which it includes) has.
-bool emulated(const std::string& fn) {
-  static const char* const kPrefixes[] = {"atomic_", "named_barrier_sync", "cp_async_", "mma_m16n8k16_f32_", "ldsm_",
-                                           "mma_m16n8k8_f32_tf32", "mma_m16n8k32_s32_", "stsm_", "redux_sync_",
-                                           "mbarrier_", "tma_", "bulk_", "fence_proxy_async", "warp_uniform", "setmaxnreg_",
-                                           "elect_one", "wgmma_",
-                                           // thread-block clusters (tileslc/cpu/cluster.h): the special registers
-                                           // (cluster_idx_x, cluster_dim_x, block_in_cluster_idx_x,
-                                           // block_in_cluster_dim_x, ..., block_idx_in_cluster) and barrier.cluster;
-                                           // mbarrier_arrive_cluster and tma_load_2d_multicast match the prefixes above
-                                           "cluster_", "block_in_cluster_", "block_idx_in_cluster"};
-  for (const char* p : kPrefixes)
-    if (fn.rfind(p, 0) == 0) return true;
-  return false;
-}
-
 void find_unemulated(const ir::Block& b, std::vector<NotEmulated>& out) {
-  static const std::string kDev = "tileslc::dev::";
   ir::for_each_expr(b, [&](const ir::Expr& e, const ir::Stmt& s) {
-    // Calls, and builtin reads of special registers (cluster indices: "tileslc::dev::cluster_idx_x()").
-    if ((e.kind != ir::ExprKind::Call && e.kind != ir::ExprKind::Builtin) || e.name.rfind(kDev, 0) != 0) return;
-    std::string fn = e.name.substr(kDev.size());
-    if (fn.size() > 2 && fn.compare(fn.size() - 2, 2, "()") == 0) fn.resize(fn.size() - 2);
+    if (e.kind != ir::ExprKind::Intrinsic || ir::intrinsic_info(e.intrinsic).emulated) return;
+    std::string fn = ir::intrinsic_spelling(e.intrinsic, e.imms);
     // One report per operation and line (an unrolled statement issues it many times).
     bool seen = false;
     for (const auto& n : out) seen |= n.what == fn && n.loc.begin == s.loc.begin && n.loc.file == s.loc.file;
-    if (!emulated(fn) && !seen) out.push_back({std::move(fn), s.loc});
+    if (!seen) out.push_back({std::move(fn), s.loc});
   });
 }
 

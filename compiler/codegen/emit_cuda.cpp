@@ -146,7 +146,7 @@ class CudaEmitter {
       ir::for_each_operand(s, [&](const ir::ExprRef& x) {
         ir::for_each_expr(x, [&](const ir::Expr& e) {
           if (e.kind == ir::ExprKind::Var) read.insert(e.name);
-          call |= e.kind == ir::ExprKind::Call;
+          call |= e.kind == ir::ExprKind::Call || (e.kind == ir::ExprKind::Intrinsic && !ir::is_hardware_index(e));
         });
       });
       // An assignment whose value calls something has an effect; a loop's counter is its own.
@@ -274,9 +274,9 @@ class CudaEmitter {
         const auto& a = *l.args.at(i);
         const std::string& tensor = cur_host_->params.at(a.operands.at(0)->index).name;
         out_.line("tileslc::TmaDescriptor " + name + ";");
-        out_.line("if (tileslc::Status status = tileslc::make_tma_descriptor(&" + name + ", " + tensor + ", " + c_string(fn) + ", " +
-                  c_string(tensor) + ", " + e(a.operands.at(1)) + ", " + e(a.operands.at(2)) + ", " + e(a.operands.at(3)) + ", " +
-                  e(a.operands.at(4)) + "); !status) {");
+        out_.line("if (tileslc::Status status = " + intrinsic_callee(a.intrinsic, a.imms, a.type) + "(&" + name + ", " +
+                  tensor + ", " + c_string(fn) + ", " + c_string(tensor) + ", " + e(a.operands.at(1)) + ", " +
+                  e(a.operands.at(2)) + ", " + e(a.operands.at(3)) + ", " + e(a.operands.at(4)) + "); !status) {");
         out_.line("  return status;");
         out_.line("}");
         arg_list += (i ? ", " : "") + std::string("&") + name;

@@ -1,6 +1,8 @@
 // C++ expression printing with C's precedence, so output has only the
 // parentheses it needs. Narrow floats never meet arithmetic here (sema
 // computes in Float32); conversions to and from them use CUDA's intrinsics.
+// Calls of intrinsics (ir/intrinsics.def) are spelled here, once, from their
+// row: intrinsic_callee.
 #include <cmath>
 #include <cstdio>
 
@@ -90,20 +92,6 @@ std::string int_literal(int64_t v, ScalarType t) {
   }
 }
 
-const char* math_name(const std::string& fn, ScalarType t) {
-  bool d = t == ScalarType::Float64;
-  struct Row { const char* name; const char* f32; const char* f64; };
-  static const Row rows[] = {
-      {"exp", "expf", "exp"}, {"exp2", "exp2f", "exp2"}, {"log", "logf", "log"}, {"log2", "log2f", "log2"},
-      {"sqrt", "sqrtf", "sqrt"}, {"rsqrt", "rsqrtf", "rsqrt"}, {"sin", "sinf", "sin"}, {"cos", "cosf", "cos"},
-      {"tanh", "tanhf", "tanh"}, {"erf", "erff", "erf"}, {"floor", "floorf", "floor"}, {"ceil", "ceilf", "ceil"},
-      {"fabs", "fabsf", "fabs"}, {"fma", "fmaf", "fma"}, {"pow", "powf", "pow"},
-  };
-  for (const auto& r : rows)
-    if (fn == r.name) return d ? r.f64 : r.f32;
-  return fn.c_str();
-}
-
 Printed print(const ir::ExprRef& e, const HostNames* host);
 
 std::string wrap(const Printed& p, int min_prec) { return p.prec >= min_prec ? p.text : "(" + p.text + ")"; }
@@ -112,6 +100,13 @@ std::string call_args(const std::vector<ir::ExprRef>& ops, const HostNames* host
   std::string s;
   for (size_t i = 0; i < ops.size(); ++i) s += (i ? ", " : "") + print(ops[i], host).text;
   return s;
+}
+
+Printed print_intrinsic(const ir::ExprRef& e, const HostNames* host) {
+  std::string call = intrinsic_callee(e->intrinsic, e->imms, e->type) + "(" + call_args(e->operands, host) + ")";
+  if (ir::intrinsic_info(e->intrinsic).space == ir::IntrinsicSpace::DevCast)
+    call = std::string("static_cast<") + ir::cpp_type(e->type) + ">(" + call + ")";
+  return {call, kPrimary};
 }
 
 Printed print_cast(const ir::ExprRef& e, const HostNames* host) {
@@ -142,8 +137,6 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
     }
     case ExprKind::Var: case ExprKind::Param: return {e->name, kPrimary};
     case ExprKind::Builtin:
-      if (e->name == "lane_idx") return {"tileslc::dev::lane_idx()", kPrimary};
-      if (e->name == "warp_idx") return {"tileslc::dev::warp_idx()", kPrimary};
       return {std::string("static_cast<") + ir::cpp_type(e->type) + ">(" + e->name + ")", kPrimary};
     case ExprKind::TensorData: {
       const auto& p = host->fn->params.at(e->index);
@@ -164,7 +157,10 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
       ScalarType t = a->type;
       switch (e->op) {
         case Op::FloorDiv:
-          if (ir::is_float(t)) return {std::string(math_name("floor", t)) + "(" + wrap(print(a, host), 13) + " / " + wrap(print(b, host), 14) + ")", kPrimary};
+          if (ir::is_float(t))
+            return {intrinsic_callee(ir::Intrinsic::Floor, {}, t) + "(" + wrap(print(a, host), 13) + " / " +
+                        wrap(print(b, host), 14) + ")",
+                    kPrimary};
           return {"tileslc::dev::floordiv(" + call_args(e->operands, host) + ")", kPrimary};
         case Op::Mod: return {"tileslc::dev::mod(" + call_args(e->operands, host) + ")", kPrimary};
         case Op::Min: case Op::Max:
@@ -172,7 +168,8 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
             return {std::string(e->op == Op::Min ? (t == ScalarType::Float64 ? "fmin" : "fminf") : (t == ScalarType::Float64 ? "fmax" : "fmaxf")) +
                         "(" + call_args(e->operands, host) + ")", kPrimary};
           return {std::string("tileslc::dev::") + (e->op == Op::Min ? "min" : "max") + "(" + call_args(e->operands, host) + ")", kPrimary};
-        case Op::Pow: return {std::string(math_name("pow", t)) + "(" + call_args(e->operands, host) + ")", kPrimary};
+        case Op::Pow:
+          return {intrinsic_callee(ir::Intrinsic::Pow, {}, t) + "(" + call_args(e->operands, host) + ")", kPrimary};
         default: break;
       }
       int p = binary_prec(e->op);
@@ -187,12 +184,8 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
                   wrap(print(e->operands[2], host), 2), 2};
     }
     case ExprKind::Cast: return print_cast(e, host);
-    case ExprKind::Call: {
-      if (e->name == "abs" && !ir::is_float(e->type))
-        return {std::string(e->type == ScalarType::Int64 ? "llabs" : "abs") + "(" + call_args(e->operands, host) + ")", kPrimary};
-      if (e->name == "abs") return {std::string(math_name("fabs", e->type)) + "(" + call_args(e->operands, host) + ")", kPrimary};
-      return {std::string(math_name(e->name, e->type)) + "(" + call_args(e->operands, host) + ")", kPrimary};
-    }
+    case ExprKind::Call: return {e->name + "(" + call_args(e->operands, host) + ")", kPrimary};
+    case ExprKind::Intrinsic: return print_intrinsic(e, host);
     case ExprKind::Load: return {e->name + "[" + print(e->operands[0], host).text + "]", kPrimary};
     case ExprKind::AddressOf:
       if (e->operands.empty()) return {"&" + e->name, 15};  // a whole parameter (a TMA descriptor)
@@ -202,6 +195,21 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
 }
 
 }  // namespace
+
+std::string intrinsic_callee(ir::Intrinsic id, const std::vector<std::string>& imms, ScalarType t) {
+  const ir::IntrinsicInfo& row = ir::intrinsic_info(id);
+  const std::string name = ir::intrinsic_spelling(id, imms);
+  switch (row.space) {
+    case ir::IntrinsicSpace::Dev:
+    case ir::IntrinsicSpace::DevCast: return "tileslc::dev::" + name;
+    case ir::IntrinsicSpace::Cuda: return name;
+    case ir::IntrinsicSpace::Host: return "tileslc::" + name;
+    case ir::IntrinsicSpace::Math:
+      if (id == ir::Intrinsic::Abs) return t == ScalarType::Int64 ? "ll" + name : name;
+      return t == ScalarType::Float64 ? name : name + "f";
+  }
+  return name;
+}
 
 std::string print_expr(const ir::ExprRef& e, const HostNames* host) { return print(e, host).text; }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "ir/ir.h"
 #include "ir/print.h"
@@ -42,6 +43,10 @@ struct HostNames {
 
 /// Prints `e` as a C++ expression; `host` is non-null inside host functions.
 std::string print_expr(const ir::ExprRef& e, const HostNames* host);
+/// The C++ function an intrinsic call of type `t` is written with (intrinsics.def, Space):
+/// tileslc::dev::cp_async_wait_group_2, __shfl_sync, expf, tileslc::max_active_clusters. The
+/// same for both targets: the CPU headers define the device names too.
+std::string intrinsic_callee(ir::Intrinsic id, const std::vector<std::string>& imms, ir::ScalarType t);
 /// `tileslc::Status NAME(tileslc::TensorView mA, float alpha, cudaStream_t stream)`;
 /// with `header` the stream defaults to nullptr.
 std::string host_signature(const ir::HostFunction& h, bool header);

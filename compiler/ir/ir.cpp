@@ -1,6 +1,8 @@
 // Scalar type tables and the IR node constructors.
 #include "ir/ir.h"
 
+#include <stdexcept>
+
 namespace tileslc::ir {
 
 namespace {
@@ -130,6 +132,25 @@ ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t) {
   e->operands = std::move(args);
   return e;
 }
+ExprRef intrinsic(Intrinsic id, std::vector<Imm> imms, std::vector<ExprRef> operands, ScalarType t) {
+  auto e = node(ExprKind::Intrinsic, t);
+  e->intrinsic = id;
+  const IntrinsicInfo& row = intrinsic_info(id);
+  if (imms.size() != row.immediates.size())
+    throw std::logic_error(std::string("ir::intrinsic: ") + row.name + " takes " +
+                           std::to_string(row.immediates.size()) + " immediates");
+  for (size_t i = 0; i < imms.size(); ++i) {
+    if (!immediate_index(id, i, imms[i].text))
+      throw std::logic_error(std::string("ir::intrinsic: ") + row.name + " has no " + row.immediates[i].name + " '" +
+                             imms[i].text + "'");
+    e->imms.push_back(std::move(imms[i].text));
+  }
+  e->operands = std::move(operands);
+  return e;
+}
+ExprRef intrinsic(const IntrinsicOp& op, std::vector<ExprRef> operands, ScalarType t) {
+  return intrinsic(op.id, std::vector<Imm>(op.imms.begin(), op.imms.end()), std::move(operands), t);
+}
 ExprRef load(const std::string& ptr, ExprRef offset, ScalarType t) {
   auto e = node(ExprKind::Load, t);
   e->name = ptr;
@@ -163,6 +184,11 @@ ExprRef tensor_stride(int host_tensor, int mode) {
 std::optional<int64_t> as_int_const(const ExprRef& e) {
   if (e && e->kind == ExprKind::IntConst) return e->ival;
   return std::nullopt;
+}
+
+bool is_hardware_index(const Expr& e) {
+  return e.kind == ExprKind::Builtin ||
+         (e.kind == ExprKind::Intrinsic && intrinsic_info(e.intrinsic).effect == IntrinsicEffect::Index);
 }
 
 StmtPtr make_stmt(StmtKind k, source::SourceRange loc) {

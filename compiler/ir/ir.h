@@ -4,7 +4,9 @@
 // values were folded away by sema. Expressions are immutable trees shared by
 // pointer; statements form structured blocks (no gotos), each carrying the
 // .tpy source range it came from so codegen can emit #line directives.
-// visit.h walks and rewrites it, print.h prints it, verify.h checks it.
+// Device operations are intrinsic calls (intrinsics.def), by row and
+// immediates. visit.h walks and rewrites it, print.h prints it, verify.h
+// checks it.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/intrinsics.h"
 #include "source/source.h"
 
 namespace tileslc::ir {
@@ -41,21 +44,22 @@ std::optional<ScalarType> type_from_name(const std::string& name);
 // --------------------------------------------------------------- expressions
 
 enum class ExprKind : uint8_t {
-  IntConst,     ///< ival, of integer or Boolean type
-  FloatConst,   ///< fval
-  Var,          ///< a local variable: name
-  Param,        ///< a function parameter or host-side named value: name
-  Builtin,      ///< a hardware index: name is "threadIdx.x", "blockIdx.y", ...
-  TensorData,   ///< host: data pointer of host tensor `index` (type is its element type)
-  TensorExtent, ///< host: shape[mode] of host tensor `index` (Int64)
-  TensorStride, ///< host: stride[mode] of host tensor `index` (Int64)
-  Unary,        ///< op, operands[0]
-  Binary,       ///< op, operands[0..1]
-  Select,       ///< operands[0] ? operands[1] : operands[2]
-  Cast,         ///< operands[0] converted to `type`
-  Call,         ///< math function `name` on operands (see codegen for the mapping)
-  Load,         ///< element of pointer `name` at Int64 offset operands[0]
-  AddressOf,    ///< &name[operands[0]]: the address of an element (atomics, async copies); `type` is the element's
+  IntConst,      ///< ival, of integer or Boolean type
+  FloatConst,    ///< fval
+  Var,           ///< a local variable: name
+  Param,         ///< a function parameter or host-side named value: name
+  Builtin,       ///< a hardware index: name is "threadIdx.x", "blockIdx.y", ...
+  TensorData,    ///< host: data pointer of host tensor `index` (type is its element type)
+  TensorExtent,  ///< host: shape[mode] of host tensor `index` (Int64)
+  TensorStride,  ///< host: stride[mode] of host tensor `index` (Int64)
+  Unary,         ///< op, operands[0]
+  Binary,        ///< op, operands[0..1]
+  Select,        ///< operands[0] ? operands[1] : operands[2]
+  Cast,          ///< operands[0] converted to `type`
+  Call,          ///< C++ function `name` on operands: codegen's own (the CPU target's TILESLC_AT, ...), never sema's
+  Load,          ///< element of pointer `name` at Int64 offset operands[0]
+  AddressOf,     ///< &name[operands[0]]: the address of an element (atomics, async copies); `type` is the element's
+  Intrinsic,     ///< a row of intrinsics.def: `intrinsic` with immediates `imms` on operands
 };
 
 enum class Op : uint8_t {
@@ -84,6 +88,24 @@ struct Expr {
   int index = -1;  ///< host tensor index (TensorData/Extent/Stride)
   int mode = -1;
   std::vector<ExprRef> operands;
+  Intrinsic intrinsic{};          ///< ExprKind::Intrinsic: the row
+  std::vector<std::string> imms;  ///< ExprKind::Intrinsic: one per row immediate, as the spelling writes it
+};
+
+/// An intrinsic's immediate as its spelling writes it: a number's digits or a
+/// word of the row's domain ("bf16").
+struct Imm {
+  std::string text;
+  Imm(int v) : text(std::to_string(v)) {}
+  Imm(int64_t v) : text(std::to_string(v)) {}
+  Imm(const char* s) : text(s) {}
+  Imm(std::string s) : text(std::move(s)) {}
+};
+
+/// An intrinsic and its immediates before it has operands: the instruction an atom names.
+struct IntrinsicOp {
+  Intrinsic id;
+  std::vector<std::string> imms;
 };
 
 ExprRef int_const(int64_t v, ScalarType t);
@@ -96,7 +118,10 @@ ExprRef unary(Op op, ExprRef a, ScalarType t);
 ExprRef binary(Op op, ExprRef a, ExprRef b, ScalarType t);
 ExprRef select(ExprRef c, ExprRef a, ExprRef b);
 ExprRef cast(ExprRef a, ScalarType t);  ///< returns `a` itself when it already has type t
-ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t);
+ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t);  ///< codegen only (ExprKind::Call)
+/// A call of intrinsic `id`; throws std::logic_error when an immediate is not in its row's domain.
+ExprRef intrinsic(Intrinsic id, std::vector<Imm> imms, std::vector<ExprRef> operands, ScalarType t);
+ExprRef intrinsic(const IntrinsicOp& op, std::vector<ExprRef> operands, ScalarType t);
 ExprRef load(const std::string& ptr, ExprRef offset, ScalarType t);
 ExprRef address_of(const std::string& ptr, ExprRef offset, ScalarType elem);
 ExprRef tensor_data(int host_tensor, ScalarType elem);
@@ -104,6 +129,9 @@ ExprRef tensor_extent(int host_tensor, int mode);
 ExprRef tensor_stride(int host_tensor, int mode);
 /// If `e` is an integer/boolean constant, its value.
 std::optional<int64_t> as_int_const(const ExprRef& e);
+/// A hardware index: a Builtin (threadIdx.x) or an intrinsic whose Effect is Index (lane_idx):
+/// a pure read, never negative.
+bool is_hardware_index(const Expr& e);
 
 // ---------------------------------------------------------------- statements
 

@@ -56,6 +56,15 @@ std::string float_text(double v, ScalarType t) {
   return s;
 }
 
+/// `CpAsyncWaitGroup<n=2>`: the row's name and each immediate by its name.
+std::string intrinsic_head(const Expr& e) {
+  const IntrinsicInfo& row = intrinsic_info(e.intrinsic);
+  std::string s = row.name;
+  for (size_t i = 0; i < e.imms.size(); ++i)
+    s += (i ? ", " : "<") + (i < row.immediates.size() ? row.immediates[i].name : "?") + "=" + e.imms[i];
+  return e.imms.empty() ? s : s + ">";
+}
+
 bool is_constant(const ExprRef& e) { return e->kind == ExprKind::IntConst || e->kind == ExprKind::FloatConst; }
 
 /// `:Type` where a leaf's type is not the one its spelling or context implies.
@@ -113,6 +122,7 @@ class IrPrinter {
         return paren(operand(0) + " ? " + operand(1, sibling(1, 2)) + " : " + operand(2, sibling(2, 1)));
       case ExprKind::Cast: return std::string(type_name(e->type)) + "(" + ops() + ")";
       case ExprKind::Call: return e->name + "(" + ops() + "):" + type_name(e->type);
+      case ExprKind::Intrinsic: return intrinsic_head(*e) + "(" + ops() + "):" + type_name(e->type);
       case ExprKind::Load: return e->name + "[" + offset(e->operands.empty() ? nullptr : e->operands[0]) + "]";
       case ExprKind::AddressOf:
         return e->operands.empty() ? "&" + e->name : "&" + e->name + "[" + offset(e->operands[0]) + "]";

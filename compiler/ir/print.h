@@ -9,12 +9,13 @@
 // Python's floor division and modulo, `tdiv(a, b)`/`tmod(a, b)` C's truncating
 // ones, `min`/`max`/`**` as written. `p[i]` is a load, `&p[i]` an address,
 // `Int64(x)` a conversion, `mA.data`/`mA.shape[0]`/`mA.stride[1]` host tensor
-// fields. Types appear where nothing else declares them: a constant of a type
+// fields, `CpAsyncWaitGroup<n=2>()` an intrinsic (intrinsics.def) by its row
+// and immediates. Types appear where nothing else declares them: a constant of a type
 // other than Int32, Boolean or Float32 carries it (`4:Int64`) unless it is an
 // operand beside a non-constant of its type (`(i + 4)`, i an Int64) or has
 // the type its place implies (an Int64 element offset, launch dimension or
 // shared-memory size; a loop bound of the loop's type), calls
-// carry theirs (`expf(x):Float32`), hardware indices any but Int32;
+// carry theirs (`Exp(x):Float32`), hardware indices any but Int32;
 // variables, parameters and pointers are typed where the function declares them.
 #pragma once
 

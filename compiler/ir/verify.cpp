@@ -13,9 +13,9 @@ namespace tileslc::ir {
 namespace {
 
 const char* expr_kind_name(ExprKind k) {
-  static const char* const kNames[] = {"IntConst",   "FloatConst",   "Var",          "Param", "Builtin",
-                                       "TensorData", "TensorExtent", "TensorStride", "Unary", "Binary",
-                                       "Select",     "Cast",         "Call",         "Load",  "AddressOf"};
+  static const char* const kNames[] = {"IntConst",     "FloatConst",   "Var",       "Param",    "Builtin", "TensorData",
+                                       "TensorExtent", "TensorStride", "Unary",     "Binary",   "Select",  "Cast",
+                                       "Call",         "Load",         "AddressOf", "Intrinsic"};
   return kNames[static_cast<size_t>(k)];
 }
 
@@ -288,8 +288,8 @@ class Verifier {
       const std::string arg = "Launch of " + k.name + ": argument " + std::to_string(i) + " (" + p.name + ")";
       if (!a)
         problem(s.loc, arg + " is null");
-      else if (p.is_tma && (a->kind != ExprKind::Call || a->operands.size() < 5 || !a->operands[0] ||
-                            a->operands[0]->kind != ExprKind::TensorData))
+      else if (p.is_tma && (a->kind != ExprKind::Intrinsic || a->intrinsic != Intrinsic::MakeTmaDescriptor ||
+                            a->operands.empty() || !a->operands[0] || a->operands[0]->kind != ExprKind::TensorData))
         problem(s.loc, arg + " is a TMA descriptor but not a call on a host tensor's data with its box");
       else if (!p.is_tma && a->type != p.type)
         problem(s.loc, arg + " is " + tn(a->type) + ", the parameter " + tn(p.type));
@@ -401,6 +401,70 @@ class Verifier {
         if (arity(e.kind == ExprKind::Load ? 1 : 0, 1)) element_access(sc, e, bad);
         break;
       }
+      case ExprKind::Intrinsic: intrinsic_call(sc, e, bad); break;
+    }
+  }
+
+  template <class Bad>
+  static void intrinsic_call(const Scope& sc, const Expr& e, Bad&& bad) {
+    for (const auto& o : e.operands)
+      if (!o) return bad("has a null operand");
+    if (intrinsic_immediates(e, bad)) intrinsic_operands(sc, e, bad);
+  }
+
+  /// An intrinsic's immediates: one per row immediate, each in its domain.
+  template <class Bad>
+  static bool intrinsic_immediates(const Expr& e, Bad&& bad) {
+    if (static_cast<size_t>(e.intrinsic) >= static_cast<size_t>(Intrinsic::Count_)) {
+      bad("names no row of intrinsics.def");
+      return false;
+    }
+    const IntrinsicInfo& row = intrinsic_info(e.intrinsic);
+    if (e.imms.size() != row.immediates.size()) {
+      bad(std::string(row.name) + " has " + std::to_string(e.imms.size()) + " immediates, expected " +
+          std::to_string(row.immediates.size()));
+      return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < e.imms.size(); ++i)
+      if (!immediate_index(e.intrinsic, i, e.imms[i])) {
+        bad(std::string(row.name) + ": " + row.immediates[i].name + " '" + e.imms[i] + "' is not in the row's domain");
+        ok = false;
+      }
+    return ok;
+  }
+
+  /// An intrinsic's operands against its row: how many (optional and repeated ones
+  /// counted), each of its role's type; its result type; the kind of function it runs in.
+  template <class Bad>
+  static void intrinsic_operands(const Scope& sc, const Expr& e, Bad&& bad) {
+    const IntrinsicInfo& row = intrinsic_info(e.intrinsic);
+    const std::string name = row.name;
+    const bool host = row.space == IntrinsicSpace::Host;
+    if (row.space != IntrinsicSpace::Math && host == sc.kernel)
+      bad(name + (host ? " (a host query) in a kernel" : " (a device operation) in a host function"));
+    if (row.result && *row.result != e.type) bad(name + " gives " + tn(*row.result) + ", the node is " + tn(e.type));
+    std::vector<const OperandSpec*> specs;
+    for (const OperandSpec& o : row.operands) {
+      const size_t n = o.repeat >= 0 ? std::stoul(e.imms[static_cast<size_t>(o.repeat)]) : 1;
+      for (size_t k = 0; k < n; ++k) specs.push_back(&o);
+    }
+    const bool last_optional = !row.operands.empty() && row.operands.back().optional;
+    if (e.operands.size() != specs.size() && !(last_optional && e.operands.size() + 1 == specs.size())) {
+      bad(name + " has " + std::to_string(e.operands.size()) + " operands, expected " + std::to_string(specs.size()) +
+          (last_optional ? " or " + std::to_string(specs.size() - 1) : ""));
+      return;
+    }
+    for (size_t i = 0; i < e.operands.size(); ++i) {
+      const std::string& want = specs[i]->type;
+      const Expr& op = *e.operands[i];
+      const std::string role = name + "'s " + specs[i]->role;
+      if (want == "ptr" && op.kind != ExprKind::AddressOf)
+        bad(role + " is not an address");
+      else if (want == "T" && op.type != e.type)
+        bad(role + " is " + tn(op.type) + ", the node " + tn(e.type));
+      else if (want != "ptr" && want != "T" && want != "any" && type_from_name(want) != op.type)
+        bad(role + " is " + tn(op.type) + ", expected " + want);
     }
   }
 

@@ -1,5 +1,6 @@
 // The IR verifier: checks what codegen takes for granted about a Program
-// (operand counts and types, names declared before they are used, statements
+// (operand counts and types, intrinsic calls against their row of
+// intrinsics.def, names declared before they are used, statements
 // of the right function kind, launches that match their kernel) and returns
 // every violation instead of throwing, so one run lists them all. A problem
 // is a compiler bug, never the user's: the driver reports it as an internal

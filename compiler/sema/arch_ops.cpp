@@ -21,19 +21,14 @@ namespace {
 
 struct AtomicRow {
   BuiltinId id;
-  const char* device;  // prelude function
+  const char* op;  // the Atomic intrinsic's op; nullptr: AtomicCas
   bool integers_only;
 };
 
 constexpr AtomicRow kAtomics[] = {
-    {BuiltinId::AtomicAdd, "tileslc::dev::atomic_add", false},
-    {BuiltinId::AtomicMin, "tileslc::dev::atomic_min", true},
-    {BuiltinId::AtomicMax, "tileslc::dev::atomic_max", true},
-    {BuiltinId::AtomicAnd, "tileslc::dev::atomic_and", true},
-    {BuiltinId::AtomicOr, "tileslc::dev::atomic_or", true},
-    {BuiltinId::AtomicXor, "tileslc::dev::atomic_xor", true},
-    {BuiltinId::AtomicExch, "tileslc::dev::atomic_exch", false},
-    {BuiltinId::AtomicCas, "tileslc::dev::atomic_cas", false},
+    {BuiltinId::AtomicAdd, "add", false},   {BuiltinId::AtomicMin, "min", true},    {BuiltinId::AtomicMax, "max", true},
+    {BuiltinId::AtomicAnd, "and", true},    {BuiltinId::AtomicOr, "or", true},      {BuiltinId::AtomicXor, "xor", true},
+    {BuiltinId::AtomicExch, "exch", false}, {BuiltinId::AtomicCas, nullptr, false},
 };
 
 const AtomicRow& atomic_row(BuiltinId id) {
@@ -143,7 +138,7 @@ Value atomic_add_pair(Evaluator& ev, BuiltinCall& c, const TensorValue& t) {
     ev.abort_entry();
   }
   ev.fn_->stored_ptrs[t.ptr] += 1;
-  ev.emit_effect(ir::call("tileslc::dev::atomic_add_x2", std::move(ops), ScalarType::Int32), c.site.range);
+  ev.emit_effect(ir::intrinsic(ir::Intrinsic::AtomicAddX2, {}, std::move(ops), ScalarType::Int32), c.site.range);
   return Value::none();
 }
 
@@ -162,12 +157,12 @@ int64_t shuffle_width(Evaluator& ev, BuiltinCall& c, size_t i) {
   ev.abort_entry();
 }
 
-const char* shuffle_cuda_name(BuiltinId id) {
+ir::Intrinsic shuffle_intrinsic(BuiltinId id) {
   switch (id) {
-    case BuiltinId::ShuffleSyncUp: return "__shfl_up_sync";
-    case BuiltinId::ShuffleSyncDown: return "__shfl_down_sync";
-    case BuiltinId::ShuffleSyncBfly: return "__shfl_xor_sync";
-    default: return "__shfl_sync";
+    case BuiltinId::ShuffleSyncUp: return ir::Intrinsic::ShflUpSync;
+    case BuiltinId::ShuffleSyncDown: return ir::Intrinsic::ShflDownSync;
+    case BuiltinId::ShuffleSyncBfly: return ir::Intrinsic::ShflXorSync;
+    default: return ir::Intrinsic::ShflSync;
   }
 }
 
@@ -212,7 +207,8 @@ Value arch_atomic(Evaluator& ev, BuiltinCall& c) {
   std::vector<ir::ExprRef> ops{ir::address_of(t.ptr, off, t.dtype)};
   for (size_t i = 2; i < c.slots.size(); ++i) ops.push_back(atomic_operand(ev, c, i, t.dtype));
   ev.fn_->stored_ptrs[t.ptr] += 1;
-  auto call = ir::call(row.device, std::move(ops), t.dtype);
+  auto call = row.op ? ir::intrinsic(ir::Intrinsic::Atomic, {row.op}, std::move(ops), t.dtype)
+                     : ir::intrinsic(ir::Intrinsic::AtomicCas, {}, std::move(ops), t.dtype);
   if (ev.discarded_ == &c.site) {  // a statement of its own: no result (ptxas makes it a RED)
     ev.emit_effect(call, c.site.range);
     return Value::none();
@@ -230,16 +226,21 @@ Value arch_shuffle(Evaluator& ev, BuiltinCall& c) {
   if (!is_int_value(o)) ev.fail(diag::Kind::TypeMismatch, c.range(1), c.name() + "()'s offset must be an integer, found " + describe(o));
   std::vector<ir::ExprRef> ops{lane_mask(ev, c, 2), ev.to_expr_as(v, t, c.range(0)), ev.to_expr_as(o, ScalarType::Int32, c.range(1))};
   if (int64_t width = shuffle_width(ev, c, 3); width != 32) ops.push_back(ir::int_const(width, ScalarType::Int32));
-  return ev.materialize(Value::dyn(ir::call(shuffle_cuda_name(c.id()), std::move(ops), t), c.site.range), "shfl", c.site.range);
+  return ev.materialize(Value::dyn(ir::intrinsic(shuffle_intrinsic(c.id()), {}, std::move(ops), t), c.site.range),
+                        "shfl", c.site.range);
 }
 
 Value arch_vote(Evaluator& ev, BuiltinCall& c) {
   const bool ballot = c.id() == BuiltinId::VoteBallotSync;
-  const char* cuda = ballot ? "__ballot_sync" : c.id() == BuiltinId::VoteAnySync ? "__any_sync" : "__all_sync";
   Value p = ev.resolve_symbol(c[0], c.range(0));
-  auto call = ir::call(cuda, {lane_mask(ev, c, 1), ev.to_expr_as(p, ScalarType::Boolean, c.range(0))},
-                       ballot ? ScalarType::Uint32 : ScalarType::Int32);  // __any_sync and __all_sync return int
-  if (!ballot) call = ir::binary(ir::Op::Ne, call, ir::int_const(0, ScalarType::Int32), ScalarType::Boolean);
+  std::vector<ir::ExprRef> ops{lane_mask(ev, c, 1), ev.to_expr_as(p, ScalarType::Boolean, c.range(0))};
+  // __any_sync and __all_sync return an int: nonzero is true.
+  auto call =
+      ballot ? ir::intrinsic(ir::Intrinsic::BallotSync, {}, std::move(ops), ScalarType::Uint32)
+             : ir::binary(ir::Op::Ne,
+                          ir::intrinsic(ir::Intrinsic::VoteSync, {c.id() == BuiltinId::VoteAnySync ? "any" : "all"},
+                                        std::move(ops), ScalarType::Int32),
+                          ir::int_const(0, ScalarType::Int32), ScalarType::Boolean);
   return ev.materialize(Value::dyn(call, c.site.range), "vote", c.site.range);
 }
 
@@ -259,7 +260,8 @@ Value arch_warp_redux_sync(Evaluator& ev, BuiltinCall& c) {
     d.note("redux.sync has 32-bit integer forms only below sm_100a");
     ev.abort_entry();
   }
-  auto call = ir::call("tileslc::dev::redux_sync_" + kind, {ev.to_expr_as(v, t, c.range(0)), lane_mask(ev, c, 2)}, t);
+  auto call =
+      ir::intrinsic(ir::Intrinsic::ReduxSync, {kind}, {ev.to_expr_as(v, t, c.range(0)), lane_mask(ev, c, 2)}, t);
   return ev.materialize(Value::dyn(call, c.site.range), "redux", c.site.range);
 }
 
@@ -285,13 +287,15 @@ Value arch_barrier(Evaluator& ev, BuiltinCall& c) {
       ev.fail(diag::Kind::BadLaunch, c.range(1), "number_of_threads must be a positive multiple of 32 up to 1024, found " + std::to_string(n.i));
     count = ev.to_expr_as(n, ScalarType::Int32, c.range(1));
   }
-  ev.emit_effect(ir::call("tileslc::dev::named_barrier_sync", {id_e, count}, ScalarType::Int32), c.site.range);
+  ev.emit_effect(ir::intrinsic(ir::Intrinsic::NamedBarrierSync, {}, {id_e, count}, ScalarType::Int32), c.site.range);
   return Value::none();
 }
 
 Value arch_fence(Evaluator& ev, BuiltinCall& c) {
-  const char* fn = c.id() == BuiltinId::FenceBlock ? "__threadfence_block" : c.id() == BuiltinId::FenceGpu ? "__threadfence" : "__threadfence_system";
-  ev.emit_effect(ir::call(fn, {}, ScalarType::Int32), c.site.range);
+  const ir::Intrinsic fence = c.id() == BuiltinId::FenceBlock ? ir::Intrinsic::ThreadfenceBlock
+                              : c.id() == BuiltinId::FenceGpu ? ir::Intrinsic::Threadfence
+                                                              : ir::Intrinsic::ThreadfenceSystem;
+  ev.emit_effect(ir::intrinsic(fence, {}, {}, ScalarType::Int32), c.site.range);
   return Value::none();
 }
 

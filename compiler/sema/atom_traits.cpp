@@ -40,35 +40,41 @@ struct MmaRow {
   ST a, b, acc;
   bool any_type;
   AtomArch arch;
-  const char* device_fn;
+  std::optional<ir::IntrinsicOp> device;
   const char *a_tv, *b_tv, *c_tv;
 };
 
 const MmaRow kMmaRows[] = {
     {.maker = BuiltinId::MmaUniversalOp, .name = "MmaUniversalOp", .cute = "UniversalFMA",
      .m = 1, .n = 1, .k = 1, .threads = 1, .a = ST::Float32, .b = ST::Float32, .acc = ST::Float32, .any_type = true,
-     .arch = AtomArch::Any, .device_fn = "", .a_tv = kScalar, .b_tv = kScalar, .c_tv = kScalar},
+     .arch = AtomArch::Any, .device = std::nullopt,
+     .a_tv = kScalar, .b_tv = kScalar, .c_tv = kScalar},
     // mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
     {.maker = BuiltinId::MmaF16BF16Op, .name = "MmaF16BF16Op", .cute = "SM80_16x8x16_F32F16F16F32_TN",
      .m = 16, .n = 8, .k = 16, .threads = 32, .a = ST::Float16, .b = ST::Float16, .acc = ST::Float32, .any_type = false,
-     .arch = AtomArch::Sm80, .device_fn = "tileslc::dev::mma_m16n8k16_f32_f16", .a_tv = kA16x8x16, .b_tv = kB16x8x16, .c_tv = kC16x8},
+     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k16, {"f16"}},
+     .a_tv = kA16x8x16, .b_tv = kB16x8x16, .c_tv = kC16x8},
     // mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
     {.maker = BuiltinId::MmaF16BF16Op, .name = "MmaF16BF16Op", .cute = "SM80_16x8x16_F32BF16BF16F32_TN",
      .m = 16, .n = 8, .k = 16, .threads = 32, .a = ST::BFloat16, .b = ST::BFloat16, .acc = ST::Float32, .any_type = false,
-     .arch = AtomArch::Sm80, .device_fn = "tileslc::dev::mma_m16n8k16_f32_bf16", .a_tv = kA16x8x16, .b_tv = kB16x8x16, .c_tv = kC16x8},
+     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k16, {"bf16"}},
+     .a_tv = kA16x8x16, .b_tv = kB16x8x16, .c_tv = kC16x8},
     // mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32. CuTe's ValTypeA/B are tfloat32_t; here
     // the registers hold Float32, which the wrapper rounds to TF32 (cvt.rna.tf32.f32) as it packs them.
     {.maker = BuiltinId::MmaTF32Op, .name = "MmaTF32Op", .cute = "SM80_16x8x8_F32TF32TF32F32_TN",
      .m = 16, .n = 8, .k = 8, .threads = 32, .a = ST::Float32, .b = ST::Float32, .acc = ST::Float32, .any_type = false,
-     .arch = AtomArch::Sm80, .device_fn = "tileslc::dev::mma_m16n8k8_f32_tf32", .a_tv = kA16x8x8, .b_tv = kB16x8x8, .c_tv = kC16x8},
+     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k8Tf32, {}},
+     .a_tv = kA16x8x8, .b_tv = kB16x8x8, .c_tv = kC16x8},
     // mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
     {.maker = BuiltinId::MmaI8Op, .name = "MmaI8Op", .cute = "SM80_16x8x32_S32S8S8S32_TN",
      .m = 16, .n = 8, .k = 32, .threads = 32, .a = ST::Int8, .b = ST::Int8, .acc = ST::Int32, .any_type = false,
-     .arch = AtomArch::Sm80, .device_fn = "tileslc::dev::mma_m16n8k32_s32_s8", .a_tv = kA16x8x32, .b_tv = kB16x8x32, .c_tv = kC16x8},
+     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k32, {"s8"}},
+     .a_tv = kA16x8x32, .b_tv = kB16x8x32, .c_tv = kC16x8},
     // mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32
     {.maker = BuiltinId::MmaI8Op, .name = "MmaI8Op", .cute = "SM80_16x8x32_S32U8U8S32_TN",
      .m = 16, .n = 8, .k = 32, .threads = 32, .a = ST::Uint8, .b = ST::Uint8, .acc = ST::Int32, .any_type = false,
-     .arch = AtomArch::Sm80, .device_fn = "tileslc::dev::mma_m16n8k32_s32_u8", .a_tv = kA16x8x32, .b_tv = kB16x8x32, .c_tv = kC16x8},
+     .arch = AtomArch::Sm80, .device = ir::IntrinsicOp{ir::Intrinsic::MmaM16n8k32, {"u8"}},
+     .a_tv = kA16x8x32, .b_tv = kB16x8x32, .c_tv = kC16x8},
 };
 
 // ---- ldmatrix / stmatrix (include/cute/atom/copy_traits_sm75.hpp, copy_traits_sm90.hpp;
@@ -95,27 +101,29 @@ struct CopyRow {
   const char* cute;
   int matrices;
   bool trans;
-  const char* device_fn;
+  ir::Intrinsic device;  // its x immediate is `matrices`
   const char *src, *dst;
 };
 
 constexpr BuiltinId kLd = BuiltinId::LdMatrix8x8x16bOp, kSt = BuiltinId::StMatrix8x8x16bOp;
+constexpr ir::Intrinsic kLdN = ir::Intrinsic::Ldsm, kLdT = ir::Intrinsic::LdsmTrans, kStN = ir::Intrinsic::Stsm,
+                        kStT = ir::Intrinsic::StsmTrans;
 
 const CopyRow kCopyRows[] = {
     // ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16 (sm_75)
-    {kLd, "SM75_U32x1_LDSM_N", 1, false, "tileslc::dev::ldsm_x1", kRows1, kRegs1},
-    {kLd, "SM75_U32x2_LDSM_N", 2, false, "tileslc::dev::ldsm_x2", kRows2, kRegs2},
-    {kLd, "SM75_U32x4_LDSM_N", 4, false, "tileslc::dev::ldsm_x4", kRows4, kRegs4},
-    {kLd, "SM75_U16x2_LDSM_T", 1, true, "tileslc::dev::ldsm_x1_trans", kRows1, kRegsT1},
-    {kLd, "SM75_U16x4_LDSM_T", 2, true, "tileslc::dev::ldsm_x2_trans", kRows2, kRegsT2},
-    {kLd, "SM75_U16x8_LDSM_T", 4, true, "tileslc::dev::ldsm_x4_trans", kRows4, kRegsT4},
+    {kLd, "SM75_U32x1_LDSM_N", 1, false, kLdN, kRows1, kRegs1},
+    {kLd, "SM75_U32x2_LDSM_N", 2, false, kLdN, kRows2, kRegs2},
+    {kLd, "SM75_U32x4_LDSM_N", 4, false, kLdN, kRows4, kRegs4},
+    {kLd, "SM75_U16x2_LDSM_T", 1, true, kLdT, kRows1, kRegsT1},
+    {kLd, "SM75_U16x4_LDSM_T", 2, true, kLdT, kRows2, kRegsT2},
+    {kLd, "SM75_U16x8_LDSM_T", 4, true, kLdT, kRows4, kRegsT4},
     // stmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16 (sm_90)
-    {kSt, "SM90_U32x1_STSM_N", 1, false, "tileslc::dev::stsm_x1", kRegs1, kRows1},
-    {kSt, "SM90_U32x2_STSM_N", 2, false, "tileslc::dev::stsm_x2", kRegs2, kRows2},
-    {kSt, "SM90_U32x4_STSM_N", 4, false, "tileslc::dev::stsm_x4", kRegs4, kRows4},
-    {kSt, "SM90_U16x2_STSM_T", 1, true, "tileslc::dev::stsm_x1_trans", kRegsT1, kRows1},
-    {kSt, "SM90_U16x4_STSM_T", 2, true, "tileslc::dev::stsm_x2_trans", kRegsT2, kRows2},
-    {kSt, "SM90_U16x8_STSM_T", 4, true, "tileslc::dev::stsm_x4_trans", kRegsT4, kRows4},
+    {kSt, "SM90_U32x1_STSM_N", 1, false, kStN, kRegs1, kRows1},
+    {kSt, "SM90_U32x2_STSM_N", 2, false, kStN, kRegs2, kRows2},
+    {kSt, "SM90_U32x4_STSM_N", 4, false, kStN, kRegs4, kRows4},
+    {kSt, "SM90_U16x2_STSM_T", 1, true, kStT, kRegsT1, kRows1},
+    {kSt, "SM90_U16x4_STSM_T", 2, true, kStT, kRegsT2, kRows2},
+    {kSt, "SM90_U16x8_STSM_T", 4, true, kStT, kRegsT4, kRows4},
 };
 
 }  // namespace
@@ -124,7 +132,7 @@ const std::vector<MmaTraits>& mma_traits() {
   static const std::vector<MmaTraits> table = [] {
     std::vector<MmaTraits> out;
     for (const MmaRow& r : kMmaRows)
-      out.push_back({r.maker, r.name, r.cute, r.m, r.n, r.k, r.threads, r.a, r.b, r.acc, r.any_type, r.arch, r.device_fn,
+      out.push_back({r.maker, r.name, r.cute, r.m, r.n, r.k, r.threads, r.a, r.b, r.acc, r.any_type, r.arch, r.device,
                      layout::parse_layout(r.a_tv), layout::parse_layout(r.b_tv), layout::parse_layout(r.c_tv)});
     return out;
   }();
@@ -141,7 +149,7 @@ std::vector<const MmaTraits*> mma_traits_of(BuiltinId maker) {
 MmaAtom mma_atom(const MmaTraits& row, ir::ScalarType t) {
   MmaAtom a;
   a.name = row.name;
-  a.device_fn = row.device_fn;
+  a.device = row.device;
   a.ab = row.any_type ? t : row.a;
   a.acc = row.any_type ? t : row.acc;
   if (!row.any_type && row.b != row.a) a.b = row.b;
@@ -158,7 +166,8 @@ const std::vector<CopyTraits>& copy_traits() {
     for (const CopyRow& r : kCopyRows) {
       const bool store = r.maker == kSt;
       out.push_back({r.maker, r.cute, store ? "stmatrix" : "ldmatrix", r.matrices, r.trans, store, /*threads=*/32,
-                     /*elem_bits=*/16, /*row_elems=*/8, store ? AtomArch::Sm90 : AtomArch::Sm75, r.device_fn,
+                     /*elem_bits=*/16, /*row_elems=*/8, store ? AtomArch::Sm90 : AtomArch::Sm75,
+                     ir::IntrinsicOp{r.device, {std::to_string(r.matrices)}},
                      layout::parse_layout(r.src), layout::parse_layout(r.dst)});
     }
     return out;

@@ -3,8 +3,8 @@
 // mma_traits_sm80.hpp) and Copy_Traits<Op> (copy_traits_sm75.hpp,
 // copy_traits_sm90.hpp): the CuTe DSL operation that selects the row, the
 // instruction's shape, its threads, its (thread, value) layouts, the element
-// types it takes, the oldest architecture that has it and the device function
-// that issues it. The PTX itself stays in the runtime's device headers
+// types it takes, the oldest architecture that has it and the intrinsic
+// (ir/intrinsics.def) that issues it. The PTX itself stays in the runtime's device headers
 // (runtime/include/tileslc/device/prelude.h, and cpu/prelude.h for the
 // emulator). The tables are built once, each layout parsed from CuTe's text at
 // construction; the builtins that make atoms (mma_ops.cpp, ldmatrix_ops.cpp)
@@ -37,7 +37,8 @@ struct MmaTraits {
   ir::ScalarType a, b, acc;     ///< ValTypeA, ValTypeB, ValTypeC (= ValTypeD): register storage types
   bool any_type;                ///< UniversalFMA<T>: a, b and acc are the operation's one dtype, any number type
   AtomArch arch;
-  std::string_view device_fn;   ///< the wrapper called as fn(&d, &a, &b, &c); "" for the universal FMA (d = a * b + c inline)
+  std::optional<ir::IntrinsicOp>
+      device;                       ///< called as fn(&d, &a, &b, &c); none for the universal FMA (d = a * b + c inline)
   layout::Layout a_tv, b_tv, c_tv;  ///< ALayout, BLayout, CLayout
 };
 
@@ -63,7 +64,7 @@ struct CopyTraits {
   int elem_bits;                ///< .b16
   int64_t row_elems;            ///< elements per shared-memory row (one lane's address)
   AtomArch arch;
-  std::string_view device_fn;   ///< the wrapper called as fn(&row, &reg0, ..., &reg<matrices-1>)
+  ir::IntrinsicOp device;       ///< called as fn(&row, &reg0, ..., &reg<matrices-1>)
   layout::Layout src, dst;      ///< SrcLayout, DstLayout: (lane, value) -> element of the stacked matrices
 
   /// The shared-memory side: (lane, element of its row) -> element.

@@ -91,33 +91,33 @@ void append_placeholder(Evaluator& ev, ir::Stmt& s, std::string& out, const Valu
   s.args.push_back(e);
 }
 
-/// The static folds of cute.math's one-argument functions; the name is the CUDA function the IR calls.
+/// The static folds of cute.math's one-argument functions, and the intrinsic the IR calls.
 struct MathFn {
   BuiltinId id;
-  const char* fn;
+  ir::Intrinsic fn;
   double (*fold)(double);
 };
 
 const MathFn kMathFns[] = {
-    {BuiltinId::MathExp, "exp", [](double x) { return std::exp(x); }},
-    {BuiltinId::MathExp2, "exp2", [](double x) { return std::exp2(x); }},
-    {BuiltinId::MathLog, "log", [](double x) { return std::log(x); }},
-    {BuiltinId::MathLog2, "log2", [](double x) { return std::log2(x); }},
-    {BuiltinId::MathSqrt, "sqrt", [](double x) { return std::sqrt(x); }},
-    {BuiltinId::MathRsqrt, "rsqrt", [](double x) { return 1.0 / std::sqrt(x); }},
-    {BuiltinId::MathSin, "sin", [](double x) { return std::sin(x); }},
-    {BuiltinId::MathCos, "cos", [](double x) { return std::cos(x); }},
-    {BuiltinId::MathTanh, "tanh", [](double x) { return std::tanh(x); }},
-    {BuiltinId::MathErf, "erf", [](double x) { return std::erf(x); }},
-    {BuiltinId::MathFloor, "floor", [](double x) { return std::floor(x); }},
-    {BuiltinId::MathCeil, "ceil", [](double x) { return std::ceil(x); }},
-    {BuiltinId::MathFabs, "fabs", [](double x) { return std::fabs(x); }},
+    {BuiltinId::MathExp, ir::Intrinsic::Exp, [](double x) { return std::exp(x); }},
+    {BuiltinId::MathExp2, ir::Intrinsic::Exp2, [](double x) { return std::exp2(x); }},
+    {BuiltinId::MathLog, ir::Intrinsic::Log, [](double x) { return std::log(x); }},
+    {BuiltinId::MathLog2, ir::Intrinsic::Log2, [](double x) { return std::log2(x); }},
+    {BuiltinId::MathSqrt, ir::Intrinsic::Sqrt, [](double x) { return std::sqrt(x); }},
+    {BuiltinId::MathRsqrt, ir::Intrinsic::Rsqrt, [](double x) { return 1.0 / std::sqrt(x); }},
+    {BuiltinId::MathSin, ir::Intrinsic::Sin, [](double x) { return std::sin(x); }},
+    {BuiltinId::MathCos, ir::Intrinsic::Cos, [](double x) { return std::cos(x); }},
+    {BuiltinId::MathTanh, ir::Intrinsic::Tanh, [](double x) { return std::tanh(x); }},
+    {BuiltinId::MathErf, ir::Intrinsic::Erf, [](double x) { return std::erf(x); }},
+    {BuiltinId::MathFloor, ir::Intrinsic::Floor, [](double x) { return std::floor(x); }},
+    {BuiltinId::MathCeil, ir::Intrinsic::Ceil, [](double x) { return std::ceil(x); }},
+    {BuiltinId::MathFabs, ir::Intrinsic::Fabs, [](double x) { return std::fabs(x); }},
 };
 
 /// A cute.math function of numbers: folded when every argument is static
 /// (`fold`, or fma's), else a call of `fn` computed in the arguments' promoted
 /// float type (Float32 for integers; narrow floats compute in Float32).
-Value math_apply(Evaluator& ev, BuiltinCall& c, const char* fn, double (*fold)(double), std::vector<Value> args) {
+Value math_apply(Evaluator& ev, BuiltinCall& c, ir::Intrinsic fn, double (*fold)(double), std::vector<Value> args) {
   bool all_static = true;
   for (size_t i = 0; i < args.size(); ++i) {
     args[i] = ev.resolve_symbol(args[i], c.range(i));
@@ -142,7 +142,7 @@ Value math_apply(Evaluator& ev, BuiltinCall& c, const char* fn, double (*fold)(d
   ScalarType compute = ir::is_narrow_float(t) ? ScalarType::Float32 : t;
   std::vector<ir::ExprRef> ops;
   for (size_t i = 0; i < args.size(); ++i) ops.push_back(ev.to_expr_as(args[i], compute, c.range(i)));
-  return Value::dyn(ir::cast(ir::call(fn, std::move(ops), compute), t), c.site.range);
+  return Value::dyn(ir::cast(ir::intrinsic(fn, {}, std::move(ops), compute), t), c.site.range);
 }
 
 }  // namespace
@@ -226,7 +226,9 @@ Value core_abs(Evaluator& ev, BuiltinCall& c) {
   if (v.kind == Value::Kind::Float) return Value::floating(std::fabs(v.f));
   if (v.kind != Value::Kind::Dyn) ev.fail(diag::Kind::TypeMismatch, c.range(0), "abs() needs a number, found " + describe(v));
   ScalarType compute = ir::is_narrow_float(v.type) ? ScalarType::Float32 : v.type;
-  return Value::dyn(ir::cast(ir::call("abs", {ev.to_expr_as(v, compute, c.site.range)}, compute), v.type), c.site.range);
+  const ir::Intrinsic fn = ir::is_float(compute) ? ir::Intrinsic::Fabs : ir::Intrinsic::Abs;
+  return Value::dyn(ir::cast(ir::intrinsic(fn, {}, {ev.to_expr_as(v, compute, c.site.range)}, compute), v.type),
+                    c.site.range);
 }
 
 /// print(*args, sep=None, end=None), while compiling; None is Python's default (" " and a newline).
@@ -390,8 +392,8 @@ Value core_index(Evaluator& ev, BuiltinCall& c) {
     case BuiltinId::BlockIdx: return hw_triple("blockIdx", nullptr, ScalarType::Int64, r);
     case BuiltinId::BlockDim: return hw_triple("blockDim", ev.fn_->static_block, ScalarType::Int32, r);
     case BuiltinId::GridDim: return hw_triple("gridDim", nullptr, ScalarType::Int64, r);
-    case BuiltinId::LaneIdx: return Value::dyn(ir::builtin_ref("lane_idx"), r);
-    default: return Value::dyn(ir::builtin_ref("warp_idx"), r);  // WarpIdx
+    case BuiltinId::LaneIdx: return Value::dyn(ir::intrinsic(ir::Intrinsic::LaneIdx, {}, {}, ScalarType::Int32), r);
+    default: return Value::dyn(ir::intrinsic(ir::Intrinsic::WarpIdx, {}, {}, ScalarType::Int32), r);  // WarpIdx
   }
 }
 
@@ -412,7 +414,9 @@ Value core_math(Evaluator& ev, BuiltinCall& c) {
   return math_apply(ev, c, f->fn, f->fold, {c[0]});
 }
 
-Value core_fma(Evaluator& ev, BuiltinCall& c) { return math_apply(ev, c, "fma", nullptr, {c[0], c[1], c[2]}); }
+Value core_fma(Evaluator& ev, BuiltinCall& c) {
+  return math_apply(ev, c, ir::Intrinsic::Fma, nullptr, {c[0], c[1], c[2]});
+}
 
 // ---- Kernel.launch
 

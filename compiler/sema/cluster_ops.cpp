@@ -34,15 +34,17 @@ std::string dims_text(const int64_t d[3]) {
   return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
 }
 
-/// The (x, y, z) special registers `device_prefix` + "x()" ...; `fold(k)` gives a static value instead where it is known (>= 0).
-Value register_triple(const ast::Call& site, const char* device_prefix, const std::function<int64_t(int)>& fold) {
+/// The (x, y, z) special registers of intrinsic `reg` (its axis immediate); `fold(k)` gives a static value instead
+/// where it is known (>= 0).
+Value register_triple(const ast::Call& site, ir::Intrinsic reg, const std::function<int64_t(int)>& fold) {
   std::vector<Value> xs;
   static const char* const kAxes[] = {"x", "y", "z"};
   for (int k = 0; k < 3; ++k) {
     int64_t s = fold ? fold(k) : -1;
     if (s >= 0) xs.push_back(Value::integer(s));
-    // A builtin reference, like blockIdx.x: a pure read, so `x, _, _ = ...` binds no temporary.
-    else xs.push_back(Value::dyn(ir::builtin_ref(std::string(device_prefix) + kAxes[k] + "()", ScalarType::Int32), site.range));
+    // A hardware index, like blockIdx.x: a pure read, so `x, _, _ = ...` binds no temporary.
+    else
+      xs.push_back(Value::dyn(ir::intrinsic(reg, {kAxes[k]}, {}, ScalarType::Int32), site.range));
   }
   return Value::tuple(std::move(xs));
 }
@@ -104,18 +106,19 @@ void Evaluator::check_cluster(const Value& cluster, const std::vector<Value>& gr
 Value cluster_indices(Evaluator& ev, BuiltinCall& c) {
   const int64_t* shape = cluster_shape(ev);
   switch (c.id()) {
-    case BuiltinId::ClusterIdx: return register_triple(c.site, "tileslc::dev::cluster_idx_", nullptr);
-    case BuiltinId::ClusterDim: return register_triple(c.site, "tileslc::dev::cluster_dim_", nullptr);
+    case BuiltinId::ClusterIdx: return register_triple(c.site, ir::Intrinsic::ClusterIdx, nullptr);
+    case BuiltinId::ClusterDim: return register_triple(c.site, ir::Intrinsic::ClusterDim, nullptr);
     case BuiltinId::BlockInClusterIdx:
-      return register_triple(c.site, "tileslc::dev::block_in_cluster_idx_", [&](int k) { return shape[k] == 1 ? int64_t{0} : int64_t{-1}; });
-    default: return register_triple(c.site, "tileslc::dev::block_in_cluster_dim_", [&](int k) { return shape[k]; });
+      return register_triple(c.site, ir::Intrinsic::BlockInClusterIdx,
+                             [&](int k) { return shape[k] == 1 ? int64_t{0} : int64_t{-1}; });
+    default: return register_triple(c.site, ir::Intrinsic::BlockInClusterDim, [&](int k) { return shape[k]; });
   }
 }
 
 Value cluster_block_idx_in_cluster(Evaluator& ev, BuiltinCall& c) {
   const int64_t* shape = cluster_shape(ev);
   if (shape[0] * shape[1] * shape[2] == 1) return Value::integer(0);
-  return Value::dyn(ir::call("tileslc::dev::block_idx_in_cluster", {}, ScalarType::Int32), c.site.range);
+  return Value::dyn(ir::intrinsic(ir::Intrinsic::BlockIdxInCluster, {}, {}, ScalarType::Int32), c.site.range);
 }
 
 /// cluster_arrive(*, aligned=None), cluster_arrive_relaxed(*, aligned=None), cluster_wait().
@@ -123,10 +126,10 @@ Value cluster_barrier(Evaluator& ev, BuiltinCall& c) {
   // barrier.cluster.arrive without .aligned is right whether or not the warp is converged
   // (.aligned only lets the hardware assume it), so aligned= is checked but changes nothing.
   if (c.id() != BuiltinId::ClusterWait && c.has(0)) ev.truthy_static(ev.require_static(c[0], c.range(0), "aligned"), c.range(0));
-  const char* device = c.id() == BuiltinId::ClusterArrive          ? "tileslc::dev::cluster_arrive"
-                       : c.id() == BuiltinId::ClusterArriveRelaxed ? "tileslc::dev::cluster_arrive_relaxed"
-                                                                   : "tileslc::dev::cluster_wait";
-  ev.emit_effect(ir::call(device, {}, ScalarType::Int32), c.site.range);
+  const char* step = c.id() == BuiltinId::ClusterArrive          ? "arrive"
+                     : c.id() == BuiltinId::ClusterArriveRelaxed ? "arrive_relaxed"
+                                                                 : "wait";
+  ev.emit_effect(ir::intrinsic(ir::Intrinsic::ClusterBarrier, {step}, {}, ScalarType::Int32), c.site.range);
   return Value::none();
 }
 
@@ -141,11 +144,11 @@ Value Evaluator::mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const
   check_arity(args.size(), 2, 3, fn, site.range);
   auto bar = barrier_address(Value::tuple({args[0], args[1]}), arg_range_of(site, 0), fn);
   std::optional<Value> peer = args.size() == 3 ? std::optional<Value>(args[2]) : kwarg_of(kwargs, "peer_cta_rank_in_cluster");
-  auto emit_call = [&](const char* device, std::vector<ir::ExprRef> ops) {
-    emit_effect(ir::call(device, std::move(ops), ScalarType::Int32), site.range);
+  auto emit_call = [&](ir::Intrinsic device, std::vector<ir::ExprRef> ops) {
+    emit_effect(ir::intrinsic(device, {}, std::move(ops), ScalarType::Int32), site.range);
     return Value::none();
   };
-  if (!peer || peer->kind == Value::Kind::None) return emit_call("tileslc::dev::mbarrier_arrive", {bar});
+  if (!peer || peer->kind == Value::Kind::None) return emit_call(ir::Intrinsic::MbarrierArrive, {bar});
   require_arch("an mbarrier arrive on a peer block of the cluster", false, site.range);
   source::SourceRange at = args.size() == 3 ? arg_range_of(site, 2) : site.range;
   for (const auto& k : site.keywords)
@@ -160,7 +163,7 @@ Value Evaluator::mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const
     if (ctas == 0) d.help("launch the kernel with cluster=(2, 1, 1) (or larger) to signal another block's barrier");
     abort_entry();
   }
-  return emit_call("tileslc::dev::mbarrier_arrive_cluster", {bar, to_expr_as(rank, ScalarType::Int32, at)});
+  return emit_call(ir::Intrinsic::MbarrierArriveCluster, {bar, to_expr_as(rank, ScalarType::Int32, at)});
 }
 
 ir::ExprRef Evaluator::multicast_mask(const std::optional<Value>& mask, source::SourceRange r, source::SourceRange mask_at) {

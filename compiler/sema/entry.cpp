@@ -557,10 +557,10 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
       // tileslc::make_tma_descriptor(&arg, tensor, function, param, inner_mode, box_inner, box_outer, swizzle_bytes)
       const TmaAtom& t = *a.tma;
       auto c = [](int64_t x) { return ir::int_const(x, ScalarType::Int32); };
-      host_args->push_back(ir::call("tileslc::make_tma_descriptor",
-                                    {ir::tensor_data(t.host_index, t.dtype), c(t.inner_mode), c(t.tile[t.inner_mode]),
-                                     c(t.tile[1 - t.inner_mode]), c(t.swizzle_bytes)},
-                                    ScalarType::Uint8));
+      host_args->push_back(ir::intrinsic(ir::Intrinsic::MakeTmaDescriptor, {},
+                                         {ir::tensor_data(t.host_index, t.dtype), c(t.inner_mode),
+                                          c(t.tile[t.inner_mode]), c(t.tile[1 - t.inner_mode]), c(t.swizzle_bytes)},
+                                         ScalarType::Uint8));
     } else if (a.kind == Value::Kind::Dyn) {
       host_args->push_back(a.expr);
     } else if (a.kind == Value::Kind::Tuple) {

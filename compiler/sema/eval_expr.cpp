@@ -52,9 +52,9 @@ namespace {
 /// floor division and modulo then equal C's, so codegen can use / and %.
 bool provably_nonneg(const ir::ExprRef& e) {
   using ir::ExprKind;
+  if (ir::is_hardware_index(*e)) return true;
   switch (e->kind) {
     case ExprKind::IntConst: return e->ival >= 0;
-    case ExprKind::Builtin: return true;
     case ExprKind::Cast: return ir::is_integer(e->type) && provably_nonneg(e->operands[0]);
     case ExprKind::Binary:
       switch (e->op) {

@@ -53,8 +53,8 @@ std::set<std::string> bound_by(const ast::Stmt& s) {
 }
 
 bool is_trivial(const ir::ExprRef& e) {
-  return e->kind == ir::ExprKind::IntConst || e->kind == ir::ExprKind::FloatConst ||
-         e->kind == ir::ExprKind::Param || e->kind == ir::ExprKind::Builtin;
+  return e->kind == ir::ExprKind::IntConst || e->kind == ir::ExprKind::FloatConst || e->kind == ir::ExprKind::Param ||
+         ir::is_hardware_index(*e);
 }
 
 }  // namespace

@@ -100,7 +100,7 @@ std::pair<const CopyAtom*, const TiledMma*> tiled_copy_args(Evaluator& ev, Built
     ev.fail(diag::Kind::TypeMismatch, c.range(1), name + "() takes a tiled MMA (cute.make_tiled_mma) second, found " + describe(c[1]));
   const CopyAtom& atom = *c[0].atom;
   const TiledMma& tm = *c[1].tiled_mma;
-  if (tm.atom.device_fn.empty() || tm.atom.threads != 32) {
+  if (!tm.atom.device || tm.atom.threads != 32) {
     auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(1), std::string(store ? "stmatrix stores" : "ldmatrix feeds") +
                                                                 " a warp-level MMA's fragments (mma.sync); this tiled MMA is made of " + tm.atom.name);
     d.help("use cute.nvgpu.warp.MmaF16BF16Op(...) atoms");
@@ -495,7 +495,7 @@ void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Va
       register_addresses(*this, ct, regs, j * d0 + x * ct.values_per_thread(), r, call_args);
       fn_->stored_ptrs[ct.store ? rows.ptr : regs.ptr] += 1;
       auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-      s->a = ir::call(std::string(ct.device_fn), std::move(call_args), ScalarType::Int32);
+      s->a = ir::intrinsic(ct.device, std::move(call_args), ScalarType::Int32);
       emit(std::move(s));
     }
   }

@@ -269,7 +269,7 @@ Value mma_copy_g2s_op(Evaluator& ev, BuiltinCall& c) {
 
 Value mma_cp_async_commit_group(Evaluator& ev, BuiltinCall& c) {
   auto s = ir::make_stmt(ir::StmtKind::Eval, ev.stmt_loc_.valid() ? ev.stmt_loc_ : c.site.range);
-  s->a = ir::call("tileslc::dev::cp_async_commit_group", {}, ScalarType::Int32);
+  s->a = ir::intrinsic(ir::Intrinsic::CpAsyncCommitGroup, {}, {}, ScalarType::Int32);
   ev.emit(std::move(s));
   return Value::none();
 }
@@ -278,7 +278,7 @@ Value mma_cp_async_wait_group(Evaluator& ev, BuiltinCall& c) {
   int64_t n = ev.require_static_int(c[0], c.range(0), "the number of pending groups");
   if (n < 0 || n > 7) ev.fail(diag::Kind::BadLaunch, c.range(0), "cp.async.wait_group takes 0 to 7 pending groups, found " + std::to_string(n));
   auto s = ir::make_stmt(ir::StmtKind::Eval, ev.stmt_loc_.valid() ? ev.stmt_loc_ : c.site.range);
-  s->a = ir::call("tileslc::dev::cp_async_wait_group_" + std::to_string(n), {}, ScalarType::Int32);
+  s->a = ir::intrinsic(ir::Intrinsic::CpAsyncWaitGroup, {n}, {}, ScalarType::Int32);
   ev.emit(std::move(s));
   return Value::none();
 }
@@ -372,7 +372,7 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
     for (int64_t m = 0; m < am; ++m) {
       for (int64_t nn = 0; nn < bn; ++nn) {
         int64_t n = (m % 2) ? bn - 1 - nn : nn;  // serpentine, as CuTe: B fragments stay in registers longer
-        if (atom.device_fn.empty()) {
+        if (!atom.device) {
           // Universal FMA: d = a * b + c on one value.
           auto prod = ir::binary(ir::Op::Mul, ir::load(a.ptr, off(a, m, k), a.dtype), ir::load(b.ptr, off(b, n, k), b.dtype), atom.acc);
           auto s = ir::make_stmt(ir::StmtKind::Store, loc);
@@ -383,10 +383,11 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
           continue;
         }
         auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-        s->a = ir::call(atom.device_fn,
-                        {ir::address_of(d.ptr, off(d, m, n), d.dtype), ir::address_of(a.ptr, off(a, m, k), a.dtype),
-                         ir::address_of(b.ptr, off(b, n, k), b.dtype), ir::address_of(c.ptr, off(c, m, n), c.dtype)},
-                        ScalarType::Int32);
+        s->a =
+            ir::intrinsic(*atom.device,
+                          {ir::address_of(d.ptr, off(d, m, n), d.dtype), ir::address_of(a.ptr, off(a, m, k), a.dtype),
+                           ir::address_of(b.ptr, off(b, n, k), b.dtype), ir::address_of(c.ptr, off(c, m, n), c.dtype)},
+                          ScalarType::Int32);
         emit(std::move(s));
       }
     }

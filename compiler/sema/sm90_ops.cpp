@@ -37,9 +37,6 @@ using ir::ScalarType;
 
 namespace {
 
-constexpr int kSetmaxnregInc[] = {160, 168, 184, 200, 216, 232, 240};
-constexpr int kSetmaxnregDec[] = {24, 32, 40, 56, 64, 80, 96};
-
 bool is_sm90(const std::string& arch) { return arch.rfind("sm_90", 0) == 0; }
 
 /// Bytes per row of the canonical swizzle atoms, from the element-level
@@ -78,9 +75,10 @@ ir::ExprRef barrier_arg(Evaluator& ev, BuiltinCall& c) {
 void wgmma_operand_fences(Evaluator& ev, source::SourceRange r) {
   for (const auto& [name, count] : ev.fn_->wgmma_accumulators)
     effect(ev,
-           ir::call("tileslc::dev::wgmma_fence_operands",
-                    {ir::address_of(name, ir::int_const(0, ScalarType::Int64), ScalarType::Float32), ir::int_const(count, ScalarType::Int32)},
-                    ScalarType::Int32),
+           ir::intrinsic(ir::Intrinsic::WgmmaFenceOperands, {},
+                         {ir::address_of(name, ir::int_const(0, ScalarType::Int64), ScalarType::Float32),
+                          ir::int_const(count, ScalarType::Int32)},
+                         ScalarType::Int32),
            r);
 }
 
@@ -117,11 +115,13 @@ ir::ExprRef Evaluator::barrier_address(const Value& bar, source::SourceRange r, 
 /// integer operand.
 Value sm90_mbarrier_op(Evaluator& ev, BuiltinCall& c) {
   const bool init = c.id() == BuiltinId::MbarrierInit, expect_tx = c.id() == BuiltinId::MbarrierArriveExpectTx;
-  const char* device = init ? "tileslc::dev::mbarrier_init" : expect_tx ? "tileslc::dev::mbarrier_arrive_expect_tx" : "tileslc::dev::mbarrier_wait";
+  const ir::Intrinsic device = init        ? ir::Intrinsic::MbarrierInit
+                               : expect_tx ? ir::Intrinsic::MbarrierArriveExpectTx
+                                           : ir::Intrinsic::MbarrierWait;
   const char* operand = init ? "the arrival count" : expect_tx ? "the transaction bytes" : "the phase parity";
   std::vector<ir::ExprRef> ops{barrier_arg(ev, c)};
   ops.push_back(integer_arg(ev, c, 2, operand));
-  effect(ev, ir::call(device, std::move(ops), ScalarType::Int32), c.site.range);
+  effect(ev, ir::intrinsic(device, {}, std::move(ops), ScalarType::Int32), c.site.range);
   return Value::none();
 }
 
@@ -141,19 +141,19 @@ Value sm90_mbarrier_arrive(Evaluator& ev, BuiltinCall& c) {
 
 /// The builtins without arguments that are one instruction each.
 Value sm90_instruction(Evaluator& ev, BuiltinCall& c) {
-  const char* device = nullptr;
+  ir::Intrinsic device;
   switch (c.id()) {
-    case BuiltinId::MbarrierInitFence: device = "tileslc::dev::mbarrier_init_fence"; break;
-    case BuiltinId::FenceProxyAsync: device = "tileslc::dev::fence_proxy_async"; break;
+    case BuiltinId::MbarrierInitFence: device = ir::Intrinsic::MbarrierInitFence; break;
+    case BuiltinId::FenceProxyAsync: device = ir::Intrinsic::FenceProxyAsync; break;
     case BuiltinId::WarpgroupFence:
       wgmma_operand_fences(ev, c.site.range);
-      device = "tileslc::dev::wgmma_fence";
+      device = ir::Intrinsic::WgmmaFence;
       break;
-    case BuiltinId::WarpgroupCommitGroup: device = "tileslc::dev::wgmma_commit_group"; break;
-    case BuiltinId::BulkCommitGroup: device = "tileslc::dev::bulk_commit_group"; break;
+    case BuiltinId::WarpgroupCommitGroup: device = ir::Intrinsic::WgmmaCommitGroup; break;
+    case BuiltinId::BulkCommitGroup: device = ir::Intrinsic::BulkCommitGroup; break;
     default: ev.fail(diag::Kind::NotCallable, c.site.range, c.name() + "() is not an sm_90 instruction");
   }
-  effect(ev, ir::call(device, {}, ScalarType::Int32), c.site.range);
+  effect(ev, ir::intrinsic(device, {}, {}, ScalarType::Int32), c.site.range);
   return Value::none();
 }
 
@@ -177,7 +177,9 @@ Value sm90_wait_group(Evaluator& ev, BuiltinCall& c) {
       ev.abort_entry();
     }
   }
-  effect(ev, ir::call((wgmma ? "tileslc::dev::wgmma_wait_group_" : "tileslc::dev::bulk_wait_group_read_") + std::to_string(n), {}, ScalarType::Int32),
+  effect(ev,
+         ir::intrinsic(wgmma ? ir::Intrinsic::WgmmaWaitGroup : ir::Intrinsic::BulkWaitGroupRead, {n}, {},
+                       ScalarType::Int32),
          c.site.range);
   if (wgmma) wgmma_operand_fences(ev, c.site.range);
   return Value::none();
@@ -185,36 +187,40 @@ Value sm90_wait_group(Evaluator& ev, BuiltinCall& c) {
 
 /// warpgroup_reg_alloc(reg_count) / warpgroup_reg_dealloc(reg_count): setmaxnreg.inc / .dec.
 Value sm90_setmaxnreg(Evaluator& ev, BuiltinCall& c) {
-  const bool inc = c.id() == BuiltinId::WarpgroupRegAlloc;
+  const ir::Intrinsic reg =
+      c.id() == BuiltinId::WarpgroupRegAlloc ? ir::Intrinsic::SetmaxnregInc : ir::Intrinsic::SetmaxnregDec;
   int64_t n = ev.require_static_int(c[0], c.range(0), "the register count");
-  const int* b = inc ? std::begin(kSetmaxnregInc) : std::begin(kSetmaxnregDec);
-  const int* e = inc ? std::end(kSetmaxnregInc) : std::end(kSetmaxnregDec);
-  if (std::find(b, e, n) == e) {
+  // The counts the runtime has an instruction for: the intrinsic's domain.
+  if (!ir::immediate_index(reg, 0, std::to_string(n))) {
     std::string list;
-    for (const int* p = b; p != e; ++p) list += (p == b ? "" : ", ") + std::to_string(*p);
+    for (const std::string& v : ir::intrinsic_info(reg).immediates[0].domain) list += (list.empty() ? "" : ", ") + v;
     auto& d = ev.error(diag::Kind::BadLaunch, c.range(0), c.name() + "(" + std::to_string(n) + "): the register count must be one of " + list);
     d.note("setmaxnreg takes a multiple of 8 from 24 to 256 per thread (PTX ISA, \"setmaxnreg\")");
     ev.abort_entry();
   }
-  effect(ev, ir::call(std::string("tileslc::dev::setmaxnreg_") + (inc ? "inc_" : "dec_") + std::to_string(n), {}, ScalarType::Int32), c.site.range);
+  effect(ev, ir::intrinsic(reg, {n}, {}, ScalarType::Int32), c.site.range);
   return Value::none();
 }
 
 Value sm90_elect_one(Evaluator& ev, BuiltinCall& c) {
-  return ev.materialize(Value::dyn(ir::call("tileslc::dev::elect_one", {}, ScalarType::Boolean), c.site.range), "elected", c.site.range);
+  return ev.materialize(Value::dyn(ir::intrinsic(ir::Intrinsic::ElectOne, {}, {}, ScalarType::Boolean), c.site.range),
+                        "elected", c.site.range);
 }
 
 Value sm90_make_warp_uniform(Evaluator& ev, BuiltinCall& c) {
   Value v = ev.resolve_symbol(c[0], c.range(0));
   if (v.kind == Value::Kind::Int) return v;
-  return Value::dyn(ir::call("tileslc::dev::warp_uniform", {integer_arg(ev, c, 0, "the value")}, ScalarType::Int32), c.site.range);
+  return Value::dyn(
+      ir::intrinsic(ir::Intrinsic::WarpUniform, {}, {integer_arg(ev, c, 0, "the value")}, ScalarType::Int32),
+      c.site.range);
 }
 
 // ---- host queries ------------------------------------------------------------
 
 Value sm90_multiprocessor_count(Evaluator& ev, BuiltinCall& c) {
-  return ev.materialize(Value::dyn(ir::call("tileslc::device_multiprocessor_count", {}, ScalarType::Int64), c.site.range), "sm_count",
-                        c.site.range);
+  return ev.materialize(
+      Value::dyn(ir::intrinsic(ir::Intrinsic::DeviceMultiprocessorCount, {}, {}, ScalarType::Int64), c.site.range),
+      "sm_count", c.site.range);
 }
 
 /// CuTe DSL: cutlass.utils.HardwareInfo().get_max_active_clusters(cluster_size).
@@ -228,9 +234,10 @@ Value sm90_max_active_clusters(Evaluator& ev, BuiltinCall& c) {
   }
   if (n.kind != Value::Kind::Int && !(n.kind == Value::Kind::Dyn && ir::is_integer(n.type)))
     ev.fail(diag::Kind::TypeMismatch, c.range(0), "get_max_active_clusters() takes the cluster's size in blocks, an integer, found " + describe(n));
-  return ev.materialize(
-      Value::dyn(ir::call("tileslc::max_active_clusters", {ev.to_expr_as(n, ScalarType::Int64, c.range(0))}, ScalarType::Int64), c.site.range),
-      "max_clusters", c.site.range);
+  return ev.materialize(Value::dyn(ir::intrinsic(ir::Intrinsic::MaxActiveClusters, {},
+                                                 {ev.to_expr_as(n, ScalarType::Int64, c.range(0))}, ScalarType::Int64),
+                                   c.site.range),
+                        "max_clusters", c.site.range);
 }
 
 // ---- TMA atoms ---------------------------------------------------------------
@@ -441,9 +448,11 @@ void tma_store(Evaluator& ev, const TmaAtom& atom, const Value& src, const Value
   const TensorValue& s = *src.tensor;
   TmaBox box = tma_box(ev, atom, *dst.tensor, r);
   effect(ev,
-         ir::call(reduce ? "tileslc::dev::tma_reduce_add_2d" : "tileslc::dev::tma_store_2d",
-                  {box.desc, ir::address_of(s.ptr, s.offset ? s.offset : ir::int_const(0, ScalarType::Int64), s.dtype), box.inner, box.outer},
-                  ScalarType::Int32),
+         ir::intrinsic(
+             reduce ? ir::Intrinsic::TmaReduceAdd2d : ir::Intrinsic::TmaStore2d, {},
+             {box.desc, ir::address_of(s.ptr, s.offset ? s.offset : ir::int_const(0, ScalarType::Int64), s.dtype),
+              box.inner, box.outer},
+             ScalarType::Int32),
          r);
 }
 
@@ -492,7 +501,10 @@ void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst
   std::vector<ir::ExprRef> ops{ir::address_of(d.ptr, d.offset ? d.offset : ir::int_const(0, ScalarType::Int64), d.dtype), box.desc, barrier,
                                box.inner, box.outer};
   if (mask_expr) ops.push_back(*mask_expr);
-  effect(*this, ir::call(mask_expr ? "tileslc::dev::tma_load_2d_multicast" : "tileslc::dev::tma_load_2d", std::move(ops), ScalarType::Int32), r);
+  effect(*this,
+         ir::intrinsic(mask_expr ? ir::Intrinsic::TmaLoad2dMulticast : ir::Intrinsic::TmaLoad2d, {}, std::move(ops),
+                       ScalarType::Int32),
+         r);
 }
 
 // ---- warpgroup MMA -----------------------------------------------------------
@@ -507,8 +519,11 @@ Value wgmma_atom(bool f8, ScalarType ab, ScalarType b, ScalarType acc, int64_t n
   MmaAtom a;
   a.name = f8 ? "warpgroup.MmaF8Op" : "warpgroup.MmaF16BF16Op";
   a.wgmma = true;
-  a.device_fn = "tileslc::dev::wgmma_m64n" + std::to_string(n) + "k" + std::to_string(kk) + "_f32_" + ptx(ab) +
-                (f8 ? std::string("_") + ptx(b) : std::string()) + (a_rmem ? "_rs" : "_ss");
+  if (f8)
+    a.device = ir::IntrinsicOp{a_rmem ? ir::Intrinsic::WgmmaF8RS : ir::Intrinsic::WgmmaF8SS,
+                               {std::to_string(n), ptx(ab), ptx(b)}};
+  else
+    a.device = ir::IntrinsicOp{a_rmem ? ir::Intrinsic::WgmmaRS : ir::Intrinsic::WgmmaSS, {std::to_string(n), ptx(ab)}};
   a.a_rmem = a_rmem;
   a.ab = ab;
   if (b != ab) a.b = b;
@@ -692,10 +707,10 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
     return t.offset ? ir::binary(ir::Op::Add, t.offset, stat, ScalarType::Int64) : stat;
   };
   auto desc = [&](const TensorValue& t, const WgmmaOperand& o, int64_t x, int64_t k) {
-    return ir::call("tileslc::dev::wgmma_desc",
-                    {ir::address_of(t.ptr, off(t, x, k), t.dtype), ir::int_const(16, ScalarType::Int32),
-                     ir::int_const(o.sbo, ScalarType::Int32), ir::int_const(o.mode, ScalarType::Int32)},
-                    ScalarType::Uint64);
+    return ir::intrinsic(ir::Intrinsic::WgmmaDesc, {},
+                         {ir::address_of(t.ptr, off(t, x, k), t.dtype), ir::int_const(16, ScalarType::Int32),
+                          ir::int_const(o.sbo, ScalarType::Int32), ir::int_const(o.mode, ScalarType::Int32)},
+                         ScalarType::Uint64);
   };
   for (int64_t k = 0; k < oa.k_rest; ++k)
     for (int64_t m = 0; m < cm; ++m)
@@ -709,10 +724,10 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
           a_operand = desc(a, oa, m, k);
         }
         effect(*this,
-               ir::call(atom.device_fn,
-                        {ir::address_of(d.ptr, ir::int_const(o.i, ScalarType::Int64), d.dtype), std::move(a_operand), desc(b, ob, n, k),
-                         ir::int_const(1, ScalarType::Int32)},
-                        ScalarType::Int32),
+               ir::intrinsic(*atom.device,
+                             {ir::address_of(d.ptr, ir::int_const(o.i, ScalarType::Int64), d.dtype),
+                              std::move(a_operand), desc(b, ob, n, k), ir::int_const(1, ScalarType::Int32)},
+                             ScalarType::Int32),
                r);
       }
 }

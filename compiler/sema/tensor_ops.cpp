@@ -407,8 +407,9 @@ void emit_copy_access(Evaluator& ev, const CopyAtom& atom, const TensorValue& sr
   ev.fn_->stored_ptrs[dst.ptr] += 1;
   if (atom.cp_async) {
     auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-    s->a = ir::call("tileslc::dev::cp_async_" + std::to_string(w * elem_bits / 8),
-                    {ir::address_of(dst.ptr, dof, dst.dtype), ir::address_of(src.ptr, so, src.dtype)}, ScalarType::Int32);
+    s->a = ir::intrinsic(ir::Intrinsic::CpAsync, {w * elem_bits / 8},
+                         {ir::address_of(dst.ptr, dof, dst.dtype), ir::address_of(src.ptr, so, src.dtype)},
+                         ScalarType::Int32);
     ev.emit(std::move(s));
     return;
   }

@@ -77,7 +77,7 @@ struct CopyAtom {
 /// scalar d = a * b + c.
 struct MmaAtom {
   std::string name;                    ///< "MmaUniversalOp", "MmaF16BF16Op"
-  std::string device_fn;               ///< prelude function issuing the instruction ("" for FMA)
+  std::optional<ir::IntrinsicOp> device;  ///< the instruction (none for FMA: d = a * b + c inline)
   ir::ScalarType ab = ir::ScalarType::Float32, acc = ir::ScalarType::Float32;
   std::optional<ir::ScalarType> b;     ///< B's element type where it differs from A's (fp8 wgmma: E4M3 x E5M2)
   int64_t m = 1, n = 1, k = 1, threads = 1;

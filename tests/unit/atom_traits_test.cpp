@@ -4,8 +4,11 @@
 // M x N; the stacked 8x8 matrices) exactly once, as CuTe's MMA_Traits and
 // Copy_Traits require; the m16n8k16 layouts name the elements of the PTX
 // ISA's figures ("Matrix Fragments for mma.m16n8k16 with floating point
-// type", "Warp-level matrix load instruction: ldmatrix"); each row's device
-// function exists in both runtimes (device/ and cpu/ headers); and each row's builtin makes it
+// type", "Warp-level matrix load instruction: ldmatrix"); each row's
+// intrinsic (ir/intrinsics.def) is a device operation the emulator runs, and
+// its spelling exists in both runtimes (device/ and cpu/ headers:
+// tools/check_intrinsics.py checks every spelling; this checks the atoms'
+// immediates are ones the rows expand to); and each row's builtin makes it
 // (same name, an Arch column no older than the row's architecture).
 #include <gtest/gtest.h>
 
@@ -66,13 +69,18 @@ bool has_identifier(const std::string& text, const std::string& name) {
   return false;
 }
 
-/// The wrapper is defined for the GPU (device/*.h) and for the CPU emulator (cpu/*.h).
-void expect_in_preludes(std::string_view device_fn) {
+/// The intrinsic is a tileslc::dev:: wrapper the emulator has, with immediates in its row's
+/// domains, defined for the GPU (device/*.h) and for the CPU emulator (cpu/*.h).
+void expect_in_preludes(const ir::IntrinsicOp& op) {
   static const std::string cuda = headers(TILESLC_SOURCE_DIR "/runtime/include/tileslc/device");
   static const std::string cpu = headers(TILESLC_SOURCE_DIR "/runtime/include/tileslc/cpu");
-  const std::string prefix = "tileslc::dev::";
-  ASSERT_EQ(device_fn.substr(0, prefix.size()), prefix);
-  const std::string fn(device_fn.substr(prefix.size()));
+  const ir::IntrinsicInfo& row = ir::intrinsic_info(op.id);
+  EXPECT_EQ(row.space, ir::IntrinsicSpace::Dev) << row.name;
+  EXPECT_TRUE(row.emulated) << row.name;
+  ASSERT_EQ(op.imms.size(), row.immediates.size()) << row.name;
+  for (size_t i = 0; i < op.imms.size(); ++i)
+    EXPECT_TRUE(ir::immediate_index(op.id, i, op.imms[i])) << row.name << " " << op.imms[i];
+  const std::string fn = ir::intrinsic_spelling(op.id, op.imms);
   EXPECT_TRUE(has_identifier(cuda, fn)) << fn << " is not in runtime/include/tileslc/device";
   EXPECT_TRUE(has_identifier(cpu, fn)) << fn << " is not in runtime/include/tileslc/cpu";
 }
@@ -96,8 +104,8 @@ TEST(AtomTraits, MmaLayoutsHaveTheSizesOfCuteTraits) {
     expect_covers(t.a_tv, t.m * t.k, 1, what + " A");
     expect_covers(t.b_tv, t.n * t.k, 1, what + " B");
     expect_covers(t.c_tv, t.m * t.n, 1, what + " C");
-    EXPECT_EQ(t.device_fn.empty(), t.any_type) << what << ": only the universal FMA is inline";
-    if (!t.device_fn.empty()) expect_in_preludes(t.device_fn);
+    EXPECT_EQ(!t.device, t.any_type) << what << ": only the universal FMA is inline";
+    if (t.device) expect_in_preludes(*t.device);
     EXPECT_EQ(builtin_info(t.maker).export_name, t.name) << what;
     expect_arch_checked(t.maker, t.arch);
   }
@@ -142,7 +150,7 @@ TEST(AtomTraits, MatrixCopyLayoutsCoverTheirMatrices) {
       EXPECT_EQ(first % t.row_elems, 0) << what << " lane " << lane;
       for (int e = 1; e < t.row_elems; ++e) EXPECT_EQ(at(t.rows(), t.threads, lane, e), first + e) << what << " lane " << lane;
     }
-    expect_in_preludes(t.device_fn);
+    expect_in_preludes(t.device);
     expect_arch_checked(t.maker, t.arch);
     EXPECT_EQ(t.store, t.maker == BuiltinId::StMatrix8x8x16bOp) << what;
     EXPECT_EQ(&t, find_copy_traits(t.maker, t.matrices, t.trans)) << what;

@@ -1,11 +1,14 @@
 // Unit tests for the IR tooling (compiler/ir/visit.h, print.h, verify.h) on
 // programs built by hand: the child iterators reach every operand and block of
 // each statement kind, the mutator rebuilds only what changed, the printer's
-// text for a small program, and the verifier finding each class of problem
-// (and nothing in a valid program).
+// text for a small program, the intrinsic table (every row parses and
+// spells), and the verifier finding each class of problem (and nothing in a
+// valid program).
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -305,7 +308,11 @@ TEST(IrPrint, ExpressionForms) {
   EXPECT_EQ(print(unary(Op::Neg, unary(Op::Neg, x, T::Float64), T::Float64)), "-(-x)");
   EXPECT_EQ(print(unary(Op::LogicalNot, binary(Op::LogicalAnd, b, bool_const(true), T::Boolean), T::Boolean)),
             "!(b && true)");
-  EXPECT_EQ(print(call("expf", {cast(x, T::Float32)}, T::Float32)), "expf(Float32(x)):Float32");
+  EXPECT_EQ(print(intrinsic(Intrinsic::Exp, {}, {cast(x, T::Float32)}, T::Float32)), "Exp(Float32(x)):Float32");
+  EXPECT_EQ(print(intrinsic(Intrinsic::CpAsyncWaitGroup, {2}, {}, T::Int32)), "CpAsyncWaitGroup<n=2>():Int32");
+  EXPECT_EQ(
+      print(intrinsic(Intrinsic::ReduxSync, {"umax"}, {var_ref("v", T::Uint32), int_const(-1, T::Uint32)}, T::Uint32)),
+      "ReduxSync<kind=umax>(v, -1:Uint32):Uint32");
   EXPECT_EQ(print(address_of("tma_a", nullptr, T::Float16)), "&tma_a[<null>]");
   auto whole = std::make_shared<Expr>(*address_of("tma_a", i32(0), T::Float16));
   whole->operands.clear();
@@ -342,7 +349,7 @@ TEST(IrPrint, StatementForms) {
   pf->args = {i32(3)};
   b.push_back(std::move(pf));
   auto e = stmt(StmtKind::Eval);
-  e->a = call("tileslc::dev::fence_proxy_async", {}, T::Int32);
+  e->a = intrinsic(Intrinsic::FenceProxyAsync, {}, {}, T::Int32);
   b.push_back(std::move(e));
   b.push_back(stmt(StmtKind::Sync));
   EXPECT_EQ(print(b, nullptr, nullptr, 1),
@@ -352,8 +359,34 @@ TEST(IrPrint, StatementForms) {
             "    break\n"
             "  copy.128.global gC[4] = sC[0]\n"
             "  printf(\"x=%d \\\"q\\\"\\n\", 3)\n"
-            "  eval tileslc::dev::fence_proxy_async():Int32\n"
+            "  eval FenceProxyAsync():Int32\n"
             "  sync_threads\n");
+}
+
+// ---------------------------------------------------------------- intrinsics
+
+TEST(IrIntrinsics, EveryRowParsesAndSpells) {
+  for (size_t i = 0; i < static_cast<size_t>(Intrinsic::Count_); ++i) {
+    const auto id = static_cast<Intrinsic>(i);
+    const IntrinsicInfo& row = intrinsic_info(id);  // throws on a malformed row
+    EXPECT_EQ(row.id, id) << row.name;
+    std::vector<std::string> first;
+    for (const auto& imm : row.immediates) first.push_back(imm.domain.at(0));
+    const std::string name = intrinsic_spelling(id, first);
+    EXPECT_EQ(name.find_first_of("{}"), std::string::npos) << row.name << ": " << name;
+  }
+  EXPECT_EQ(intrinsic_spelling(Intrinsic::WgmmaF8RS, {"256", "e4m3", "e5m2"}), "wgmma_m64n256k32_f32_e4m3_e5m2_rs");
+  EXPECT_EQ(intrinsic_spelling(Intrinsic::Ldsm, {"4"}), "ldsm_x4");
+  const IntrinsicInfo& ldsm = intrinsic_info(Intrinsic::Ldsm);
+  ASSERT_EQ(ldsm.operands.size(), 2u);
+  EXPECT_EQ(ldsm.operands[1].repeat, 0) << "regs[x]: one per matrix";
+  EXPECT_TRUE(intrinsic_info(Intrinsic::ShflSync).operands.back().optional);
+  EXPECT_EQ(immediate_index(Intrinsic::SetmaxnregDec, 0, "40"), std::optional<size_t>(2));
+  EXPECT_EQ(immediate_index(Intrinsic::SetmaxnregDec, 0, "41"), std::nullopt);
+  EXPECT_THROW(intrinsic(Intrinsic::CpAsyncWaitGroup, {8}, {}, T::Int32), std::logic_error) << "0 to 7 pending groups";
+  EXPECT_THROW(intrinsic(Intrinsic::CpAsync, {}, {}, T::Int32), std::logic_error) << "a missing immediate";
+  EXPECT_TRUE(is_hardware_index(*intrinsic(Intrinsic::LaneIdx, {}, {}, T::Int32)));
+  EXPECT_FALSE(is_hardware_index(*intrinsic(Intrinsic::BlockIdxInCluster, {}, {}, T::Int32)));
 }
 
 // ----------------------------------------------------------------- verifier
@@ -487,10 +520,48 @@ TEST(IrVerify, LaunchesAndChecks) {
   EXPECT_TRUE(flags(p, "kernel scale: Check in a kernel"));
 }
 
+TEST(IrVerify, IntrinsicsAgainstTheirRow) {
+  auto eval = [](Program& p, ExprRef e) {
+    auto s = stmt(StmtKind::Eval);
+    s->a = std::move(e);
+    p.kernels[0].body.push_back(std::move(s));
+  };
+  auto addr = [](const char* ptr) { return address_of(ptr, i64(0), T::Float32); };
+  Program p = valid_program();
+  eval(p, intrinsic(Intrinsic::Ldsm, {2}, {addr("frag"), addr("frag"), addr("frag")}, T::Int32));
+  eval(p,
+       intrinsic(Intrinsic::ShflSync, {}, {int_const(-1, T::Uint32), float_const(1, T::Float32), i32(0)}, T::Float32));
+  EXPECT_EQ(problems(p), std::vector<std::string>{}) << "x2: a row and two registers; a shuffle without width";
+  p = valid_program();
+  eval(p, intrinsic(Intrinsic::Ldsm, {4}, {addr("frag"), addr("frag")}, T::Int32));
+  EXPECT_TRUE(flags(p, "Intrinsic: Ldsm has 2 operands, expected 5"));
+  p = valid_program();
+  eval(p, intrinsic(Intrinsic::MbarrierWait, {}, {i64(0), i64(1)}, T::Int32));
+  EXPECT_TRUE(flags(p, "Intrinsic: MbarrierWait's bar is not an address"));
+  EXPECT_TRUE(flags(p, "Intrinsic: MbarrierWait's parity is Int64, expected Int32"));
+  p = valid_program();
+  eval(p, intrinsic(Intrinsic::Atomic, {"add"}, {addr("gB"), i32(1)}, T::Float32));
+  EXPECT_TRUE(flags(p, "Intrinsic: Atomic's val is Int32, the node Float32"));
+  p = valid_program();
+  eval(p, intrinsic(Intrinsic::ElectOne, {}, {}, T::Int32));
+  EXPECT_TRUE(flags(p, "Intrinsic: ElectOne gives Boolean, the node is Int32"));
+  p = valid_program();
+  auto bad = std::make_shared<Expr>(*intrinsic(Intrinsic::CpAsyncWaitGroup, {1}, {}, T::Int32));
+  bad->imms = {"9"};
+  eval(p, bad);
+  EXPECT_TRUE(flags(p, "Intrinsic: CpAsyncWaitGroup: n '9' is not in the row's domain"));
+  p = valid_program();
+  eval(p, intrinsic(Intrinsic::DeviceMultiprocessorCount, {}, {}, T::Int64));
+  EXPECT_TRUE(flags(p, "kernel scale: Intrinsic: DeviceMultiprocessorCount (a host query) in a kernel"));
+  p = valid_program();
+  launch_info(p).args[0] = intrinsic(Intrinsic::MaxActiveClusters, {}, {i64(2)}, T::Int64);
+  EXPECT_FALSE(flags(p, "a host query")) << "host queries belong in host functions";
+}
+
 TEST(IrVerify, StatementShape) {
   Program p = valid_program();
   auto e = stmt(StmtKind::Eval);
-  e->a = call("tileslc::dev::f", {}, T::Int32);
+  e->a = intrinsic(Intrinsic::FenceProxyAsync, {}, {}, T::Int32);
   e->b = i32(1);
   p.kernels[0].body.push_back(std::move(e));
   EXPECT_TRUE(flags(p, "Eval sets 'b', which its kind does not use"));

@@ -187,10 +187,11 @@ class Machine {
   }
 
   void call(const ir::Expr& e) {
-    ASSERT_EQ(e.kind, ir::ExprKind::Call);
-    const std::string& fn = e.name;
-    if (fn.rfind("tileslc::dev::cp_async_", 0) == 0 && fn.find("group") == std::string::npos) {
-      const int64_t elems = std::stoll(fn.substr(std::string("tileslc::dev::cp_async_").size())) / 2;  // 16-bit elements
+    ASSERT_EQ(e.kind, ir::ExprKind::Intrinsic);
+    using I = ir::Intrinsic;
+    const I fn = e.intrinsic;
+    if (fn == I::CpAsync) {
+      const int64_t elems = std::stoll(e.imms.at(0)) / 2;  // bytes of 16-bit elements
       if (elems == 8)
         for (int p = 0; p < threads_ / 8; ++p) {
           std::vector<Elem> lanes;
@@ -207,10 +208,10 @@ class Machine {
           pending_[t].open.push_back({{dst.first, dst.second + q}, {src.first, src.second + q}});
         }
       }
-    } else if (fn == "tileslc::dev::cp_async_commit_group") {
+    } else if (fn == I::CpAsyncCommitGroup) {
       for (auto& p : pending_) p.groups.push_back(std::move(p.open)), p.open.clear();
-    } else if (fn.rfind("tileslc::dev::cp_async_wait_group_", 0) == 0) {
-      const size_t keep = std::stoul(fn.substr(fn.rfind('_') + 1));
+    } else if (fn == I::CpAsyncWaitGroup) {
+      const size_t keep = std::stoul(e.imms.at(0));
       for (int t = 0; t < threads_; ++t) {
         auto& groups = pending_[t].groups;
         while (groups.size() > keep) {
@@ -222,11 +223,11 @@ class Machine {
           groups.erase(groups.begin());
         }
       }
-    } else if (fn.rfind("tileslc::dev::ldsm_", 0) == 0) {
+    } else if (fn == I::Ldsm || fn == I::LdsmTrans) {
       // PTX: lane i gives the row address of row i % 8 of matrix i / 8; lane t receives, per
       // matrix, (row t / 4, columns 2 (t % 4) + {0, 1}), or with .trans (rows 2 (t % 4) + {0, 1}, column t / 4).
       ++ldsm_count;
-      const bool trans = fn.find("_trans") != std::string::npos;
+      const bool trans = fn == I::LdsmTrans;
       const int matrices = static_cast<int>(e.operands.size()) - 1;
       for (int w = 0; w < threads_ / 32; ++w) {
         std::vector<Elem> rows(32);
@@ -242,7 +243,7 @@ class Machine {
           }
         }
       }
-    } else if (fn.rfind("tileslc::dev::mma_m16n8k16", 0) == 0) {
+    } else if (fn == I::MmaM16n8k16) {
       ++mma_count;
       for (int w = 0; w < threads_ / 32; ++w) {
         std::vector<std::vector<Elem>> a(32), b(32);
@@ -255,7 +256,8 @@ class Machine {
         on_mma_(w, a, b, address(e.operands[0], 32 * w), address(e.operands[3], 32 * w));
       }
     } else {
-      ASSERT_TRUE(fn.rfind("tileslc::dev::", 0) == 0) << "unexpected call " << fn;
+      ASSERT_NE(ir::intrinsic_info(fn).space, ir::IntrinsicSpace::Math)
+          << "unexpected call " << ir::intrinsic_info(fn).name;
     }
   }
 

@@ -51,7 +51,7 @@ class Sim {
         // A fragment element loaded from memory: remember where from.
         if (s->b->kind != ir::ExprKind::Load) continue;
         for (int t = 0; t < threads_; ++t) regs_[t][{s->name, eval(s->a, t)}] = {s->b->name, eval(s->b->operands.at(0), t)};
-      } else if (s->kind == ir::StmtKind::Eval && s->a->kind == ir::ExprKind::Call) {
+      } else if (s->kind == ir::StmtKind::Eval && s->a->kind == ir::ExprKind::Intrinsic) {
         call(*s->a);
       } else if (s->kind != ir::StmtKind::Sync && s->kind != ir::StmtKind::For) {
         ADD_FAILURE() << "unexpected statement kind " << static_cast<int>(s->kind);
@@ -74,11 +74,12 @@ class Sim {
   }
 
   void call(const ir::Expr& e) {
-    const std::string& fn = e.name;
-    if (fn.rfind("tileslc::dev::mma_", 0) == 0) {
+    using I = ir::Intrinsic;
+    const std::string fn = ir::intrinsic_spelling(e.intrinsic, e.imms);  // for messages
+    if (e.intrinsic == I::MmaM16n8k16 || e.intrinsic == I::MmaM16n8k8Tf32 || e.intrinsic == I::MmaM16n8k32) {
       // d, a, b, c: the values of each operand the atom reads, from each lane.
       ++mma_count;
-      const bool tf32 = fn.find("tf32") != std::string::npos;
+      const bool tf32 = e.intrinsic == I::MmaM16n8k8Tf32;
       const int count[4] = {4, tf32 ? 4 : 16, tf32 ? 2 : 8, 4};
       for (int w = 0; w < threads_ / 32; ++w) {
         std::vector<Lanes> ops(4, Lanes(32));
@@ -93,10 +94,10 @@ class Sim {
         }
         on_mma_(w, fn, ops);
       }
-    } else if (fn.rfind("tileslc::dev::wgmma_m64n", 0) == 0 && fn.size() > 3 && fn.compare(fn.size() - 3, 3, "_rs") == 0) {
+    } else if (e.intrinsic == I::WgmmaRS || e.intrinsic == I::WgmmaF8RS) {
       // d, a (this thread's four 32-bit registers of A), b's descriptor, scale-d.
       ++wgmma_count;
-      const int values = fn.find("k32") != std::string::npos ? 16 : 8;
+      const int values = e.intrinsic == I::WgmmaF8RS ? 16 : 8;  // k32: 8-bit A
       for (int g = 0; g < threads_ / 128; ++g) {
         Lanes a(128);
         for (int t = 0; t < 128; ++t) {
@@ -105,11 +106,11 @@ class Sim {
         }
         on_mma_(g, fn, {a});
       }
-    } else if (fn.rfind("tileslc::dev::stsm_", 0) == 0) {
+    } else if (e.intrinsic == I::Stsm || e.intrinsic == I::StsmTrans) {
       // PTX: lane i gives the address of row i % 8 of matrix i / 8; lane t's register j holds
       // matrix j's (row t / 4, columns 2 (t % 4) + {0, 1}), .trans (rows 2 (t % 4) + {0, 1}, column t / 4).
       ++stsm_count;
-      const bool trans = fn.find("_trans") != std::string::npos;
+      const bool trans = e.intrinsic == I::StsmTrans;
       const int matrices = static_cast<int>(e.operands.size()) - 1;
       for (int w = 0; w < threads_ / 32; ++w)
         for (int j = 0; j < matrices; ++j)
