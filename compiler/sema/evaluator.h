@@ -3,6 +3,7 @@
 // construct across eval_*.cpp files; this header is their shared interface.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -59,6 +60,25 @@ struct FnCtx {
   /// wgmma accumulator fragments (array, elements): fenced at warpgroup fences and waits.
   std::vector<std::pair<std::string, int64_t>> wgmma_accumulators;
 };
+
+/// What a kernel specialization is cached on (Evaluator::kernel_cache_): the kernel, the
+/// launch's static block and cluster dims (0s for a run-time block or no cluster=), and per
+/// argument passed a canonical description of what specializes it (a tensor's element type,
+/// memory space, alignment and layout with its run-time leaves numbered by first use; a run-time
+/// scalar's type; a static value's repr).
+struct KernelKey {
+  const ast::FunctionDef* def = nullptr;
+  std::array<int64_t, 3> block{}, cluster{};
+  struct Arg {
+    std::string text;
+    const FunctionValue* function = nullptr;  ///< a function passed statically: specialized on which one
+  };
+  std::vector<Arg> args;
+  bool operator<(const KernelKey& o) const;
+};
+
+/// A launch's arguments as a kernel sees them: the key, the specialization's text, the run-time leaves (entry.cpp).
+struct KernelSignature;
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
@@ -259,6 +279,18 @@ class Evaluator {
 
   // ---- entry points (entry.cpp)
   void build_host_function(const std::shared_ptr<FunctionValue>& fn);
+  /// One host parameter from its annotation: a Constexpr value, a scalar, or a tensor
+  /// whose extents and strides bind the symbols of the host function (FnCtx::symbols).
+  void bind_host_param(const ast::Param& p, std::set<std::string>& stride_symbols);
+  /// A Constexpr parameter's value: -D NAME=VALUE, else its default (E0510 for neither or a bad value).
+  std::optional<Value> host_constexpr_value(const ast::Param& p);
+  void bind_host_tensor(const ast::Param& p, const TensorSpec& spec, ir::HostParam hp, std::set<std::string>& stride_symbols);
+  std::vector<layout::IntTuple> host_tensor_shape(const ast::Param& p, const TensorSpec& spec, int index, ir::HostParam& hp,
+                                                  const std::set<std::string>& stride_symbols);
+  std::vector<layout::IntTuple> host_tensor_strides(const ast::Param& p, const TensorSpec& spec, int index,
+                                                    std::set<std::string>& stride_symbols);
+  /// A symbol's first use: an Int64 parameter of the host function, checked against its divisibility.
+  void bind_host_symbol(const Value& d, const ast::Param& p, int index, int mode, bool is_stride);
   void warn_unused_imports(const ModuleValue& m);
   void launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site);
   void check_kernel_annotations(const KernelCall& kc);
@@ -269,8 +301,22 @@ class Evaluator {
   void report_ragged_tiles(const FnCtx& ctx);
   /// E0706: the kernel's shared memory over the target's per-block limit.
   void check_smem_limit(const FnCtx& ctx, const std::string& kernel);
+  /// The kernel's index in the program for this launch, specialized (and generated) once per KernelKey;
+  /// appends the host's arguments for its parameters to `host_args`.
   int instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args,
                          const int64_t static_cluster[3] = nullptr);
+  /// `cluster` is null for a launch without cluster=.
+  KernelSignature kernel_signature(const KernelCall& kc, const int64_t static_block[3], const int64_t cluster[3]);
+  KernelKey::Arg kernel_arg_key(const KernelCall& kc, const ast::Param& p, const Value& a, KernelSignature& sig);
+  std::string tensor_arg_key(const KernelCall& kc, const ast::Param& p, const TensorValue& t, KernelSignature& sig);
+  /// A C++ name for a new specialization of kernel `source_name`, unique in the program.
+  std::string kernel_name(const std::string& source_name);
+  int generate_kernel(const KernelCall& kc, const KernelSignature& sig, const int64_t static_block[3], const int64_t cluster[3]);
+  /// Parameter i inside the kernel being built (fn_): tensors and TMA atoms become pointer
+  /// parameters, run-time scalars (and a tuple's run-time elements) value parameters.
+  Value kernel_param_value(const KernelCall& kc, size_t i);
+  /// The signature's run-time layout leaves as Int64 parameters of the kernel being built.
+  void bind_kernel_leaves(const KernelSignature& sig);
   /// launch(cluster=...) (cluster_ops.cpp): static positive dims, at most 16
   /// blocks, sm_90 (E0709), static grid dims divisible (E0711); fills `out`.
   void check_cluster(const Value& cluster, const std::vector<Value>& grid, source::SourceRange r, int64_t out[3]);
@@ -291,7 +337,7 @@ class Evaluator {
   std::vector<std::string>* deps_ = nullptr;
   std::vector<Frame*> frames_;
   FnCtx* fn_ = nullptr;
-  std::map<std::string, int> kernel_cache_;
+  std::map<KernelKey, int> kernel_cache_;
   std::set<std::string> kernel_names_;
   std::vector<const ast::FunctionDef*> inline_stack_;
   std::set<std::string> used_defines_;
