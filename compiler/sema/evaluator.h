@@ -160,6 +160,17 @@ class Evaluator {
   // ---- statements (eval_stmt.cpp)
   Flow exec_body(const ast::Body& body);
   Flow exec(const ast::Stmt& s);
+  void exec_expr_stmt(const ast::ExprStmt& e);
+  void exec_assign(const ast::Assign& a);
+  void exec_aug_assign(const ast::AugAssign& a);
+  void exec_ann_assign(const ast::AnnAssign& a);
+  Flow exec_return(const ast::Return& r);
+  Flow exec_break_continue(const ast::Stmt& s);
+  /// assert with a static condition: E0504 when it is false.
+  void exec_assert(const ast::Assert& a);
+  void exec_function_def(const ast::FunctionDef& d);
+  void exec_import(const ast::Import& imp);
+  void exec_import_from(const ast::ImportFrom& imp);
   void assign(const ast::Expr& target, Value v, source::SourceRange r);
   void bind_name(const std::string& name, Value v, source::SourceRange r);
   Flow exec_if(const ast::If& s);
