@@ -135,6 +135,8 @@ class Evaluator {
   Value eval_attribute(const ast::Attribute& a);
   Value eval_subscript(const ast::Subscript& s);
   Value eval_binop(ast::BinOpKind op, Value lhs, Value rhs, source::SourceRange r, source::SourceRange op_r);
+  /// A binary operation with a run-time operand: IR in the promoted type (docs/language.md "Promotion").
+  Value dynamic_binop(ast::BinOpKind op, const Value& lhs, const Value& rhs, source::SourceRange r, source::SourceRange op_r);
   Value eval_unary(ast::UnaryOpKind op, Value v, source::SourceRange r);
   Value eval_compare(ast::CmpOpKind op, Value lhs, Value rhs, source::SourceRange r);
   Value eval_boolop(const ast::BoolOp& b);
