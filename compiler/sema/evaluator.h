@@ -115,7 +115,9 @@ class Evaluator {
 
   std::optional<ir::Program> run(source::FileId main, std::vector<std::string>* deps);
 
-  // ---- diagnostics (eval_util.cpp)
+  // ---- diagnostics (eval_types.cpp): a mistake met again (a helper inlined into two
+  // specializations) is reported once; each error gets the inlined call sites and the
+  // "in kernel ..." context as notes (flush_context).
   diag::Diagnostic& error(diag::Kind k, source::SourceRange r, std::string msg);
   [[noreturn]] void fail(diag::Kind k, source::SourceRange r, std::string msg);
   [[noreturn]] void abort_entry() { throw AbortEntry{}; }
@@ -206,7 +208,8 @@ class Evaluator {
   ir::ExprRef tensor_offset(const TensorValue& t, const Value& index, source::SourceRange r);
   Value tensor_size(const TensorValue& t, source::SourceRange r);
 
-  // ---- checks every builtin call makes (call_args.cpp): E0406 and E0405
+  // ---- E0406 and E0405 for the helpers still handed a call's raw arguments (mbarrier_arrive,
+  // make_ldmatrix_atom; call_args.cpp): registry rows are bound by bind_builtin_args (registry.h)
   void check_keywords(const Kwargs& kwargs, const std::string& fn, std::initializer_list<const char*> allowed, source::SourceRange r);
   void check_arity(size_t given, size_t lo, size_t hi, const std::string& fn, source::SourceRange r);
 
@@ -364,9 +367,9 @@ class Evaluator {
   /// error's index and the contexts to append once its reporter is done.
   std::optional<size_t> pending_diag_;
   std::vector<std::pair<std::string, source::SourceRange>> pending_context_;
-  std::set<std::string> host_names_;
+  std::set<std::string> host_names_;         ///< @cute.jit names: kernels must not take them
   std::set<std::string> main_globals_read_;  ///< names of the compiled file read through its globals
-  diag::Diagnostic duplicate_sink_;  ///< receives notes for a suppressed duplicate error  ///< @cute.jit names: kernels must not take them
+  diag::Diagnostic duplicate_sink_;          ///< receives notes for a suppressed duplicate error
   /// Statements run and helpers inlined while compiling: a budget against
   /// programs whose static evaluation would not finish (E0512).
   int64_t steps_ = 0;
