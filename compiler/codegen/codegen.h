@@ -26,8 +26,11 @@ struct Options {
   Target target = Target::Cuda;
 };
 
-/// An operation of a kernel that the CPU emulator cannot run yet (the sm_90
-/// atoms: TMA, mbarriers, wgmma, ...): what it is and where.
+/// An operation of a kernel that the CPU emulator cannot run yet: a device
+/// function its runtime (runtime/include/tileslc/cpu) lacks, what it is and
+/// where. Today there is none (the sm_80 and sm_90 atoms and clusters are all
+/// emulated, docs/cpu_emulation.md); the check guards operations added to the
+/// compiler before the emulator learns them.
 struct NotEmulated {
   std::string what;
   source::SourceRange loc;

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <tuple>
 
 #include "ast/ast.h"
@@ -222,287 +223,391 @@ bool verify_ir(const ir::Program& program, diag::DiagnosticEngine& diags) {
   return problems.empty();
 }
 
-}  // namespace
-
-int run(int argc, char** argv) {
-  if (argc > 1 && std::string(argv[1]) == "layout") return run_layout_cli(argc - 1, argv + 1);
-  CLI::App app{"tileslc: compiles .tpy kernels (Python syntax, CuTe's model of the GPU) to CUDA C++", "tileslc"};
+/// The command line as CLI11 parses it.
+struct CommandLine {
   std::string input, out_cu, out_h, out_json, arch = "sm_90a", target = "cuda", depfile, diag_format = "human", color = "auto", stdlib_flag;
   std::string explain_code, kernel_namespace;
   std::vector<std::string> includes, defines, warning_flags;
   bool syntax_only = false, dump_ast = false, dump_ir = false, no_warnings = false, version = false, compile_only = false;
   int max_errors = -1;
-  app.add_option("input", input, "the .tpy file to compile");
-  app.add_option("-o,--output", out_cu, "write the generated CUDA C++ here (default: INPUT with .cu); with -c, the object file");
-  app.add_flag("-c", compile_only, "also compile the generated code with nvcc into an object file (-o), reporting nvcc's errors at .tpy lines");
-  app.add_option("-H,--header", out_h, "write the header declaring the host functions here");
-  app.add_option("--emit-metadata", out_json, "write metadata JSON (kernels, parameters, arch) here");
-  app.add_option("--kernel-namespace", kernel_namespace,
+  CLI::Option* max_errors_opt = nullptr;
+  /// --diagnostics-format as argv spells it, read before parsing: command-line errors are rendered in it.
+  std::string early_format = "human";
+};
+
+void add_options(CLI::App& app, CommandLine& cl) {
+  app.add_option("input", cl.input, "the .tpy file to compile");
+  app.add_option("-o,--output", cl.out_cu, "write the generated CUDA C++ here (default: INPUT with .cu); with -c, the object file");
+  app.add_flag("-c", cl.compile_only, "also compile the generated code with nvcc into an object file (-o), reporting nvcc's errors at .tpy lines");
+  app.add_option("-H,--header", cl.out_h, "write the header declaring the host functions here");
+  app.add_option("--emit-metadata", cl.out_json, "write metadata JSON (kernels, parameters, arch) here");
+  app.add_option("--kernel-namespace", cl.kernel_namespace,
                  "C++ namespace of the generated kernels (default tileslc_kernels::<file stem>); give one to each of two "
                  ".tpy files with the same stem that are linked into one program");
-  app.add_option("--arch", arch, "target architecture: sm_80, sm_90 or sm_90a")->capture_default_str();
-  app.add_option("--target", target,
+  app.add_option("--arch", cl.arch, "target architecture: sm_80, sm_90 or sm_90a")->capture_default_str();
+  app.add_option("--target", cl.target,
                  "cuda: CUDA C++ for nvcc; cpu: C++ for the host compiler that runs the kernels in the CPU emulator "
                  "(runtime/include/tileslc/cpu), every tensor access bounds-checked")
       ->capture_default_str();
   // One value per occurrence: `-I dir file.tpy` must leave file.tpy positional.
-  app.add_option("-I", includes, "add a directory to the module search path")->allow_extra_args(false);
-  app.add_option("-D", defines, "set a Constexpr parameter: -D NAME=VALUE")->allow_extra_args(false);
-  app.add_option("--depfile", depfile, "write a Makefile-style depfile listing every .tpy read");
-  app.add_option("--diagnostics-format", diag_format, "human, gcc, json or sarif")->capture_default_str();
-  app.add_option("--color", color, "auto, always or never")->capture_default_str();
-  app.add_option("-W", warning_flags, "-Werror: treat warnings as errors")->allow_extra_args(false);
-  app.add_flag("-w", no_warnings, "suppress warnings");
-  CLI::Option* max_errors_opt = app.add_option("--max-errors", max_errors,
+  app.add_option("-I", cl.includes, "add a directory to the module search path")->allow_extra_args(false);
+  app.add_option("-D", cl.defines, "set a Constexpr parameter: -D NAME=VALUE")->allow_extra_args(false);
+  app.add_option("--depfile", cl.depfile, "write a Makefile-style depfile listing every .tpy read");
+  app.add_option("--diagnostics-format", cl.diag_format, "human, gcc, json or sarif")->capture_default_str();
+  app.add_option("--color", cl.color, "auto, always or never")->capture_default_str();
+  app.add_option("-W", cl.warning_flags, "-Werror: treat warnings as errors")->allow_extra_args(false);
+  app.add_flag("-w", cl.no_warnings, "suppress warnings");
+  cl.max_errors_opt = app.add_option("--max-errors", cl.max_errors,
                  "stop printing after N errors (0: no limit; default 50 for human and gcc output, no limit for json and sarif)");
-  app.add_option("--stdlib", stdlib_flag, "directory holding the tileslc stdlib (default: found next to the binary)");
-  app.add_flag("--syntax-only", syntax_only, "stop after parsing");
-  app.add_flag("--dump-ast", dump_ast, "print the AST and stop");
-  app.add_flag("--dump-ir", dump_ir, "print the IR after semantic analysis and stop (no outputs are written)");
-  app.add_option("--explain", explain_code, "explain a diagnostic code, e.g. --explain E0402");
-  app.add_flag("--version", version, "print the version");
-  // Command-line errors honor --diagnostics-format=json|sarif (CI reads them like any
-  // other): the format is taken from argv before parsing, since parsing may be what fails.
-  std::string early_format = "human";
+  app.add_option("--stdlib", cl.stdlib_flag, "directory holding the tileslc stdlib (default: found next to the binary)");
+  app.add_flag("--syntax-only", cl.syntax_only, "stop after parsing");
+  app.add_flag("--dump-ast", cl.dump_ast, "print the AST and stop");
+  app.add_flag("--dump-ir", cl.dump_ir, "print the IR after semantic analysis and stop (no outputs are written)");
+  app.add_option("--explain", cl.explain_code, "explain a diagnostic code, e.g. --explain E0402");
+  app.add_flag("--version", cl.version, "print the version");
+}
+
+/// Command-line errors honor --diagnostics-format=json|sarif (CI reads them like any
+/// other): the format is taken from argv before parsing, since parsing may be what fails.
+std::string early_diagnostics_format(int argc, char** argv) {
+  std::string format = "human";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a.rfind("--diagnostics-format=", 0) == 0) early_format = a.substr(21);
-    else if (a == "--diagnostics-format" && i + 1 < argc) early_format = argv[i + 1];
+    if (a.rfind("--diagnostics-format=", 0) == 0) format = a.substr(21);
+    else if (a == "--diagnostics-format" && i + 1 < argc) format = argv[i + 1];
   }
-  auto command_line_error = [&early_format](diag::Kind kind, const std::string& msg, const std::string& help) {
-    if (early_format == "json" || early_format == "sarif") {
-      source::SourceManager sm;
-      diag::DiagnosticEngine diags(sm);
-      auto& d = diags.report(kind, {}, msg);
-      if (!help.empty()) d.help(help);
-      diag::RenderOptions render;
-      render.format = early_format == "json" ? diag::Format::Json : diag::Format::Sarif;
-      render.color = false;
-      render.tool_version = TILESLC_VERSION;
-      diags.render_all(std::cerr, render);
-    } else {
-      std::cerr << "tileslc: error[" << diag::info(kind).code << "]: " << msg << "\n";
-      if (!help.empty()) std::cerr << "  = help: " << help << "\n";
+  return format;
+}
+
+/// Reports a command-line mistake, before any file is read; returns the exit status, 2.
+int command_line_error(const std::string& format, diag::Kind kind, const std::string& msg, const std::string& help) {
+  if (format == "json" || format == "sarif") {
+    source::SourceManager sm;
+    diag::DiagnosticEngine diags(sm);
+    auto& d = diags.report(kind, {}, msg);
+    if (!help.empty()) d.help(help);
+    diag::RenderOptions render;
+    render.format = format == "json" ? diag::Format::Json : diag::Format::Sarif;
+    render.color = false;
+    render.tool_version = TILESLC_VERSION;
+    diags.render_all(std::cerr, render);
+  } else {
+    std::cerr << "tileslc: error[" << diag::info(kind).code << "]: " << msg << "\n";
+    if (!help.empty()) std::cerr << "  = help: " << help << "\n";
+  }
+  return 2;
+}
+
+/// What the options set up, once checked.
+struct Settings {
+  diag::RenderOptions render;
+  sema::Options sema;
+  bool werror = false;
+};
+
+// Each check below returns the first mistake it finds in its options ("" for none).
+
+std::string check_file_options(const CLI::App& app, const CommandLine& cl) {
+  // -D takes one value: `-D file.tpy` leaves no input, and the -D is what is wrong.
+  for (const auto& d : cl.defines)
+    if (d.find('=') == std::string::npos || d.find('=') == 0) return "-D expects NAME=VALUE, found '" + d + "'";
+  for (const auto& [flag, value] : {std::pair<const char*, const std::string*>{"-o", &cl.out_cu}, {"-H", &cl.out_h},
+                                    {"--emit-metadata", &cl.out_json}, {"--depfile", &cl.depfile}})
+    if (app.count(flag) && value->empty()) return std::string(flag) + " needs a file name (or - for standard output)";
+  if (cl.input.empty()) return "no input file; usage: tileslc FILE.tpy -o FILE.cu [-H FILE.h]";
+  return "";
+}
+
+std::string render_settings(const CommandLine& cl, diag::RenderOptions& render) {
+  if (cl.diag_format == "human") render.format = diag::Format::Human;
+  else if (cl.diag_format == "gcc") render.format = diag::Format::Gcc;
+  else if (cl.diag_format == "json") render.format = diag::Format::Json;
+  else if (cl.diag_format == "sarif") render.format = diag::Format::Sarif;
+  else return "unknown --diagnostics-format '" + cl.diag_format + "' (expected human, gcc, json or sarif)";
+  if (cl.color == "always") render.color = true;
+  else if (cl.color == "never") render.color = false;
+  else if (cl.color == "auto") render.color = ::isatty(2) && !std::getenv("NO_COLOR");
+  else return "unknown --color '" + cl.color + "' (expected auto, always or never)";
+  return "";
+}
+
+std::string target_settings(const CommandLine& cl, bool& werror) {
+  if (cl.target != "cuda" && cl.target != "cpu") return "unknown --target '" + cl.target + "' (expected cuda or cpu)";
+  if (cl.target == "cpu" && cl.compile_only) return "-c compiles with nvcc: it cannot be combined with --target=cpu";
+  for (const auto& w : cl.warning_flags) {
+    if (w == "error") werror = true;
+    else return "unknown warning flag '-W" + w + "' (expected -Werror)";
+  }
+  return "";
+}
+
+std::string sema_settings(const CommandLine& cl, const char* argv0, sema::Options& sopts) {
+  sopts.arch = cl.arch;
+  if (!cl.kernel_namespace.empty()) {
+    if (std::string why = sema::check_kernel_namespace(cl.kernel_namespace); !why.empty())
+      return "--kernel-namespace '" + cl.kernel_namespace + "': " + why;
+    sopts.kernel_namespace = cl.kernel_namespace;
+  }
+  sopts.include_dirs = cl.includes;
+  for (const auto& d : cl.defines) {
+    auto eq = d.find('=');
+    if (eq == std::string::npos || eq == 0) return "-D expects NAME=VALUE, found '" + d + "'";
+    sopts.defines[d.substr(0, eq)] = d.substr(eq + 1);
+  }
+  // An explicit stdlib (flag, else environment) must be one: falling back to the default
+  // would hide a typo.
+  for (const auto& [given, what] : {std::pair<std::string, const char*>{cl.stdlib_flag, "--stdlib"},
+                                    {cl.stdlib_flag.empty() && std::getenv("TILESLC_STDLIB") ? std::getenv("TILESLC_STDLIB") : "",
+                                     "TILESLC_STDLIB"}}) {
+    std::error_code ec;
+    if (!given.empty() && !fs::is_regular_file(fs::path(given) / "tileslc" / "__init__.tpy", ec))
+      return std::string(what) + " '" + given + "' is not a tileslc stdlib directory (no tileslc/__init__.tpy in it)";
+  }
+  sopts.stdlib_dir = find_stdlib(cl.stdlib_flag, argv0);
+  if (sopts.stdlib_dir.empty()) return "cannot find the tileslc stdlib (tileslc/__init__.tpy); pass --stdlib DIR or set TILESLC_STDLIB";
+  return "";
+}
+
+std::string max_errors_setting(const CommandLine& cl, diag::RenderOptions& render) {
+  // Like clang's -ferror-limit: a person reads the first errors; machines get all of them.
+  if (cl.max_errors_opt->count() && cl.max_errors < 0)
+    return "--max-errors takes 0 (no limit) or a positive count, found " + std::to_string(cl.max_errors);
+  int max_errors = cl.max_errors;
+  if (max_errors < 0) max_errors = (render.format == diag::Format::Json || render.format == diag::Format::Sarif) ? 0 : 50;
+  render.max_errors = static_cast<size_t>(max_errors);
+  return "";
+}
+
+/// The settings the options make; on a mistake, it is reported and its exit status returned.
+std::optional<int> settings_from(const CLI::App& app, const CommandLine& cl, const char* argv0, Settings& s) {
+  auto usage_error = [&](const std::string& msg) { return command_line_error(cl.early_format, diag::Kind::BadCommandLine, msg, ""); };
+  if (auto why = check_file_options(app, cl); !why.empty()) return usage_error(why);
+  if (auto why = render_settings(cl, s.render); !why.empty()) return usage_error(why);
+  if (cl.arch != "sm_80" && cl.arch != "sm_90a" && cl.arch != "sm_90")
+    return command_line_error(cl.early_format, diag::Kind::UnsupportedArch,
+                              "unknown --arch '" + cl.arch + "' (expected sm_80, sm_90 or sm_90a)", "");
+  if (auto why = target_settings(cl, s.werror); !why.empty()) return usage_error(why);
+  if (auto why = sema_settings(cl, argv0, s.sema); !why.empty()) return usage_error(why);
+  if (auto why = max_errors_setting(cl, s.render); !why.empty()) return usage_error(why);
+  s.render.tool_version = TILESLC_VERSION;
+  return std::nullopt;
+}
+
+/// One compilation's diagnostics, rendered when it ends.
+struct Session {
+  explicit Session(const Settings& s, bool no_warnings) : render(s.render) {
+    diags.set_warnings_as_errors(s.werror);
+    diags.set_suppress_warnings(no_warnings);
+  }
+  source::SourceManager sm;
+  diag::DiagnosticEngine diags{sm};
+  diag::RenderOptions render;
+
+  /// Renders the diagnostics (human output ends with the error count); returns `code`, the exit status.
+  int finish(int code) {
+    diags.render_all(std::cerr, render);
+    if (render.format == diag::Format::Human && diags.error_count() > 0)
+      std::cerr << diags.error_count() << " error" << (diags.error_count() == 1 ? "" : "s") << " generated.\n";
+    return code;
+  }
+};
+
+/// Where the outputs go. With -c, the generated code is a temporary beside the object,
+/// and nvcc writes a temporary object that replaces the target only when it succeeds.
+struct OutputPlan {
+  std::string cu;           ///< the generated CUDA C++
+  std::string object_path;  ///< -c: the object file as named
+  fs::path object_target, object_tmp;
+};
+
+/// An output that names the input, a module it imports or another output would destroy it
+/// (several outputs may go to one device, such as /dev/null, or to `-`). Outputs are
+/// compared where writing them lands (links followed), sources as files; hard links too.
+/// False after reporting the first such output (or one whose place cannot be resolved).
+bool outputs_are_distinct(const CommandLine& cl, const std::string& main_output, const std::vector<std::string>& deps,
+                          diag::DiagnosticEngine& diags) {
+  std::vector<std::pair<std::string, std::string>> paths = {{"the input", cl.input}};
+  for (const auto& d : deps) paths.emplace_back("the imported module", d);
+  const size_t sources = paths.size();
+  paths.emplace_back("-o", main_output);
+  if (!cl.out_h.empty()) paths.emplace_back("-H", cl.out_h);
+  if (!cl.out_json.empty()) paths.emplace_back("--emit-metadata", cl.out_json);
+  if (!cl.depfile.empty()) paths.emplace_back("--depfile", cl.depfile);
+  std::vector<fs::path> where;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    std::error_code ec;
+    fs::path w;
+    std::string why;
+    if (i >= sources && paths[i].second != "-" && !resolve_output(paths[i].second, &w, &why)) {
+      diags.report(diag::Kind::CannotWriteFile, {}, why);
+      return false;
     }
-    return 2;
+    if (i < sources) w = fs::weakly_canonical(fs::absolute(paths[i].second, ec), ec);
+    where.push_back(w);
+  }
+  auto shareable = [](const std::string& p, const fs::path& w) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(w, ec);
+    return p == "-" || (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st));
   };
+  for (size_t j = sources; j < paths.size(); ++j)
+    for (size_t i = 0; i < j; ++i) {
+      if (paths[j].second == "-" || (i >= sources && shareable(paths[j].second, where[j]))) continue;
+      std::error_code ec;
+      if (where[i] == where[j] || (fs::exists(where[i], ec) && fs::exists(where[j], ec) && fs::equivalent(where[i], where[j], ec))) {
+        diags.report(diag::Kind::BadCommandLine, {},
+                     paths[j].first + " '" + paths[j].second + "' is the same file as " + paths[i].first +
+                         (i > 0 ? " '" + paths[i].second + "'" : ""));
+        return false;
+      }
+    }
+  return true;
+}
+
+/// The outputs' places; on a mistake, it is reported and its exit status returned.
+std::optional<int> plan_outputs(const CommandLine& cl, const std::vector<std::string>& deps, Session& ses, OutputPlan& plan) {
+  if (cl.compile_only) {
+    plan.object_path = cl.out_cu.empty() ? fs::path(cl.input).filename().replace_extension(".o").string() : cl.out_cu;
+    if (plan.object_path == "-")
+      return command_line_error(cl.early_format, diag::Kind::BadCommandLine,
+                                "-c writes an object file: -o - (standard output) is not supported with it", "");
+  }
+  plan.cu = cl.out_cu.empty() ? fs::path(cl.input).filename().replace_extension(".cu").string() : cl.out_cu;
+  if (!outputs_are_distinct(cl, cl.compile_only ? plan.object_path : plan.cu, deps, ses.diags)) return ses.finish(2);
+  if (cl.compile_only) {
+    // A failure of nvcc then leaves whatever was there (the input, a device) untouched.
+    std::string why;
+    resolve_output(plan.object_path, &plan.object_target, &why);
+    const std::string stem = ".tileslc." + std::to_string(::getpid());
+    plan.cu = (plan.object_target.parent_path() / (stem + ".cu")).string();
+    plan.object_tmp = plan.object_target.parent_path() / (stem + ".o");
+  }
+  return std::nullopt;
+}
+
+/// --target=cpu: E0710 for each operation the emulator does not have; true if there is none.
+bool check_emulated(const ir::Program& program, diag::DiagnosticEngine& diags) {
+  bool first = true;
+  for (const auto& n : codegen::not_emulated(program)) {
+    auto& d = diags.report(diag::Kind::NotEmulated, n.loc, "the CPU emulation target cannot run " + n.what + " yet");
+    if (first) d.help("compile this kernel with --target=cuda (the default) and run it on a GPU");
+    first = false;
+  }
+  return !diags.has_errors();
+}
+
+/// The generated files, (path, text), in the order they are written.
+std::vector<std::pair<std::string, std::string>> generate(const ir::Program& program, const CommandLine& cl, const OutputPlan& plan,
+                                                          const std::vector<std::string>& deps, const source::SourceManager& sm) {
+  codegen::Options copts;
+  copts.cu_path = plan.cu;
+  copts.header_name = cl.out_h;
+  copts.version = TILESLC_VERSION;
+  copts.sm = &sm;
+  copts.target = cl.target == "cpu" ? codegen::Target::Cpu : codegen::Target::Cuda;
+  std::vector<std::pair<std::string, std::string>> outputs;
+  outputs.emplace_back(plan.cu, codegen::emit_cuda(program, copts));
+  if (!cl.out_h.empty()) outputs.emplace_back(cl.out_h, codegen::emit_header(program, copts));
+  if (!cl.out_json.empty()) outputs.emplace_back(cl.out_json, codegen::emit_metadata(program, copts));
+  if (!cl.depfile.empty()) {
+    std::string text = depfile_escape(plan.cu) + ":";
+    for (const auto& d : deps) text += " \\\n  " + depfile_escape(d);
+    outputs.emplace_back(cl.depfile, text + "\n");
+  }
+  return outputs;
+}
+
+/// -c: nvcc compiles the generated .cu (then removed) into the temporary object, which goes onto
+/// the target: renamed over a regular file, written into a device (/dev/null). Returns the exit status.
+int compile_object(const CommandLine& cl, const OutputPlan& plan, Session& ses, const char* argv0) {
+  NvccJob job{plan.cu, plan.object_tmp.string(), cl.arch, find_runtime_include(argv0), {}};
+  std::string unmapped;
+  int rc = run_nvcc(job, ses.sm, ses.diags, &unmapped);
+  std::error_code ec;
+  fs::remove(plan.cu, ec);
+  // nvcc's own lines that name no .tpy line: only in human output, where they help.
+  if (rc != 0 && !unmapped.empty() && ses.render.format == diag::Format::Human) std::cerr << unmapped;
+  if (rc != 0) {
+    fs::remove(plan.object_tmp, ec);
+    return ses.finish(1);
+  }
+  const fs::file_status st = fs::status(plan.object_target, ec);
+  if (fs::exists(st) && !fs::is_regular_file(st)) {
+    std::ifstream in(plan.object_tmp, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    fs::remove(plan.object_tmp, ec);
+    std::string why;
+    if (!write_in_place(plan.object_path, plan.object_target, bytes, &why)) {
+      ses.diags.report(diag::Kind::CannotWriteFile, {}, why);
+      return ses.finish(2);
+    }
+  } else {
+    fs::rename(plan.object_tmp, plan.object_target, ec);
+    if (ec) {
+      ses.diags.report(diag::Kind::CannotWriteFile, {}, "cannot move the object file to '" + plan.object_path + "': " + ec.message());
+      fs::remove(plan.object_tmp, ec);
+      return ses.finish(2);
+    }
+  }
+  return ses.finish(ses.diags.has_errors() ? 1 : 0);
+}
+
+/// Source to outputs: parse, analyze, verify, generate, write (and with -c, nvcc). Returns the exit status.
+int compile(const CommandLine& cl, const Settings& settings, const char* argv0) {
+  Session ses(settings, cl.no_warnings);
+  std::string err;
+  auto fid = ses.sm.load_file(cl.input, &err);
+  if (!fid) {
+    ses.diags.report(diag::Kind::CannotReadFile, {}, err);
+    return ses.finish(2);
+  }
+  if (cl.syntax_only || cl.dump_ast) {
+    auto mod = parse::parse_file(ses.sm, *fid, ses.diags);
+    if (cl.dump_ast && !ses.diags.has_errors()) std::cout << ast::dump(mod) << "\n";
+    return ses.finish(ses.diags.has_errors() ? 1 : 0);
+  }
+  std::vector<std::string> deps;
+  auto program = sema::analyze(ses.sm, *fid, settings.sema, ses.diags, &deps);
+  if (!program || ses.diags.has_errors()) return ses.finish(1);
+  // The dump comes first: it is what shows an invalid IR.
+  if (cl.dump_ir) std::cout << ir::print(*program) << std::flush;
+  if (verify_ir_enabled() && !verify_ir(*program, ses.diags)) return ses.finish(3);
+  if (cl.dump_ir) return ses.finish(0);
+
+  OutputPlan plan;
+  if (auto rc = plan_outputs(cl, deps, ses, plan)) return *rc;
+  if (cl.target == "cpu" && !check_emulated(*program, ses.diags)) return ses.finish(1);
+  if (!write_outputs(generate(*program, cl, plan, deps, ses.sm), &err)) {
+    ses.diags.report(diag::Kind::CannotWriteFile, {}, err);
+    return ses.finish(2);
+  }
+  if (cl.compile_only) return compile_object(cl, plan, ses, argv0);
+  return ses.finish(ses.diags.has_errors() ? 1 : 0);
+}
+
+}  // namespace
+
+int run(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "layout") return run_layout_cli(argc - 1, argv + 1);
+  CLI::App app{"tileslc: compiles .tpy kernels (Python syntax, CuTe's model of the GPU) to CUDA C++", "tileslc"};
+  CommandLine cl;
+  add_options(app, cl);
+  cl.early_format = early_diagnostics_format(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return command_line_error(diag::Kind::BadCommandLine, e.what(), "run 'tileslc --help' for usage");
+    return command_line_error(cl.early_format, diag::Kind::BadCommandLine, e.what(), "run 'tileslc --help' for usage");
   }
-  if (version) {
+  if (cl.version) {
     std::cout << "tileslc " << TILESLC_VERSION << "\n";
     return 0;
   }
-  if (!explain_code.empty()) return explain(explain_code);
-  auto usage_error = [&](const std::string& msg) { return command_line_error(diag::Kind::BadCommandLine, msg, ""); };
-  // -D takes one value: `-D file.tpy` leaves no input, and the -D is what is wrong.
-  for (const auto& d : defines)
-    if (d.find('=') == std::string::npos || d.find('=') == 0) return usage_error("-D expects NAME=VALUE, found '" + d + "'");
-  for (const auto& [flag, value] : {std::pair<const char*, const std::string*>{"-o", &out_cu}, {"-H", &out_h},
-                                    {"--emit-metadata", &out_json}, {"--depfile", &depfile}})
-    if (app.count(flag) && value->empty()) return usage_error(std::string(flag) + " needs a file name (or - for standard output)");
-  if (input.empty()) return usage_error("no input file; usage: tileslc FILE.tpy -o FILE.cu [-H FILE.h]");
-  diag::RenderOptions render;
-  if (diag_format == "human") render.format = diag::Format::Human;
-  else if (diag_format == "gcc") render.format = diag::Format::Gcc;
-  else if (diag_format == "json") render.format = diag::Format::Json;
-  else if (diag_format == "sarif") render.format = diag::Format::Sarif;
-  else return usage_error("unknown --diagnostics-format '" + diag_format + "' (expected human, gcc, json or sarif)");
-  if (color == "always") render.color = true;
-  else if (color == "never") render.color = false;
-  else if (color == "auto") render.color = ::isatty(2) && !std::getenv("NO_COLOR");
-  else return usage_error("unknown --color '" + color + "' (expected auto, always or never)");
-  if (arch != "sm_80" && arch != "sm_90a" && arch != "sm_90")
-    return command_line_error(diag::Kind::UnsupportedArch, "unknown --arch '" + arch + "' (expected sm_80, sm_90 or sm_90a)", "");
-  if (target != "cuda" && target != "cpu") return usage_error("unknown --target '" + target + "' (expected cuda or cpu)");
-  if (target == "cpu" && compile_only) return usage_error("-c compiles with nvcc: it cannot be combined with --target=cpu");
-  bool werror = false;
-  for (const auto& w : warning_flags) {
-    if (w == "error") werror = true;
-    else return usage_error("unknown warning flag '-W" + w + "' (expected -Werror)");
-  }
-  sema::Options sopts;
-  sopts.arch = arch;
-  if (!kernel_namespace.empty()) {
-    if (std::string why = sema::check_kernel_namespace(kernel_namespace); !why.empty())
-      return usage_error("--kernel-namespace '" + kernel_namespace + "': " + why);
-    sopts.kernel_namespace = kernel_namespace;
-  }
-  sopts.include_dirs = includes;
-  for (const auto& d : defines) {
-    auto eq = d.find('=');
-    if (eq == std::string::npos || eq == 0) return usage_error("-D expects NAME=VALUE, found '" + d + "'");
-    sopts.defines[d.substr(0, eq)] = d.substr(eq + 1);
-  }
-  // An explicit stdlib (flag, else environment) must be one: falling back to the default
-  // would hide a typo.
-  for (const auto& [given, what] : {std::pair<std::string, const char*>{stdlib_flag, "--stdlib"},
-                                    {stdlib_flag.empty() && std::getenv("TILESLC_STDLIB") ? std::getenv("TILESLC_STDLIB") : "",
-                                     "TILESLC_STDLIB"}}) {
-    std::error_code ec;
-    if (!given.empty() && !fs::is_regular_file(fs::path(given) / "tileslc" / "__init__.tpy", ec))
-      return usage_error(std::string(what) + " '" + given + "' is not a tileslc stdlib directory (no tileslc/__init__.tpy in it)");
-  }
-  sopts.stdlib_dir = find_stdlib(stdlib_flag, argv[0]);
-  if (sopts.stdlib_dir.empty())
-    return usage_error("cannot find the tileslc stdlib (tileslc/__init__.tpy); pass --stdlib DIR or set TILESLC_STDLIB");
-
-  source::SourceManager sm;
-  diag::DiagnosticEngine diags(sm);
-  diags.set_warnings_as_errors(werror);
-  diags.set_suppress_warnings(no_warnings);
-  render.tool_version = TILESLC_VERSION;
-  // Like clang's -ferror-limit: a person reads the first errors; machines get all of them.
-  if (max_errors_opt->count() && max_errors < 0)
-    return usage_error("--max-errors takes 0 (no limit) or a positive count, found " + std::to_string(max_errors));
-  if (max_errors < 0) max_errors = (render.format == diag::Format::Json || render.format == diag::Format::Sarif) ? 0 : 50;
-  render.max_errors = static_cast<size_t>(max_errors);
-  auto finish = [&](int code) {
-    diags.render_all(std::cerr, render);
-    if (render.format == diag::Format::Human && diags.error_count() > 0)
-      std::cerr << diags.error_count() << " error" << (diags.error_count() == 1 ? "" : "s") << " generated.\n";
-    return code;
-  };
-  std::string err;
-  auto fid = sm.load_file(input, &err);
-  if (!fid) {
-    diags.report(diag::Kind::CannotReadFile, {}, err);
-    return finish(2);
-  }
-  if (syntax_only || dump_ast) {
-    auto mod = parse::parse_file(sm, *fid, diags);
-    if (dump_ast && !diags.has_errors()) std::cout << ast::dump(mod) << "\n";
-    return finish(diags.has_errors() ? 1 : 0);
-  }
-  std::vector<std::string> deps;
-  auto program = sema::analyze(sm, *fid, sopts, diags, &deps);
-  if (!program || diags.has_errors()) return finish(1);
-  // The dump comes first: it is what shows an invalid IR.
-  if (dump_ir) std::cout << ir::print(*program) << std::flush;
-  if (verify_ir_enabled() && !verify_ir(*program, diags)) return finish(3);
-  if (dump_ir) return finish(0);
-
-  std::string object_path;
-  if (compile_only) {
-    object_path = out_cu.empty() ? fs::path(input).filename().replace_extension(".o").string() : out_cu;
-    if (object_path == "-") return usage_error("-c writes an object file: -o - (standard output) is not supported with it");
-  }
-  if (out_cu.empty()) out_cu = fs::path(input).filename().replace_extension(".cu").string();
-  {
-    // An output that names the input, a module it imports or another output would destroy it
-    // (several outputs may go to one device, such as /dev/null, or to `-`). Outputs are
-    // compared where writing them lands (links followed), sources as files; hard links too.
-    std::vector<std::pair<std::string, std::string>> paths = {{"the input", input}};
-    for (const auto& d : deps) paths.emplace_back("the imported module", d);
-    const size_t sources = paths.size();
-    paths.emplace_back("-o", compile_only ? object_path : out_cu);
-    if (!out_h.empty()) paths.emplace_back("-H", out_h);
-    if (!out_json.empty()) paths.emplace_back("--emit-metadata", out_json);
-    if (!depfile.empty()) paths.emplace_back("--depfile", depfile);
-    std::vector<fs::path> where;
-    for (size_t i = 0; i < paths.size(); ++i) {
-      std::error_code ec;
-      fs::path w;
-      std::string why;
-      if (i >= sources && paths[i].second != "-" && !resolve_output(paths[i].second, &w, &why)) {
-        diags.report(diag::Kind::CannotWriteFile, {}, why);
-        return finish(2);
-      }
-      if (i < sources) w = fs::weakly_canonical(fs::absolute(paths[i].second, ec), ec);
-      where.push_back(w);
-    }
-    auto shareable = [](const std::string& p, const fs::path& w) {
-      std::error_code ec;
-      const fs::file_status st = fs::status(w, ec);
-      return p == "-" || (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st));
-    };
-    for (size_t j = sources; j < paths.size(); ++j)
-      for (size_t i = 0; i < j; ++i) {
-        if (paths[j].second == "-" || (i >= sources && shareable(paths[j].second, where[j]))) continue;
-        std::error_code ec;
-        if (where[i] == where[j] || (fs::exists(where[i], ec) && fs::exists(where[j], ec) && fs::equivalent(where[i], where[j], ec))) {
-          diags.report(diag::Kind::BadCommandLine, {},
-                       paths[j].first + " '" + paths[j].second + "' is the same file as " + paths[i].first +
-                           (i > 0 ? " '" + paths[i].second + "'" : ""));
-          return finish(2);
-        }
-      }
-  }
-  fs::path object_target, object_tmp;
-  if (compile_only) {
-    // nvcc writes a temporary object beside the target, moved onto it only when nvcc succeeds:
-    // a failure leaves whatever was there (the input, a device) untouched.
-    std::string why;
-    resolve_output(object_path, &object_target, &why);
-    const std::string stem = ".tileslc." + std::to_string(::getpid());
-    out_cu = (object_target.parent_path() / (stem + ".cu")).string();
-    object_tmp = object_target.parent_path() / (stem + ".o");
-  }
-  if (target == "cpu") {
-    bool first = true;
-    for (const auto& n : codegen::not_emulated(*program)) {
-      auto& d = diags.report(diag::Kind::NotEmulated, n.loc, "the CPU emulation target cannot run " + n.what + " yet");
-      if (first) d.help("compile this kernel with --target=cuda, or use the sm_80 atoms the emulator runs (cp.async, mma.sync)");
-      first = false;
-    }
-    if (diags.has_errors()) return finish(1);
-  }
-  codegen::Options copts;
-  copts.cu_path = out_cu;
-  copts.header_name = out_h;
-  copts.version = TILESLC_VERSION;
-  copts.sm = &sm;
-  copts.target = target == "cpu" ? codegen::Target::Cpu : codegen::Target::Cuda;
-  std::vector<std::pair<std::string, std::string>> outputs;
-  outputs.emplace_back(out_cu, codegen::emit_cuda(*program, copts));
-  if (!out_h.empty()) outputs.emplace_back(out_h, codegen::emit_header(*program, copts));
-  if (!out_json.empty()) outputs.emplace_back(out_json, codegen::emit_metadata(*program, copts));
-  if (!depfile.empty()) {
-    std::string text = depfile_escape(out_cu) + ":";
-    for (const auto& d : deps) text += " \\\n  " + depfile_escape(d);
-    outputs.emplace_back(depfile, text + "\n");
-  }
-  if (!write_outputs(outputs, &err)) {
-    diags.report(diag::Kind::CannotWriteFile, {}, err);
-    return finish(2);
-  }
-  if (compile_only) {
-    NvccJob job{out_cu, object_tmp.string(), arch, find_runtime_include(argv[0]), {}};
-    std::string unmapped;
-    int rc = run_nvcc(job, sm, diags, &unmapped);
-    std::error_code ec;
-    fs::remove(out_cu, ec);
-    // nvcc's own lines that name no .tpy line: only in human output, where they help.
-    if (rc != 0 && !unmapped.empty() && render.format == diag::Format::Human) std::cerr << unmapped;
-    if (rc != 0) {
-      fs::remove(object_tmp, ec);
-      return finish(1);
-    }
-    // Onto the target: renamed over a regular file, written into a device (/dev/null).
-    const fs::file_status st = fs::status(object_target, ec);
-    if (fs::exists(st) && !fs::is_regular_file(st)) {
-      std::ifstream in(object_tmp, std::ios::binary);
-      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      fs::remove(object_tmp, ec);
-      std::string why;
-      if (!write_in_place(object_path, object_target, bytes, &why)) {
-        diags.report(diag::Kind::CannotWriteFile, {}, why);
-        return finish(2);
-      }
-    } else {
-      fs::rename(object_tmp, object_target, ec);
-      if (ec) {
-        diags.report(diag::Kind::CannotWriteFile, {}, "cannot move the object file to '" + object_path + "': " + ec.message());
-        fs::remove(object_tmp, ec);
-        return finish(2);
-      }
-    }
-  }
-  return finish(diags.has_errors() ? 1 : 0);
+  if (!cl.explain_code.empty()) return explain(cl.explain_code);
+  Settings settings;
+  if (auto rc = settings_from(app, cl, argv[0], settings)) return *rc;
+  return compile(cl, settings, argv[0]);
 }
 
 }  // namespace tileslc::driver

@@ -1,6 +1,7 @@
-// The checks every builtin makes on its call: the range of argument i (for
-// carets), keyword lookup, unknown keywords (E0406) and positional arity
-// (E0405), with one wording everywhere.
+// Call helpers: the range of argument i (for carets), keyword lookup, and the
+// unknown-keyword (E0406) and arity (E0405) checks of the helpers still handed
+// a call's raw arguments. A registry row's arguments are bound, with the one
+// wording every builtin shares, by bind_builtin_args (registry.cpp).
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {

@@ -3,7 +3,8 @@
 // Constexpr values from -D or defaults), and instantiates kernels at their
 // launch sites, one specialization per distinct argument signature (element
 // types, ranks, which extents share a symbol, static argument values, static
-// block size).
+// block and cluster size: a KernelKey).
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -36,7 +37,232 @@ std::optional<Value> parse_define(const std::string& text) {
   return std::nullopt;
 }
 
+/// A run-time check of the host function: `cond` must hold, else the call fails with `message` and `shown`'s value.
+ir::StmtPtr check_stmt(ir::ExprRef cond, ir::ExprRef shown, std::string message, source::SourceRange at) {
+  auto c = ir::make_stmt(ir::StmtKind::Check, at);
+  c->a = std::move(cond);
+  c->message = std::move(message);
+  c->b = std::move(shown);
+  return c;
+}
+
+/// Where keyword argument `name` of a call is written (the whole call without it).
+source::SourceRange keyword_range(const ast::Call& site, const std::string& name) {
+  for (const auto& k : site.keywords)
+    if (k.name == name) return k.value->range;
+  return site.range;
+}
+
+/// launch()'s keyword arguments; grid= and block= are required.
+struct LaunchConfig {
+  std::optional<Value> grid, block, smem, cluster;
+};
+
+LaunchConfig launch_config(Evaluator& ev, std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site) {
+  LaunchConfig cfg;
+  for (auto& [k, v] : kwargs) {
+    if (k == "grid") cfg.grid = v;
+    else if (k == "block") cfg.block = v;
+    else if (k == "cluster") cfg.cluster = v;
+    else if (k == "smem") cfg.smem = v;
+    else if (k == "stream")
+      ev.fail(diag::Kind::BadLaunch, site.range, "launch(stream=...) is not supported yet: launches use the host function's stream parameter");
+    else {
+      // Reported, then ignored: the kernel itself is still checked.
+      auto& d = ev.error(diag::Kind::UnknownKeyword, site.range, ".launch() got an unexpected keyword argument '" + k + "'");
+      d.help("launch takes grid=, block=, smem= and cluster=");
+    }
+  }
+  if (!cfg.grid || !cfg.block) {
+    auto& d = ev.error(diag::Kind::BadLaunch, site.range, std::string(".launch() needs ") + (!cfg.grid ? "grid=" : "block=") + "(x, y, z)");
+    d.help("e.g. .launch(grid=(cute.ceil_div(N, 256), 1, 1), block=(256, 1, 1))");
+    ev.abort_entry();
+  }
+  return cfg;
+}
+
+/// grid= or block= as three positive integers (static or run-time), missing ones 1.
+std::vector<Value> launch_dims(Evaluator& ev, const Value& v, const char* what, const ast::Call& site) {
+  source::SourceRange at = keyword_range(site, what);
+  std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
+  if (xs.empty() || xs.size() > 3)
+    ev.fail(diag::Kind::BadLaunch, at, std::string(what) + " must have 1 to 3 dimensions");
+  while (xs.size() < 3) xs.push_back(Value::integer(1));
+  for (auto& x : xs) {
+    x = ev.resolve_symbol(x, at);
+    if (!(x.kind == Value::Kind::Int || (x.kind == Value::Kind::Dyn && ir::is_integer(x.type))))
+      ev.fail(diag::Kind::BadLaunch, at, std::string(what) + " dimensions must be integers, found " + describe(x));
+    if (x.kind == Value::Kind::Int && x.i <= 0)
+      ev.fail(diag::Kind::BadLaunch, at, std::string(what) + " dimensions must be positive, found " + std::to_string(x.i));
+  }
+  return xs;
+}
+
+/// The block's dims when all three are static (E0707 over CUDA's limits), else 0s.
+void static_block_dims(Evaluator& ev, const std::vector<Value>& b, source::SourceRange at, int64_t out[3]) {
+  for (int k = 0; k < 3; ++k) {
+    if (b[k].kind != Value::Kind::Int) {
+      out[0] = out[1] = out[2] = 0;
+      return;
+    }
+    out[k] = b[k].i;
+  }
+  int64_t threads = out[0] * out[1] * out[2];
+  if (threads <= 1024 && out[2] <= 64) return;
+  std::string dims = std::to_string(out[0]) + "x" + std::to_string(out[1]) + "x" + std::to_string(out[2]);
+  auto& d = ev.error(diag::Kind::BlockTooLarge, at,
+                     threads > 1024 ? "block of " + dims + " = " + std::to_string(threads) + " threads is over the limit of 1024 threads per block"
+                                    : "block of " + dims + " has z = " + std::to_string(out[2]) + ", over the limit of 64");
+  d.note("CUDA limits a block to 1024 threads, and block z to 64");
+  ev.abort_entry();
+}
+
+/// smem= must be a non-negative integer number of bytes.
+void check_launch_smem(Evaluator& ev, const Value& smem, source::SourceRange at) {
+  Value sm = ev.resolve_symbol(smem, at);
+  if (!(sm.kind == Value::Kind::Int || (sm.kind == Value::Kind::Dyn && ir::is_integer(sm.type))))
+    ev.fail(diag::Kind::BadLaunch, at, "smem must be an integer number of bytes, found " + describe(sm));
+  if (sm.kind == Value::Kind::Int && sm.i < 0)
+    ev.fail(diag::Kind::BadLaunch, at, "smem must not be negative, found " + std::to_string(sm.i) + " bytes");
+}
+
+/// Kernel symbol -> (the argument extent it stands for, the index of the parameter that bound it).
+using ExtentOwners = std::map<std::string, std::pair<std::string, size_t>>;
+
+/// The extents of argument i against its annotation's: static ones must match, symbols unify across parameters.
+void unify_extents(Evaluator& ev, const KernelCall& kc, size_t i, const TensorSpec& spec, ExtentOwners& unified) {
+  const auto* def = kc.fn->def;
+  const auto& p = def->params[i];
+  const Value& a = kc.args[i];
+  const auto& t = *a.tensor;
+  for (size_t m = 0; m < spec.dims.size(); ++m) {
+    std::string arg_dim = t.layout.shape[m].to_string();
+    const Value& want = *spec.dims[m];
+    if (want.kind == Value::Kind::Int) {
+      if (arg_dim != std::to_string(want.i)) {
+        auto& d = ev.error(diag::Kind::ShapeMismatch, kc.range,
+                           "extent " + std::to_string(m) + " of '" + p.name + "' must be " + std::to_string(want.i) + ", found " + arg_dim);
+        d.label(p.annotation->range, "declared here");
+        ev.abort_entry();
+      }
+      continue;
+    }
+    auto [it, fresh] = unified.emplace(want.s, std::make_pair(arg_dim, i));
+    if (!fresh && it->second.first != arg_dim) {
+      const auto& first = def->params[it->second.second];
+      auto& d = ev.error(diag::Kind::ShapeMismatch, kc.range,
+                         "kernel '" + def->name + "' needs one extent '" + want.s + "' for '" + first.name + "' and '" + p.name +
+                             "', but the arguments give " + it->second.first + " and " + arg_dim);
+      d.label(first.annotation->range, "'" + want.s + "' is " + it->second.first + " here");
+      d.label(p.annotation->range, "and " + arg_dim + " here");
+      d.note("the arguments are " + repr(kc.args[it->second.second]) + " and " + repr(a));
+      ev.abort_entry();
+    }
+  }
+}
+
+/// Argument i against its cute.Tensor[dtype, (dims...)] annotation: a tensor, of that type and rank, with those extents.
+void check_tensor_argument(Evaluator& ev, const KernelCall& kc, size_t i, const TensorSpec& spec, ExtentOwners& unified) {
+  const auto& p = kc.fn->def->params[i];
+  const Value& a = kc.args[i];
+  if (a.kind != Value::Kind::Tensor) {
+    auto& d = ev.error(diag::Kind::TypeMismatch, kc.range, "kernel parameter '" + p.name + "' expects a tensor, found " + describe(a));
+    d.label(p.annotation->range, "declared here");
+    ev.abort_entry();
+  }
+  const auto& t = *a.tensor;
+  if (spec.dtype != t.dtype) {
+    auto& d = ev.error(diag::Kind::TensorDtypeMismatch, kc.range,
+                       "kernel parameter '" + p.name + "' expects a " + ir::type_name(spec.dtype) + " tensor, found " + repr(a));
+    d.label(p.annotation->range, "declared here");
+    ev.abort_entry();
+  }
+  if (!spec.has_dims) return;
+  if (spec.dims.size() != t.layout.rank()) {
+    auto& d = ev.error(diag::Kind::RankMismatch, kc.range,
+                       "kernel parameter '" + p.name + "' expects a rank-" + std::to_string(spec.dims.size()) + " tensor, found " + repr(a));
+    d.label(p.annotation->range, "declared here");
+    ev.abort_entry();
+  }
+  unify_extents(ev, kc, i, spec, unified);
+}
+
+/// What a kernel may take as a tuple with run-time elements: run-time values and static ones other than layouts.
+bool tuple_passable_to_kernel(const Value& x) {
+  if (x.kind == Value::Kind::Tuple) {
+    for (const auto& e : *x.elts)
+      if (!tuple_passable_to_kernel(e)) return false;
+    return true;
+  }
+  return x.kind == Value::Kind::Dyn || (x.is_static() && x.kind != Value::Kind::Layout);
+}
+
+void push_runtime_elements(const Value& x, std::vector<ir::ExprRef>* out) {
+  if (x.kind == Value::Kind::Tuple)
+    for (const auto& e : *x.elts) push_runtime_elements(e, out);
+  else if (x.kind == Value::Kind::Dyn)
+    out->push_back(x.expr);
+}
+
+/// The host's values for a kernel's parameters, in argument order: per tensor its data pointer (none for a
+/// coordinate tensor), per TMA atom its descriptor, per run-time scalar its value, per tuple its run-time elements.
+void push_host_args(const std::vector<Value>& args, std::vector<ir::ExprRef>* out) {
+  for (const Value& a : args) {
+    if (a.kind == Value::Kind::Tensor) {
+      if (a.tensor->space != MemSpace::Coord) out->push_back(ir::tensor_data(a.tensor->host_index, a.tensor->dtype));
+    } else if (a.kind == Value::Kind::TmaAtom) {
+      // tileslc::make_tma_descriptor(&arg, tensor, function, param, inner_mode, box_inner, box_outer, swizzle_bytes)
+      const TmaAtom& t = *a.tma;
+      auto c = [](int64_t x) { return ir::int_const(x, ScalarType::Int32); };
+      out->push_back(ir::intrinsic(ir::Intrinsic::MakeTmaDescriptor, {},
+                                   {ir::tensor_data(t.host_index, t.dtype), c(t.inner_mode), c(t.tile[t.inner_mode]),
+                                    c(t.tile[1 - t.inner_mode]), c(t.swizzle_bytes)},
+                                   ScalarType::Uint8));
+    } else if (a.kind == Value::Kind::Dyn) {
+      out->push_back(a.expr);
+    } else if (a.kind == Value::Kind::Tuple) {
+      // A tuple with run-time elements (a tensor's shape): one parameter each.
+      push_runtime_elements(a, out);
+    }
+  }
+}
+
+/// A run-time layout leaf as a C++ name: "mA.stride[0]" -> "mA_stride0".
+std::string readable_leaf(const std::string& sym) {
+  std::string readable = sym;
+  if (auto at = readable.find(".stride["); at != std::string::npos && readable.back() == ']')
+    readable = readable.substr(0, at) + "_stride" + readable.substr(at + 8, readable.size() - at - 9);
+  return readable;
+}
+
+std::string dims_text(const int64_t d[3]) {
+  return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + ")";
+}
+
 }  // namespace
+
+/// What a launch's arguments make of a kernel: the cache key, the specialization's text
+/// (for the generated code and notes), and the run-time layout leaves that become kernel parameters.
+struct KernelSignature {
+  KernelKey key;
+  std::string spec;                              ///< "gA: ..., n: Int32, block=(256, 1, 1)"
+  std::map<std::string, int> symbol_ids;         ///< run-time leaf -> its number in the key
+  std::vector<std::string> symbol_order;         ///< run-time layout leaves, in first-use order
+  std::map<std::string, std::string> leaf_hint;  ///< leaf -> the kernel parameter named after it
+  std::map<std::string, int64_t> leaf_divisors;  ///< leaf -> what the host knows its value divides by
+};
+
+bool KernelKey::operator<(const KernelKey& o) const {
+  // std::less orders unrelated pointers; only equality matters for the cache, not the order.
+  const std::less<const void*> before;
+  if (def != o.def) return before(def, o.def);
+  if (block != o.block) return block < o.block;
+  if (cluster != o.cluster) return cluster < o.cluster;
+  return std::lexicographical_compare(args.begin(), args.end(), o.args.begin(), o.args.end(), [&](const Arg& x, const Arg& y) {
+    return x.text != y.text ? x.text < y.text : before(x.function, y.function);
+  });
+}
+
 
 std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::string>* deps) {
   deps_ = deps;
@@ -143,220 +369,170 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
   // Parameters start poisoned: one that fails its annotation check is
   // reported once, and its uses in the body stay quiet.
   for (const auto& p : def->params) f.env[p.name] = Binding{Value{}, "", p.range};
-  for (const auto& p : def->params) {
-    if (!p.annotation) {
-      auto& d = error(diag::Kind::BadAnnotation, p.range,
-                      "parameter '" + p.name + "' of host function '" + def->name + "' needs a type annotation");
-      d.help("annotate it: " + p.name + ": cute.Tensor[cutlass.Float32, (N,)], " + p.name +
-             ": cutlass.Float32 or " + p.name + ": cutlass.Constexpr");
-      continue;
-    }
-    Value ann = eval(*p.annotation);
-    if (ann.kind == Value::Kind::ConstexprSpec ||
-        (ann.kind == Value::Kind::Builtin && ann.builtin == BuiltinId::ConstexprMarker)) {
-      Value v;
-      if (auto it = opts_.defines.find(p.name); it != opts_.defines.end()) {
-        used_defines_.insert(p.name);
-        auto parsed = parse_define(it->second);
-        if (!parsed) {
-          error(diag::Kind::BadDefine, p.range, "-D " + p.name + "=" + it->second + " is not an int (64-bit), float, bool or quoted string");
-          continue;
-        }
-        v = *parsed;
-      } else if (p.default_value) {
-        v = eval(*p.default_value);
-      } else {
-        auto& d = error(diag::Kind::BadDefine, p.range, "Constexpr parameter '" + p.name + "' has no value");
-        d.help("give it a default (" + p.name + ": cutlass.Constexpr = 128) or pass -D " + p.name + "=VALUE");
-        continue;
-      }
-      f.env[p.name] = Binding{v, "", p.range};
-      continue;
-    }
-    ir::HostParam hp;
-    hp.name = unique_name(p.name);
-    hp.loc = p.range;
-    if (ann.kind == Value::Kind::Type) {
-      hp.kind = ir::HostParam::Scalar;
-      hp.type = ann.type;
-      if (ir::is_narrow_float(ann.type))
-        fail(diag::Kind::BadAnnotation, p.annotation->range,
-             std::string("host scalar parameters of type ") + ir::type_name(ann.type) + " are not supported; use cutlass.Float32");
-      f.env[p.name] = Binding{Value::dyn(ir::param_ref(hp.name, ann.type), p.range), "", p.range};
-      hf.params.push_back(std::move(hp));
-      continue;
-    }
-    if (ann.kind == Value::Kind::TensorSpec) {
-      const auto& spec = *ann.spec;
-      if (!spec.has_dims || spec.dims.empty()) {
-        auto& d = error(diag::Kind::BadAnnotation, p.annotation->range,
-                        "tensor parameter '" + p.name + "' of a host function needs its element type and at least one extent");
-        d.help("e.g. " + p.name + ": cute.Tensor[cutlass.Float32, (M, N)] with M = cute.sym_int(\"M\") at module level");
-        continue;
-      }
-      hp.kind = ir::HostParam::Tensor;
-      hp.type = spec.dtype;
-      hp.align_bytes = spec.align;
-      int index = static_cast<int>(hf.params.size());
-      auto tv = std::make_shared<TensorValue>();
-      tv->dtype = spec.dtype;
-      tv->host_index = index;
-      tv->align_bytes = spec.align ? spec.align : std::max(1, ir::bit_width(spec.dtype) / 8);
-      std::vector<layout::IntTuple> shape, stride;
-      auto bind_symbol = [&](const Value& d, int mode, bool is_stride) {
-        std::string local = unique_name(d.s);
-        ctx.symbols[d.s] = ir::param_ref(local, ScalarType::Int64);
-        if (d.i > 1) ctx.divisors[local] = d.i;
-        ir::SymbolBinding sb{d.s, index, mode, local};
-        sb.is_stride = is_stride;
-        hf.symbols.push_back(sb);
-        if (d.i > 1) {
-          auto c = ir::make_stmt(ir::StmtKind::Check, p.range);
-          c->a = ir::binary(ir::Op::Eq, ir::binary(ir::Op::TruncMod, ctx.symbols[d.s], ir::int_const(d.i, ScalarType::Int64), ScalarType::Int64),
-                            ir::int_const(0, ScalarType::Int64), ScalarType::Boolean);
-          c->message = def->name + ": " + d.s + " (" + (is_stride ? "stride " : "extent ") + std::to_string(mode) + " of " + p.name +
-                       ") must be a multiple of " + std::to_string(d.i);
-          c->b = ctx.symbols[d.s];
-          emit(std::move(c));
-        }
-      };
-      for (size_t m = 0; m < spec.dims.size(); ++m) {
-        const Value& d = *spec.dims[m];
-        ir::HostDim hd;
-        if (d.kind == Value::Kind::Int) {
-          hd.is_static = true;
-          hd.value = d.i;
-          shape.push_back(layout::Int(d.i));
-        } else {
-          hd.symbol = d.s;
-          if (!ctx.symbols.count(d.s)) {
-            bind_symbol(d, static_cast<int>(m), false);
-          } else if (stride_symbols.count(d.s)) {
-            auto c = ir::make_stmt(ir::StmtKind::Check, p.range);
-            c->a = ir::binary(ir::Op::Eq, ir::tensor_extent(index, static_cast<int>(m)), ctx.symbols[d.s], ScalarType::Boolean);
-            c->message = def->name + ": " + p.name + ".shape[" + std::to_string(m) + "] must be " + d.s;
-            c->b = ir::tensor_extent(index, static_cast<int>(m));
-            emit(std::move(c));
-          }
-          shape.push_back(layout::Int::symbol(d.s));
-        }
-        hp.dims.push_back(hd);
-      }
-      for (size_t m = 0; m < spec.dims.size(); ++m) {
-        const Value* st = spec.strides.empty() ? nullptr : spec.strides[m].get();
-        auto want = [&](ir::ExprRef expect, const std::string& what) {
-          auto c = ir::make_stmt(ir::StmtKind::Check, p.range);
-          c->a = ir::binary(ir::Op::Eq, ir::tensor_stride(index, static_cast<int>(m)), expect, ScalarType::Boolean);
-          c->message = def->name + ": " + p.name + ".stride[" + std::to_string(m) + "] must be " + what;
-          c->b = ir::tensor_stride(index, static_cast<int>(m));
-          emit(std::move(c));
-        };
-        if (st && st->kind == Value::Kind::Int) {
-          want(ir::int_const(st->i, ScalarType::Int64), std::to_string(st->i));
-          stride.push_back(layout::Int(st->i));
-        } else if (st && st->kind == Value::Kind::SymDim) {
-          if (ctx.symbols.count(st->s)) want(ctx.symbols[st->s], st->s);
-          else {
-            bind_symbol(*st, static_cast<int>(m), true);
-            stride_symbols.insert(st->s);
-          }
-          stride.push_back(layout::Int::symbol(st->s));
-        } else {
-          std::string leaf = p.name + ".stride[" + std::to_string(m) + "]";
-          ctx.symbols[leaf] = ir::tensor_stride(index, static_cast<int>(m));
-          stride.push_back(layout::Int::symbol(leaf));
-        }
-      }
-      tv->layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));
-      Value v;
-      v.kind = Value::Kind::Tensor;
-      v.tensor = tv;
-      f.env[p.name] = Binding{v, "", p.range};
-      hf.params.push_back(std::move(hp));
-      continue;
-    }
-    auto& d = error(diag::Kind::BadAnnotation, p.annotation->range,
-                    "unsupported annotation for host parameter '" + p.name + "': " + describe(ann));
-    d.help("use cute.Tensor[dtype, (extents...)], a scalar type such as cutlass.Float32, or cutlass.Constexpr");
-  }
+  for (const auto& p : def->params) bind_host_param(p, stride_symbols);
   exec_body(def->body);
   report_ragged_tiles(ctx);
   program_.host_functions.push_back(std::move(hf));
 }
 
+void Evaluator::bind_host_param(const ast::Param& p, std::set<std::string>& stride_symbols) {
+  const std::string& fn_name = frame().def->name;
+  if (!p.annotation) {
+    auto& d = error(diag::Kind::BadAnnotation, p.range,
+                    "parameter '" + p.name + "' of host function '" + fn_name + "' needs a type annotation");
+    d.help("annotate it: " + p.name + ": cute.Tensor[cutlass.Float32, (N,)], " + p.name +
+           ": cutlass.Float32 or " + p.name + ": cutlass.Constexpr");
+    return;
+  }
+  Value ann = eval(*p.annotation);
+  if (ann.kind == Value::Kind::ConstexprSpec ||
+      (ann.kind == Value::Kind::Builtin && ann.builtin == BuiltinId::ConstexprMarker)) {
+    if (auto v = host_constexpr_value(p)) frame().env[p.name] = Binding{*v, "", p.range};
+    return;
+  }
+  ir::HostParam hp;
+  hp.name = unique_name(p.name);
+  hp.loc = p.range;
+  if (ann.kind == Value::Kind::Type) {
+    hp.kind = ir::HostParam::Scalar;
+    hp.type = ann.type;
+    if (ir::is_narrow_float(ann.type))
+      fail(diag::Kind::BadAnnotation, p.annotation->range,
+           std::string("host scalar parameters of type ") + ir::type_name(ann.type) + " are not supported; use cutlass.Float32");
+    frame().env[p.name] = Binding{Value::dyn(ir::param_ref(hp.name, ann.type), p.range), "", p.range};
+    fn_->host->params.push_back(std::move(hp));
+    return;
+  }
+  if (ann.kind == Value::Kind::TensorSpec) return bind_host_tensor(p, *ann.spec, std::move(hp), stride_symbols);
+  auto& d = error(diag::Kind::BadAnnotation, p.annotation->range,
+                  "unsupported annotation for host parameter '" + p.name + "': " + describe(ann));
+  d.help("use cute.Tensor[dtype, (extents...)], a scalar type such as cutlass.Float32, or cutlass.Constexpr");
+}
+
+std::optional<Value> Evaluator::host_constexpr_value(const ast::Param& p) {
+  if (auto it = opts_.defines.find(p.name); it != opts_.defines.end()) {
+    used_defines_.insert(p.name);
+    auto parsed = parse_define(it->second);
+    if (!parsed)
+      error(diag::Kind::BadDefine, p.range, "-D " + p.name + "=" + it->second + " is not an int (64-bit), float, bool or quoted string");
+    return parsed;
+  }
+  if (p.default_value) return eval(*p.default_value);
+  auto& d = error(diag::Kind::BadDefine, p.range, "Constexpr parameter '" + p.name + "' has no value");
+  d.help("give it a default (" + p.name + ": cutlass.Constexpr = 128) or pass -D " + p.name + "=VALUE");
+  return std::nullopt;
+}
+
+void Evaluator::bind_host_tensor(const ast::Param& p, const TensorSpec& spec, ir::HostParam hp, std::set<std::string>& stride_symbols) {
+  if (!spec.has_dims || spec.dims.empty()) {
+    auto& d = error(diag::Kind::BadAnnotation, p.annotation->range,
+                    "tensor parameter '" + p.name + "' of a host function needs its element type and at least one extent");
+    d.help("e.g. " + p.name + ": cute.Tensor[cutlass.Float32, (M, N)] with M = cute.sym_int(\"M\") at module level");
+    return;
+  }
+  hp.kind = ir::HostParam::Tensor;
+  hp.type = spec.dtype;
+  hp.align_bytes = spec.align;
+  int index = static_cast<int>(fn_->host->params.size());
+  auto tv = std::make_shared<TensorValue>();
+  tv->dtype = spec.dtype;
+  tv->host_index = index;
+  tv->align_bytes = spec.align ? spec.align : std::max(1, ir::bit_width(spec.dtype) / 8);
+  auto shape = host_tensor_shape(p, spec, index, hp, stride_symbols);
+  auto stride = host_tensor_strides(p, spec, index, stride_symbols);
+  tv->layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));
+  Value v;
+  v.kind = Value::Kind::Tensor;
+  v.tensor = tv;
+  frame().env[p.name] = Binding{v, "", p.range};
+  fn_->host->params.push_back(std::move(hp));
+}
+
+std::vector<layout::IntTuple> Evaluator::host_tensor_shape(const ast::Param& p, const TensorSpec& spec, int index, ir::HostParam& hp,
+                                                           const std::set<std::string>& stride_symbols) {
+  FnCtx& ctx = *fn_;
+  std::vector<layout::IntTuple> shape;
+  for (size_t m = 0; m < spec.dims.size(); ++m) {
+    const Value& d = *spec.dims[m];
+    ir::HostDim hd;
+    if (d.kind == Value::Kind::Int) {
+      hd.is_static = true;
+      hd.value = d.i;
+      shape.push_back(layout::Int(d.i));
+    } else {
+      hd.symbol = d.s;
+      if (!ctx.symbols.count(d.s)) {
+        bind_host_symbol(d, p, index, static_cast<int>(m), false);
+      } else if (stride_symbols.count(d.s)) {
+        emit(check_stmt(ir::binary(ir::Op::Eq, ir::tensor_extent(index, static_cast<int>(m)), ctx.symbols[d.s], ScalarType::Boolean),
+                        ir::tensor_extent(index, static_cast<int>(m)),
+                        frame().def->name + ": " + p.name + ".shape[" + std::to_string(m) + "] must be " + d.s, p.range));
+      }
+      shape.push_back(layout::Int::symbol(d.s));
+    }
+    hp.dims.push_back(hd);
+  }
+  return shape;
+}
+
+std::vector<layout::IntTuple> Evaluator::host_tensor_strides(const ast::Param& p, const TensorSpec& spec, int index,
+                                                             std::set<std::string>& stride_symbols) {
+  FnCtx& ctx = *fn_;
+  std::vector<layout::IntTuple> stride;
+  for (size_t m = 0; m < spec.dims.size(); ++m) {
+    const Value* st = spec.strides.empty() ? nullptr : spec.strides[m].get();
+    auto want = [&](ir::ExprRef expect, const std::string& what) {
+      emit(check_stmt(ir::binary(ir::Op::Eq, ir::tensor_stride(index, static_cast<int>(m)), expect, ScalarType::Boolean),
+                      ir::tensor_stride(index, static_cast<int>(m)),
+                      frame().def->name + ": " + p.name + ".stride[" + std::to_string(m) + "] must be " + what, p.range));
+    };
+    if (st && st->kind == Value::Kind::Int) {
+      want(ir::int_const(st->i, ScalarType::Int64), std::to_string(st->i));
+      stride.push_back(layout::Int(st->i));
+    } else if (st && st->kind == Value::Kind::SymDim) {
+      if (ctx.symbols.count(st->s)) want(ctx.symbols[st->s], st->s);
+      else {
+        bind_host_symbol(*st, p, index, static_cast<int>(m), true);
+        stride_symbols.insert(st->s);
+      }
+      stride.push_back(layout::Int::symbol(st->s));
+    } else {
+      std::string leaf = p.name + ".stride[" + std::to_string(m) + "]";
+      ctx.symbols[leaf] = ir::tensor_stride(index, static_cast<int>(m));
+      stride.push_back(layout::Int::symbol(leaf));
+    }
+  }
+  return stride;
+}
+
+void Evaluator::bind_host_symbol(const Value& d, const ast::Param& p, int index, int mode, bool is_stride) {
+  FnCtx& ctx = *fn_;
+  std::string local = unique_name(d.s);
+  ctx.symbols[d.s] = ir::param_ref(local, ScalarType::Int64);
+  if (d.i > 1) ctx.divisors[local] = d.i;
+  ir::SymbolBinding sb{d.s, index, mode, local};
+  sb.is_stride = is_stride;
+  ctx.host->symbols.push_back(sb);
+  if (d.i <= 1) return;
+  emit(check_stmt(ir::binary(ir::Op::Eq,
+                             ir::binary(ir::Op::TruncMod, ctx.symbols[d.s], ir::int_const(d.i, ScalarType::Int64), ScalarType::Int64),
+                             ir::int_const(0, ScalarType::Int64), ScalarType::Boolean),
+                  ctx.symbols[d.s],
+                  frame().def->name + ": " + d.s + " (" + (is_stride ? "stride " : "extent ") + std::to_string(mode) + " of " + p.name +
+                      ") must be a multiple of " + std::to_string(d.i),
+                  p.range));
+}
+
 void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site) {
   if (!fn_ || fn_->is_kernel) fail(diag::Kind::BadLaunch, site.range, "kernels are launched from @cute.jit host functions");
-  std::optional<Value> grid, block, smem, cluster;
-  for (auto& [k, v] : kwargs) {
-    if (k == "grid") grid = v;
-    else if (k == "block") block = v;
-    else if (k == "cluster") cluster = v;
-    else if (k == "smem") smem = v;
-    else if (k == "stream")
-      fail(diag::Kind::BadLaunch, site.range, "launch(stream=...) is not supported yet: launches use the host function's stream parameter");
-    else {
-      // Reported, then ignored: the kernel itself is still checked.
-      auto& d = error(diag::Kind::UnknownKeyword, site.range, ".launch() got an unexpected keyword argument '" + k + "'");
-      d.help("launch takes grid=, block=, smem= and cluster=");
-    }
-  }
-  if (!grid || !block) {
-    auto& d = error(diag::Kind::BadLaunch, site.range, std::string(".launch() needs ") + (!grid ? "grid=" : "block=") + "(x, y, z)");
-    d.help("e.g. .launch(grid=(cute.ceil_div(N, 256), 1, 1), block=(256, 1, 1))");
-    abort_entry();
-  }
-  auto kw_range = [&](const std::string& name) {
-    for (const auto& k : site.keywords)
-      if (k.name == name) return k.value->range;
-    return site.range;
-  };
-  auto dims3 = [&](const Value& v, const char* what) {
-    source::SourceRange at = kw_range(what);
-    std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
-    if (xs.empty() || xs.size() > 3)
-      fail(diag::Kind::BadLaunch, at, std::string(what) + " must have 1 to 3 dimensions");
-    while (xs.size() < 3) xs.push_back(Value::integer(1));
-    for (auto& x : xs) {
-      x = resolve_symbol(x, at);
-      if (!(x.kind == Value::Kind::Int || (x.kind == Value::Kind::Dyn && ir::is_integer(x.type))))
-        fail(diag::Kind::BadLaunch, at, std::string(what) + " dimensions must be integers, found " + describe(x));
-      if (x.kind == Value::Kind::Int && x.i <= 0)
-        fail(diag::Kind::BadLaunch, at, std::string(what) + " dimensions must be positive, found " + std::to_string(x.i));
-    }
-    return xs;
-  };
-  auto g = dims3(*grid, "grid");
-  auto b = dims3(*block, "block");
+  LaunchConfig cfg = launch_config(*this, kwargs, site);
+  auto g = launch_dims(*this, *cfg.grid, "grid", site);
+  auto b = launch_dims(*this, *cfg.block, "block", site);
   int64_t static_block[3] = {0, 0, 0};
-  bool block_static = true;
-  for (int k = 0; k < 3; ++k) {
-    if (b[k].kind == Value::Kind::Int) static_block[k] = b[k].i;
-    else block_static = false;
-  }
-  if (block_static) {
-    int64_t threads = static_block[0] * static_block[1] * static_block[2];
-    if (threads > 1024 || static_block[2] > 64) {
-      std::string dims = std::to_string(static_block[0]) + "x" + std::to_string(static_block[1]) + "x" + std::to_string(static_block[2]);
-      auto& d = error(diag::Kind::BlockTooLarge, kw_range("block"),
-                      threads > 1024 ? "block of " + dims + " = " + std::to_string(threads) +
-                                           " threads is over the limit of 1024 threads per block"
-                                     : "block of " + dims + " has z = " + std::to_string(static_block[2]) +
-                                           ", over the limit of 64");
-      d.note("CUDA limits a block to 1024 threads, and block z to 64");
-      abort_entry();
-    }
-  } else {
-    for (auto& x : static_block) x = 0;
-  }
+  static_block_dims(*this, b, keyword_range(site, "block"), static_block);
   int64_t static_cluster[3] = {0, 0, 0};  // 0: launched without cluster=
-  if (cluster) check_cluster(*cluster, g, kw_range("cluster"), static_cluster);
-  if (smem) {
-    Value sm = resolve_symbol(*smem, kw_range("smem"));
-    if (!(sm.kind == Value::Kind::Int || (sm.kind == Value::Kind::Dyn && ir::is_integer(sm.type))))
-      fail(diag::Kind::BadLaunch, kw_range("smem"), "smem must be an integer number of bytes, found " + describe(sm));
-    if (sm.kind == Value::Kind::Int && sm.i < 0)
-      fail(diag::Kind::BadLaunch, kw_range("smem"), "smem must not be negative, found " + std::to_string(sm.i) + " bytes");
-  }
+  if (cfg.cluster) check_cluster(*cfg.cluster, g, keyword_range(site, "cluster"), static_cluster);
+  if (cfg.smem) check_launch_smem(*this, *cfg.smem, keyword_range(site, "smem"));
   auto info = std::make_unique<ir::LaunchInfo>();
   info->kernel = instantiate_kernel(kc, static_block, &info->args, static_cluster);
   for (int k = 0; k < 3; ++k) {
@@ -366,7 +542,8 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
   }
   // The kernel's own allocations (SmemAllocator) come first; smem= adds to them.
   Value smem_total = Value::integer(program_.kernels.at(info->kernel).smem_bytes);
-  if (smem) smem_total = eval_binop(ast::BinOpKind::Add, smem_total, resolve_symbol(*smem, kw_range("smem")), site.range, site.range);
+  if (cfg.smem)
+    smem_total = eval_binop(ast::BinOpKind::Add, smem_total, resolve_symbol(*cfg.smem, keyword_range(site, "smem")), site.range, site.range);
   info->smem = to_expr_as(smem_total, ScalarType::Int64, site.range);
   auto s = ir::make_stmt(ir::StmtKind::Launch, site.range);
   s->launch = std::move(info);
@@ -379,7 +556,7 @@ void Evaluator::check_kernel_annotations(const KernelCall& kc) {
   // arguments' extents, so passing an (M, K) tensor where (K, N) is expected
   // fails here, at compile time.
   const auto* def = kc.fn->def;
-  std::map<std::string, std::pair<std::string, size_t>> unified;  // kernel symbol -> (argument extent, param index)
+  ExtentOwners unified;
   for (size_t i = 0; i < def->params.size() && i < kc.args.size(); ++i) {
     const auto& p = def->params[i];
     if (!p.annotation) continue;
@@ -397,51 +574,7 @@ void Evaluator::check_kernel_annotations(const KernelCall& kc) {
       }
       continue;
     }
-    if (ann.kind != Value::Kind::TensorSpec) continue;
-    if (a.kind != Value::Kind::Tensor) {
-      auto& d = error(diag::Kind::TypeMismatch, kc.range, "kernel parameter '" + p.name + "' expects a tensor, found " + describe(a));
-      d.label(p.annotation->range, "declared here");
-      abort_entry();
-    }
-    const auto& spec = *ann.spec;
-    const auto& t = *a.tensor;
-    if (spec.dtype != t.dtype) {
-      auto& d = error(diag::Kind::TensorDtypeMismatch, kc.range,
-                      "kernel parameter '" + p.name + "' expects a " + ir::type_name(spec.dtype) + " tensor, found " + repr(a));
-      d.label(p.annotation->range, "declared here");
-      abort_entry();
-    }
-    if (!spec.has_dims) continue;
-    if (spec.dims.size() != t.layout.rank()) {
-      auto& d = error(diag::Kind::RankMismatch, kc.range,
-                      "kernel parameter '" + p.name + "' expects a rank-" + std::to_string(spec.dims.size()) + " tensor, found " + repr(a));
-      d.label(p.annotation->range, "declared here");
-      abort_entry();
-    }
-    for (size_t m = 0; m < spec.dims.size(); ++m) {
-      std::string arg_dim = t.layout.shape[m].to_string();
-      const Value& want = *spec.dims[m];
-      if (want.kind == Value::Kind::Int) {
-        if (arg_dim != std::to_string(want.i)) {
-          auto& d = error(diag::Kind::ShapeMismatch, kc.range,
-                          "extent " + std::to_string(m) + " of '" + p.name + "' must be " + std::to_string(want.i) + ", found " + arg_dim);
-          d.label(p.annotation->range, "declared here");
-          abort_entry();
-        }
-        continue;
-      }
-      auto [it, fresh] = unified.emplace(want.s, std::make_pair(arg_dim, i));
-      if (!fresh && it->second.first != arg_dim) {
-        const auto& first = def->params[it->second.second];
-        auto& d = error(diag::Kind::ShapeMismatch, kc.range,
-                        "kernel '" + def->name + "' needs one extent '" + want.s + "' for '" + first.name + "' and '" +
-                            p.name + "', but the arguments give " + it->second.first + " and " + arg_dim);
-        d.label(first.annotation->range, "'" + want.s + "' is " + it->second.first + " here");
-        d.label(p.annotation->range, "and " + arg_dim + " here");
-        d.note("the arguments are " + repr(kc.args[it->second.second]) + " and " + repr(a));
-        abort_entry();
-      }
-    }
+    if (ann.kind == Value::Kind::TensorSpec) check_tensor_argument(*this, kc, i, *ann.spec, unified);
   }
 }
 
@@ -456,17 +589,24 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
     abort_entry();
   }
   check_kernel_annotations(kc);
-  // The signature: what specializes the kernel, and what the host passes.
-  std::string key = def->name + "@" + std::to_string(reinterpret_cast<uintptr_t>(def)) + "|block=" +
-                    std::to_string(static_block[0]) + "," + std::to_string(static_block[1]) + "," + std::to_string(static_block[2]);
   // A cluster launch specializes too (cluster_dim() is static, multicast masks are checked against it).
-  const bool clustered = static_cluster && static_cluster[0] > 0;
-  if (clustered)
-    key += "|cluster=" + std::to_string(static_cluster[0]) + "," + std::to_string(static_cluster[1]) + "," + std::to_string(static_cluster[2]);
-  std::map<std::string, int> symbol_ids;
-  std::vector<std::string> symbol_order;  // run-time layout leaves, in first-use order
-  std::map<std::string, std::string> leaf_hint;  // leaf -> kernel parameter name
-  std::string spec;
+  const int64_t* cluster = static_cluster && static_cluster[0] > 0 ? static_cluster : nullptr;
+  KernelSignature sig = kernel_signature(kc, static_block, cluster);
+  // Host-side arguments, in kernel parameter order: per tensor its data
+  // pointer, per dynamic scalar its value, then the layouts' run-time leaves.
+  push_host_args(kc.args, host_args);
+  for (const auto& sym : sig.symbol_order) host_args->push_back(fn_->symbols.at(sym));
+  for (const auto& sym : sig.symbol_order) sig.leaf_divisors[sym] = known_divisor(fn_->symbols.at(sym));
+  if (auto it = kernel_cache_.find(sig.key); it != kernel_cache_.end()) return it->second;
+  return generate_kernel(kc, sig, static_block, cluster);
+}
+
+KernelSignature Evaluator::kernel_signature(const KernelCall& kc, const int64_t static_block[3], const int64_t cluster[3]) {
+  const auto* def = kc.fn->def;
+  KernelSignature sig;
+  sig.key.def = def;
+  std::copy(static_block, static_block + 3, sig.key.block.begin());
+  if (cluster) std::copy(cluster, cluster + 3, sig.key.cluster.begin());
   for (size_t i = 0; i < def->params.size(); ++i) {
     const auto& p = def->params[i];
     if (i >= kc.args.size()) {
@@ -478,118 +618,83 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
       continue;
     }
     const Value& a = kc.args[i];
-    key += "|";
-    spec += spec.empty() ? "" : ", ";
-    spec += p.name + ": ";
-    if (a.kind == Value::Kind::Tensor) {
-      const auto& t = *a.tensor;
-      if (t.offset && ir::as_int_const(t.offset).value_or(1) != 0)
-        fail(diag::Kind::UnsupportedOperation, kc.range,
-             "tensor '" + p.name + "' is a slice that starts inside its tensor: pass the whole tensor and slice it in the kernel");
-      std::vector<std::string> leaves;
-      collect_leaves(t.layout.shape, leaves);
-      collect_leaves(t.layout.stride, leaves);
-      for (const auto& l : leaves) {
-        auto [it, fresh] = symbol_ids.emplace(l, static_cast<int>(symbol_ids.size()));
-        if (fresh) symbol_order.push_back(l);
-      }
-      // Kernel parameters for a host tensor's strides are named after the
-      // kernel's parameter: gA_stride0.
-      if (t.layout.stride.is_tuple())
-        for (size_t m = 0; m < t.layout.rank(); ++m)
-          if (t.layout.stride[m].is_leaf() && !t.layout.stride[m].value().has_value() &&
-              t.layout.stride[m].value().symbolic_op() == 0 &&
-              t.layout.stride[m].value().symbol_name().find(".stride[") != std::string::npos)
-            leaf_hint.emplace(t.layout.stride[m].value().symbol_name(), p.name + "_stride" + std::to_string(m));
-      std::map<std::string, std::string> ids;
-      for (const auto& [l, id] : symbol_ids) {
-        ids[l] = "s" + std::to_string(id);
-        if (int64_t dv = known_divisor(fn_->symbols.at(l)); dv > 1) ids[l] += "%" + std::to_string(dv);
-      }
-      key += std::string("T") + ir::type_name(t.dtype) + (t.space == MemSpace::Coord ? "C" : "G") + "a" +
-             std::to_string(t.align_bytes) + canonical(t.layout.shape, ids) + ":" + canonical(t.layout.stride, ids);
-      spec += repr(a);
-    } else if (a.kind == Value::Kind::TmaAtom) {
-      key += "M" + repr(a) + "@" + std::to_string(a.tma->host_index) + "/" + a.tma->smem_layout.to_string();
-      spec += repr(a);
-    } else if (a.kind == Value::Kind::Dyn) {
-      key += std::string("D") + ir::type_name(a.type);
-      spec += ir::type_name(a.type);
-    } else if (a.kind == Value::Kind::Tuple && contains_runtime(a)) {
-      std::function<bool(const Value&)> ok = [&](const Value& x) {
-        if (x.kind == Value::Kind::Tuple) {
-          for (const auto& e : *x.elts)
-            if (!ok(e)) return false;
-          return true;
-        }
-        return x.kind == Value::Kind::Dyn || (x.is_static() && x.kind != Value::Kind::Layout);
-      };
-      if (!ok(a)) fail(diag::Kind::TypeMismatch, kc.range, "cannot pass " + describe(a) + " to a kernel: tuples may hold numbers only");
-      key += "P" + repr(a);
-      spec += repr(a);
-    } else if (a.kind == Value::Kind::Layout && !a.layout->is_static()) {
-      auto& d = error(diag::Kind::DynamicLayout, kc.range,
-                      "layout argument '" + p.name + "' has run-time extents or strides: " + a.layout->to_string());
-      d.note("kernels are specialized on their static arguments; a layout passed by value must be static");
-      d.help("pass a tensor instead (its layout's run-time parts travel with it), or build the layout inside the kernel");
-      abort_entry();
-    } else if (a.is_static() && a.kind != Value::Kind::KernelCall && a.kind != Value::Kind::Module) {
-      key += "S" + repr(a);
-      if (a.kind == Value::Kind::Function) key += std::to_string(reinterpret_cast<uintptr_t>(a.fn.get()));
-      spec += repr(a);
-    } else {
-      fail(diag::Kind::TypeMismatch, kc.range, "cannot pass " + describe(a) + " to a kernel");
-    }
+    sig.key.args.push_back(kernel_arg_key(kc, p, a, sig));
+    sig.spec += sig.spec.empty() ? "" : ", ";
+    sig.spec += p.name + ": " + (a.kind == Value::Kind::Dyn ? std::string(ir::type_name(a.type)) : repr(a));
   }
-  if (static_block[0]) spec += ", block=(" + std::to_string(static_block[0]) + ", " + std::to_string(static_block[1]) + ", " +
-                               std::to_string(static_block[2]) + ")";
-  if (clustered)
-    spec += ", cluster=(" + std::to_string(static_cluster[0]) + ", " + std::to_string(static_cluster[1]) + ", " +
-            std::to_string(static_cluster[2]) + ")";
+  if (static_block[0]) sig.spec += ", block=" + dims_text(static_block);
+  if (cluster) sig.spec += ", cluster=" + dims_text(cluster);
+  return sig;
+}
 
-  // Host-side arguments, in kernel parameter order: per tensor its data
-  // pointer, per dynamic scalar its value, then the layouts' run-time leaves.
-  for (size_t i = 0; i < kc.args.size(); ++i) {
-    const Value& a = kc.args[i];
-    if (a.kind == Value::Kind::Tensor) {
-      if (a.tensor->space != MemSpace::Coord) host_args->push_back(ir::tensor_data(a.tensor->host_index, a.tensor->dtype));
-    } else if (a.kind == Value::Kind::TmaAtom) {
-      // tileslc::make_tma_descriptor(&arg, tensor, function, param, inner_mode, box_inner, box_outer, swizzle_bytes)
-      const TmaAtom& t = *a.tma;
-      auto c = [](int64_t x) { return ir::int_const(x, ScalarType::Int32); };
-      host_args->push_back(ir::intrinsic(ir::Intrinsic::MakeTmaDescriptor, {},
-                                         {ir::tensor_data(t.host_index, t.dtype), c(t.inner_mode),
-                                          c(t.tile[t.inner_mode]), c(t.tile[1 - t.inner_mode]), c(t.swizzle_bytes)},
-                                         ScalarType::Uint8));
-    } else if (a.kind == Value::Kind::Dyn) {
-      host_args->push_back(a.expr);
-    } else if (a.kind == Value::Kind::Tuple) {
-      // A tuple with run-time elements (a tensor's shape): one parameter each.
-      std::function<void(const Value&)> lift = [&](const Value& x) {
-        if (x.kind == Value::Kind::Tuple) for (const auto& e : *x.elts) lift(e);
-        else if (x.kind == Value::Kind::Dyn) host_args->push_back(x.expr);
-      };
-      lift(a);
-    }
+KernelKey::Arg Evaluator::kernel_arg_key(const KernelCall& kc, const ast::Param& p, const Value& a, KernelSignature& sig) {
+  if (a.kind == Value::Kind::Tensor) return {tensor_arg_key(kc, p, *a.tensor, sig)};
+  if (a.kind == Value::Kind::TmaAtom)
+    return {"M" + repr(a) + "@" + std::to_string(a.tma->host_index) + "/" + a.tma->smem_layout.to_string()};
+  if (a.kind == Value::Kind::Dyn) return {std::string("D") + ir::type_name(a.type)};
+  if (a.kind == Value::Kind::Tuple && contains_runtime(a)) {
+    if (!tuple_passable_to_kernel(a))
+      fail(diag::Kind::TypeMismatch, kc.range, "cannot pass " + describe(a) + " to a kernel: tuples may hold numbers only");
+    return {"P" + repr(a)};
   }
-  for (const auto& sym : symbol_order) host_args->push_back(fn_->symbols.at(sym));
-  std::map<std::string, int64_t> leaf_divisors;
-  for (const auto& sym : symbol_order) leaf_divisors[sym] = known_divisor(fn_->symbols.at(sym));
+  if (a.kind == Value::Kind::Layout && !a.layout->is_static()) {
+    auto& d = error(diag::Kind::DynamicLayout, kc.range,
+                    "layout argument '" + p.name + "' has run-time extents or strides: " + a.layout->to_string());
+    d.note("kernels are specialized on their static arguments; a layout passed by value must be static");
+    d.help("pass a tensor instead (its layout's run-time parts travel with it), or build the layout inside the kernel");
+    abort_entry();
+  }
+  if (a.is_static() && a.kind != Value::Kind::KernelCall && a.kind != Value::Kind::Module)
+    return {"S" + repr(a), a.kind == Value::Kind::Function ? a.fn.get() : nullptr};
+  fail(diag::Kind::TypeMismatch, kc.range, "cannot pass " + describe(a) + " to a kernel");
+}
 
-  if (auto it = kernel_cache_.find(key); it != kernel_cache_.end()) return it->second;
+std::string Evaluator::tensor_arg_key(const KernelCall& kc, const ast::Param& p, const TensorValue& t, KernelSignature& sig) {
+  if (t.offset && ir::as_int_const(t.offset).value_or(1) != 0)
+    fail(diag::Kind::UnsupportedOperation, kc.range,
+         "tensor '" + p.name + "' is a slice that starts inside its tensor: pass the whole tensor and slice it in the kernel");
+  std::vector<std::string> leaves;
+  collect_leaves(t.layout.shape, leaves);
+  collect_leaves(t.layout.stride, leaves);
+  for (const auto& l : leaves) {
+    auto [it, fresh] = sig.symbol_ids.emplace(l, static_cast<int>(sig.symbol_ids.size()));
+    if (fresh) sig.symbol_order.push_back(l);
+  }
+  // Kernel parameters for a host tensor's strides are named after the
+  // kernel's parameter: gA_stride0.
+  if (t.layout.stride.is_tuple())
+    for (size_t m = 0; m < t.layout.rank(); ++m)
+      if (t.layout.stride[m].is_leaf() && !t.layout.stride[m].value().has_value() && t.layout.stride[m].value().symbolic_op() == 0 &&
+          t.layout.stride[m].value().symbol_name().find(".stride[") != std::string::npos)
+        sig.leaf_hint.emplace(t.layout.stride[m].value().symbol_name(), p.name + "_stride" + std::to_string(m));
+  // Leaves are named by first use, with what they are known to divide by: the key says which
+  // extents share a symbol, not what the symbols are called.
+  std::map<std::string, std::string> ids;
+  for (const auto& [l, id] : sig.symbol_ids) {
+    ids[l] = "s" + std::to_string(id);
+    if (int64_t dv = known_divisor(fn_->symbols.at(l)); dv > 1) ids[l] += "%" + std::to_string(dv);
+  }
+  return std::string("T") + ir::type_name(t.dtype) + (t.space == MemSpace::Coord ? "C" : "G") + "a" + std::to_string(t.align_bytes) +
+         canonical(t.layout.shape, ids) + ":" + canonical(t.layout.stride, ids);
+}
 
-  // Generate the specialized body.
-  ir::Kernel k;
+std::string Evaluator::kernel_name(const std::string& source_name) {
   // Kernel names are internal: avoid C++ reserved names, host functions and each other.
-  std::string base = is_reserved_cpp_name(def->name) ? def->name + "_kernel" : def->name;
+  std::string base = is_reserved_cpp_name(source_name) ? source_name + "_kernel" : source_name;
   if (base.rfind("__", 0) == 0) base = "k" + base;
   std::string name = base;
   for (int n = 1; kernel_names_.count(name) || host_names_.count(name); ++n) name = base + "_" + std::to_string(n);
   kernel_names_.insert(name);
-  k.name = name;
+  return name;
+}
+
+int Evaluator::generate_kernel(const KernelCall& kc, const KernelSignature& sig, const int64_t static_block[3], const int64_t cluster[3]) {
+  const auto* def = kc.fn->def;
+  ir::Kernel k;
+  k.name = kernel_name(def->name);
   k.source_name = def->name;
   k.loc = def->name_range;
-  k.specialization = spec;
+  k.specialization = sig.spec;
   k.static_threads = static_block[0] ? static_block[0] * static_block[1] * static_block[2] : 0;
   FnCtx ctx;
   ctx.is_kernel = true;
@@ -597,84 +702,21 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   ctx.locals = &k.locals;
   ctx.blocks = {&k.body};
   for (int d = 0; d < 3; ++d) ctx.static_block[d] = static_block[d];
-  if (clustered)
-    for (int d = 0; d < 3; ++d) ctx.static_cluster[d] = k.cluster_dims[d] = static_cluster[d];
+  if (cluster)
+    for (int d = 0; d < 3; ++d) ctx.static_cluster[d] = k.cluster_dims[d] = cluster[d];
   Frame f;
   f.module = kc.fn->module;
   f.def = def;
   f.is_entry = true;
-  {
-    auto lc = sm_.line_col(kc.range.start());
-    f.context = "in kernel '" + def->name + "' launched at line " + std::to_string(lc.line) + " with " + spec;
-  }
+  f.context = "in kernel '" + def->name + "' launched at line " + std::to_string(sm_.line_col(kc.range.start()).line) + " with " + sig.spec;
   FnCtx* saved = fn_;
   fn_ = &ctx;
   frames_.push_back(&f);
   struct Restore { Evaluator& ev; FnCtx* fn; ~Restore() { ev.fn_ = fn; ev.frames_.pop_back(); } } restore{*this, saved};
 
   // Pointer parameters first, in argument order; layout leaves after.
-  for (size_t i = 0; i < def->params.size(); ++i) {
-    const auto& p = def->params[i];
-    Value a = i < kc.args.size() ? kc.args[i] : Value{};
-    if (i >= kc.args.size()) {
-      Frame df;
-      df.module = kc.fn->module;
-      frames_.push_back(&df);
-      a = eval(*p.default_value);
-      frames_.pop_back();
-    }
-    if (a.kind == Value::Kind::Tensor) {
-      auto tv = std::make_shared<TensorValue>(*a.tensor);
-      tv->host_index = -1;
-      tv->offset = nullptr;
-      if (tv->space != MemSpace::Coord) {
-        tv->ptr = unique_name(p.name);
-        k.params.push_back({tv->ptr, true, false, tv->dtype});
-      }
-      Value v;
-      v.kind = Value::Kind::Tensor;
-      v.tensor = tv;
-      f.env[p.name] = Binding{v, "", p.range};
-    } else if (a.kind == Value::Kind::TmaAtom) {
-      auto t = std::make_shared<TmaAtom>(*a.tma);
-      t->param = unique_name(p.name);
-      ir::KernelParam kp{t->param, false, true, ScalarType::Uint8, true};
-      k.params.push_back(kp);
-      Value v = a;
-      v.tma = t;
-      f.env[p.name] = Binding{v, "", p.range};
-    } else if (a.kind == Value::Kind::Dyn) {
-      std::string pname = unique_name(p.name);
-      k.params.push_back({pname, false, false, a.type});
-      f.env[p.name] = Binding{Value::dyn(ir::param_ref(pname, a.type), p.range), "", p.range};
-    } else if (a.kind == Value::Kind::Tuple) {
-      int n = 0;
-      std::function<Value(const Value&)> lift = [&](const Value& x) -> Value {
-        if (x.kind == Value::Kind::Tuple) {
-          std::vector<Value> xs;
-          for (const auto& e : *x.elts) xs.push_back(lift(e));
-          return Value::tuple(std::move(xs));
-        }
-        if (x.kind != Value::Kind::Dyn) return x;
-        std::string pname = unique_name(p.name + "_" + std::to_string(n++));
-        k.params.push_back({pname, false, false, x.type});
-        return Value::dyn(ir::param_ref(pname, x.type), p.range);
-      };
-      f.env[p.name] = Binding{lift(a), "", p.range};
-    } else {
-      f.env[p.name] = Binding{a, "", p.range};
-    }
-  }
-  for (const auto& sym : symbol_order) {
-    auto hint = leaf_hint.find(sym);
-    std::string readable = sym;  // "mA.stride[0]" -> "mA_stride0"
-    if (auto at = readable.find(".stride["); at != std::string::npos && readable.back() == ']')
-      readable = readable.substr(0, at) + "_stride" + readable.substr(at + 8, readable.size() - at - 9);
-    std::string sname = unique_name(hint != leaf_hint.end() ? hint->second : readable);
-    k.params.push_back({sname, false, false, ScalarType::Int64});
-    ctx.symbols[sym] = ir::param_ref(sname, ScalarType::Int64);
-    if (leaf_divisors[sym] > 1) ctx.divisors[sname] = leaf_divisors[sym];
-  }
+  for (size_t i = 0; i < def->params.size(); ++i) f.env[def->params[i].name] = Binding{kernel_param_value(kc, i), "", def->params[i].range};
+  bind_kernel_leaves(sig);
   exec_body(def->body);
   report_ragged_tiles(ctx);
   for (auto& p : k.params)
@@ -683,8 +725,73 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   check_smem_limit(ctx, def->name);
   int index = static_cast<int>(program_.kernels.size());
   program_.kernels.push_back(std::move(k));
-  kernel_cache_[key] = index;
+  kernel_cache_[sig.key] = index;
   return index;
+}
+
+Value Evaluator::kernel_param_value(const KernelCall& kc, size_t i) {
+  ir::Kernel& k = *fn_->kernel;
+  const auto& p = kc.fn->def->params[i];
+  Value a = i < kc.args.size() ? kc.args[i] : Value{};
+  if (i >= kc.args.size()) {
+    Frame df;
+    df.module = kc.fn->module;
+    frames_.push_back(&df);
+    a = eval(*p.default_value);
+    frames_.pop_back();
+  }
+  if (a.kind == Value::Kind::Tensor) {
+    auto tv = std::make_shared<TensorValue>(*a.tensor);
+    tv->host_index = -1;
+    tv->offset = nullptr;
+    if (tv->space != MemSpace::Coord) {
+      tv->ptr = unique_name(p.name);
+      k.params.push_back({tv->ptr, true, false, tv->dtype});
+    }
+    Value v;
+    v.kind = Value::Kind::Tensor;
+    v.tensor = tv;
+    return v;
+  }
+  if (a.kind == Value::Kind::TmaAtom) {
+    auto t = std::make_shared<TmaAtom>(*a.tma);
+    t->param = unique_name(p.name);
+    ir::KernelParam kp{t->param, false, true, ScalarType::Uint8, true};
+    k.params.push_back(kp);
+    Value v = a;
+    v.tma = t;
+    return v;
+  }
+  if (a.kind == Value::Kind::Dyn) {
+    std::string pname = unique_name(p.name);
+    k.params.push_back({pname, false, false, a.type});
+    return Value::dyn(ir::param_ref(pname, a.type), p.range);
+  }
+  if (a.kind != Value::Kind::Tuple) return a;
+  int n = 0;
+  std::function<Value(const Value&)> lift = [&](const Value& x) -> Value {
+    if (x.kind == Value::Kind::Tuple) {
+      std::vector<Value> xs;
+      for (const auto& e : *x.elts) xs.push_back(lift(e));
+      return Value::tuple(std::move(xs));
+    }
+    if (x.kind != Value::Kind::Dyn) return x;
+    std::string pname = unique_name(p.name + "_" + std::to_string(n++));
+    k.params.push_back({pname, false, false, x.type});
+    return Value::dyn(ir::param_ref(pname, x.type), p.range);
+  };
+  return lift(a);
+}
+
+void Evaluator::bind_kernel_leaves(const KernelSignature& sig) {
+  FnCtx& ctx = *fn_;
+  for (const auto& sym : sig.symbol_order) {
+    auto hint = sig.leaf_hint.find(sym);
+    std::string sname = unique_name(hint != sig.leaf_hint.end() ? hint->second : readable_leaf(sym));
+    ctx.kernel->params.push_back({sname, false, false, ScalarType::Int64});
+    ctx.symbols[sym] = ir::param_ref(sname, ScalarType::Int64);
+    if (int64_t dv = sig.leaf_divisors.at(sym); dv > 1) ctx.divisors[sname] = dv;
+  }
 }
 
 void Evaluator::report_ragged_tiles(const FnCtx& ctx) {

@@ -292,60 +292,97 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
   fail(diag::Kind::NoSuchAttribute, a.attr_range, describe(base) + " has no attribute '" + a.attr + "'");
 }
 
+namespace {
+
+void annotation_extents(Evaluator& ev, const Value& part, source::SourceRange at, TensorSpec& spec) {
+  spec.has_dims = true;
+  std::vector<Value> dims = part.kind == Value::Kind::Tuple ? *part.elts : std::vector<Value>{part};
+  for (auto& d : dims) {
+    if (d.kind != Value::Kind::Int && d.kind != Value::Kind::SymDim)
+      ev.fail(diag::Kind::BadAnnotation, at, "tensor extents must be integers or symbols from cute.sym_int, found " + describe(d));
+    if (d.kind == Value::Kind::Int && d.i < 0)
+      ev.fail(diag::Kind::BadAnnotation, at, "tensor extents must not be negative, found " + std::to_string(d.i));
+    spec.dims.push_back(std::make_shared<Value>(d));
+  }
+  if (spec.dims.size() > 8)  // TILESLC_MAX_RANK of the runtime's tensor views
+    ev.fail(diag::Kind::BadAnnotation, at, "tensors have at most 8 modes, found " + std::to_string(spec.dims.size()));
+}
+
+void annotation_strides(Evaluator& ev, const Value& part, source::SourceRange at, TensorSpec& spec) {
+  for (auto& d : *part.elts) {
+    if (d.kind != Value::Kind::Int && d.kind != Value::Kind::SymDim && d.kind != Value::Kind::None)
+      ev.fail(diag::Kind::BadAnnotation, at,
+              "tensor strides must be integers, symbols from cute.sym_int or None (any), found " + describe(d));
+    spec.strides.push_back(std::make_shared<Value>(d));
+  }
+  if (spec.strides.size() != spec.dims.size())
+    ev.fail(diag::Kind::BadAnnotation, at,
+            "the stride pattern has " + std::to_string(spec.strides.size()) + " modes but the shape has " +
+                std::to_string(spec.dims.size()));
+}
+
+void annotation_alignment(Evaluator& ev, const Value& part, source::SourceRange at, TensorSpec& spec) {
+  if (part.kind != Value::Kind::Int || part.i <= 0 || (part.i & (part.i - 1)))
+    ev.fail(diag::Kind::BadAnnotation, at, "tensor alignment must be a power of two in bytes");
+  spec.align = part.i;
+  if (spec.align * 8 < ir::bit_width(spec.dtype))
+    ev.fail(diag::Kind::BadAnnotation, at,
+            "an alignment of " + std::to_string(spec.align) + " bytes is below the " + std::to_string(ir::bit_width(spec.dtype) / 8) +
+                "-byte size of a " + ir::type_name(spec.dtype) + " element");
+}
+
+/// cute.Tensor[dtype, (extents...)], optionally followed by (strides...) and align_bytes.
+Value tensor_annotation(Evaluator& ev, const ast::Subscript& s) {
+  Value idx = ev.eval(*s.index);
+  std::vector<Value> parts = idx.kind == Value::Kind::Tuple ? *idx.elts : std::vector<Value>{idx};
+  auto spec = std::make_shared<TensorSpec>();
+  if (parts.empty() || parts.size() > 4 || parts[0].kind != Value::Kind::Type)
+    ev.fail(diag::Kind::BadAnnotation, s.index->range,
+            "expected cute.Tensor[dtype, (extents...)], optionally followed by (strides...) and align_bytes");
+  spec->has_dtype = true;
+  spec->dtype = parts[0].type;
+  if (parts.size() >= 2) annotation_extents(ev, parts[1], s.index->range, *spec);
+  for (size_t k = 2; k < parts.size(); ++k) {
+    if (parts[k].kind == Value::Kind::Tuple && k == 2) annotation_strides(ev, parts[k], s.index->range, *spec);
+    else annotation_alignment(ev, parts[k], s.index->range, *spec);
+  }
+  Value v;
+  v.kind = Value::Kind::TensorSpec;
+  v.spec = spec;
+  return v;
+}
+
+/// A static tuple or string indexed by a static integer or sliced (no step), as Python does.
+Value index_sequence(Evaluator& ev, const Value& base, const Value& idx, const ast::Subscript& s) {
+  int64_t n = base.kind == Value::Kind::Tuple ? static_cast<int64_t>(base.elts->size()) : static_cast<int64_t>(base.s.size());
+  if (idx.kind == Value::Kind::Slice) {
+    auto get = [&](const Value& v, int64_t dflt) {
+      return v.kind == Value::Kind::None ? dflt : ev.require_static_int(v, s.index->range, "a slice bound");
+    };
+    int64_t step = get((*idx.elts)[2], 1);
+    if (step != 1) ev.fail(diag::Kind::UnsupportedOperation, s.index->range, "tuple slices with a step are not supported");
+    int64_t lo = get((*idx.elts)[0], 0), hi = get((*idx.elts)[1], n);
+    if (lo < 0) lo += n;
+    if (hi < 0) hi += n;
+    lo = std::clamp<int64_t>(lo, 0, n);
+    hi = std::clamp<int64_t>(hi, lo, n);
+    if (base.kind == Value::Kind::Str) return Value::str(base.s.substr(lo, hi - lo));
+    return Value::tuple(std::vector<Value>(base.elts->begin() + lo, base.elts->begin() + hi));
+  }
+  int64_t i = ev.require_static_int(idx, s.index->range, "a tuple index");
+  int64_t j = i < 0 ? i + n : i;
+  if (j < 0 || j >= n)
+    ev.fail(diag::Kind::IndexOutOfRange, s.index->range,
+            "index " + std::to_string(i) + " is out of range for " + describe(base) + " of length " + std::to_string(n));
+  if (base.kind == Value::Kind::Str) return Value::str(base.s.substr(j, 1));
+  return (*base.elts)[j];
+}
+
+}  // namespace
+
 Value Evaluator::eval_subscript(const ast::Subscript& s) {
   Value base = eval(*s.value);
-  if (base.kind == Value::Kind::Builtin && base.builtin == BuiltinId::TensorType) {
-    // cute.Tensor[dtype, (dims...), (strides...), align]; strides and align optional
-    Value idx = eval(*s.index);
-    std::vector<Value> parts = idx.kind == Value::Kind::Tuple ? *idx.elts : std::vector<Value>{idx};
-    auto spec = std::make_shared<TensorSpec>();
-    if (parts.empty() || parts.size() > 4 || parts[0].kind != Value::Kind::Type)
-      fail(diag::Kind::BadAnnotation, s.index->range,
-           "expected cute.Tensor[dtype, (extents...)], optionally followed by (strides...) and align_bytes");
-    spec->has_dtype = true;
-    spec->dtype = parts[0].type;
-    if (parts.size() >= 2) {
-      spec->has_dims = true;
-      std::vector<Value> dims = parts[1].kind == Value::Kind::Tuple ? *parts[1].elts : std::vector<Value>{parts[1]};
-      for (auto& d : dims) {
-        if (d.kind != Value::Kind::Int && d.kind != Value::Kind::SymDim)
-          fail(diag::Kind::BadAnnotation, s.index->range,
-               "tensor extents must be integers or symbols from cute.sym_int, found " + describe(d));
-        if (d.kind == Value::Kind::Int && d.i < 0)
-          fail(diag::Kind::BadAnnotation, s.index->range, "tensor extents must not be negative, found " + std::to_string(d.i));
-        spec->dims.push_back(std::make_shared<Value>(d));
-      }
-      if (spec->dims.size() > 8)  // TILESLC_MAX_RANK of the runtime's tensor views
-        fail(diag::Kind::BadAnnotation, s.index->range,
-             "tensors have at most 8 modes, found " + std::to_string(spec->dims.size()));
-    }
-    for (size_t k = 2; k < parts.size(); ++k) {
-      if (parts[k].kind == Value::Kind::Tuple && k == 2) {
-        for (auto& d : *parts[k].elts) {
-          if (d.kind != Value::Kind::Int && d.kind != Value::Kind::SymDim && d.kind != Value::Kind::None)
-            fail(diag::Kind::BadAnnotation, s.index->range,
-                 "tensor strides must be integers, symbols from cute.sym_int or None (any), found " + describe(d));
-          spec->strides.push_back(std::make_shared<Value>(d));
-        }
-        if (spec->strides.size() != spec->dims.size())
-          fail(diag::Kind::BadAnnotation, s.index->range,
-               "the stride pattern has " + std::to_string(spec->strides.size()) + " modes but the shape has " +
-                   std::to_string(spec->dims.size()));
-        continue;
-      }
-      if (parts[k].kind != Value::Kind::Int || parts[k].i <= 0 || (parts[k].i & (parts[k].i - 1)))
-        fail(diag::Kind::BadAnnotation, s.index->range, "tensor alignment must be a power of two in bytes");
-      spec->align = parts[k].i;
-      if (spec->align * 8 < ir::bit_width(spec->dtype))
-        fail(diag::Kind::BadAnnotation, s.index->range,
-             "an alignment of " + std::to_string(spec->align) + " bytes is below the " + std::to_string(ir::bit_width(spec->dtype) / 8) +
-                 "-byte size of a " + ir::type_name(spec->dtype) + " element");
-    }
-    Value v;
-    v.kind = Value::Kind::TensorSpec;
-    v.spec = spec;
-    return v;
-  }
+  if (base.kind == Value::Kind::Builtin && base.builtin == BuiltinId::TensorType) return tensor_annotation(*this, s);
   if (base.kind == Value::Kind::Builtin && base.builtin == BuiltinId::ConstexprMarker) {
     Value v;
     v.kind = Value::Kind::ConstexprSpec;
@@ -353,58 +390,149 @@ Value Evaluator::eval_subscript(const ast::Subscript& s) {
   }
   Value idx = eval(*s.index);
   if (base.kind == Value::Kind::Tensor) return tensor_load(base, idx, s.range);
-  if (base.kind == Value::Kind::Tuple || base.kind == Value::Kind::Str) {
-    int64_t n = base.kind == Value::Kind::Tuple ? static_cast<int64_t>(base.elts->size())
-                                                : static_cast<int64_t>(base.s.size());
-    if (idx.kind == Value::Kind::Slice) {
-      auto get = [&](const Value& v, int64_t dflt) {
-        return v.kind == Value::Kind::None ? dflt : require_static_int(v, s.index->range, "a slice bound");
-      };
-      int64_t step = get((*idx.elts)[2], 1);
-      if (step != 1) fail(diag::Kind::UnsupportedOperation, s.index->range, "tuple slices with a step are not supported");
-      int64_t lo = get((*idx.elts)[0], 0), hi = get((*idx.elts)[1], n);
-      if (lo < 0) lo += n;
-      if (hi < 0) hi += n;
-      lo = std::clamp<int64_t>(lo, 0, n);
-      hi = std::clamp<int64_t>(hi, lo, n);
-      if (base.kind == Value::Kind::Str) return Value::str(base.s.substr(lo, hi - lo));
-      return Value::tuple(std::vector<Value>(base.elts->begin() + lo, base.elts->begin() + hi));
-    }
-    int64_t i = require_static_int(idx, s.index->range, "a tuple index");
-    int64_t j = i < 0 ? i + n : i;
-    if (j < 0 || j >= n)
-      fail(diag::Kind::IndexOutOfRange, s.index->range,
-           "index " + std::to_string(i) + " is out of range for " + describe(base) + " of length " + std::to_string(n));
-    if (base.kind == Value::Kind::Str) return Value::str(base.s.substr(j, 1));
-    return (*base.elts)[j];
-  }
+  if (base.kind == Value::Kind::Tuple || base.kind == Value::Kind::Str) return index_sequence(*this, base, idx, s);
   fail(diag::Kind::NotSubscriptable, s.value->range, describe(base) + " cannot be indexed");
 }
 
-Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceRange range, source::SourceRange op_r) {
-  using B = ast::BinOpKind;
-  l = resolve_symbol(l, range);
-  r = resolve_symbol(r, range);
-  if (l.kind == Value::Kind::TensorSSA || r.kind == Value::Kind::TensorSSA)
-    return ssa_map(l, &r, [&](const Value& a, const Value* b) { return eval_binop(op, a, *b, range, op_r); }, range);
-  // Tuple concatenation and repetition are static.
+namespace {
+
+using B = ast::BinOpKind;
+
+/// Tuple concatenation and repetition and string concatenation, which are static.
+std::optional<Value> sequence_binop(Evaluator& ev, B op, const Value& l, const Value& r, source::SourceRange range) {
   if (l.kind == Value::Kind::Tuple && r.kind == Value::Kind::Tuple && op == B::Add) {
     if (l.elts->size() + r.elts->size() > (size_t{1} << 16))
-      fail(diag::Kind::EvaluationTooLarge, range, "static tuple of more than 65536 elements");
+      ev.fail(diag::Kind::EvaluationTooLarge, range, "static tuple of more than 65536 elements");
     auto xs = *l.elts;
     xs.insert(xs.end(), r.elts->begin(), r.elts->end());
     return Value::tuple(std::move(xs));
   }
   if (l.kind == Value::Kind::Tuple && r.kind == Value::Kind::Int && op == B::Mul) {
     if (r.i > 0 && static_cast<int64_t>(l.elts->size()) * r.i > (int64_t{1} << 16))
-      fail(diag::Kind::EvaluationTooLarge, range,
-           "static tuple of " + std::to_string(static_cast<int64_t>(l.elts->size()) * r.i) +
-               " elements is over the limit of 65536");
+      ev.fail(diag::Kind::EvaluationTooLarge, range,
+              "static tuple of " + std::to_string(static_cast<int64_t>(l.elts->size()) * r.i) + " elements is over the limit of 65536");
     std::vector<Value> xs;
     for (int64_t k = 0; k < r.i; ++k) xs.insert(xs.end(), l.elts->begin(), l.elts->end());
     return Value::tuple(std::move(xs));
   }
   if (l.kind == Value::Kind::Str && r.kind == Value::Kind::Str && op == B::Add) return Value::str(l.s + r.s);
+  return std::nullopt;
+}
+
+/// Static integer arithmetic with Python's semantics (E0511 on overflow); nullopt for `@`.
+std::optional<Value> static_int_binop(Evaluator& ev, B op, int64_t a, int64_t b, source::SourceRange range) {
+  int64_t out = 0;
+  auto ovf = [&] { ev.fail(diag::Kind::IntegerOverflow, range, "static integer arithmetic overflows 64 bits"); };
+  switch (op) {
+    case B::Add: if (__builtin_add_overflow(a, b, &out)) ovf(); return Value::integer(out);
+    case B::Sub: if (__builtin_sub_overflow(a, b, &out)) ovf(); return Value::integer(out);
+    case B::Mul: if (__builtin_mul_overflow(a, b, &out)) ovf(); return Value::integer(out);
+    case B::FloorDiv: case B::Mod:
+      if (b == 0) ev.fail(diag::Kind::DivisionByZero, range, "integer division or modulo by zero");
+      if (op == B::FloorDiv && a == std::numeric_limits<int64_t>::min() && b == -1) ovf();  // -INT64_MIN
+      return Value::integer(op == B::FloorDiv ? py_floordiv(a, b) : py_mod(a, b));
+    case B::Div:
+      if (b == 0) ev.fail(diag::Kind::DivisionByZero, range, "division by zero");
+      return Value::floating(static_cast<double>(a) / static_cast<double>(b));
+    case B::Pow: {
+      if (b < 0) return Value::floating(std::pow(static_cast<double>(a), static_cast<double>(b)));
+      int64_t acc = 1;
+      for (int64_t k = 0; k < b; ++k)
+        if (__builtin_mul_overflow(acc, a, &acc)) ovf();
+      return Value::integer(acc);
+    }
+    case B::LShift:
+      if (b < 0 || b > 62) ev.fail(diag::Kind::IntegerOverflow, range, "shift count out of range");
+      return Value::integer(a << b);
+    case B::RShift: return Value::integer(b >= 63 ? (a < 0 ? -1 : 0) : a >> b);
+    case B::BitAnd: return Value::integer(a & b);
+    case B::BitOr: return Value::integer(a | b);
+    case B::BitXor: return Value::integer(a ^ b);
+    case B::MatMul: break;
+  }
+  return std::nullopt;
+}
+
+/// Static float arithmetic with Python's semantics; nullopt for the operators floats do not have.
+std::optional<Value> static_float_binop(Evaluator& ev, B op, double a, double b, source::SourceRange range) {
+  switch (op) {
+    case B::Add: return Value::floating(a + b);
+    case B::Sub: return Value::floating(a - b);
+    case B::Mul: return Value::floating(a * b);
+    case B::Div:
+      if (b == 0) ev.fail(diag::Kind::DivisionByZero, range, "float division by zero");
+      return Value::floating(a / b);
+    case B::FloorDiv:
+      if (b == 0) ev.fail(diag::Kind::DivisionByZero, range, "float floor division by zero");
+      return Value::floating(std::floor(a / b));
+    case B::Mod:
+      if (b == 0) ev.fail(diag::Kind::DivisionByZero, range, "float modulo by zero");
+      return Value::floating(a - std::floor(a / b) * b);
+    case B::Pow: return Value::floating(std::pow(a, b));
+    default: return std::nullopt;
+  }
+}
+
+/// The IR operator of a run-time `op`; `t` becomes Float32 for true division and `**` of integers.
+ir::Op dynamic_op(Evaluator& ev, B op, ScalarType& t, source::SourceRange op_r) {
+  switch (op) {
+    case B::Add: return ir::Op::Add;
+    case B::Sub: return ir::Op::Sub;
+    case B::Mul: return ir::Op::Mul;
+    case B::Div:
+      if (!ir::is_float(t)) t = ScalarType::Float32;  // true division
+      return ir::Op::Div;
+    case B::FloorDiv: return ir::Op::FloorDiv;
+    case B::Mod: return ir::Op::Mod;
+    case B::Pow:
+      if (!ir::is_float(t)) t = ScalarType::Float32;
+      return ir::Op::Pow;
+    case B::LShift: return ir::Op::Shl;
+    case B::RShift: return ir::Op::Shr;
+    case B::BitAnd: return ir::Op::BitAnd;
+    case B::BitOr: return ir::Op::BitOr;
+    case B::BitXor: return ir::Op::BitXor;
+    case B::MatMul:
+      ev.fail(diag::Kind::UnsupportedOperation, op_r, "'@' is not defined on scalars; use cute.gemm for matrix products");
+  }
+  return ir::Op::None_;
+}
+
+/// E0513 for a static shift count that is negative or not below the width of `compute`.
+void check_shift_count(Evaluator& ev, ir::Op irop, const Value& r, ScalarType compute, source::SourceRange range) {
+  // A shift by a negative count or by the type's width or more has no defined result in C++
+  // (PTX's shl/shr clamp it, C++ does not promise that) and is an error in Python (negative).
+  if ((irop != ir::Op::Shl && irop != ir::Op::Shr) || r.kind != Value::Kind::Int || (r.i >= 0 && r.i < ir::bit_width(compute)))
+    return;
+  auto& d = ev.error(diag::Kind::ShiftCountOutOfRange, r.origin.valid() ? r.origin : range,
+                     std::string(irop == ir::Op::Shl ? "left" : "right") + " shift by " + std::to_string(r.i) + " of a value of type " +
+                         ir::type_name(compute) + (r.i < 0 ? ": the count is negative" : ": the count must be below its width of " +
+                                                                                           std::to_string(ir::bit_width(compute)) + " bits"));
+  const std::string op = irop == ir::Op::Shl ? " << " : " >> ";
+  if (r.i < 0) d.help("shift the other way by the positive count");
+  else if (ir::bit_width(compute) < 64) d.help("widen the value first, e.g. cutlass.Int64(x)" + op + std::to_string(r.i));
+  else d.help(irop == ir::Op::Shl ? "every bit would be shifted out: the result is 0" : "the result is 0 (or -1 for a negative signed value)");
+  ev.abort_entry();
+}
+
+/// x + 0, x - 0, x * 1, x // 1 and 0 + x, 1 * x on integers: the operand that is the result.
+ir::ExprRef integer_identity(ir::Op irop, const ir::ExprRef& le, const ir::ExprRef& re) {
+  auto lc = ir::as_int_const(le), rc = ir::as_int_const(re);
+  if ((irop == ir::Op::Add || irop == ir::Op::Sub) && rc && *rc == 0) return le;
+  if (irop == ir::Op::Add && lc && *lc == 0) return re;
+  if ((irop == ir::Op::Mul || irop == ir::Op::FloorDiv) && rc && *rc == 1) return le;
+  if (irop == ir::Op::Mul && lc && *lc == 1) return re;
+  return nullptr;
+}
+
+}  // namespace
+
+Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceRange range, source::SourceRange op_r) {
+  l = resolve_symbol(l, range);
+  r = resolve_symbol(r, range);
+  if (l.kind == Value::Kind::TensorSSA || r.kind == Value::Kind::TensorSSA)
+    return ssa_map(l, &r, [&](const Value& a, const Value* b) { return eval_binop(op, a, *b, range, op_r); }, range);
+  if (auto v = sequence_binop(*this, op, l, r, range)) return *v;
   bool lnum = l.is_number() || l.kind == Value::Kind::Dyn, rnum = r.is_number() || r.kind == Value::Kind::Dyn;
   if (!lnum || !rnum) {
     auto& d = error(diag::Kind::TypeMismatch, op_r.valid() ? op_r : range,
@@ -413,90 +541,22 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
       d.help("index the tensor to operate on its elements, e.g. gA[i] + gB[i]");
     abort_entry();
   }
+  if (!l.is_static() || !r.is_static()) return dynamic_binop(op, l, r, range, op_r);
+  std::optional<Value> v;
+  if (l.kind == Value::Kind::Float || r.kind == Value::Kind::Float)
+    v = static_float_binop(*this, op, l.kind == Value::Kind::Float ? l.f : static_cast<double>(l.i),
+                           r.kind == Value::Kind::Float ? r.f : static_cast<double>(r.i), range);
+  else
+    v = static_int_binop(*this, op, l.i, r.i, range);
+  if (v) return *v;
+  fail(diag::Kind::TypeMismatch, op_r.valid() ? op_r : range,
+       std::string("unsupported operand types for ") + ast::spelling(op) + ": " + describe(l) + " and " + describe(r));
+}
 
-  // ---- static arithmetic, with Python semantics
-  if (l.is_static() && r.is_static()) {
-    bool is_float = l.kind == Value::Kind::Float || r.kind == Value::Kind::Float;
-    if (!is_float) {
-      int64_t a = l.i, b = r.i, out = 0;
-      auto ovf = [&] { fail(diag::Kind::IntegerOverflow, range, "static integer arithmetic overflows 64 bits"); };
-      switch (op) {
-        case B::Add: if (__builtin_add_overflow(a, b, &out)) ovf(); return Value::integer(out);
-        case B::Sub: if (__builtin_sub_overflow(a, b, &out)) ovf(); return Value::integer(out);
-        case B::Mul: if (__builtin_mul_overflow(a, b, &out)) ovf(); return Value::integer(out);
-        case B::FloorDiv: case B::Mod:
-          if (b == 0) fail(diag::Kind::DivisionByZero, range, "integer division or modulo by zero");
-          if (op == B::FloorDiv && a == std::numeric_limits<int64_t>::min() && b == -1) ovf();  // -INT64_MIN
-          return Value::integer(op == B::FloorDiv ? py_floordiv(a, b) : py_mod(a, b));
-        case B::Div:
-          if (b == 0) fail(diag::Kind::DivisionByZero, range, "division by zero");
-          return Value::floating(static_cast<double>(a) / static_cast<double>(b));
-        case B::Pow: {
-          if (b < 0) return Value::floating(std::pow(static_cast<double>(a), static_cast<double>(b)));
-          int64_t acc = 1;
-          for (int64_t k = 0; k < b; ++k)
-            if (__builtin_mul_overflow(acc, a, &acc)) ovf();
-          return Value::integer(acc);
-        }
-        case B::LShift:
-          if (b < 0 || b > 62) fail(diag::Kind::IntegerOverflow, range, "shift count out of range");
-          return Value::integer(a << b);
-        case B::RShift: return Value::integer(b >= 63 ? (a < 0 ? -1 : 0) : a >> b);
-        case B::BitAnd: return Value::integer(a & b);
-        case B::BitOr: return Value::integer(a | b);
-        case B::BitXor: return Value::integer(a ^ b);
-        case B::MatMul: break;
-      }
-    } else {
-      double a = l.kind == Value::Kind::Float ? l.f : static_cast<double>(l.i);
-      double b = r.kind == Value::Kind::Float ? r.f : static_cast<double>(r.i);
-      switch (op) {
-        case B::Add: return Value::floating(a + b);
-        case B::Sub: return Value::floating(a - b);
-        case B::Mul: return Value::floating(a * b);
-        case B::Div:
-          if (b == 0) fail(diag::Kind::DivisionByZero, range, "float division by zero");
-          return Value::floating(a / b);
-        case B::FloorDiv:
-          if (b == 0) fail(diag::Kind::DivisionByZero, range, "float floor division by zero");
-          return Value::floating(std::floor(a / b));
-        case B::Mod:
-          if (b == 0) fail(diag::Kind::DivisionByZero, range, "float modulo by zero");
-          return Value::floating(a - std::floor(a / b) * b);
-        case B::Pow: return Value::floating(std::pow(a, b));
-        default: break;
-      }
-    }
-    fail(diag::Kind::TypeMismatch, op_r.valid() ? op_r : range,
-         std::string("unsupported operand types for ") + ast::spelling(op) + ": " + describe(l) + " and " + describe(r));
-  }
-
-  // ---- dynamic arithmetic
+Value Evaluator::dynamic_binop(ast::BinOpKind op, const Value& l, const Value& r, source::SourceRange range, source::SourceRange op_r) {
   if (!fn_) fail(diag::Kind::NotStatic, range, "run-time values cannot be used at module level");
   ScalarType t = promote(l, r, range);
-  ir::Op irop = ir::Op::None_;
-  switch (op) {
-    case B::Add: irop = ir::Op::Add; break;
-    case B::Sub: irop = ir::Op::Sub; break;
-    case B::Mul: irop = ir::Op::Mul; break;
-    case B::Div:
-      irop = ir::Op::Div;
-      if (!ir::is_float(t)) t = ScalarType::Float32;  // true division
-      break;
-    case B::FloorDiv: irop = ir::is_float(t) ? ir::Op::FloorDiv : ir::Op::FloorDiv; break;
-    case B::Mod: irop = ir::Op::Mod; break;
-    case B::Pow:
-      irop = ir::Op::Pow;
-      if (!ir::is_float(t)) t = ScalarType::Float32;
-      break;
-    case B::LShift: irop = ir::Op::Shl; break;
-    case B::RShift: irop = ir::Op::Shr; break;
-    case B::BitAnd: irop = ir::Op::BitAnd; break;
-    case B::BitOr: irop = ir::Op::BitOr; break;
-    case B::BitXor: irop = ir::Op::BitXor; break;
-    case B::MatMul:
-      fail(diag::Kind::UnsupportedOperation, op_r, "'@' is not defined on scalars; use cute.gemm for matrix products");
-  }
+  ir::Op irop = dynamic_op(*this, op, t, op_r);
   bool bitwise = irop == ir::Op::Shl || irop == ir::Op::Shr || irop == ir::Op::BitAnd || irop == ir::Op::BitOr ||
                  irop == ir::Op::BitXor;
   if (bitwise && ir::is_float(t))
@@ -509,29 +569,11 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
     fail(diag::Kind::DivisionByZero, range, "integer modulo by zero");
   if (!ir::is_float(compute) && (irop == ir::Op::FloorDiv) && r.kind == Value::Kind::Int && r.i == 0)
     fail(diag::Kind::DivisionByZero, range, "integer division by zero");
-  // A shift by a negative count or by the type's width or more has no defined result in C++
-  // (PTX's shl/shr clamp it, C++ does not promise that) and is an error in Python (negative).
-  if ((irop == ir::Op::Shl || irop == ir::Op::Shr) && r.kind == Value::Kind::Int &&
-      (r.i < 0 || r.i >= ir::bit_width(compute))) {
-    auto& d = error(diag::Kind::ShiftCountOutOfRange, r.origin.valid() ? r.origin : range,
-                    std::string(irop == ir::Op::Shl ? "left" : "right") + " shift by " + std::to_string(r.i) + " of a value of type " +
-                        ir::type_name(compute) + (r.i < 0 ? ": the count is negative" : ": the count must be below its width of " +
-                                                                                          std::to_string(ir::bit_width(compute)) + " bits"));
-    const std::string op = irop == ir::Op::Shl ? " << " : " >> ";
-    if (r.i < 0) d.help("shift the other way by the positive count");
-    else if (ir::bit_width(compute) < 64) d.help("widen the value first, e.g. cutlass.Int64(x)" + op + std::to_string(r.i));
-    else d.help(irop == ir::Op::Shl ? "every bit would be shifted out: the result is 0" : "the result is 0 (or -1 for a negative signed value)");
-    abort_entry();
-  }
+  check_shift_count(*this, irop, r, compute, range);
   auto le = to_expr_as(l, compute, range), re = to_expr_as(r, compute, range);
-  // Integer identities keep index arithmetic readable: x + 0, x - 0, x * 1, 1 * x.
-  if (ir::is_integer(compute)) {
-    auto lc = ir::as_int_const(le), rc = ir::as_int_const(re);
-    if ((irop == ir::Op::Add || irop == ir::Op::Sub) && rc && *rc == 0) return Value::dyn(ir::cast(le, t), range);
-    if (irop == ir::Op::Add && lc && *lc == 0) return Value::dyn(ir::cast(re, t), range);
-    if ((irop == ir::Op::Mul || irop == ir::Op::FloorDiv) && rc && *rc == 1) return Value::dyn(ir::cast(le, t), range);
-    if (irop == ir::Op::Mul && lc && *lc == 1) return Value::dyn(ir::cast(re, t), range);
-  }
+  // Integer identities keep index arithmetic readable.
+  if (ir::is_integer(compute))
+    if (auto same = integer_identity(irop, le, re)) return Value::dyn(ir::cast(same, t), range);
   // Non-negative operands: Python's // and % are C's / and %.
   if ((irop == ir::Op::FloorDiv || irop == ir::Op::Mod) && ir::is_integer(compute) && provably_nonneg(le)) {
     auto rc = ir::as_int_const(re);

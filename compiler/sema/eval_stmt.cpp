@@ -319,180 +319,189 @@ Flow Evaluator::exec(const ast::Stmt& s) {
   stmt_loc_ = s.range;
   struct Restore { source::SourceRange& ref; source::SourceRange v; ~Restore() { ref = v; } } restore{stmt_loc_, saved};
   switch (s.kind) {
-    case K::ExprStmt: {
-      const auto* e = s.as<ast::ExprStmt>();
-      discarded_ = e->value.get();
-      Value v = eval(*e->value);
-      discarded_ = nullptr;
-      if (v.kind == Value::Kind::KernelCall) {
-        auto& d = error(diag::Kind::KernelCalledDirectly, e->value->range,
-                        "kernel '" + v.kcall->fn->def->name + "' is called but never launched");
-        d.help("launch it: " + v.kcall->fn->def->name + "(...).launch(grid=(...), block=(...))");
-        abort_entry();
-      }
-      return Flow::Normal;
-    }
-    case K::Assign: {
-      const auto* a = s.as<ast::Assign>();
-      Value v = eval(*a->value);
-      for (const auto& t : a->targets) assign(*t, v, a->value->range);
-      return Flow::Normal;
-    }
-    case K::AugAssign: {
-      const auto* a = s.as<ast::AugAssign>();
-      Value cur = eval(*a->target);
-      Value rhs = eval(*a->value);
-      Value v = eval_binop(a->op, cur, rhs, s.range, a->op_range);
-      assign(*a->target, v, s.range);
-      return Flow::Normal;
-    }
-    case K::AnnAssign: {
-      const auto* a = s.as<ast::AnnAssign>();
-      if (!a->value) return Flow::Normal;
-      Value v = eval(*a->value);
-      Value ann = eval(*a->annotation);
-      if (ann.kind == Value::Kind::Type && (v.is_number() || v.kind == Value::Kind::Dyn)) {
-        if (!fn_) fail(diag::Kind::NotStatic, a->annotation->range, "typed run-time values cannot be created at module level");
-        v = Value::dyn(to_expr_as(v, ann.type, a->value->range), a->value->range);
-      }
-      assign(*a->target, v, a->value->range);
-      return Flow::Normal;
-    }
-    case K::Pass: return Flow::Normal;
-    case K::Return: {
-      const auto* r = s.as<ast::Return>();
-      Frame& f = frame();
-      if (f.is_module) fail(diag::Kind::DynamicControlInStatic, s.range, "'return' outside a function");
-      Value v = r->value ? eval(*r->value) : Value::none();
-      if (f.is_entry) {
-        if (v.kind != Value::Kind::None)
-          fail(diag::Kind::ReturnInKernel, r->value->range, "kernels and host functions cannot return a value");
-        if (f.dyn_depth > 0) emit(ir::make_stmt(ir::StmtKind::Return, s.range));
-        return Flow::Return;
-      }
-      if (f.dyn_depth > 0) {
-        auto& d = error(diag::Kind::DynamicControlInStatic, s.range,
-                        "'return' inside run-time control flow of an inlined helper is not supported");
-        d.help("assign the result to a variable on each path and return it once at the end");
-        abort_entry();
-      }
-      if (v.kind == Value::Kind::Dyn) v = materialize(v, f.def->name + "_result", s.range);
-      f.return_value = v;
-      return Flow::Return;
-    }
-    case K::Break: case K::Continue: {
-      Frame& f = frame();
-      bool is_break = s.kind == K::Break;
-      if (f.loops.empty())
-        fail(diag::Kind::BreakOutsideLoop, s.range, std::string("'") + (is_break ? "break" : "continue") + "' outside a loop");
-      const LoopInfo& loop = f.loops.back();
-      if (loop.dynamic) {
-        emit(ir::make_stmt(is_break ? ir::StmtKind::Break : ir::StmtKind::Continue, s.range));
-      } else if (f.dyn_depth > loop.dyn_depth) {
-        auto& d = error(diag::Kind::DynamicControlInStatic, s.range,
-                        std::string("'") + (is_break ? "break" : "continue") +
-                            "' under a run-time condition cannot leave a loop unrolled at compile time");
-        d.help("make the condition static with cutlass.const_expr, or use a run-time range(...) loop");
-        abort_entry();
-      }
-      return is_break ? Flow::Break : Flow::Continue;
-    }
-    case K::Assert: {
-      const auto* a = s.as<ast::Assert>();
-      Value t = eval(*a->test);
-      if (!t.is_static()) {
-        auto& d = error(diag::Kind::NotStatic, a->test->range, "assert needs a condition known while compiling");
-        d.help("use an if statement for run-time checks");
-        abort_entry();
-      }
-      if (!truthy_static(t, a->test->range)) {
-        std::string msg = "assertion failed";
-        if (a->msg) {
-          Value m = eval(*a->msg);
-          msg += ": " + (m.kind == Value::Kind::Str ? m.s : repr(m));
-        }
-        fail(diag::Kind::StaticAssertFailed, a->test->range, msg);
-      }
-      return Flow::Normal;
-    }
+    case K::ExprStmt: exec_expr_stmt(*s.as<ast::ExprStmt>()); break;
+    case K::Assign: exec_assign(*s.as<ast::Assign>()); break;
+    case K::AugAssign: exec_aug_assign(*s.as<ast::AugAssign>()); break;
+    case K::AnnAssign: exec_ann_assign(*s.as<ast::AnnAssign>()); break;
+    case K::Pass: break;
+    case K::Return: return exec_return(*s.as<ast::Return>());
+    case K::Break: case K::Continue: return exec_break_continue(s);
+    case K::Assert: exec_assert(*s.as<ast::Assert>()); break;
     case K::If: return exec_if(*s.as<ast::If>());
     case K::For: return exec_for(*s.as<ast::For>());
     case K::While: return exec_while(*s.as<ast::While>());
-    case K::FunctionDef: {
-      const auto* d = s.as<ast::FunctionDef>();
-      auto fn = std::make_shared<FunctionValue>();
-      fn->def = d;
-      fn->module = frame().module;
-      for (const auto& deco : d->decorators) {
-        const ast::Expr* target = deco.get();
-        if (const auto* c = deco->as<ast::Call>()) target = c->func.get();
-        Value dv = eval(*target);
-        if (dv.kind == Value::Kind::Builtin && dv.builtin == BuiltinId::KernelDecorator) fn->kind = FunctionValue::Kind::Kernel;
-        else if (dv.kind == Value::Kind::Builtin && dv.builtin == BuiltinId::JitDecorator) fn->kind = FunctionValue::Kind::Jit;
-        else fail(diag::Kind::UnsupportedOperation, deco->range, "unknown decorator: only @cute.kernel and @cute.jit are supported");
-      }
-      Value v;
-      v.kind = Value::Kind::Function;
-      v.fn = fn;
-      scope()[d->name] = Binding{v, "", d->name_range, frame().dyn_depth};
-      return Flow::Normal;
-    }
-    case K::Import: {
-      for (const auto& alias : s.as<ast::Import>()->names) {
-        auto m = import_module(alias.name, alias.range);
-        if (!m) {
-          scope()[alias.asname.empty() ? alias.name.substr(0, alias.name.find('.')) : alias.asname] = Binding{Value{}, "", alias.range};
-          continue;
-        }
-        Value v;
-        v.kind = Value::Kind::Module;
-        if (!alias.asname.empty()) {
-          v.module = m;
-          scope()[alias.asname] = Binding{v, "", alias.range};
-        } else {
-          // `import a.b` binds `a`.
-          std::string top = alias.name.substr(0, alias.name.find('.'));
-          v.module = modules_.at(top);
-          scope()[top] = Binding{v, "", alias.range};
-        }
-      }
-      return Flow::Normal;
-    }
-    case K::ImportFrom: {
-      const auto* imp = s.as<ast::ImportFrom>();
-      std::string name = imp->module;
-      if (imp->level > 0) {
-        std::string base = frame().module->name;
-        for (int k = 0; k < imp->level; ++k) base = base.substr(0, base.rfind('.') == std::string::npos ? 0 : base.rfind('.'));
-        name = base.empty() ? name : (name.empty() ? base : base + "." + name);
-      }
-      auto m = import_module(name, imp->module_range.valid() ? imp->module_range : s.range);
-      if (!m) {
-        for (const auto& alias : imp->names) scope()[alias.asname.empty() ? alias.name : alias.asname] = Binding{Value{}, "", alias.range};
-        return Flow::Normal;
-      }
-      for (const auto& alias : imp->names) {
-        auto it = m->globals.find(alias.name);
-        Value v;
-        if (it != m->globals.end()) {
-          v = it->second.value;
-        } else if (auto sub = import_module(name + "." + alias.name, source::SourceRange{}, /*quiet=*/true); sub) {
-          v.kind = Value::Kind::Module;
-          v.module = sub;
-        } else {
-          std::vector<std::string> names;
-          for (const auto& [k, _] : m->globals) names.push_back(k);
-          auto& d = error(diag::Kind::NameNotInModule, alias.range, "cannot import name '" + alias.name + "' from '" + name + "'");
-          if (auto best = closest_name(alias.name, names); !best.empty()) d.help("did you mean '" + best + "'?");
-          scope()[alias.asname.empty() ? alias.name : alias.asname] = Binding{Value{}, "", alias.range};
-          continue;
-        }
-        scope()[alias.asname.empty() ? alias.name : alias.asname] = Binding{v, "", alias.range};
-      }
-      return Flow::Normal;
-    }
+    case K::FunctionDef: exec_function_def(*s.as<ast::FunctionDef>()); break;
+    case K::Import: exec_import(*s.as<ast::Import>()); break;
+    case K::ImportFrom: exec_import_from(*s.as<ast::ImportFrom>()); break;
   }
   return Flow::Normal;
+}
+
+void Evaluator::exec_expr_stmt(const ast::ExprStmt& e) {
+  discarded_ = e.value.get();
+  Value v = eval(*e.value);
+  discarded_ = nullptr;
+  if (v.kind == Value::Kind::KernelCall) {
+    auto& d = error(diag::Kind::KernelCalledDirectly, e.value->range,
+                    "kernel '" + v.kcall->fn->def->name + "' is called but never launched");
+    d.help("launch it: " + v.kcall->fn->def->name + "(...).launch(grid=(...), block=(...))");
+    abort_entry();
+  }
+}
+
+void Evaluator::exec_assign(const ast::Assign& a) {
+  Value v = eval(*a.value);
+  for (const auto& t : a.targets) assign(*t, v, a.value->range);
+}
+
+void Evaluator::exec_aug_assign(const ast::AugAssign& a) {
+  Value cur = eval(*a.target);
+  Value rhs = eval(*a.value);
+  Value v = eval_binop(a.op, cur, rhs, a.range, a.op_range);
+  assign(*a.target, v, a.range);
+}
+
+void Evaluator::exec_ann_assign(const ast::AnnAssign& a) {
+  if (!a.value) return;
+  Value v = eval(*a.value);
+  Value ann = eval(*a.annotation);
+  if (ann.kind == Value::Kind::Type && (v.is_number() || v.kind == Value::Kind::Dyn)) {
+    if (!fn_) fail(diag::Kind::NotStatic, a.annotation->range, "typed run-time values cannot be created at module level");
+    v = Value::dyn(to_expr_as(v, ann.type, a.value->range), a.value->range);
+  }
+  assign(*a.target, v, a.value->range);
+}
+
+Flow Evaluator::exec_return(const ast::Return& r) {
+  Frame& f = frame();
+  if (f.is_module) fail(diag::Kind::DynamicControlInStatic, r.range, "'return' outside a function");
+  Value v = r.value ? eval(*r.value) : Value::none();
+  if (f.is_entry) {
+    if (v.kind != Value::Kind::None)
+      fail(diag::Kind::ReturnInKernel, r.value->range, "kernels and host functions cannot return a value");
+    if (f.dyn_depth > 0) emit(ir::make_stmt(ir::StmtKind::Return, r.range));
+    return Flow::Return;
+  }
+  if (f.dyn_depth > 0) {
+    auto& d = error(diag::Kind::DynamicControlInStatic, r.range,
+                    "'return' inside run-time control flow of an inlined helper is not supported");
+    d.help("assign the result to a variable on each path and return it once at the end");
+    abort_entry();
+  }
+  if (v.kind == Value::Kind::Dyn) v = materialize(v, f.def->name + "_result", r.range);
+  f.return_value = v;
+  return Flow::Return;
+}
+
+Flow Evaluator::exec_break_continue(const ast::Stmt& s) {
+  Frame& f = frame();
+  bool is_break = s.kind == ast::StmtKind::Break;
+  if (f.loops.empty())
+    fail(diag::Kind::BreakOutsideLoop, s.range, std::string("'") + (is_break ? "break" : "continue") + "' outside a loop");
+  const LoopInfo& loop = f.loops.back();
+  if (loop.dynamic) {
+    emit(ir::make_stmt(is_break ? ir::StmtKind::Break : ir::StmtKind::Continue, s.range));
+  } else if (f.dyn_depth > loop.dyn_depth) {
+    auto& d = error(diag::Kind::DynamicControlInStatic, s.range,
+                    std::string("'") + (is_break ? "break" : "continue") +
+                        "' under a run-time condition cannot leave a loop unrolled at compile time");
+    d.help("make the condition static with cutlass.const_expr, or use a run-time range(...) loop");
+    abort_entry();
+  }
+  return is_break ? Flow::Break : Flow::Continue;
+}
+
+void Evaluator::exec_assert(const ast::Assert& a) {
+  Value t = eval(*a.test);
+  if (!t.is_static()) {
+    auto& d = error(diag::Kind::NotStatic, a.test->range, "assert needs a condition known while compiling");
+    d.help("use an if statement for run-time checks");
+    abort_entry();
+  }
+  if (truthy_static(t, a.test->range)) return;
+  std::string msg = "assertion failed";
+  if (a.msg) {
+    Value m = eval(*a.msg);
+    msg += ": " + (m.kind == Value::Kind::Str ? m.s : repr(m));
+  }
+  fail(diag::Kind::StaticAssertFailed, a.test->range, msg);
+}
+
+void Evaluator::exec_function_def(const ast::FunctionDef& d) {
+  auto fn = std::make_shared<FunctionValue>();
+  fn->def = &d;
+  fn->module = frame().module;
+  for (const auto& deco : d.decorators) {
+    const ast::Expr* target = deco.get();
+    if (const auto* c = deco->as<ast::Call>()) target = c->func.get();
+    Value dv = eval(*target);
+    if (dv.kind == Value::Kind::Builtin && dv.builtin == BuiltinId::KernelDecorator) fn->kind = FunctionValue::Kind::Kernel;
+    else if (dv.kind == Value::Kind::Builtin && dv.builtin == BuiltinId::JitDecorator) fn->kind = FunctionValue::Kind::Jit;
+    else fail(diag::Kind::UnsupportedOperation, deco->range, "unknown decorator: only @cute.kernel and @cute.jit are supported");
+  }
+  Value v;
+  v.kind = Value::Kind::Function;
+  v.fn = fn;
+  scope()[d.name] = Binding{v, "", d.name_range, frame().dyn_depth};
+}
+
+void Evaluator::exec_import(const ast::Import& imp) {
+  for (const auto& alias : imp.names) {
+    auto m = import_module(alias.name, alias.range);
+    if (!m) {
+      scope()[alias.asname.empty() ? alias.name.substr(0, alias.name.find('.')) : alias.asname] = Binding{Value{}, "", alias.range};
+      continue;
+    }
+    Value v;
+    v.kind = Value::Kind::Module;
+    if (!alias.asname.empty()) {
+      v.module = m;
+      scope()[alias.asname] = Binding{v, "", alias.range};
+    } else {
+      // `import a.b` binds `a`.
+      std::string top = alias.name.substr(0, alias.name.find('.'));
+      v.module = modules_.at(top);
+      scope()[top] = Binding{v, "", alias.range};
+    }
+  }
+}
+
+namespace {
+
+/// The module `from <dots><module> import ...` names, seen from module `current`.
+std::string absolute_module_name(const std::string& current, int level, const std::string& module) {
+  if (level == 0) return module;
+  std::string base = current;
+  for (int k = 0; k < level; ++k) base = base.substr(0, base.rfind('.') == std::string::npos ? 0 : base.rfind('.'));
+  return base.empty() ? module : (module.empty() ? base : base + "." + module);
+}
+
+}  // namespace
+
+void Evaluator::exec_import_from(const ast::ImportFrom& imp) {
+  std::string name = absolute_module_name(frame().module->name, imp.level, imp.module);
+  auto m = import_module(name, imp.module_range.valid() ? imp.module_range : imp.range);
+  if (!m) {
+    for (const auto& alias : imp.names) scope()[alias.asname.empty() ? alias.name : alias.asname] = Binding{Value{}, "", alias.range};
+    return;
+  }
+  for (const auto& alias : imp.names) {
+    auto it = m->globals.find(alias.name);
+    Value v;
+    if (it != m->globals.end()) {
+      v = it->second.value;
+    } else if (auto sub = import_module(name + "." + alias.name, source::SourceRange{}, /*quiet=*/true); sub) {
+      v.kind = Value::Kind::Module;
+      v.module = sub;
+    } else {
+      std::vector<std::string> names;
+      for (const auto& [k, _] : m->globals) names.push_back(k);
+      auto& d = error(diag::Kind::NameNotInModule, alias.range, "cannot import name '" + alias.name + "' from '" + name + "'");
+      if (auto best = closest_name(alias.name, names); !best.empty()) d.help("did you mean '" + best + "'?");
+      // v stays poisoned: its uses are quiet.
+    }
+    scope()[alias.asname.empty() ? alias.name : alias.asname] = Binding{v, "", alias.range};
+  }
 }
 
 void Evaluator::promote_for_region(const std::set<std::string>& assigned, source::SourceRange r) {

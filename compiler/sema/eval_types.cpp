@@ -8,6 +8,8 @@
 //  - integer with float: the float; Float16 with BFloat16: Float32; two floats:
 //    the wider;
 //  - Boolean operands count as Int32 in arithmetic.
+// Also the evaluator's diagnostics: error() and fail(), with their context
+// notes, and the budget of compile-time evaluation steps (E0512).
 #include <cmath>
 #include <cstdlib>
 

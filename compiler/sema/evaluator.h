@@ -3,6 +3,7 @@
 // construct across eval_*.cpp files; this header is their shared interface.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -60,6 +61,25 @@ struct FnCtx {
   std::vector<std::pair<std::string, int64_t>> wgmma_accumulators;
 };
 
+/// What a kernel specialization is cached on (Evaluator::kernel_cache_): the kernel, the
+/// launch's static block and cluster dims (0s for a run-time block or no cluster=), and per
+/// argument passed a canonical description of what specializes it (a tensor's element type,
+/// memory space, alignment and layout with its run-time leaves numbered by first use; a run-time
+/// scalar's type; a static value's repr).
+struct KernelKey {
+  const ast::FunctionDef* def = nullptr;
+  std::array<int64_t, 3> block{}, cluster{};
+  struct Arg {
+    std::string text;
+    const FunctionValue* function = nullptr;  ///< a function passed statically: specialized on which one
+  };
+  std::vector<Arg> args;
+  bool operator<(const KernelKey& o) const;
+};
+
+/// A launch's arguments as a kernel sees them: the key, the specialization's text, the run-time leaves (entry.cpp).
+struct KernelSignature;
+
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
 struct LoopInfo {
@@ -95,7 +115,9 @@ class Evaluator {
 
   std::optional<ir::Program> run(source::FileId main, std::vector<std::string>* deps);
 
-  // ---- diagnostics (eval_util.cpp)
+  // ---- diagnostics (eval_types.cpp): a mistake met again (a helper inlined into two
+  // specializations) is reported once; each error gets the inlined call sites and the
+  // "in kernel ..." context as notes (flush_context).
   diag::Diagnostic& error(diag::Kind k, source::SourceRange r, std::string msg);
   [[noreturn]] void fail(diag::Kind k, source::SourceRange r, std::string msg);
   [[noreturn]] void abort_entry() { throw AbortEntry{}; }
@@ -115,6 +137,8 @@ class Evaluator {
   Value eval_attribute(const ast::Attribute& a);
   Value eval_subscript(const ast::Subscript& s);
   Value eval_binop(ast::BinOpKind op, Value lhs, Value rhs, source::SourceRange r, source::SourceRange op_r);
+  /// A binary operation with a run-time operand: IR in the promoted type (docs/language.md "Promotion").
+  Value dynamic_binop(ast::BinOpKind op, const Value& lhs, const Value& rhs, source::SourceRange r, source::SourceRange op_r);
   Value eval_unary(ast::UnaryOpKind op, Value v, source::SourceRange r);
   Value eval_compare(ast::CmpOpKind op, Value lhs, Value rhs, source::SourceRange r);
   Value eval_boolop(const ast::BoolOp& b);
@@ -140,6 +164,17 @@ class Evaluator {
   // ---- statements (eval_stmt.cpp)
   Flow exec_body(const ast::Body& body);
   Flow exec(const ast::Stmt& s);
+  void exec_expr_stmt(const ast::ExprStmt& e);
+  void exec_assign(const ast::Assign& a);
+  void exec_aug_assign(const ast::AugAssign& a);
+  void exec_ann_assign(const ast::AnnAssign& a);
+  Flow exec_return(const ast::Return& r);
+  Flow exec_break_continue(const ast::Stmt& s);
+  /// assert with a static condition: E0504 when it is false.
+  void exec_assert(const ast::Assert& a);
+  void exec_function_def(const ast::FunctionDef& d);
+  void exec_import(const ast::Import& imp);
+  void exec_import_from(const ast::ImportFrom& imp);
   void assign(const ast::Expr& target, Value v, source::SourceRange r);
   void bind_name(const std::string& name, Value v, source::SourceRange r);
   Flow exec_if(const ast::If& s);
@@ -173,7 +208,8 @@ class Evaluator {
   ir::ExprRef tensor_offset(const TensorValue& t, const Value& index, source::SourceRange r);
   Value tensor_size(const TensorValue& t, source::SourceRange r);
 
-  // ---- checks every builtin call makes (call_args.cpp): E0406 and E0405
+  // ---- E0406 and E0405 for the helpers still handed a call's raw arguments (mbarrier_arrive,
+  // make_ldmatrix_atom; call_args.cpp): registry rows are bound by bind_builtin_args (registry.h)
   void check_keywords(const Kwargs& kwargs, const std::string& fn, std::initializer_list<const char*> allowed, source::SourceRange r);
   void check_arity(size_t given, size_t lo, size_t hi, const std::string& fn, source::SourceRange r);
 
@@ -259,6 +295,18 @@ class Evaluator {
 
   // ---- entry points (entry.cpp)
   void build_host_function(const std::shared_ptr<FunctionValue>& fn);
+  /// One host parameter from its annotation: a Constexpr value, a scalar, or a tensor
+  /// whose extents and strides bind the symbols of the host function (FnCtx::symbols).
+  void bind_host_param(const ast::Param& p, std::set<std::string>& stride_symbols);
+  /// A Constexpr parameter's value: -D NAME=VALUE, else its default (E0510 for neither or a bad value).
+  std::optional<Value> host_constexpr_value(const ast::Param& p);
+  void bind_host_tensor(const ast::Param& p, const TensorSpec& spec, ir::HostParam hp, std::set<std::string>& stride_symbols);
+  std::vector<layout::IntTuple> host_tensor_shape(const ast::Param& p, const TensorSpec& spec, int index, ir::HostParam& hp,
+                                                  const std::set<std::string>& stride_symbols);
+  std::vector<layout::IntTuple> host_tensor_strides(const ast::Param& p, const TensorSpec& spec, int index,
+                                                    std::set<std::string>& stride_symbols);
+  /// A symbol's first use: an Int64 parameter of the host function, checked against its divisibility.
+  void bind_host_symbol(const Value& d, const ast::Param& p, int index, int mode, bool is_stride);
   void warn_unused_imports(const ModuleValue& m);
   void launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site);
   void check_kernel_annotations(const KernelCall& kc);
@@ -269,8 +317,22 @@ class Evaluator {
   void report_ragged_tiles(const FnCtx& ctx);
   /// E0706: the kernel's shared memory over the target's per-block limit.
   void check_smem_limit(const FnCtx& ctx, const std::string& kernel);
+  /// The kernel's index in the program for this launch, specialized (and generated) once per KernelKey;
+  /// appends the host's arguments for its parameters to `host_args`.
   int instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args,
                          const int64_t static_cluster[3] = nullptr);
+  /// `cluster` is null for a launch without cluster=.
+  KernelSignature kernel_signature(const KernelCall& kc, const int64_t static_block[3], const int64_t cluster[3]);
+  KernelKey::Arg kernel_arg_key(const KernelCall& kc, const ast::Param& p, const Value& a, KernelSignature& sig);
+  std::string tensor_arg_key(const KernelCall& kc, const ast::Param& p, const TensorValue& t, KernelSignature& sig);
+  /// A C++ name for a new specialization of kernel `source_name`, unique in the program.
+  std::string kernel_name(const std::string& source_name);
+  int generate_kernel(const KernelCall& kc, const KernelSignature& sig, const int64_t static_block[3], const int64_t cluster[3]);
+  /// Parameter i inside the kernel being built (fn_): tensors and TMA atoms become pointer
+  /// parameters, run-time scalars (and a tuple's run-time elements) value parameters.
+  Value kernel_param_value(const KernelCall& kc, size_t i);
+  /// The signature's run-time layout leaves as Int64 parameters of the kernel being built.
+  void bind_kernel_leaves(const KernelSignature& sig);
   /// launch(cluster=...) (cluster_ops.cpp): static positive dims, at most 16
   /// blocks, sm_90 (E0709), static grid dims divisible (E0711); fills `out`.
   void check_cluster(const Value& cluster, const std::vector<Value>& grid, source::SourceRange r, int64_t out[3]);
@@ -291,7 +353,7 @@ class Evaluator {
   std::vector<std::string>* deps_ = nullptr;
   std::vector<Frame*> frames_;
   FnCtx* fn_ = nullptr;
-  std::map<std::string, int> kernel_cache_;
+  std::map<KernelKey, int> kernel_cache_;
   std::set<std::string> kernel_names_;
   std::vector<const ast::FunctionDef*> inline_stack_;
   std::set<std::string> used_defines_;
@@ -305,9 +367,9 @@ class Evaluator {
   /// error's index and the contexts to append once its reporter is done.
   std::optional<size_t> pending_diag_;
   std::vector<std::pair<std::string, source::SourceRange>> pending_context_;
-  std::set<std::string> host_names_;
+  std::set<std::string> host_names_;         ///< @cute.jit names: kernels must not take them
   std::set<std::string> main_globals_read_;  ///< names of the compiled file read through its globals
-  diag::Diagnostic duplicate_sink_;  ///< receives notes for a suppressed duplicate error  ///< @cute.jit names: kernels must not take them
+  diag::Diagnostic duplicate_sink_;          ///< receives notes for a suppressed duplicate error
   /// Statements run and helpers inlined while compiling: a budget against
   /// programs whose static evaluation would not finish (E0512).
   int64_t steps_ = 0;
