@@ -312,9 +312,11 @@ Value core_size(Evaluator& ev, BuiltinCall& c) {
   }
   if (x.kind == Value::Kind::Tuple) {
     std::vector<Value> xs = *x.elts;
-    if (!path.empty()) {
-      if (path[0] < 0 || path[0] >= static_cast<int64_t>(xs.size())) ev.fail(diag::Kind::IndexOutOfRange, mode_at, "mode out of range");
-      xs = {xs[path[0]]};
+    for (int64_t k : path) {  // mode=[i, j]: mode j of mode i, as for layouts
+      if (k < 0 || k >= static_cast<int64_t>(xs.size()))
+        ev.fail(diag::Kind::IndexOutOfRange, mode_at, "mode " + std::to_string(k) + " is out of range for " + repr(Value::tuple(xs)));
+      Value sub = xs[static_cast<size_t>(k)];
+      xs = sub.kind == Value::Kind::Tuple ? *sub.elts : std::vector<Value>{sub};
     }
     Value acc = Value::integer(1);
     std::function<void(const Value&)> mul = [&](const Value& v) {

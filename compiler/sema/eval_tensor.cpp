@@ -232,6 +232,10 @@ ir::ExprRef Evaluator::tensor_offset(const TensorValue& t, const Value& index, s
     d.note("the tensor's shape is " + shape_text(t.layout.shape));
     abort_entry();
   }
+  // One element's address: a None (a kept mode of a slice) would silently stand for coordinate 0
+  // (atomics, mbarriers and async copies name their element this way).
+  if (has_none(index))
+    fail(diag::Kind::UnsupportedOperation, r, "an element's coordinate cannot hold None, found " + repr(index) + "; give every mode an index");
   Value off = layout_offset(t.layout, index, r);
   if (t.offset) off = eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
   ir::ExprRef e = to_expr_as(swizzled(t, off, r), ScalarType::Int64, r);

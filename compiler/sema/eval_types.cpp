@@ -14,6 +14,7 @@
 #include <cstdlib>
 
 #include "sema/evaluator.h"
+#include "sema/registry.h"
 
 namespace tileslc::sema {
 
@@ -335,7 +336,8 @@ std::string repr(const Value& v) {
     }
     case Value::Kind::Module: return "<module '" + v.module->name + "'>";
     case Value::Kind::Function: return "<function " + v.fn->def->name + ">";
-    case Value::Kind::Builtin: return "<builtin>";
+    // The row's name: print() shows it, and kernel specialization keys tell two builtins apart by it.
+    case Value::Kind::Builtin: return std::string(v.self ? "<method " : "<builtin ") + builtin_info(v.builtin).name + ">";
     case Value::Kind::KernelCall: return "<kernel call " + v.kcall->fn->def->name + "(...)>";
     case Value::Kind::SymDim: return v.s;
     case Value::Kind::TensorSpec: return "<tensor type>";

@@ -189,20 +189,27 @@ LayoutTilerOp layout_tiler_op(BuiltinId id) {
 
 Value layout_make_layout(Evaluator& ev, BuiltinCall& c) {
   auto shape = ev.to_int_tuple(c[0], c.range(0), "the shape");
-  // A layout's extents count elements: a static negative one has no meaning.
-  std::function<void(const layout::IntTuple&)> check_extents = [&](const layout::IntTuple& t) {
-    if (t.is_tuple()) {
-      for (const auto& x : t.elems()) check_extents(x);
-    } else if (t.is_leaf() && t.value().has_value() && t.value().value() < 0) {
-      ev.fail(diag::Kind::BadLayoutArgument, c.range(0),
-              "the shape's extents must not be negative, found " + std::to_string(t.value().value()) + " in " + shape.to_string());
-    }
-  };
-  check_extents(shape);
-  return algebra(ev, c, [&] {
-    if (c.has(1)) return layout_value(layout::make_layout(shape, ev.to_int_tuple(c[1], c.range(1), "the stride")));
-    return layout_value(layout::make_layout(shape));
-  });
+  // A layout's extents count elements: a static negative one has no meaning. None (CuTe's `_`,
+  // a kept mode of a slice) is no extent or stride at all.
+  std::function<void(const layout::IntTuple&, const layout::IntTuple&, size_t, const char*)> check =
+      [&](const layout::IntTuple& t, const layout::IntTuple& whole, size_t slot, const char* what) {
+        if (t.is_tuple()) {
+          for (const auto& x : t.elems()) check(x, whole, slot, what);
+        } else if (t.is_underscore()) {
+          ev.fail(diag::Kind::BadLayoutArgument, c.range(slot),
+                  std::string("the ") + what + " must be integers, found None in " + whole.to_string());
+        } else if (slot == 0 && t.is_leaf() && t.value().has_value() && t.value().value() < 0) {
+          ev.fail(diag::Kind::BadLayoutArgument, c.range(0),
+                  "the shape's extents must not be negative, found " + std::to_string(t.value().value()) + " in " + whole.to_string());
+        }
+      };
+  check(shape, shape, 0, "shape's extents");
+  std::optional<layout::IntTuple> stride;
+  if (c.has(1)) {
+    stride = ev.to_int_tuple(c[1], c.range(1), "the stride");
+    check(*stride, *stride, 1, "strides");
+  }
+  return algebra(ev, c, [&] { return layout_value(stride ? layout::make_layout(shape, *stride) : layout::make_layout(shape)); });
 }
 
 Value layout_make_ordered_layout(Evaluator& ev, BuiltinCall& c) {
@@ -334,15 +341,62 @@ Value layout_flatten(Evaluator& ev, BuiltinCall& c) {
   return ev.from_int_tuple(layout::flatten(ev.to_int_tuple(c[0], c.range(0), "the argument")), c.site.range);
 }
 
+namespace {
+
+/// True for the IntTuple forms CuTe DSL's get/select/group_modes take besides layouts: a tuple or
+/// a single integer (static or run-time). They return a tuple then, not a layout.
+bool is_int_tuple_value(const Value& v) {
+  return v.kind == Value::Kind::Tuple || v.kind == Value::Kind::Int || v.kind == Value::Kind::Dyn ||
+         v.kind == Value::Kind::SymDim;
+}
+
+/// The modes of a tuple value (an integer is a rank-1 tuple).
+std::vector<Value> modes_of(const Value& v) { return v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v}; }
+
+/// Mode `m` of a tuple value, or E0409 naming the tuple.
+Value tuple_mode(Evaluator& ev, BuiltinCall& c, const Value& t, size_t m, size_t mode_slot) {
+  std::vector<Value> xs = modes_of(t);
+  if (m >= xs.size())
+    ev.fail(diag::Kind::IndexOutOfRange, c.range(mode_slot), "mode " + std::to_string(m) + " is out of range for " + repr(t));
+  return xs[m];
+}
+
+/// A group_modes bound: static, and negative ones count from the end as in Python (CuTe DSL).
+size_t mode_bound(Evaluator& ev, BuiltinCall& c, size_t slot, size_t rank, const char* what) {
+  int64_t b = ev.require_static_int(c[slot], c.range(slot), what);
+  if (b < 0) b += static_cast<int64_t>(rank);
+  if (b < 0 || b > static_cast<int64_t>(rank))
+    ev.fail(diag::Kind::IndexOutOfRange, c.range(slot),
+            std::string(what) + " " + std::to_string(ev.require_static_int(c[slot], c.range(slot), what)) + " is out of range for " +
+                std::to_string(rank) + " modes");
+  return static_cast<size_t>(b);
+}
+
+}  // namespace
+
 Value layout_select(Evaluator& ev, BuiltinCall& c) {
+  if (is_int_tuple_value(c[0])) {
+    std::vector<Value> out;
+    for (size_t m : modes_arg(ev, c, 1)) out.push_back(tuple_mode(ev, c, c[0], m, 1));
+    return Value::tuple(std::move(out));
+  }
   return algebra(ev, c, [&] { return layout_value(layout::select(layout_arg(ev, c, 0), modes_arg(ev, c, 1))); });
 }
 
 Value layout_group_modes(Evaluator& ev, BuiltinCall& c) {
+  if (is_int_tuple_value(c[0])) {
+    std::vector<Value> xs = modes_of(c[0]);
+    size_t begin = mode_bound(ev, c, 1, xs.size(), "begin");
+    size_t end = c.has(2) ? mode_bound(ev, c, 2, xs.size(), "end") : xs.size();  // end=None: through the last mode
+    if (begin > end) ev.fail(diag::Kind::IndexOutOfRange, c.range(1), "begin must not be after end");
+    std::vector<Value> out(xs.begin(), xs.begin() + static_cast<std::ptrdiff_t>(begin));
+    out.push_back(Value::tuple(std::vector<Value>(xs.begin() + static_cast<std::ptrdiff_t>(begin), xs.begin() + static_cast<std::ptrdiff_t>(end))));
+    out.insert(out.end(), xs.begin() + static_cast<std::ptrdiff_t>(end), xs.end());
+    return Value::tuple(std::move(out));
+  }
   layout::Layout l = layout_arg(ev, c, 0);
-  auto begin = static_cast<size_t>(ev.require_static_int(c[1], c.range(1), "begin"));
-  // CuTe DSL: end=None groups through the last mode.
-  auto end = c.has(2) ? static_cast<size_t>(ev.require_static_int(c[2], c.range(2), "end")) : l.rank();
+  size_t begin = mode_bound(ev, c, 1, l.rank(), "begin");
+  size_t end = c.has(2) ? mode_bound(ev, c, 2, l.rank(), "end") : l.rank();  // CuTe DSL: end=None groups through the last mode
   return algebra(ev, c, [&] { return layout_value(layout::group_modes(l, begin, end)); });
 }
 
@@ -359,6 +413,13 @@ Value layout_size_in_bytes(Evaluator& ev, BuiltinCall& c) {
   return ev.eval_binop(ast::BinOpKind::Mul, elems, Value::integer(bytes), c.site.range, c.site.range);
 }
 
-Value layout_get(Evaluator& ev, BuiltinCall& c) { return layout_value(layout_mode(ev, c, layout_arg(ev, c, 0), 1)); }
+Value layout_get(Evaluator& ev, BuiltinCall& c) {
+  if (is_int_tuple_value(c[0])) {  // get(((1, 2), 3), mode=[0, 1]) is 2
+    Value v = c[0];
+    for (size_t m : modes_arg(ev, c, 1)) v = tuple_mode(ev, c, v, m, 1);
+    return v;
+  }
+  return layout_value(layout_mode(ev, c, layout_arg(ev, c, 0), 1));
+}
 
 }  // namespace tileslc::sema

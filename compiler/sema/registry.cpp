@@ -233,7 +233,13 @@ Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args, Kwa
   BuiltinCall call(info, site);
   call.callee = &callee;
   bind_builtin_args(*this, call, args, kwargs);
-  return info.handler(*this, call);
+  try {
+    return info.handler(*this, call);
+  } catch (const layout::LayoutError& e) {
+    // Handlers report the algebra's failed preconditions with the layouts involved; any that
+    // escapes one (a conversion outside its algebra() wrapper) is still E0601 here, never a crash.
+    fail(diag::Kind::LayoutAlgebraError, site.range, e.what());
+  }
 }
 
 }  // namespace tileslc::sema
