@@ -191,12 +191,10 @@ Value sm90_setmaxnreg(Evaluator& ev, BuiltinCall& c) {
       c.id() == BuiltinId::WarpgroupRegAlloc ? ir::Intrinsic::SetmaxnregInc : ir::Intrinsic::SetmaxnregDec;
   int64_t n = ev.require_static_int(c[0], c.range(0), "the register count");
   // The counts the runtime has an instruction for: the intrinsic's domain.
+  // PTX ISA, "setmaxnreg": a multiple of 8 from 24 to 256 per thread (the intrinsic's domain).
   if (!ir::immediate_index(reg, 0, std::to_string(n))) {
-    std::string list;
-    for (const std::string& v : ir::intrinsic_info(reg).immediates[0].domain) list += (list.empty() ? "" : ", ") + v;
-    auto& d = ev.error(diag::Kind::BadLaunch, c.range(0), c.name() + "(" + std::to_string(n) + "): the register count must be one of " + list);
-    d.note("setmaxnreg takes a multiple of 8 from 24 to 256 per thread (PTX ISA, \"setmaxnreg\")");
-    ev.abort_entry();
+    ev.fail(diag::Kind::BadLaunch, c.range(0),
+            c.name() + "(" + std::to_string(n) + "): the register count must be a multiple of 8 from 24 to 256");
   }
   effect(ev, ir::intrinsic(reg, {n}, {}, ScalarType::Int32), c.site.range);
   return Value::none();
