@@ -60,19 +60,33 @@ struct LaunchConfig {
 
 LaunchConfig launch_config(Evaluator& ev, std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site) {
   LaunchConfig cfg;
+  bool misspelt = false;
+  auto keyword_at = [&](const std::string& k) {
+    for (const auto& kw : site.keywords)
+      if (kw.name == k) return kw.name_range;
+    return site.range;
+  };
   for (auto& [k, v] : kwargs) {
     if (k == "grid") cfg.grid = v;
     else if (k == "block") cfg.block = v;
     else if (k == "cluster") cfg.cluster = v;
     else if (k == "smem") cfg.smem = v;
-    else if (k == "stream")
-      ev.fail(diag::Kind::BadLaunch, site.range, "launch(stream=...) is not supported yet: launches use the host function's stream parameter");
-    else {
+    else if (k == "stream") {
+      // None is the default: the host function's stream parameter.
+      if (v.kind != Value::Kind::None)
+        ev.fail(diag::Kind::BadLaunch, keyword_at(k),
+                "Kernel.launch(stream=...) is not supported yet: launches use the host function's stream parameter");
+    } else {
       // Reported, then ignored: the kernel itself is still checked.
-      auto& d = ev.error(diag::Kind::UnknownKeyword, site.range, ".launch() got an unexpected keyword argument '" + k + "'");
-      d.help("launch takes grid=, block=, smem= and cluster=");
+      auto& d = ev.error(diag::Kind::UnknownKeyword, keyword_at(k), "Kernel.launch() got an unexpected keyword argument '" + k + "'");
+      std::string best = closest_name(k, {"grid", "block", "smem", "stream", "cluster"});
+      if (!best.empty()) d.help("did you mean '" + best + "'?");
+      else d.help("launch takes grid=, block=, smem=, stream= and cluster=");
+      misspelt = true;
     }
   }
+  // A misspelt grid= or block= is reported once, above.
+  if ((!cfg.grid || !cfg.block) && misspelt) ev.abort_entry();
   if (!cfg.grid || !cfg.block) {
     auto& d = ev.error(diag::Kind::BadLaunch, site.range, std::string(".launch() needs ") + (!cfg.grid ? "grid=" : "block=") + "(x, y, z)");
     d.help("e.g. .launch(grid=(cute.ceil_div(N, 256), 1, 1), block=(256, 1, 1))");
@@ -583,7 +597,8 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   const auto* def = kc.fn->def;
   if (kc.args.size() > def->params.size()) {
     auto& d = error(diag::Kind::WrongArity, kc.range,
-                    "kernel '" + def->name + "' takes " + std::to_string(def->params.size()) + " arguments, " +
+                    "kernel '" + def->name + "' takes " + std::to_string(def->params.size()) +
+                        (def->params.size() == 1 ? " argument, " : " arguments, ") +
                         std::to_string(kc.args.size()) + " given");
     d.label(def->name_range, "kernel declared here");
     abort_entry();
