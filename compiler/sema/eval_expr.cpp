@@ -289,7 +289,10 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
       break;
     default: break;
   }
-  fail(diag::Kind::NoSuchAttribute, a.attr_range, describe(base) + " has no attribute '" + a.attr + "'");
+  auto& d = error(diag::Kind::NoSuchAttribute, a.attr_range, describe(base) + " has no attribute '" + a.attr + "'");
+  std::string best = closest_name(a.attr, method_names(base.kind));
+  if (!best.empty()) d.help("did you mean '" + best + "'?");
+  abort_entry();
 }
 
 namespace {
