@@ -174,6 +174,9 @@ Layout tile_to_shape(const Layout& block, const Shape& target, const std::option
   for (size_t i = 0; i < r; ++i) {
     Int b = bshape[i].value(), t = tshape[i].value();
     int64_t bv = b.require_value("tile_to_shape"), tv = t.require_value("tile_to_shape");
+    if (bv < 0)
+      throw LayoutError("tile_to_shape: mode " + std::to_string(i) + " of the block " + block.to_string() +
+                        " has size " + b.to_string() + ", not a positive one");
     if (bv == 0 || tv % bv != 0)
       throw LayoutError("tile_to_shape: mode " + std::to_string(i) + " of the target shape " + target.to_string() +
                         " is not divisible by the block's " + b.to_string() + " (block " + block.to_string() + ")");
@@ -237,7 +240,10 @@ Layout downcast_leaf(int n, const Int& s, const Int& d) {
 }
 }  // namespace
 
-Layout upcast(int n, const Layout& l) { return map_leaves(l, upcast_leaf, n); }
+Layout upcast(int n, const Layout& l) {
+  if (n <= 0) throw LayoutError("upcast: factor " + std::to_string(n) + " is not positive");
+  return map_leaves(l, upcast_leaf, n);
+}
 Layout downcast(int n, const Layout& l) { return map_leaves(l, downcast_leaf, n); }
 
 Layout recast_layout(int old_bits, int new_bits, const Layout& l) {

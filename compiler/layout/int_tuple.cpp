@@ -3,6 +3,7 @@
 // CuTe's notation, and the tuple algorithms everything else builds on
 // (size, flatten, compact strides, shape_div/shape_mod, crd2idx/idx2crd).
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 #include "layout/layout.h"
@@ -64,18 +65,23 @@ Int binary(const Int& a, const Int& b, char op) {
       case '*': overflow = __builtin_mul_overflow(x, y, &r); break;
       case '/':
         if (y == 0) throw LayoutError("division by zero");
-        r = x / y;
+        overflow = x == INT64_MIN && y == -1;  // the one quotient that does not fit (and traps)
+        r = overflow ? 0 : x / y;
         break;
       case '%':
         if (y == 0) throw LayoutError("modulo by zero");
-        r = x % y;
+        r = y == -1 ? 0 : x % y;  // INT64_MIN % -1 traps; the remainder is 0
         break;
     }
     if (overflow)
       throw LayoutError("integer overflow: " + std::to_string(x) + " " + op + " " + std::to_string(y) + " does not fit in 64 bits");
     return a.is_static() && b.is_static() ? Int(r) : Int::dynamic(r);
   }
-  // At least one symbolic operand: fold the identities, else build C++ text.
+  // At least one symbolic operand: a constant zero divisor is still an error
+  // (it would otherwise become a division by zero in the generated code).
+  if (op == '/' && b.is_constant(0)) throw LayoutError("division of " + a.to_string() + " by zero");
+  if (op == '%' && b.is_constant(0)) throw LayoutError("modulo of " + a.to_string() + " by zero");
+  // Fold the identities, else build C++ text.
   if (op == '*') {
     if (a.is_constant(0) || b.is_constant(0)) return Int(0);
     if (a.is_constant(1)) return b;
@@ -108,8 +114,10 @@ Int ceil_div(const Int& a, const Int& b) {
   if (a.has_value() && b.has_value()) {
     int64_t x = a.value(), y = b.value();
     if (y == 0) throw LayoutError("ceil_div: division by zero");
+    if (x == INT64_MIN && y == -1)
+      throw LayoutError("integer overflow: ceil_div(" + std::to_string(x) + ", -1) does not fit in 64 bits");
     int64_t q = x / y;
-    if ((x % y != 0) && ((x > 0) == (y > 0))) ++q;
+    if (y != -1 && (x % y != 0) && ((x > 0) == (y > 0))) ++q;
     return a.is_static() && b.is_static() ? Int(q) : Int::dynamic(q);
   }
   if (b.is_constant(1)) return a;
@@ -292,7 +300,9 @@ namespace {
 void check_divides_either(const Int& a, const Int& b, std::string_view op) {
   int64_t x = a.require_value(op), y = b.require_value(op);
   if (x == 0 || y == 0) throw LayoutError(std::string(op) + ": zero in " + a.to_string() + " and " + b.to_string());
-  if (x % y != 0 && y % x != 0)
+  // x % -1 is 0 but INT64_MIN % -1 traps, so a divisor of +-1 is tested first.
+  auto divides = [](int64_t n, int64_t m) { return m == 1 || m == -1 || n % m == 0; };
+  if (!divides(x, y) && !divides(y, x))
     throw LayoutError(std::string(op) + ": " + a.to_string() + " and " + b.to_string() +
                       " do not divide each other");
 }
@@ -370,6 +380,9 @@ Int crd2idx(const Coord& crd, const Shape& shape, const Stride& stride) {
       idx = idx + crd2idx(Coord(c), shape[i], stride[i]);
     } else {
       Int s = product(shape[i]);
+      if (s.has_value() && s.value() <= 0)
+        throw LayoutError("crd2idx: mode " + std::to_string(i) + " of shape " + shape.to_string() + " has size " +
+                          s.to_string() + "; an integer coordinate cannot be split over it");
       idx = idx + crd2idx(Coord(c % s), shape[i], stride[i]);
       c = c / s;
     }
@@ -390,6 +403,10 @@ Coord idx2crd(const Coord& idx, const Shape& shape) {
   // Each leaf: (idx / compact_stride) % shape.
   IntTuple strides = compact_col_major(shape);
   std::vector<Int> s = flatten_leaves(shape), d = flatten_leaves(strides), out;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (s[i].has_value() && s[i].value() <= 0)
+      throw LayoutError("idx2crd: shape " + shape.to_string() + " has a mode of size " + s[i].to_string() +
+                        "; an index cannot be split over it");
   for (size_t i = 0; i < s.size(); ++i) out.push_back((idx.value() / d[i]) % s[i]);
   return unflatten(out, shape);
 }

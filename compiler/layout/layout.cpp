@@ -177,6 +177,10 @@ Layout compose_mode(const std::vector<Mode>& a, const Layout& a_orig, const Int&
     const Int& cd = a[i].stride;
     Int ad = abs(rest_stride);
     int64_t csv = cs.require_value("composition"), adv = ad.require_value("composition");
+    if (csv <= 0)
+      fail("mode " + std::to_string(i) + " of the left layout has size " + cs.to_string() + ", not a positive one");
+    if (adv <= 0)
+      fail("stride " + rest_stride.to_string() + " cannot divide shape " + cs.to_string() + " of the left layout");
     if (csv % adv != 0 && adv % csv != 0)
       fail("stride " + rest_stride.to_string() + " does not divide shape " + cs.to_string() +
            " of the left layout, nor the reverse");
@@ -187,6 +191,7 @@ Layout compose_mode(const std::vector<Mode>& a, const Layout& a_orig, const Int&
       continue;
     }
     int64_t nsv = next_shape.value(), rsv = rest_shape.require_value("composition");
+    if (rsv <= 0) fail("the right layout has a mode of size " + rest_shape.to_string() + ", not a positive one");
     if (nsv % rsv != 0 && rsv % nsv != 0)
       fail("shape " + rest_shape.to_string() + " is not divisible by " + next_shape.to_string() +
            " (the rest of mode " + std::to_string(i) + " of the left layout), nor the reverse");
@@ -246,6 +251,9 @@ Layout complement(const Layout& l, const Int& cotarget) {
   Int current(1);
   for (const auto& x : m) {
     Int d = abs(x.stride);
+    if (x.shape.has_value() && x.shape.value() <= 0)
+      throw LayoutError("complement: " + l.to_string() + " has a mode of size " + x.shape.to_string() +
+                        "; complement needs positive sizes");
     if (d.has_value() && current.has_value()) {
       if (d.value() < current.value())
         throw LayoutError("complement: " + l.to_string() + " is not injective (a mode of stride " + d.to_string() +

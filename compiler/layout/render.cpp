@@ -130,6 +130,7 @@ Grid tv_grid(const Layout& tv, const Shape& tile, std::vector<std::string>* colo
   int64_t m = size(tile[0]).require_value("show-tv");
   int64_t n = tile.is_tuple() && tile.rank() > 1 ? size(tile).require_value("show-tv") / (m ? m : 1) : 1;
   if (!tile.is_tuple()) m = size(tile).require_value("show-tv");
+  if (m < 0 || n < 0) throw LayoutError("show-tv: tile " + tile.to_string() + " has a negative extent");
   if (m * n > kMaxCells) throw LayoutError("show-tv: tile " + tile.to_string() + " has too many elements to draw");
   Grid g{m, n, std::vector<std::string>(static_cast<size_t>(m * n))};
   std::vector<int64_t> owner(static_cast<size_t>(m * n), -1);

@@ -6,6 +6,9 @@
 // max_common_vector, recast_layout, slice, swizzles, and error messages.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <functional>
+
 #include "layout/layout.h"
 
 namespace tileslc::layout {
@@ -222,6 +225,52 @@ TEST(LayoutShow, PrintLayoutTable) {
   std::string svg = tv_svg(L("((2,2),2):((4,1),2)"), T("(4,2)"));
   EXPECT_NE(svg.find("T3/V1"), std::string::npos);
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+}
+
+// A zero (or negative) extent used to reach a raw integer division or modulo
+// and trap with SIGFPE; every such path now throws LayoutError instead.
+std::string what_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const LayoutError& e) {
+    return e.what();
+  }
+  return "(no LayoutError)";
+}
+
+TEST(LayoutErrors, ZeroExtentsThrowInsteadOfTrapping) {
+  Layout a = L("(4,4):(1,4)");
+  for (auto op : {logical_product, zipped_product, tiled_product, flat_product})
+    EXPECT_THROW(op(a, Ti("(2,0)")), LayoutError);
+  EXPECT_EQ(what_of([&] { logical_product(a, Ti("(2,0)")); }),
+            "composition: the right layout has a mode of size 0, not a positive one (in (4,0):(1,16) o 0:1)");
+  EXPECT_EQ(what_of([] { composition(L("(3,5):(7,2)"), L("0:1")); }),
+            "composition: the right layout has a mode of size 0, not a positive one (in (3,5):(7,2) o 0:1)");
+  EXPECT_EQ(what_of([] { composition(L("(4,0,8):(3,3,3)"), L("(3,3):(4,8)")); }),
+            "composition: mode 1 of the left layout has size 0, not a positive one (in (4,0,8):(3,3,3) o 3:4)");
+  EXPECT_THROW(composition(L("(3,5):(7,2)"), Layout(Int(4), Int::dynamic(0))), LayoutError);
+  EXPECT_THROW(make_layout_tv(L("(4,8):(1,4)"), L("(4,0):(1,4)")), LayoutError);
+  EXPECT_THROW(make_layout_tv(L("0:1"), L("(4,2):(1,4)")), LayoutError);
+  EXPECT_THROW(max_common_vector(L("(4,4,3):(2,3,-3)"), L("(0,2):(1,2)")), LayoutError);
+  EXPECT_THROW(max_common_vector(L("(4,8):(8,1)"), L("(2,0):(1,2)")), LayoutError);
+  EXPECT_EQ(what_of([] { complement(L("(2,0,2):(1,2,16)"), 64); }),
+            "complement: (2,0,2):(1,2,16) has a mode of size 0; complement needs positive sizes");
+  EXPECT_THROW(complement(L("-2:1"), 8), LayoutError);
+  EXPECT_THROW(blocked_product(L("(0,8):(3,4)"), L("(4,0,4):(0,3,3)")), LayoutError);
+  EXPECT_THROW(tile_to_shape(L("(2,-2):(1,2)"), T("(4,4)")), LayoutError);
+  EXPECT_THROW(upcast(0, L("(4,8):(8,1)")), LayoutError);
+  EXPECT_THROW(idx2crd(T("3"), T("(1,0)")), LayoutError);
+  EXPECT_THROW(crd2idx(T("3"), T("(0,4)"), T("(1,0)")), LayoutError);
+  // INT64_MIN / -1 overflows (and traps) too.
+  EXPECT_THROW(Int(INT64_MIN) / Int(-1), LayoutError);
+  EXPECT_THROW(ceil_div(Int(INT64_MIN), Int(-1)), LayoutError);
+  EXPECT_EQ((Int(INT64_MIN) % Int(-1)).value(), 0);
+  // A symbolic value over a static zero would be a division by zero in the generated code.
+  EXPECT_THROW(Int::symbol("n") / Int(0), LayoutError);
+  EXPECT_THROW(Int::symbol("n") % Int(0), LayoutError);
+  // Valid inputs keep their results.
+  EXPECT_EQ(S(logical_product(L("(2,2):(4,1)"), Ti("6:1"))), "((2,2),(2,3)):((4,1),(2,8))");
+  EXPECT_EQ(S(composition(L("(6,2):(8,2)"), L("(4,3):(3,1)"))), "((2,2),3):((24,2),8)");
 }
 
 TEST(LayoutTextOps, EvaluateOp) {
