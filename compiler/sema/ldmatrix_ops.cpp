@@ -166,10 +166,7 @@ Value make_tiled_copy(Evaluator& ev, BuiltinCall& c, int operand) {
   } catch (const layout::LayoutError& e) {
     ev.fail(diag::Kind::LayoutAlgebraError, c.site.range, c.name() + "(): " + e.what());
   }
-  Value v;
-  v.kind = Value::Kind::TiledCopy;
-  v.tiled_copy = tc;
-  return v;
+  return Value::of(tc);
 }
 
 }  // namespace
@@ -226,10 +223,7 @@ Value Evaluator::make_ldmatrix_atom(std::vector<Value>& args, Kwargs& kwargs, co
   if (auto b = kwarg_of(kwargs, "num_bits_per_copy"); b && require_static_int(*b, site.range, "num_bits_per_copy") != atom->bits)
     fail(diag::Kind::BadCopyAtom, site.range, std::string("a") + (ct.store ? " " : "n ") + std::string(ct.instr) + " atom of " + std::to_string(ct.matrices) +
                                                   " matrices gives each thread " + std::to_string(atom->bits) + " bits; leave num_bits_per_copy out");
-  Value v;
-  v.kind = Value::Kind::CopyAtom;
-  v.atom = atom;
-  return v;
+  return Value::of(atom);
 }
 
 Value ldmatrix_op(Evaluator& ev, BuiltinCall& c) {

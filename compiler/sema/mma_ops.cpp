@@ -75,10 +75,7 @@ layout::Layout mma_tv_over_tile(const TiledMma& tm, int operand, int64_t rows, i
 namespace {
 
 Value mma_value(MmaAtom a) {
-  Value v;
-  v.kind = Value::Kind::MmaAtom;
-  v.mma = std::make_shared<MmaAtom>(std::move(a));
-  return v;
+  return Value::of(std::make_shared<MmaAtom>(std::move(a)));
 }
 
 /// Argument i as an element type (cutlass.Float32, ...).
@@ -225,10 +222,7 @@ Value mma_make_tiled_mma(Evaluator& ev, BuiltinCall& c) {
   } catch (const layout::LayoutError& e) {
     ev.fail(diag::Kind::LayoutAlgebraError, c.site.range, e.what());
   }
-  Value v;
-  v.kind = Value::Kind::TiledMma;
-  v.tiled_mma = tm;
-  return v;
+  return Value::of(tm);
 }
 
 Value mma_gemm(Evaluator& ev, BuiltinCall& c) {

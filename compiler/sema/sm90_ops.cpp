@@ -540,10 +540,7 @@ Value wgmma_atom(bool f8, ScalarType ab, ScalarType b, ScalarType acc, int64_t n
                    : L("((4,8,4),(2,2,2)):((128,1,16),(64,8,512))");
   a.b_tv = L("(128,(" + std::to_string(n) + "," + k + ")):(0,(1," + std::to_string(n) + "))");
   a.c_tv = L("((4,8,4),(2,2," + std::to_string(n / 8) + ")):((128,1,16),(64,8,512))");
-  Value v;
-  v.kind = Value::Kind::MmaAtom;
-  v.mma = std::make_shared<MmaAtom>(std::move(a));
-  return v;
+  return Value::of(std::make_shared<MmaAtom>(std::move(a)));
 }
 
 }  // namespace

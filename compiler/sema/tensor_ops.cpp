@@ -831,10 +831,7 @@ Value tensor_make_copy_atom(Evaluator& ev, BuiltinCall& c) {
     d.note("num_bits_per_copy must be " + std::to_string(elem_bits) + " (one element) times a power of two, at most 128");
     ev.abort_entry();
   }
-  Value v;
-  v.kind = Value::Kind::CopyAtom;
-  v.atom = atom;
-  return v;
+  return Value::of(atom);
 }
 
 Value tensor_make_tiled_copy_tv(Evaluator& ev, BuiltinCall& c) {
@@ -855,10 +852,7 @@ Value tensor_make_tiled_copy_tv(Evaluator& ev, BuiltinCall& c) {
       d.help("make the value layout's size a multiple of " + std::to_string(atom_v) + ", or copy fewer bits per atom");
       ev.abort_entry();
     }
-    Value v;
-    v.kind = Value::Kind::TiledCopy;
-    v.tiled_copy = tc;
-    return v;
+    return Value::of(tc);
   });
 }
 
@@ -941,10 +935,7 @@ Value tensor_copy_get_slice(Evaluator& ev, BuiltinCall& c) {
     }
   }
   tc->thread = std::make_shared<Value>(thr);
-  Value v;
-  v.kind = Value::Kind::TiledCopy;
-  v.tiled_copy = tc;
-  return v;
+  return Value::of(tc);
 }
 
 Value tensor_mma_get_slice(Evaluator& ev, BuiltinCall& c) {
@@ -958,10 +949,7 @@ Value tensor_mma_get_slice(Evaluator& ev, BuiltinCall& c) {
     ev.abort_entry();
   }
   tm->thread = std::make_shared<Value>(thr);
-  Value v;
-  v.kind = Value::Kind::TiledMma;
-  v.tiled_mma = tm;
-  return v;
+  return Value::of(tm);
 }
 
 Value tensor_partition(Evaluator& ev, BuiltinCall& c) {

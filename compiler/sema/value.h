@@ -208,6 +208,10 @@ struct Value {
     Value v; v.kind = Kind::Marker; v.builtin = op; v.s = std::move(name); return v;
   }
   bool is_op(BuiltinId op) const { return kind == Kind::Marker && builtin == op; }
+  static Value of(std::shared_ptr<CopyAtom> a) { Value v; v.kind = Kind::CopyAtom; v.atom = std::move(a); return v; }
+  static Value of(std::shared_ptr<TiledCopy> t) { Value v; v.kind = Kind::TiledCopy; v.tiled_copy = std::move(t); return v; }
+  static Value of(std::shared_ptr<MmaAtom> m) { Value v; v.kind = Kind::MmaAtom; v.mma = std::move(m); return v; }
+  static Value of(std::shared_ptr<TiledMma> t) { Value v; v.kind = Kind::TiledMma; v.tiled_mma = std::move(t); return v; }
 };
 
 /// A name's binding: its value, the local variable it owns (if any), and
