@@ -105,6 +105,20 @@ void Evaluator::unroll_limit(int64_t n, const std::string& what, source::SourceR
   abort_entry();
 }
 
+namespace {
+
+/// The lowest element offset a layout reaches (0 unless a static stride is negative): below 0,
+/// an allocation's elements would lie before its first one.
+int64_t lowest_offset(const layout::Layout& l) {
+  int64_t lowest = 0;
+  auto shapes = layout::flatten_leaves(l.shape), strides = layout::flatten_leaves(l.stride);
+  for (size_t i = 0; i < shapes.size() && i < strides.size(); ++i)
+    if (shapes[i].is_static() && strides[i].is_static() && strides[i].value() < 0) lowest += (shapes[i].value() - 1) * strides[i].value();
+  return lowest;
+}
+
+}  // namespace
+
 Value Evaluator::make_rmem(const layout::Layout& l, ScalarType t, source::SourceRange r) {
   if (!fn_ || !fn_->is_kernel)
     fail(diag::Kind::UnsupportedOperation, r, "register tensors can only be made inside a @cute.kernel");
@@ -118,6 +132,14 @@ Value Evaluator::make_rmem(const layout::Layout& l, ScalarType t, source::Source
     auto& d = error(diag::Kind::FragmentNotStatic, r, "a register tensor needs a static layout, found " + l.to_string());
     d.note("registers are allocated while compiling; their number cannot depend on run-time extents");
     d.help("partition with static tiles first (local_tile, partition_S) so the per-thread shape is static");
+    abort_entry();
+  }
+  // A negative stride reaches below the array's first element: frg[-1] has no defined meaning in C++.
+  if (int64_t lowest = lowest_offset(l); lowest < 0) {
+    auto& d = error(diag::Kind::BadLayoutArgument, r,
+                    "a register tensor's layout " + l.to_string() + " reaches element " + std::to_string(lowest) +
+                        ": its elements would lie before the array");
+    d.help("use non-negative strides for register tensors; walk one backwards by indexing instead");
     abort_entry();
   }
   if (n > kMaxFragmentElements) {
@@ -1013,11 +1035,7 @@ int64_t smem_cosize(Evaluator& ev, BuiltinCall& c, const SmemLayout& s) {
   } catch (const layout::LayoutError&) {
     ev.fail(diag::Kind::FragmentNotStatic, c.range(1), "shared memory tensors need a static layout, found " + l.to_string());
   }
-  int64_t lowest = s.offset;
-  auto shapes = layout::flatten_leaves(l.shape), strides = layout::flatten_leaves(l.stride);
-  for (size_t i = 0; i < shapes.size() && i < strides.size(); ++i)
-    if (shapes[i].is_static() && strides[i].is_static() && strides[i].value() < 0) lowest += (shapes[i].value() - 1) * strides[i].value();
-  if (lowest < 0) {
+  if (int64_t lowest = s.offset + lowest_offset(l); lowest < 0) {
     auto& d = ev.error(diag::Kind::BadLayoutArgument, c.range(1),
                        "a shared-memory tensor's layout " + l.to_string() + " reaches element " + std::to_string(lowest) +
                            ": its elements would lie before the allocation");
