@@ -135,25 +135,19 @@ Value cluster_barrier(Evaluator& ev, BuiltinCall& c) {
 
 Value cluster_multicast_op(Evaluator&, BuiltinCall& c) { return Value::op_marker(c.id(), c.info.export_name); }
 
-Value Evaluator::mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
-  // CuTe DSL: mbarrier_arrive(mbar_ptr, peer_cta_rank_in_cluster=None); here
-  // the barrier is (bars, i), so the peer rank is a third argument or keyword.
-  const std::string fn = "cute.arch.mbarrier_arrive";
-  if (!fn_ || !fn_->is_kernel) fail(diag::Kind::UnsupportedOperation, site.range, fn + "() is only available inside a @cute.kernel");
-  check_keywords(kwargs, fn, {"peer_cta_rank_in_cluster"}, site.range);
-  check_arity(args.size(), 2, 3, fn, site.range);
-  auto bar = barrier_address(Value::tuple({args[0], args[1]}), arg_range_of(site, 0), fn);
-  std::optional<Value> peer = args.size() == 3 ? std::optional<Value>(args[2]) : kwarg_of(kwargs, "peer_cta_rank_in_cluster");
+Value Evaluator::mbarrier_arrive(BuiltinCall& c) {
+  // CuTe DSL: mbarrier_arrive(mbar_ptr, peer_cta_rank_in_cluster=None); here the barrier is
+  // (bars, i). The row checks the context (a kernel), the arch (sm_90) and the arguments.
+  const std::string fn = c.name();
+  const source::SourceRange site = c.site.range;
+  auto bar = barrier_address(Value::tuple({c[0], c[1]}), c.range(0), fn);
   auto emit_call = [&](ir::Intrinsic device, std::vector<ir::ExprRef> ops) {
-    emit_effect(ir::intrinsic(device, {}, std::move(ops), ScalarType::Int32), site.range);
+    emit_effect(ir::intrinsic(device, {}, std::move(ops), ScalarType::Int32), site);
     return Value::none();
   };
-  if (!peer || peer->kind == Value::Kind::None) return emit_call(ir::Intrinsic::MbarrierArrive, {bar});
-  require_arch("an mbarrier arrive on a peer block of the cluster", false, site.range);
-  source::SourceRange at = args.size() == 3 ? arg_range_of(site, 2) : site.range;
-  for (const auto& k : site.keywords)
-    if (k.name == "peer_cta_rank_in_cluster") at = k.value->range;
-  Value rank = resolve_symbol(*peer, at);
+  if (!c.has(2)) return emit_call(ir::Intrinsic::MbarrierArrive, {bar});
+  const source::SourceRange at = c.range(2);
+  Value rank = resolve_symbol(c[2], at);
   if (!(rank.kind == Value::Kind::Int || (rank.kind == Value::Kind::Dyn && ir::is_integer(rank.type))))
     fail(diag::Kind::TypeMismatch, at, "peer_cta_rank_in_cluster must be an integer, found " + describe(rank));
   const int64_t ctas = cluster_size();

@@ -21,8 +21,6 @@ namespace tileslc::sema {
 
 /// The source range of argument i of a call (the whole call past the written arguments).
 source::SourceRange arg_range_of(const ast::Call& site, size_t i);
-/// The value of keyword argument `name`, if the call has it.
-std::optional<Value> kwarg_of(const Kwargs& kwargs, const std::string& name);
 
 /// Thrown to abandon the current entry point after an error was reported.
 struct AbortEntry {};
@@ -208,10 +206,6 @@ class Evaluator {
   ir::ExprRef tensor_offset(const TensorValue& t, const Value& index, source::SourceRange r);
   Value tensor_size(const TensorValue& t, source::SourceRange r);
 
-  // ---- E0406 and E0405 for the helpers still handed a call's raw arguments (mbarrier_arrive,
-  // make_ldmatrix_atom; call_args.cpp): registry rows are bound by bind_builtin_args (registry.h)
-  void check_keywords(const Kwargs& kwargs, const std::string& fn, std::initializer_list<const char*> allowed, source::SourceRange r);
-  void check_arity(size_t given, size_t lo, size_t hi, const std::string& fn, source::SourceRange r);
 
   // ---- run-time integers in layouts (symbols.cpp)
   /// A static or run-time integer as a layout integer; run-time ones become named leaves.
@@ -261,7 +255,7 @@ class Evaluator {
   void copy(const CopyAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& pred, source::SourceRange r);
   /// ldmatrix and stmatrix atoms (ldmatrix_ops.cpp): cute.make_copy_atom's matrix atoms, their
   /// tiled copies' partition_S/D and retile, and the copies they make.
-  Value make_ldmatrix_atom(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
+  Value make_ldmatrix_atom(BuiltinCall& c);
   void set_permutation(TiledMma& tm, const Value& perm, source::SourceRange r);
   Value ldmatrix_partition(const TiledCopy& tc, const Value& t, bool source, source::SourceRange r);
   Value retile(const TiledCopy& tc, const Value& t, source::SourceRange r);
@@ -337,7 +331,7 @@ class Evaluator {
   /// blocks, sm_90 (E0709), static grid dims divisible (E0711); fills `out`.
   void check_cluster(const Value& cluster, const std::vector<Value>& grid, source::SourceRange r, int64_t out[3]);
   /// cute.arch.mbarrier_arrive(bars, i, peer_cta_rank_in_cluster=None) (cluster_ops.cpp).
-  Value mbarrier_arrive(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
+  Value mbarrier_arrive(BuiltinCall& c);
   /// A multicast TMA load's mcast_mask= as a Uint16 expression; E0711 without a
   /// cluster launch, for a missing mask, or static bits past the cluster's blocks.
   ir::ExprRef multicast_mask(const std::optional<Value>& mask, source::SourceRange r, source::SourceRange mask_at);

@@ -199,29 +199,28 @@ void Evaluator::set_permutation(TiledMma& tm, const Value& perm, source::SourceR
   }
 }
 
-Value Evaluator::make_ldmatrix_atom(std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
+Value Evaluator::make_ldmatrix_atom(BuiltinCall& c) {
   // cute.make_copy_atom(LdMatrix8x8x16bOp(transpose, num_matrices), dtype): the op's row of the table.
-  check_keywords(kwargs, "cute.make_copy_atom", {"num_bits_per_copy"}, site.range);
-  const Value& op = args[0];
+  const Value& op = c[0];
   const BuiltinId maker = op.is_op(BuiltinId::StMatrix8x8x16bOp) ? BuiltinId::StMatrix8x8x16bOp : BuiltinId::LdMatrix8x8x16bOp;
   const CopyTraits& ct = *find_copy_traits(maker, static_cast<int>((*op.elts)[1].i), (*op.elts)[0].i != 0);
   auto atom = std::make_shared<CopyAtom>();
   atom->ldsm_trans = ct.trans;
   atom->ldsm_matrices = ct.matrices;
   atom->stsm = ct.store;
-  if (args[1].kind != Value::Kind::Type)
-    fail(diag::Kind::TypeMismatch, arg_range_of(site, 1), "expected an element type such as cutlass.BFloat16, found " + describe(args[1]));
-  atom->dtype = args[1].type;
+  if (c[1].kind != Value::Kind::Type)
+    fail(diag::Kind::TypeMismatch, c.range(1), "expected an element type such as cutlass.BFloat16, found " + describe(c[1]));
+  atom->dtype = c[1].type;
   if (ir::bit_width(atom->dtype) != ct.elem_bits) {
-    auto& d = error(diag::Kind::BadCopyAtom, arg_range_of(site, 1),
+    auto& d = error(diag::Kind::BadCopyAtom, c.range(1),
                     std::string(ct.instr) + " moves " + std::to_string(ct.elem_bits) + "-bit elements (.b" + std::to_string(ct.elem_bits) + "), found " +
                         ir::type_name(atom->dtype));
     d.note(std::string(ct.store ? "StMatrix8x8x16bOp stores" : "LdMatrix8x8x16bOp loads") + " 8x8 matrices of Float16, BFloat16 or other 16-bit values");
     abort_entry();
   }
   atom->bits = ct.bits_per_thread();
-  if (auto b = kwarg_of(kwargs, "num_bits_per_copy"); b && require_static_int(*b, site.range, "num_bits_per_copy") != atom->bits)
-    fail(diag::Kind::BadCopyAtom, site.range, std::string("a") + (ct.store ? " " : "n ") + std::string(ct.instr) + " atom of " + std::to_string(ct.matrices) +
+  if (c.has(2) && require_static_int(c[2], c.range(2), "num_bits_per_copy") != atom->bits)
+    fail(diag::Kind::BadCopyAtom, c.range(2), std::string("a") + (ct.store ? " " : "n ") + std::string(ct.instr) + " atom of " + std::to_string(ct.matrices) +
                                                   " matrices gives each thread " + std::to_string(atom->bits) + " bits; leave num_bits_per_copy out");
   return Value::of(atom);
 }

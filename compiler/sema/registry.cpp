@@ -190,11 +190,12 @@ void bind_builtin_args(Evaluator& ev, BuiltinCall& call, std::vector<Value>& arg
         continue;
       }
       auto& d = ev.error(diag::Kind::UnknownKeyword, at, fn + "() got an unexpected keyword argument '" + key + "'");
-      std::vector<std::string> names;
-      for (const auto& p : info.params) names.push_back(p.name);
+      std::vector<std::string> names;  // a parameter already given is no suggestion
+      for (size_t j = 0; j < n; ++j)
+        if (!call.was_given[j]) names.push_back(info.params[j].name);
       std::string best = closest_name(key, names);
       if (!best.empty()) d.help("did you mean '" + best + "'?");
-      else if (names.empty()) d.note(fn + "() takes no keyword arguments");
+      else if (info.params.empty()) d.note(fn + "() takes no keyword arguments");
       ev.abort_entry();
     }
     if (call.was_given[i])

@@ -125,19 +125,9 @@ Value sm90_mbarrier_op(Evaluator& ev, BuiltinCall& c) {
   return Value::none();
 }
 
-/// mbarrier_arrive(mbar_ptr, index, peer_cta_rank_in_cluster=None): the
-/// cluster family's Evaluator::mbarrier_arrive, handed the arguments the way
-/// they were written (the peer rank positionally or by keyword) so that its
-/// carets find them.
-Value sm90_mbarrier_arrive(Evaluator& ev, BuiltinCall& c) {
-  std::vector<Value> args{c[0], c[1]};
-  Kwargs kwargs;
-  if (c.given(2)) {
-    if (c.site.args.size() > 2) args.push_back(c[2]);
-    else kwargs.emplace_back("peer_cta_rank_in_cluster", c[2]);
-  }
-  return ev.mbarrier_arrive(args, kwargs, c.site);
-}
+/// mbarrier_arrive(mbar_ptr, index, peer_cta_rank_in_cluster=None): the cluster family's
+/// Evaluator::mbarrier_arrive (a peer rank arrives on another block's barrier).
+Value sm90_mbarrier_arrive(Evaluator& ev, BuiltinCall& c) { return ev.mbarrier_arrive(c); }
 
 /// The builtins without arguments that are one instruction each.
 Value sm90_instruction(Evaluator& ev, BuiltinCall& c) {

@@ -829,10 +829,7 @@ Value tensor_copy_universal_op(Evaluator&, BuiltinCall& c) { return Value::op_ma
 Value tensor_make_copy_atom(Evaluator& ev, BuiltinCall& c) {
   const Value& op = c[0];
   if (op.is_op(BuiltinId::LdMatrix8x8x16bOp) || op.is_op(BuiltinId::StMatrix8x8x16bOp)) {
-    std::vector<Value> args{c[0], c[1]};  // ldmatrix_ops.cpp reads the call as written
-    Kwargs kwargs;
-    if (c.has(2)) kwargs.emplace_back("num_bits_per_copy", c[2]);
-    return ev.make_ldmatrix_atom(args, kwargs, c.site);
+    return ev.make_ldmatrix_atom(c);
   }
   if (!op.is_op(BuiltinId::CopyUniversalOp) && !op.is_op(BuiltinId::CopyG2SOp)) {
     auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(0),
