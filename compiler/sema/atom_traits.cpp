@@ -77,6 +77,73 @@ const MmaRow kMmaRows[] = {
      .a_tv = kA16x8x32, .b_tv = kB16x8x32, .c_tv = kC16x8},
 };
 
+// ---- warpgroup MMA (include/cute/atom/mma_traits_sm90_gmma.hpp; PTX ISA, "wgmma.mma_async",
+// "Register Fragments and Shared Memory Matrix Layouts")
+//
+// SS: every thread names the whole tile (a descriptor), so the A and B layouts
+// send all 128 threads to offset 0 of a column-major (rows, K) tile.
+constexpr const char* kWgmmaA = "(128,(64,{K})):(0,(1,64))";
+constexpr const char* kWgmmaB = "(128,({N},{K})):(0,(1,{N}))";
+// RS: each thread holds four 32-bit registers of A, warp w rows 16w .. 16w + 15
+// (CuTe's ALayout_64x16 and ALayout_64x32). Value v of thread t, g = (t % 32) / 4, q = t % 4:
+//   16-bit, 8 values (the m16n8k16 A fragment): (16w + g + 8 ((v / 2) % 2), 2q + v % 2 + 8 (v / 4));
+//   8-bit, 16 values: (16w + g + 8 ((v / 4) % 2), 4q + v % 4 + 16 (v / 8)).
+constexpr const char* kWgmmaA16Rs = "((4,8,4),(2,2,2)):((128,1,16),(64,8,512))";
+constexpr const char* kWgmmaA8Rs = "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))";
+// The accumulators: warp w's m16n8 C fragments for rows 16w .. 16w + 15, N / 8 of them (CLayout_64xN).
+constexpr const char* kWgmmaC = "((4,8,4),(2,2,{N/8})):((128,1,16),(64,8,512))";
+
+constexpr const char* kF16Note = "MmaF16BF16Op: Float16 or BFloat16 inputs accumulating in Float32";
+constexpr const char* kF8Note = "MmaF8Op: Float8E4M3FN or Float8E5M2 inputs (any pair) accumulating in Float32";
+
+const std::vector<int64_t> kWgmmaNs = {64, 128, 192, 256};
+
+/// A warpgroup MMA row as written; wgmma_traits() fills in the common facts.
+struct WgmmaRow {
+  BuiltinId maker;
+  const char* name;
+  const char* cute;
+  bool a_rmem;
+  int64_t k;
+  std::vector<ST> inputs;
+  const char* note;
+  ir::Intrinsic device;
+  const char* a_tv;
+};
+
+const WgmmaRow kWgmmaRows[] = {
+    // wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}
+    {BuiltinId::WarpgroupMmaF16BF16Op, "warpgroup.MmaF16BF16Op", "SM90_64xNx16_F32{F16,BF16}_SS", false, 16,
+     {ST::Float16, ST::BFloat16}, kF16Note, ir::Intrinsic::WgmmaSS, kWgmmaA},
+    {BuiltinId::WarpgroupMmaF16BF16Op, "warpgroup.MmaF16BF16Op", "SM90_64xNx16_F32{F16,BF16}_RS", true, 16,
+     {ST::Float16, ST::BFloat16}, kF16Note, ir::Intrinsic::WgmmaRS, kWgmmaA16Rs},
+    // wgmma.mma_async.sync.aligned.m64nNk32.f32.{e4m3,e5m2}.{e4m3,e5m2}
+    {BuiltinId::WarpgroupMmaF8Op, "warpgroup.MmaF8Op", "SM90_64xNx32_F32{E4M3,E5M2}{E4M3,E5M2}_SS", false, 32,
+     {ST::Float8E4M3FN, ST::Float8E5M2}, kF8Note, ir::Intrinsic::WgmmaF8SS, kWgmmaA},
+    {BuiltinId::WarpgroupMmaF8Op, "warpgroup.MmaF8Op", "SM90_64xNx32_F32{E4M3,E5M2}{E4M3,E5M2}_RS", true, 32,
+     {ST::Float8E4M3FN, ST::Float8E5M2}, kF8Note, ir::Intrinsic::WgmmaF8RS, kWgmmaA8Rs},
+};
+
+/// `pattern` with {N}, {N/8} and {K} replaced by the numbers.
+std::string instantiate(std::string_view pattern, int64_t n, int64_t k) {
+  std::string out(pattern);
+  for (auto [key, value] : {std::pair<std::string, int64_t>{"{N/8}", n / 8}, {"{N}", n}, {"{K}", k}})
+    for (size_t at = out.find(key); at != std::string::npos; at = out.find(key, at))
+      out.replace(at, key.size(), std::to_string(value));
+  return out;
+}
+
+/// The PTX type of a wgmma input (the intrinsics' immediates).
+const char* wgmma_ptx_type(ST t) {
+  switch (t) {
+    case ST::Float16: return "f16";
+    case ST::BFloat16: return "bf16";
+    case ST::Float8E4M3FN: return "e4m3";
+    case ST::Float8E5M2: return "e5m2";
+    default: throw std::logic_error("atom_traits: no wgmma input type " + std::string(ir::type_name(t)));
+  }
+}
+
 // ---- ldmatrix / stmatrix (include/cute/atom/copy_traits_sm75.hpp, copy_traits_sm90.hpp;
 // PTX ISA, "Warp-level matrix load instruction: ldmatrix" and "... store instruction: stmatrix")
 //
@@ -158,6 +225,42 @@ MmaAtom mma_atom(const MmaTraits& row, ir::ScalarType t) {
   a.b_tv = row.b_tv;
   a.c_tv = row.c_tv;
   return a;
+}
+
+const std::vector<WgmmaTraits>& wgmma_traits() {
+  static const std::vector<WgmmaTraits> table = [] {
+    std::vector<WgmmaTraits> out;
+    for (const WgmmaRow& r : kWgmmaRows)
+      out.push_back({r.maker, r.name, r.cute, r.a_rmem, /*m=*/64, r.k, /*threads=*/128, kWgmmaNs, r.inputs, ST::Float32,
+                     r.note, AtomArch::Sm90a, r.device, r.a_tv, kWgmmaB, kWgmmaC});
+    return out;
+  }();
+  return table;
+}
+
+const WgmmaTraits& find_wgmma_traits(BuiltinId maker, bool a_rmem) {
+  for (const WgmmaTraits& t : wgmma_traits())
+    if (t.maker == maker && t.a_rmem == a_rmem) return t;
+  throw std::logic_error("atom_traits: no warpgroup MMA row for this operation");
+}
+
+MmaAtom wgmma_atom(const WgmmaTraits& row, int64_t n, ir::ScalarType a, ir::ScalarType b) {
+  const bool f8 = row.maker == BuiltinId::WarpgroupMmaF8Op;
+  MmaAtom atom;
+  atom.name = row.name;
+  atom.wgmma = true;
+  atom.a_rmem = row.a_rmem;
+  std::vector<std::string> imms{std::to_string(n), wgmma_ptx_type(a)};
+  if (f8) imms.push_back(wgmma_ptx_type(b));
+  atom.device = ir::IntrinsicOp{row.device, std::move(imms)};
+  atom.ab = a;
+  if (b != a) atom.b = b;
+  atom.acc = row.acc;
+  atom.m = row.m, atom.n = n, atom.k = row.k, atom.threads = row.threads;
+  atom.a_tv = layout::parse_layout(instantiate(row.a_tv, n, row.k));
+  atom.b_tv = layout::parse_layout(instantiate(row.b_tv, n, row.k));
+  atom.c_tv = layout::parse_layout(instantiate(row.c_tv, n, row.k));
+  return atom;
 }
 
 const std::vector<CopyTraits>& copy_traits() {

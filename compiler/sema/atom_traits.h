@@ -7,8 +7,8 @@
 // (ir/intrinsics.def) that issues it. The PTX itself stays in the runtime's device headers
 // (runtime/include/tileslc/device/prelude.h, and cpu/prelude.h for the
 // emulator). The tables are built once, each layout parsed from CuTe's text at
-// construction; the builtins that make atoms (mma_ops.cpp, ldmatrix_ops.cpp)
-// look rows up and spell no layout themselves. tests/unit/atom_traits_test.cpp
+// construction; the builtins that make atoms (mma_ops.cpp, ldmatrix_ops.cpp,
+// sm90_ops.cpp) look rows up and spell no layout themselves. tests/unit/atom_traits_test.cpp
 // checks every layout against the sizes CuTe's traits imply.
 #pragma once
 
@@ -48,6 +48,36 @@ const std::vector<MmaTraits>& mma_traits();
 std::vector<const MmaTraits*> mma_traits_of(BuiltinId maker);
 /// The MmaAtom a row makes; a universal row takes the element type `t`.
 MmaAtom mma_atom(const MmaTraits& row, ir::ScalarType t = ir::ScalarType::Float32);
+
+/// One warpgroup MMA form (CuTe's SM90 GMMA MMA_Traits, include/cute/atom/
+/// mma_traits_sm90_gmma.hpp; PTX ISA, "wgmma.mma_async"): 128 threads compute a
+/// 64 x N x K tile. A row stands for every N in `ns` (CuTe's rows are templated
+/// on N too); its layouts are written with `{N}`, `{N/8}` and `{K}` in place of
+/// the numbers, so wgmma_atom() makes the atom for one N. SS forms read A and B
+/// through shared-memory descriptors (every thread names the whole tile); the
+/// RS form reads A from registers.
+struct WgmmaTraits {
+  BuiltinId maker;              ///< WarpgroupMmaF16BF16Op or WarpgroupMmaF8Op
+  std::string_view name;        ///< the atom's name in messages: "warpgroup.MmaF16BF16Op"
+  std::string_view cute;        ///< CuTe's operation family: "SM90_64xNx16_F32BF16BF16_SS"
+  bool a_rmem;                  ///< the RS form (a_src=RMEM)
+  int64_t m, k, threads;        ///< 64, K (32 bytes of input), 128
+  std::vector<int64_t> ns;      ///< the N this tileslc issues (the intrinsic's n domain)
+  std::vector<ir::ScalarType> inputs;  ///< A's and B's element types (any pair for fp8)
+  ir::ScalarType acc;
+  std::string_view types_note;  ///< what `inputs` and `acc` mean, for messages
+  AtomArch arch;
+  ir::Intrinsic device;         ///< immediates: N, then A's (and for fp8 B's) PTX type
+  std::string_view a_tv, b_tv, c_tv;  ///< ALayout, BLayout, CLayout with {N}, {N/8}, {K}
+};
+
+/// Every warpgroup MMA row, in table order.
+const std::vector<WgmmaTraits>& wgmma_traits();
+/// The row of `maker` reading A from shared memory (false) or registers (true).
+const WgmmaTraits& find_wgmma_traits(BuiltinId maker, bool a_rmem);
+/// The MmaAtom of `row` for one N, with A and B of `a` and `b`.
+/// @pre n is in row.ns; a and b are in row.inputs (the caller reports otherwise).
+MmaAtom wgmma_atom(const WgmmaTraits& row, int64_t n, ir::ScalarType a, ir::ScalarType b);
 
 /// One warp-level matrix copy: ldmatrix or stmatrix of `matrices` 8x8
 /// matrices of 16-bit elements stacked 64 elements apart (CuTe's

@@ -18,7 +18,7 @@
 // function before the launch (tileslc::make_tma_descriptor) and passed as a
 // `const __grid_constant__` kernel parameter.
 //
-// wgmma follows CuTe's SM90 GMMA atoms with operands in shared memory,
+// wgmma follows CuTe's SM90 GMMA atoms (rows of atom_traits.cpp) with operands in shared memory,
 // K-major: A's thread-value layout is (128, (64, 16)):(0, (1, 64)) (every
 // thread of the warpgroup names the whole tile: it is a descriptor), B's
 // (128, (N, 16)):(0, (1, N)), C's the ISA's m64nNk16 accumulator fragment
@@ -28,6 +28,7 @@
 // fragment order, filled by any copy from partition_A.
 #include <algorithm>
 
+#include "sema/atom_traits.h"
 #include "sema/evaluator.h"
 #include "sema/registry.h"
 
@@ -497,44 +498,6 @@ void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst
 
 // ---- warpgroup MMA -----------------------------------------------------------
 
-namespace {
-
-/// The wgmma atom for (64, n, kk) with A (and B) of `ab` (`b`), accumulating in `acc`.
-Value wgmma_atom(bool f8, ScalarType ab, ScalarType b, ScalarType acc, int64_t n, int64_t kk, bool a_rmem) {
-  auto ptx = [](ScalarType t) {
-    return t == ScalarType::BFloat16 ? "bf16" : t == ScalarType::Float16 ? "f16" : t == ScalarType::Float8E4M3FN ? "e4m3" : "e5m2";
-  };
-  MmaAtom a;
-  a.name = f8 ? "warpgroup.MmaF8Op" : "warpgroup.MmaF16BF16Op";
-  a.wgmma = true;
-  if (f8)
-    a.device = ir::IntrinsicOp{a_rmem ? ir::Intrinsic::WgmmaF8RS : ir::Intrinsic::WgmmaF8SS,
-                               {std::to_string(n), ptx(ab), ptx(b)}};
-  else
-    a.device = ir::IntrinsicOp{a_rmem ? ir::Intrinsic::WgmmaRS : ir::Intrinsic::WgmmaSS, {std::to_string(n), ptx(ab)}};
-  a.a_rmem = a_rmem;
-  a.ab = ab;
-  if (b != ab) a.b = b;
-  a.acc = acc;
-  a.m = 64, a.n = n, a.k = kk, a.threads = 128;
-  auto L = [](const std::string& s) { return layout::parse_layout(s); };
-  const std::string k = std::to_string(kk);
-  // RS: each thread holds four 32-bit registers of A, warp w rows 16w .. 16w + 15
-  // (PTX ISA, "Register Fragments and Shared Memory Matrix Layouts", matrix A; CuTe's
-  // ALayout_64x16 and ALayout_64x32). Value v of thread t, g = (t % 32) / 4, q = t % 4:
-  //   16-bit, 8 values (the m16n8k16 A fragment): (16w + g + 8 ((v / 2) % 2), 2q + v % 2 + 8 (v / 4));
-  //   8-bit, 16 values: (16w + g + 8 ((v / 4) % 2), 4q + v % 4 + 16 (v / 8)).
-  // SS: every thread names the whole tile (a descriptor).
-  a.a_tv = !a_rmem ? L("(128,(64," + k + ")):(0,(1,64))")
-           : f8    ? L("((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))")
-                   : L("((4,8,4),(2,2,2)):((128,1,16),(64,8,512))");
-  a.b_tv = L("(128,(" + std::to_string(n) + "," + k + ")):(0,(1," + std::to_string(n) + "))");
-  a.c_tv = L("((4,8,4),(2,2," + std::to_string(n / 8) + ")):((128,1,16),(64,8,512))");
-  return Value::of(std::make_shared<MmaAtom>(std::move(a)));
-}
-
-}  // namespace
-
 /// warpgroup.MmaF16BF16Op(ab_dtype, acc_dtype, instruction_shape, a_src=None) and
 /// MmaF8Op(a_dtype, b_dtype, acc_dtype, instruction_shape, a_src=None): the
 /// shape is (64, N, K) with K 32 bytes of input either way (PTX ISA,
@@ -556,27 +519,29 @@ Value sm90_warpgroup_mma_op(Evaluator& ev, BuiltinCall& c) {
     return c[i].type;
   };
   ScalarType ab = type_of(0), b = f8 ? type_of(1) : ab, acc = type_of(shape_slot - 1);
-  const int64_t kk = f8 ? 32 : 16;
+  const WgmmaTraits& row = find_wgmma_traits(c.id(), a_rmem);
+  const int64_t kk = row.k;
   const Value& shape = c[shape_slot];
   std::vector<Value> mnk = shape.kind == Value::Kind::Tuple ? *shape.elts : std::vector<Value>{};
   int64_t n = mnk.size() == 3 && mnk[1].kind == Value::Kind::Int ? mnk[1].i : 0;
-  bool ok = mnk.size() == 3 && mnk[0].kind == Value::Kind::Int && mnk[0].i == 64 && mnk[2].kind == Value::Kind::Int && mnk[2].i == kk &&
-            (n == 64 || n == 128 || n == 192 || n == 256);
+  bool ok = mnk.size() == 3 && mnk[0].kind == Value::Kind::Int && mnk[0].i == row.m && mnk[2].kind == Value::Kind::Int &&
+            mnk[2].i == kk && std::count(row.ns.begin(), row.ns.end(), n);
   if (!ok) {
-    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(shape_slot), fn + " supports the shapes (64, N, " + std::to_string(kk) +
-                                                                         ") with N in 64, 128, 192, 256, found " + repr(shape));
+    std::string ns;
+    for (int64_t x : row.ns) ns += (ns.empty() ? "" : ", ") + std::to_string(x);
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(shape_slot), fn + " supports the shapes (" + std::to_string(row.m) + ", N, " +
+                                                                         std::to_string(kk) + ") with N in " + ns + ", found " + repr(shape));
     d.note(std::string("wgmma.mma_async's M is 64 per warpgroup and K ") + (f8 ? "32 for 8-bit" : "16 for 16-bit") + " inputs (PTX ISA, \"wgmma.mma_async\")");
     ev.abort_entry();
   }
-  auto is_f8 = [](ScalarType t) { return t == ScalarType::Float8E4M3FN || t == ScalarType::Float8E5M2; };
-  bool types_ok = acc == ScalarType::Float32 && (f8 ? is_f8(ab) && is_f8(b) : (ab == ScalarType::BFloat16 || ab == ScalarType::Float16));
-  if (!types_ok) {
+  auto takes = [&](ScalarType t) { return std::count(row.inputs.begin(), row.inputs.end(), t) > 0; };
+  if (acc != row.acc || !takes(ab) || !takes(b)) {
     auto& d = ev.error(diag::Kind::BadCopyAtom, c.site.range, std::string("wgmma has no ") + ir::type_name(ab) + " x " + ir::type_name(b) + " -> " +
                                                                   ir::type_name(acc) + " form here");
-    d.note(f8 ? "MmaF8Op: Float8E4M3FN or Float8E5M2 inputs (any pair) accumulating in Float32" : "MmaF16BF16Op: Float16 or BFloat16 inputs accumulating in Float32");
+    d.note(std::string(row.types_note));
     ev.abort_entry();
   }
-  return wgmma_atom(f8, ab, b, acc, n, kk, a_rmem);
+  return Value::of(std::make_shared<MmaAtom>(wgmma_atom(row, n, ab, b)));
 }
 
 namespace {
