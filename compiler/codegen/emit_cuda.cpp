@@ -171,70 +171,71 @@ class CudaEmitter {
   }
 
   void stmt(const ir::Stmt& s, bool is_kernel) {
-    using K = ir::StmtKind;
     source_line(s.loc);
-    switch (s.kind) {
-      case K::Assign:
-        if (!dead_.count(s.name)) out_.line(s.name + " = " + e(s.a) + ";");
-        break;
-      case K::Store:
-        if (cpu()) out_.line(cpu_store(s.name, e(s.a), e(s.b)) + ";");  // a write the race checker sees
-        else out_.line(element(s.name, e(s.a), false) + " = " + e(s.b) + ";");
-        break;
-      case K::Eval: out_.line(e(s.a) + ";"); break;
-      case K::VecCopy:
-        out_.line(std::string(s.to_global ? "TILESLC_VEC_STORE_GLOBAL(" : "TILESLC_VEC_COPY(") + std::to_string(s.vector_bits) + ", " +
-                  element(s.name, e(s.a), true) + ", " + element(s.src, e(s.b), true) + ");");
-        break;
-      case K::If: {
-        out_.line("if (" + e(s.a) + ") {");
-        nested(s.body, is_kernel);
-        if (!s.orelse.empty()) {
-          out_.line("} else {");
-          nested(s.orelse, is_kernel);
-        }
-        out_.line("}");
-        break;
-      }
-      case K::For: {
-        auto step = ir::as_int_const(s.c);
-        std::string inc = step && *step == 1 ? "++" + s.name : step && *step == -1 ? "--" + s.name : s.name + " += " + e(s.c);
-        // A run-time step (sign 0) picks the comparison by its sign; a zero step runs nothing.
-        std::string cond = s.step_sign > 0   ? s.name + " < " + e(s.b)
-                           : s.step_sign < 0 ? s.name + " > " + e(s.b)
-                                             : "(" + e(s.c) + " > 0 ? " + s.name + " < " + e(s.b) + " : (" + e(s.c) + " < 0 && " + s.name +
-                                                   " > " + e(s.b) + "))";
-        if (s.unroll) out_.line("#pragma unroll");
-        out_.line("for (" + s.name + " = " + e(s.a) + "; " + cond + "; " + inc + ") {");
-        nested(s.body, is_kernel);
-        out_.line("}");
-        break;
-      }
-      case K::While:
-        out_.line("while (" + e(s.a) + ") {");
-        nested(s.body, is_kernel);
-        out_.line("}");
-        break;
-      case K::Break: out_.line("break;"); break;
-      case K::Continue: out_.line("continue;"); break;
-      case K::Return: out_.line(is_kernel ? "return;" : "return tileslc::Status();"); break;
-      case K::Sync: out_.line("TILESLC_SYNCTHREADS();"); break;
-      case K::Printf: {
-        std::string args;
-        for (const auto& a : s.args) args += ", " + e(a);
-        out_.line("printf(" + c_string(s.name) + args + ");");
-        break;
-      }
-      case K::Check:
-        if (s.b) {  // with the value the caller passed, as the runtime's own checks say it
-          out_.line("if (!(" + e(s.a) + ")) return tileslc::Status::error(" + c_string(s.message + ", found ") +
-                    " + std::to_string(" + e(s.b) + "));");
-        } else {
-          out_.line("if (!(" + e(s.a) + ")) return tileslc::Status::error(" + c_string(s.message) + ");");
-        }
-        break;
-      case K::Launch: launch(*s.launch); break;
-    }
+    std::visit(
+        ir::Overloaded{
+            [&](const ir::Assign& a) {
+              if (!dead_.count(a.var)) out_.line(a.var + " = " + e(a.value) + ";");
+            },
+            [&](const ir::Store& st) {
+              if (cpu()) out_.line(cpu_store(st.ptr, e(st.offset), e(st.value)) + ";");  // a write the race checker sees
+              else out_.line(element(st.ptr, e(st.offset), false) + " = " + e(st.value) + ";");
+            },
+            [&](const ir::Eval& ev) { out_.line(e(ev.expr) + ";"); },
+            [&](const ir::VecCopy& v) {
+              out_.line(std::string(v.to_global ? "TILESLC_VEC_STORE_GLOBAL(" : "TILESLC_VEC_COPY(") + std::to_string(v.vector_bits) + ", " +
+                        element(v.dst, e(v.dst_offset), true) + ", " + element(v.src, e(v.src_offset), true) + ");");
+            },
+            [&](const ir::If& i) {
+              out_.line("if (" + e(i.cond) + ") {");
+              nested(i.then_body, is_kernel);
+              if (!i.else_body.empty()) {
+                out_.line("} else {");
+                nested(i.else_body, is_kernel);
+              }
+              out_.line("}");
+            },
+            [&](const ir::For& f) { loop(f, is_kernel); },
+            [&](const ir::While& w) {
+              out_.line("while (" + e(w.cond) + ") {");
+              nested(w.body, is_kernel);
+              out_.line("}");
+            },
+            [&](const ir::Break&) { out_.line("break;"); },
+            [&](const ir::Continue&) { out_.line("continue;"); },
+            [&](const ir::Return&) { out_.line(is_kernel ? "return;" : "return tileslc::Status();"); },
+            [&](const ir::Sync&) { out_.line("TILESLC_SYNCTHREADS();"); },
+            [&](const ir::Printf& p) {
+              std::string args;
+              for (const auto& a : p.args) args += ", " + e(a);
+              out_.line("printf(" + c_string(p.format) + args + ");");
+            },
+            [&](const ir::Check& c) {
+              if (c.reported) {  // with the value the caller passed, as the runtime's own checks say it
+                out_.line("if (!(" + e(c.cond) + ")) return tileslc::Status::error(" + c_string(c.message + ", found ") +
+                          " + std::to_string(" + e(c.reported) + "));");
+              } else {
+                out_.line("if (!(" + e(c.cond) + ")) return tileslc::Status::error(" + c_string(c.message) + ");");
+              }
+            },
+            [&](const ir::Launch& l) { launch(*l.info); },
+        },
+        s.node);
+  }
+
+  void loop(const ir::For& f, bool is_kernel) {
+    const std::string& v = f.var;
+    auto step = ir::as_int_const(f.step);
+    std::string inc = step && *step == 1 ? "++" + v : step && *step == -1 ? "--" + v : v + " += " + e(f.step);
+    // A run-time step (sign 0) picks the comparison by its sign; a zero step runs nothing.
+    std::string cond = f.step_sign > 0   ? v + " < " + e(f.end)
+                       : f.step_sign < 0 ? v + " > " + e(f.end)
+                                         : "(" + e(f.step) + " > 0 ? " + v + " < " + e(f.end) + " : (" + e(f.step) +
+                                               " < 0 && " + v + " > " + e(f.end) + "))";
+    if (f.unroll) out_.line("#pragma unroll");
+    out_.line("for (" + v + " = " + e(f.begin) + "; " + cond + "; " + inc + ") {");
+    nested(f.body, is_kernel);
+    out_.line("}");
   }
 
   void nested(const ir::Block& b, bool is_kernel) {

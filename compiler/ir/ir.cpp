@@ -191,11 +191,50 @@ bool is_hardware_index(const Expr& e) {
          (e.kind == ExprKind::Intrinsic && intrinsic_info(e.intrinsic).effect == IntrinsicEffect::Index);
 }
 
-StmtPtr make_stmt(StmtKind k, source::SourceRange loc) {
+namespace {
+
+StmtPtr make(source::SourceRange loc, Stmt::Node n) {
   auto s = std::make_unique<Stmt>();
-  s->kind = k;
+  s->node = std::move(n);
   s->loc = loc;
   return s;
 }
+
+}  // namespace
+
+StmtPtr assign(source::SourceRange loc, std::string var, ExprRef value) {
+  return make(loc, Assign{std::move(var), std::move(value)});
+}
+StmtPtr store(source::SourceRange loc, std::string ptr, ExprRef offset, ExprRef value) {
+  return make(loc, Store{std::move(ptr), std::move(offset), std::move(value)});
+}
+StmtPtr if_(source::SourceRange loc, ExprRef cond, Block then_body, Block else_body) {
+  return make(loc, If{std::move(cond), std::move(then_body), std::move(else_body)});
+}
+StmtPtr for_(source::SourceRange loc, std::string var, ScalarType var_type, ExprRef begin, ExprRef end, ExprRef step,
+             int step_sign, bool unroll, Block body) {
+  return make(loc, For{std::move(var), std::move(begin), std::move(end), std::move(step), std::move(body), var_type,
+                       unroll, step_sign});
+}
+StmtPtr while_(source::SourceRange loc, ExprRef cond, Block body) {
+  return make(loc, While{std::move(cond), std::move(body)});
+}
+StmtPtr break_(source::SourceRange loc) { return make(loc, Break{}); }
+StmtPtr continue_(source::SourceRange loc) { return make(loc, Continue{}); }
+StmtPtr return_(source::SourceRange loc) { return make(loc, Return{}); }
+StmtPtr sync_threads(source::SourceRange loc) { return make(loc, Sync{}); }
+StmtPtr device_printf(source::SourceRange loc, std::string format, std::vector<ExprRef> args) {
+  return make(loc, Printf{std::move(format), std::move(args)});
+}
+StmtPtr launch(source::SourceRange loc, std::unique_ptr<LaunchInfo> info) { return make(loc, Launch{std::move(info)}); }
+StmtPtr check(source::SourceRange loc, ExprRef cond, std::string message, ExprRef reported) {
+  return make(loc, Check{std::move(cond), std::move(message), std::move(reported)});
+}
+StmtPtr vec_copy(source::SourceRange loc, std::string dst, ExprRef dst_offset, std::string src, ExprRef src_offset,
+                 int vector_bits, bool to_global) {
+  return make(loc, VecCopy{std::move(dst), std::move(dst_offset), std::move(src), std::move(src_offset), vector_bits,
+                           to_global});
+}
+StmtPtr eval(source::SourceRange loc, ExprRef expr) { return make(loc, Eval{std::move(expr)}); }
 
 }  // namespace tileslc::ir

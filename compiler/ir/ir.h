@@ -2,8 +2,12 @@
 // A Program holds kernels (device functions launched on a grid) and host
 // functions (the @cute.jit entry points). Every value here is dynamic: static
 // values were folded away by sema. Expressions are immutable trees shared by
-// pointer; statements form structured blocks (no gotos), each carrying the
-// .tpy source range it came from so codegen can emit #line directives.
+// pointer; statements form structured blocks (no gotos). Each statement kind
+// is a small struct with named fields (Assign{var, value}, For{var, begin,
+// end, step, ...}); a Stmt holds one of them in a std::variant next to the
+// .tpy source range it came from, so codegen can emit #line directives.
+// Statements are built with one constructor per kind (ir::assign, ir::for_,
+// ...) and read with s.as<For>() / s.get_if<For>() or std::visit.
 // Device operations are intrinsic calls (intrinsics.def), by row and
 // immediates. visit.h walks and rewrites it, print.h prints it, verify.h
 // checks it.
@@ -13,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "ir/intrinsics.h"
@@ -135,26 +140,11 @@ bool is_hardware_index(const Expr& e);
 
 // ---------------------------------------------------------------- statements
 
-enum class StmtKind : uint8_t {
-  Assign,    ///< var = value
-  Store,     ///< ptr[offset] = value
-  If,        ///< if (cond) body else orelse
-  For,       ///< for (var = begin; var < end (or > end when step < 0); var += step) body
-  While,     ///< while (cond) body
-  Break, Continue,
-  Return,    ///< kernel early exit
-  Sync,      ///< __syncthreads()
-  Printf,    ///< device printf: name = format, args = values
-  Launch,    ///< host: launch kernel `index` of the program
-  Check,     ///< host: a run-time check emitted by sema: a = condition, message, b = the value it reports
-  VecCopy,   ///< name[a .. a+n) = src[b .. b+n), one access of vector_bits (8..128), both aligned to it
-  Eval,      ///< a: an expression evaluated for its effect (a barrier, an atomic whose result is unused)
-};
-
 struct Stmt;
 using StmtPtr = std::unique_ptr<Stmt>;
 using Block = std::vector<StmtPtr>;
 
+/// A kernel launch's configuration and arguments (host functions only).
 struct LaunchInfo {
   int kernel = -1;               ///< index into Program::kernels
   ExprRef grid[3], block[3];     ///< Int64 (host) expressions
@@ -164,26 +154,142 @@ struct LaunchInfo {
   std::vector<ExprRef> args;     ///< one per kernel parameter, in order
 };
 
-struct Stmt {
-  StmtKind kind;
-  source::SourceRange loc;
-  std::string name;           ///< Assign: var; Store: pointer; Printf: format
-  ExprRef a, b, c, d;         ///< Assign: a=value; Store: a=offset b=value; If/While: a=cond;
-                              ///< For: a=begin b=end c=step; Check: a=cond (true means ok), b=the value
-                              ///< the message reports (optional)
-  ScalarType var_type = ScalarType::Int32;  ///< For: loop variable type
-  int64_t step_sign = 1;      ///< For: +1 or -1 (static sign of the step); 0: a run-time step (c, a variable or parameter)
-  Block body, orelse;
-  std::vector<ExprRef> args;  ///< Printf
-  std::unique_ptr<LaunchInfo> launch;
-  std::string message;        ///< Check: error message (a C string literal's contents)
-  std::string src;            ///< VecCopy: source pointer or array
-  int vector_bits = 0;        ///< VecCopy: bits moved by the one access
-  bool to_global = false;     ///< VecCopy: the destination is global memory
-  bool unroll = false;        ///< For: unroll fully (its body indexes register arrays)
+// One struct per statement kind, with the fields that kind has. Element
+// offsets are Int64 expressions; names are the C++ names of locals, pointers,
+// register arrays and shared-memory buffers the function declares.
+
+/// var = value
+struct Assign {
+  std::string var;
+  ExprRef value;
+};
+/// ptr[offset] = value
+struct Store {
+  std::string ptr;
+  ExprRef offset;
+  ExprRef value;
+};
+/// if (cond) then_body else else_body
+struct If {
+  ExprRef cond;
+  Block then_body, else_body;
+};
+/// for (var = begin; var < end (or > end when the step is negative); var += step) body
+struct For {
+  std::string var;
+  ExprRef begin, end, step;  ///< all of type var_type
+  Block body;
+  ScalarType var_type = ScalarType::Int32;
+  bool unroll = false;  ///< unroll fully (its body indexes register arrays)
+  int step_sign = 1;    ///< +1 or -1 (static sign of the step); 0: a run-time step (a variable or parameter)
+};
+/// while (cond) body
+struct While {
+  ExprRef cond;
+  Block body;
+};
+struct Break {};
+struct Continue {};
+/// A kernel's early exit (a host function returns an ok Status).
+struct Return {};
+/// __syncthreads()
+struct Sync {};
+/// Device printf: a C format string and the values its conversions read.
+struct Printf {
+  std::string format;
+  std::vector<ExprRef> args;
+};
+/// Host: launch a kernel of the program (boxed: it is rare and the largest kind).
+struct Launch {
+  std::unique_ptr<LaunchInfo> info;
+};
+/// Host: a run-time check emitted by sema: unless `cond` holds, the call fails with `message`.
+struct Check {
+  ExprRef cond;         ///< Boolean, true means ok
+  std::string message;  ///< a C string literal's contents
+  ExprRef reported;     ///< the value the message reports ("..., found 12"); optional
+};
+/// dst[dst_offset .. +n) = src[src_offset .. +n): one access of vector_bits (8..128), both ends aligned to it.
+struct VecCopy {
+  std::string dst;
+  ExprRef dst_offset;
+  std::string src;
+  ExprRef src_offset;
+  int vector_bits = 0;
+  bool to_global = false;  ///< the destination is global memory
+};
+/// An expression evaluated for its effect (a barrier, an atomic whose result is unused).
+struct Eval {
+  ExprRef expr;
 };
 
-StmtPtr make_stmt(StmtKind k, source::SourceRange loc);
+/// The statement kinds, in the order of Stmt::Node's alternatives.
+enum class StmtKind : uint8_t {
+  Assign, Store, If, For, While, Break, Continue, Return, Sync, Printf, Launch, Check, VecCopy, Eval,
+};
+
+/// A statement: one kind's fields and the .tpy range it came from (codegen's #line).
+struct Stmt {
+  using Node = std::variant<Assign, Store, If, For, While, Break, Continue, Return, Sync, Printf, Launch, Check,
+                            VecCopy, Eval>;
+  Node node;
+  source::SourceRange loc;
+
+  StmtKind kind() const { return static_cast<StmtKind>(node.index()); }
+  template <class N>
+  bool is() const {
+    return std::holds_alternative<N>(node);
+  }
+  /// The fields of kind N; throws std::bad_variant_access when the statement is another kind.
+  template <class N>
+  N& as() {
+    return std::get<N>(node);
+  }
+  template <class N>
+  const N& as() const {
+    return std::get<N>(node);
+  }
+  /// The fields of kind N, or null.
+  template <class N>
+  N* get_if() {
+    return std::get_if<N>(&node);
+  }
+  template <class N>
+  const N* get_if() const {
+    return std::get_if<N>(&node);
+  }
+};
+/// Overloaded{f, g, ...}: one callable from several lambdas, for std::visit over Stmt::node.
+/// With one lambda per kind (and no generic one) a new kind fails to compile until handled.
+template <class... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <class... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
+static_assert(std::variant_size_v<Stmt::Node> == static_cast<size_t>(StmtKind::Eval) + 1);
+
+// Statement constructors, one per kind (those named after a C++ keyword end in '_').
+StmtPtr assign(source::SourceRange loc, std::string var, ExprRef value);
+StmtPtr store(source::SourceRange loc, std::string ptr, ExprRef offset, ExprRef value);
+/// Its blocks are filled afterwards, through as<If>().
+StmtPtr if_(source::SourceRange loc, ExprRef cond, Block then_body = {}, Block else_body = {});
+/// step_sign: +1/-1 for a static step's sign, 0 for a run-time step.
+StmtPtr for_(source::SourceRange loc, std::string var, ScalarType var_type, ExprRef begin, ExprRef end, ExprRef step,
+             int step_sign, bool unroll = false, Block body = {});
+StmtPtr while_(source::SourceRange loc, ExprRef cond, Block body = {});
+StmtPtr break_(source::SourceRange loc);
+StmtPtr continue_(source::SourceRange loc);
+StmtPtr return_(source::SourceRange loc);
+StmtPtr sync_threads(source::SourceRange loc);
+StmtPtr device_printf(source::SourceRange loc, std::string format, std::vector<ExprRef> args);
+StmtPtr launch(source::SourceRange loc, std::unique_ptr<LaunchInfo> info);
+/// `reported` may be null.
+StmtPtr check(source::SourceRange loc, ExprRef cond, std::string message, ExprRef reported = nullptr);
+StmtPtr vec_copy(source::SourceRange loc, std::string dst, ExprRef dst_offset, std::string src, ExprRef src_offset,
+                 int vector_bits, bool to_global);
+StmtPtr eval(source::SourceRange loc, ExprRef expr);
 
 // ----------------------------------------------------------------- functions
 

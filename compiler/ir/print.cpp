@@ -238,57 +238,60 @@ class IrPrinter {
 
   void stmt(const Stmt& s, int indent) {
     auto top = [&](const ExprRef& e) { return expr(e, true); };
-    switch (s.kind) {
-      case StmtKind::Assign: line(indent, s.name + " = " + top(s.a)); break;
-      case StmtKind::Store: line(indent, s.name + "[" + offset(s.a) + "] = " + top(s.b)); break;
-      case StmtKind::VecCopy:
-        line(indent, "copy." + std::to_string(s.vector_bits) + (s.to_global ? ".global " : " ") + s.name + "[" +
-                         offset(s.a) + "] = " + s.src + "[" + offset(s.b) + "]");
-        break;
-      case StmtKind::Eval: line(indent, "eval " + top(s.a)); break;
-      case StmtKind::If:
-        line(indent, "if " + top(s.a) + ":");
-        block(s.body, indent + 1);
-        if (!s.orelse.empty()) {
-          line(indent, "else:");
-          block(s.orelse, indent + 1);
-        }
-        break;
-      case StmtKind::For: {
-        std::string flags = s.unroll ? " unroll" : "";
-        auto step = as_int_const(s.c);
-        const int64_t sign = step ? (*step > 0) - (*step < 0) : 0;
-        if (!step || sign != s.step_sign) flags += " step_sign=" + std::to_string(s.step_sign);
-        auto bound = [&](const ExprRef& e) { return expr(e, true, s.var_type); };
-        line(indent, "for " + s.name + ": " + type_name(s.var_type) + " in range(" + bound(s.a) + ", " + bound(s.b) +
-                         ", " + bound(s.c) + ")" + flags + ":");
-        block(s.body, indent + 1);
-        break;
-      }
-      case StmtKind::While:
-        line(indent, "while " + top(s.a) + ":");
-        block(s.body, indent + 1);
-        break;
-      case StmtKind::Break: line(indent, "break"); break;
-      case StmtKind::Continue: line(indent, "continue"); break;
-      case StmtKind::Return: line(indent, "return"); break;
-      case StmtKind::Sync: line(indent, "sync_threads"); break;
-      case StmtKind::Printf: {
-        std::string args;
-        for (const auto& a : s.args) args += ", " + top(a);
-        line(indent, "printf(" + c_string(s.name) + args + ")");
-        break;
-      }
-      case StmtKind::Check:
-        line(indent, "check " + top(s.a) + " else " + c_string(s.message) + (s.b ? " found " + top(s.b) : ""));
-        break;
-      case StmtKind::Launch:
-        if (s.launch)
-          launch(*s.launch, indent);
-        else
-          line(indent, "launch <null>");
-        break;
-    }
+    std::visit(
+        Overloaded{
+            [&](const Assign& a) { line(indent, a.var + " = " + top(a.value)); },
+            [&](const Store& st) { line(indent, st.ptr + "[" + offset(st.offset) + "] = " + top(st.value)); },
+            [&](const VecCopy& v) {
+              line(indent, "copy." + std::to_string(v.vector_bits) + (v.to_global ? ".global " : " ") + v.dst + "[" +
+                               offset(v.dst_offset) + "] = " + v.src + "[" + offset(v.src_offset) + "]");
+            },
+            [&](const Eval& e) { line(indent, "eval " + top(e.expr)); },
+            [&](const If& i) {
+              line(indent, "if " + top(i.cond) + ":");
+              block(i.then_body, indent + 1);
+              if (!i.else_body.empty()) {
+                line(indent, "else:");
+                block(i.else_body, indent + 1);
+              }
+            },
+            [&](const For& f) { loop(f, indent); },
+            [&](const While& w) {
+              line(indent, "while " + top(w.cond) + ":");
+              block(w.body, indent + 1);
+            },
+            [&](const Break&) { line(indent, "break"); },
+            [&](const Continue&) { line(indent, "continue"); },
+            [&](const Return&) { line(indent, "return"); },
+            [&](const Sync&) { line(indent, "sync_threads"); },
+            [&](const Printf& p) {
+              std::string args;
+              for (const auto& a : p.args) args += ", " + top(a);
+              line(indent, "printf(" + c_string(p.format) + args + ")");
+            },
+            [&](const Check& c) {
+              line(indent, "check " + top(c.cond) + " else " + c_string(c.message) +
+                               (c.reported ? " found " + top(c.reported) : ""));
+            },
+            [&](const Launch& l) {
+              if (l.info)
+                launch(*l.info, indent);
+              else
+                line(indent, "launch <null>");
+            },
+        },
+        s.node);
+  }
+
+  void loop(const For& f, int indent) {
+    std::string flags = f.unroll ? " unroll" : "";
+    auto step = as_int_const(f.step);
+    const int64_t sign = step ? (*step > 0) - (*step < 0) : 0;
+    if (!step || sign != f.step_sign) flags += " step_sign=" + std::to_string(f.step_sign);
+    auto bound = [&](const ExprRef& e) { return expr(e, true, f.var_type); };
+    line(indent, "for " + f.var + ": " + type_name(f.var_type) + " in range(" + bound(f.begin) + ", " + bound(f.end) +
+                     ", " + bound(f.step) + ")" + flags + ":");
+    block(f.body, indent + 1);
   }
 };
 

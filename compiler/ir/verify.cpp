@@ -141,7 +141,7 @@ class Verifier {
         continue;
       }
       statement(sc, *s);
-      const bool loop = s->kind == StmtKind::For || s->kind == StmtKind::While;
+      const bool loop = s->is<For>() || s->is<While>();
       loop_depth_ += loop;
       for_each_block(*s, [&](const Block& inner) { block(sc, inner); });
       loop_depth_ -= loop;
@@ -151,8 +151,7 @@ class Verifier {
   // ------------------------------------------------------------ statements
 
   void statement(const Scope& sc, const Stmt& s) {
-    const std::string what = stmt_kind_name(s.kind);
-    for (const auto& f : unused_fields(s)) problem(s.loc, what + " sets '" + f + "', which its kind does not use");
+    const std::string what = stmt_kind_name(s.kind());
     for_each_operand(s, [&](const ExprRef& e) { expr(sc, e, s.loc); });
     auto need = [&](const ExprRef& e, const char* role) {
       if (!e) problem(s.loc, what + " has no " + role);
@@ -166,119 +165,123 @@ class Verifier {
       if (e && !is_integer(e->type))
         problem(s.loc, what + ": the " + std::string(role) + " is " + tn(e->type) + ", expected an integer");
     };
-    switch (s.kind) {
-      case StmtKind::Assign:
-        need(s.a, "value");
-        if (auto t = local(sc, s.name, s.loc, what)) want(s.a, *t, "value");
-        defined_.insert(s.name);
-        break;
-      case StmtKind::Store:
-        need(s.a, "offset");
-        need(s.b, "value");
-        integer(s.a, "offset");
-        if (auto m = memory(sc, s.name, s.loc, what, true)) want(s.b, m->type, "stored value");
-        break;
-      case StmtKind::If:
-      case StmtKind::While:
-        need(s.a, "condition");
-        want(s.a, ScalarType::Boolean, "condition");
-        break;
-      case StmtKind::For: loop(sc, s); break;
-      case StmtKind::Break:
-      case StmtKind::Continue:
-        if (loop_depth_ == 0) problem(s.loc, what + " outside a loop");
-        break;
-      case StmtKind::Return: break;
-      case StmtKind::Sync:
-        if (!sc.kernel) problem(s.loc, "Sync in a host function");
-        break;
-      case StmtKind::Printf:
-        if (!sc.kernel) problem(s.loc, "Printf in a host function");
-        break;
-      case StmtKind::Launch: launch(sc, s); break;
-      case StmtKind::Check:
-        if (sc.kernel) problem(s.loc, "Check in a kernel");
-        need(s.a, "condition");
-        want(s.a, ScalarType::Boolean, "condition");
-        if (s.message.empty()) problem(s.loc, "Check has an empty message");
-        break;
-      case StmtKind::VecCopy:
-        need(s.a, "destination offset");
-        need(s.b, "source offset");
-        integer(s.a, "destination offset");
-        integer(s.b, "source offset");
-        memory(sc, s.name, s.loc, what, true);
-        memory(sc, s.src, s.loc, what, false);
-        if (s.vector_bits < 8 || s.vector_bits > 128 || (s.vector_bits & (s.vector_bits - 1)) != 0)
-          problem(s.loc,
-                  "VecCopy moves " + std::to_string(s.vector_bits) + " bits, expected a power of two from 8 to 128");
-        break;
-      case StmtKind::Eval: need(s.a, "expression"); break;
-    }
+    auto condition = [&](const ExprRef& cond) {
+      need(cond, "condition");
+      want(cond, ScalarType::Boolean, "condition");
+    };
+    std::visit(
+        Overloaded{
+            [&](const Assign& a) {
+              need(a.value, "value");
+              if (auto t = local(sc, a.var, s.loc, what)) want(a.value, *t, "value");
+              defined_.insert(a.var);
+            },
+            [&](const Store& st) {
+              need(st.offset, "offset");
+              need(st.value, "value");
+              integer(st.offset, "offset");
+              if (auto m = memory(sc, st.ptr, s.loc, what, true)) want(st.value, m->type, "stored value");
+            },
+            [&](const If& i) { condition(i.cond); },
+            [&](const While& w) { condition(w.cond); },
+            [&](const For& f) { loop(sc, f, s.loc); },
+            [&](const Break&) { outside_loop(s, what); },
+            [&](const Continue&) { outside_loop(s, what); },
+            [&](const Return&) {},
+            [&](const Sync&) {
+              if (!sc.kernel) problem(s.loc, "Sync in a host function");
+            },
+            [&](const Printf&) {
+              if (!sc.kernel) problem(s.loc, "Printf in a host function");
+            },
+            [&](const Launch& l) { launch(sc, l, s.loc); },
+            [&](const Check& c) {
+              if (sc.kernel) problem(s.loc, "Check in a kernel");
+              condition(c.cond);
+              if (c.message.empty()) problem(s.loc, "Check has an empty message");
+            },
+            [&](const VecCopy& v) {
+              need(v.dst_offset, "destination offset");
+              need(v.src_offset, "source offset");
+              integer(v.dst_offset, "destination offset");
+              integer(v.src_offset, "source offset");
+              memory(sc, v.dst, s.loc, what, true);
+              memory(sc, v.src, s.loc, what, false);
+              if (v.vector_bits < 8 || v.vector_bits > 128 || (v.vector_bits & (v.vector_bits - 1)) != 0)
+                problem(s.loc, "VecCopy moves " + std::to_string(v.vector_bits) +
+                                   " bits, expected a power of two from 8 to 128");
+            },
+            [&](const Eval& e) { need(e.expr, "expression"); },
+        },
+        s.node);
   }
 
-  void loop(const Scope& sc, const Stmt& s) {
+  void outside_loop(const Stmt& s, const std::string& what) {
+    if (loop_depth_ == 0) problem(s.loc, what + " outside a loop");
+  }
+
+  void loop(const Scope& sc, const For& s, source::SourceRange loc) {
     const std::string what = "For";
     bool complete = true;
-    for (const auto& [e, role] : {std::pair<const ExprRef&, const char*>{s.a, "begin"}, {s.b, "end"}, {s.c, "step"}}) {
+    for (const auto& [e, role] :
+         {std::pair<const ExprRef&, const char*>{s.begin, "begin"}, {s.end, "end"}, {s.step, "step"}}) {
       if (!e) {
-        problem(s.loc, what + " has no " + role);
+        problem(loc, what + " has no " + role);
         complete = false;
       } else if (e->type != s.var_type) {
-        problem(s.loc,
+        problem(loc,
                 what + ": the " + std::string(role) + " is " + tn(e->type) + ", the loop variable " + tn(s.var_type));
       }
     }
-    if (!is_integer(s.var_type)) problem(s.loc, "For counts in " + tn(s.var_type) + ", expected an integer type");
-    if (auto t = local(sc, s.name, s.loc, what); t && *t != s.var_type)
-      problem(s.loc,
-              "For: loop variable '" + s.name + "' is declared " + tn(*t) + ", the loop counts in " + tn(s.var_type));
+    if (!is_integer(s.var_type)) problem(loc, "For counts in " + tn(s.var_type) + ", expected an integer type");
+    if (auto t = local(sc, s.var, loc, what); t && *t != s.var_type)
+      problem(loc,
+              "For: loop variable '" + s.var + "' is declared " + tn(*t) + ", the loop counts in " + tn(s.var_type));
     if (s.step_sign < -1 || s.step_sign > 1)
-      problem(s.loc, "For has step_sign " + std::to_string(s.step_sign) + ", expected -1, 0 or 1");
-    if (auto step = complete ? as_int_const(s.c) : std::nullopt) {
+      problem(loc, "For has step_sign " + std::to_string(s.step_sign) + ", expected -1, 0 or 1");
+    if (auto step = complete ? as_int_const(s.step) : std::nullopt) {
       const int64_t sign = (*step > 0) - (*step < 0);
       if (sign == 0 || sign != s.step_sign)
-        problem(s.loc,
-                "For: the step is " + std::to_string(*step) + " but step_sign is " + std::to_string(s.step_sign));
+        problem(loc, "For: the step is " + std::to_string(*step) + " but step_sign is " + std::to_string(s.step_sign));
     }
-    defined_.insert(s.name);
+    defined_.insert(s.var);
   }
 
-  void launch(const Scope& sc, const Stmt& s) {
-    if (sc.kernel) problem(s.loc, "Launch in a kernel");
-    if (!s.launch) {
-      problem(s.loc, "Launch has no launch info");
+  void launch(const Scope& sc, const Launch& launch, source::SourceRange loc) {
+    if (sc.kernel) problem(loc, "Launch in a kernel");
+    if (!launch.info) {
+      problem(loc, "Launch has no launch info");
       return;
     }
-    const LaunchInfo& l = *s.launch;
+    const LaunchInfo& l = *launch.info;
     if (l.kernel < 0 || l.kernel >= static_cast<int>(prog_.kernels.size())) {
-      problem(s.loc, "Launch names kernel " + std::to_string(l.kernel) + " of " + std::to_string(prog_.kernels.size()));
+      problem(loc, "Launch names kernel " + std::to_string(l.kernel) + " of " + std::to_string(prog_.kernels.size()));
       return;
     }
     const Kernel& k = prog_.kernels[l.kernel];
     const int clusters = (l.cluster[0] != nullptr) + (l.cluster[1] != nullptr) + (l.cluster[2] != nullptr);
     if (clusters != 0 && clusters != 3)
-      problem(s.loc, "Launch of " + k.name + " gives " + std::to_string(clusters) + " of 3 cluster dims");
+      problem(loc, "Launch of " + k.name + " gives " + std::to_string(clusters) + " of 3 cluster dims");
     for (int d = 0; d < 3; ++d) {
       for (const auto& [e, role] : {std::pair<const ExprRef&, const char*>{l.grid[d], "grid"},
                                     {l.block[d], "block"},
                                     {l.cluster[d], "cluster"}}) {
         if (!e && role != std::string("cluster"))
-          problem(s.loc, "Launch of " + k.name + " has no " + role + " dim " + std::to_string(d));
+          problem(loc, "Launch of " + k.name + " has no " + role + " dim " + std::to_string(d));
         if (e && !is_integer(e->type))
-          problem(s.loc, "Launch of " + k.name + ": " + role + " dim " + std::to_string(d) + " is " + tn(e->type));
+          problem(loc, "Launch of " + k.name + ": " + role + " dim " + std::to_string(d) + " is " + tn(e->type));
       }
       auto c = as_int_const(l.cluster[d]);
       if (c && *c != k.cluster_dims[d])
-        problem(s.loc, "Launch of " + k.name + ": cluster dim " + std::to_string(d) + " is " + std::to_string(*c) +
+        problem(loc, "Launch of " + k.name + ": cluster dim " + std::to_string(d) + " is " + std::to_string(*c) +
                            ", the kernel's " + std::to_string(k.cluster_dims[d]));
     }
     if (!l.smem)
-      problem(s.loc, "Launch of " + k.name + " has no shared-memory size");
+      problem(loc, "Launch of " + k.name + " has no shared-memory size");
     else if (!is_integer(l.smem->type))
-      problem(s.loc, "Launch of " + k.name + ": the shared-memory size is " + tn(l.smem->type));
+      problem(loc, "Launch of " + k.name + ": the shared-memory size is " + tn(l.smem->type));
     if (l.args.size() != k.params.size()) {
-      problem(s.loc, "Launch of " + k.name + " passes " + std::to_string(l.args.size()) + " arguments for " +
+      problem(loc, "Launch of " + k.name + " passes " + std::to_string(l.args.size()) + " arguments for " +
                          std::to_string(k.params.size()) + " parameters");
       return;
     }
@@ -287,12 +290,12 @@ class Verifier {
       const auto& p = k.params[i];
       const std::string arg = "Launch of " + k.name + ": argument " + std::to_string(i) + " (" + p.name + ")";
       if (!a)
-        problem(s.loc, arg + " is null");
+        problem(loc, arg + " is null");
       else if (p.is_tma && (a->kind != ExprKind::Intrinsic || a->intrinsic != Intrinsic::MakeTmaDescriptor ||
                             a->operands.empty() || !a->operands[0] || a->operands[0]->kind != ExprKind::TensorData))
-        problem(s.loc, arg + " is a TMA descriptor but not a call on a host tensor's data with its box");
+        problem(loc, arg + " is a TMA descriptor but not a call on a host tensor's data with its box");
       else if (!p.is_tma && a->type != p.type)
-        problem(s.loc, arg + " is " + tn(a->type) + ", the parameter " + tn(p.type));
+        problem(loc, arg + " is " + tn(a->type) + ", the parameter " + tn(p.type));
     }
   }
 

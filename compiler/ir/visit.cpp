@@ -1,63 +1,76 @@
-// The child iterators (the per-kind map from a statement to its operands,
-// blocks and names), the visitors built on them and the expression mutator.
+// The child iterators (the per-kind map from a statement's named fields to
+// its operands, blocks and names), the visitors built on them and the expression mutator.
 #include "ir/visit.h"
+
+#include <type_traits>
 
 namespace tileslc::ir {
 
 namespace {
 
-/// Calls `f` on each operand slot of `s` (const or not), skipping empty ones.
-/// The one switch over statement kinds that knows which field holds what.
+template <class N, class... Ks>
+constexpr bool is_one_of = (std::is_same_v<N, Ks> || ...);
+template <class>
+constexpr bool kUnhandled = false;
+
+// S is Stmt or const Stmt: each `auto& n` below is the kind's struct with S's constness,
+// so one template serves the const and the writable iterators. A kind missing from
+// a chain fails to compile (kUnhandled).
+
+/// Calls `f` on each operand slot of `s`, skipping empty ones.
 template <class S, class F>
 void operand_slots(S& s, F&& f) {
   auto one = [&](auto& slot) {
     if (slot) f(slot);
   };
-  switch (s.kind) {
-    case StmtKind::Assign:
-    case StmtKind::If:
-    case StmtKind::While:
-    case StmtKind::Eval: one(s.a); break;
-    case StmtKind::Store:
-    case StmtKind::VecCopy:
-    case StmtKind::Check:
-      one(s.a);
-      one(s.b);
-      break;
-    case StmtKind::For:
-      one(s.a);
-      one(s.b);
-      one(s.c);
-      break;
-    case StmtKind::Printf:
-      for (auto& a : s.args) one(a);
-      break;
-    case StmtKind::Launch:
-      if (!s.launch) break;
-      for (auto& g : s.launch->grid) one(g);
-      for (auto& b : s.launch->block) one(b);
-      one(s.launch->smem);
-      for (auto& c : s.launch->cluster) one(c);
-      one(s.launch->stream);
-      for (auto& a : s.launch->args) one(a);
-      break;
-    case StmtKind::Break:
-    case StmtKind::Continue:
-    case StmtKind::Return:
-    case StmtKind::Sync: break;
-  }
+  std::visit(
+      [&](auto& n) {
+        using N = std::remove_cvref_t<decltype(n)>;
+        if constexpr (std::is_same_v<N, Assign>) {
+          one(n.value);
+        } else if constexpr (std::is_same_v<N, Store>) {
+          one(n.offset);
+          one(n.value);
+        } else if constexpr (is_one_of<N, If, While>) {
+          one(n.cond);
+        } else if constexpr (std::is_same_v<N, For>) {
+          one(n.begin);
+          one(n.end);
+          one(n.step);
+        } else if constexpr (std::is_same_v<N, Printf>) {
+          for (auto& a : n.args) one(a);
+        } else if constexpr (std::is_same_v<N, Launch>) {
+          if (!n.info) return;
+          for (auto& g : n.info->grid) one(g);
+          for (auto& b : n.info->block) one(b);
+          one(n.info->smem);
+          for (auto& c : n.info->cluster) one(c);
+          one(n.info->stream);
+          for (auto& a : n.info->args) one(a);
+        } else if constexpr (std::is_same_v<N, Check>) {
+          one(n.cond);
+          one(n.reported);
+        } else if constexpr (std::is_same_v<N, VecCopy>) {
+          one(n.dst_offset);
+          one(n.src_offset);
+        } else if constexpr (std::is_same_v<N, Eval>) {
+          one(n.expr);
+        } else if constexpr (!is_one_of<N, Break, Continue, Return, Sync>) {
+          static_assert(kUnhandled<N>, "a statement kind without its operands");
+        }
+      },
+      s.node);
 }
 
 template <class S, class F>
 void block_slots(S& s, F&& f) {
-  switch (s.kind) {
-    case StmtKind::If:
-      f(s.body);
-      f(s.orelse);
-      break;
-    case StmtKind::For:
-    case StmtKind::While: f(s.body); break;
-    default: break;
+  if (auto* i = s.template get_if<If>()) {
+    f(i->then_body);
+    f(i->else_body);
+  } else if (auto* l = s.template get_if<For>()) {
+    f(l->body);
+  } else if (auto* w = s.template get_if<While>()) {
+    f(w->body);
   }
 }
 
@@ -77,15 +90,12 @@ void for_each_block(const Stmt& s, const std::function<void(const Block&)>& f) {
 void for_each_block(Stmt& s, const std::function<void(Block&)>& f) { block_slots(s, f); }
 
 void for_each_name(const Stmt& s, const std::function<void(const std::string&, NameUse)>& f) {
-  switch (s.kind) {
-    case StmtKind::Assign: f(s.name, NameUse::Assigned); break;
-    case StmtKind::For: f(s.name, NameUse::LoopVar); break;
-    case StmtKind::Store: f(s.name, NameUse::StoredTo); break;
-    case StmtKind::VecCopy:
-      f(s.name, NameUse::StoredTo);
-      f(s.src, NameUse::CopiedFrom);
-      break;
-    default: break;
+  if (const auto* a = s.get_if<Assign>()) f(a->var, NameUse::Assigned);
+  if (const auto* l = s.get_if<For>()) f(l->var, NameUse::LoopVar);
+  if (const auto* st = s.get_if<Store>()) f(st->ptr, NameUse::StoredTo);
+  if (const auto* v = s.get_if<VecCopy>()) {
+    f(v->dst, NameUse::StoredTo);
+    f(v->src, NameUse::CopiedFrom);
   }
 }
 
@@ -122,33 +132,6 @@ void mutate(Block& b, const std::function<ExprRef(const ExprRef&)>& f) {
     for_each_operand(*s, [&](ExprRef& e) { e = mutate(e, f); });
     for_each_block(*s, [&](Block& inner) { mutate(inner, f); });
   }
-}
-
-std::vector<std::string> unused_fields(const Stmt& s) {
-  const StmtKind k = s.kind;
-  auto is = [k](std::initializer_list<StmtKind> kinds) {
-    for (StmtKind x : kinds)
-      if (x == k) return true;
-    return false;
-  };
-  using K = StmtKind;
-  std::vector<std::string> out;
-  auto flag = [&](bool set, bool used, const char* field) {
-    if (set && !used) out.push_back(field);
-  };
-  flag(!s.name.empty(), is({K::Assign, K::Store, K::For, K::Printf, K::VecCopy}), "name");
-  flag(s.a != nullptr, is({K::Assign, K::Store, K::If, K::For, K::While, K::Check, K::VecCopy, K::Eval}), "a");
-  flag(s.b != nullptr, is({K::Store, K::For, K::Check, K::VecCopy}), "b");
-  flag(s.c != nullptr, is({K::For}), "c");
-  flag(s.d != nullptr, false, "d");
-  flag(!s.body.empty(), is({K::If, K::For, K::While}), "body");
-  flag(!s.orelse.empty(), is({K::If}), "orelse");
-  flag(!s.args.empty(), is({K::Printf}), "args");
-  flag(s.launch != nullptr, is({K::Launch}), "launch");
-  flag(!s.message.empty(), is({K::Check}), "message");
-  flag(!s.src.empty() || s.vector_bits != 0 || s.to_global, is({K::VecCopy}), "src/vector_bits/to_global");
-  flag(s.var_type != ScalarType::Int32 || s.step_sign != 1 || s.unroll, is({K::For}), "var_type/step_sign/unroll");
-  return out;
 }
 
 }  // namespace tileslc::ir

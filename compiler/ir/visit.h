@@ -1,10 +1,10 @@
-// Walking and rewriting the IR without knowing which Stmt field holds what.
-// The child iterators below are the one place that maps a statement kind to
-// its operand expressions, its nested blocks and the names it binds or writes
-// (the field meanings documented in ir.h); passes, the printer's helpers and
-// the verifier go through them, so giving each kind its own fields changes
-// visit.cpp only. Expressions are immutable and shared: the mutator rebuilds
-// the nodes on the path to a change and shares everything else.
+// Walking and rewriting the IR without a switch over statement kinds. The
+// child iterators below map each kind's named fields (ir.h) to its operand
+// expressions, its nested blocks and the names it binds or writes, in one
+// fixed order; passes that treat every operand alike (the verifier's
+// expression checks, codegen's dead-local scan, the CPU target's rewrite)
+// go through them. Expressions are immutable and shared: the mutator
+// rebuilds the nodes on the path to a change and shares everything else.
 #pragma once
 
 #include <functional>
@@ -41,11 +41,6 @@ enum class NameUse : uint8_t {
 /// The names `s` binds or addresses, in the order Assign/For/Store/VecCopy
 /// (destination, source). Printf's format and Check's message are text, not names.
 void for_each_name(const Stmt& s, const std::function<void(const std::string&, NameUse)>& f);
-
-/// The fields of `s` that hold something although its kind gives them no
-/// meaning (ir.h): what the child iterators would silently skip. Checked by
-/// the verifier; it goes away with the per-kind fields.
-std::vector<std::string> unused_fields(const Stmt& s);
 
 // ------------------------------------------------------------------ visitors
 

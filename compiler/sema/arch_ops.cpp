@@ -189,9 +189,7 @@ const std::string& redux_kind(Evaluator& ev, BuiltinCall& c, const Value& v) {
 }  // namespace
 
 void Evaluator::emit_effect(ir::ExprRef call, source::SourceRange r) {
-  auto s = ir::make_stmt(ir::StmtKind::Eval, stmt_loc_.valid() ? stmt_loc_ : r);
-  s->a = std::move(call);
-  emit(std::move(s));
+  emit(ir::eval(stmt_loc_.valid() ? stmt_loc_ : r, std::move(call)));
 }
 
 Value arch_atomic(Evaluator& ev, BuiltinCall& c) {
@@ -270,7 +268,7 @@ Value arch_warp_redux_sync(Evaluator& ev, BuiltinCall& c) {
 /// register: one barrier per warpgroup).
 Value arch_barrier(Evaluator& ev, BuiltinCall& c) {
   if (!c.has(0) && !c.has(1)) {
-    ev.emit(ir::make_stmt(ir::StmtKind::Sync, c.site.range));
+    ev.emit(ir::sync_threads(c.site.range));
     return Value::none();
   }
   ir::ExprRef id_e = ir::int_const(0, ScalarType::Int32);

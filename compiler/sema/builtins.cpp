@@ -55,16 +55,16 @@ std::optional<CConversion> parse_conversion(const std::string& fmt, size_t i) {
 }
 
 /// Appends a C conversion and its argument, converted to what the conversion reads.
-void append_conversion(Evaluator& ev, ir::Stmt& s, std::string& out, const CConversion& cv, const Value& v,
+void append_conversion(Evaluator& ev, std::vector<ir::ExprRef>& args, std::string& out, const CConversion& cv, const Value& v,
                        source::SourceRange r) {
   if (std::strchr("di", cv.conv)) {
-    s.args.push_back(ev.to_expr_as(v, ScalarType::Int64, r));
+    args.push_back(ev.to_expr_as(v, ScalarType::Int64, r));
     out += cv.spec + "ll" + cv.conv;
   } else if (std::strchr("ouxXc", cv.conv)) {
-    s.args.push_back(ev.to_expr_as(v, cv.conv == 'c' ? ScalarType::Int32 : ScalarType::Uint64, r));
+    args.push_back(ev.to_expr_as(v, cv.conv == 'c' ? ScalarType::Int32 : ScalarType::Uint64, r));
     out += cv.spec + (cv.conv == 'c' ? "" : "ll") + cv.conv;
   } else {
-    s.args.push_back(ev.to_expr_as(v, ScalarType::Float64, r));
+    args.push_back(ev.to_expr_as(v, ScalarType::Float64, r));
     out += cv.spec + cv.conv;
   }
 }
@@ -72,7 +72,7 @@ void append_conversion(Evaluator& ev, ir::Stmt& s, std::string& out, const CConv
 /// Appends a "{}" placeholder: a string is pasted into the format (its '%'
 /// doubled, so printf prints it rather than reading a conversion), a number
 /// gets the conversion of its type (%g, %lld, %llu).
-void append_placeholder(Evaluator& ev, ir::Stmt& s, std::string& out, const Value& v, source::SourceRange r) {
+void append_placeholder(Evaluator& ev, std::vector<ir::ExprRef>& args, std::string& out, const Value& v, source::SourceRange r) {
   if (v.kind == Value::Kind::Str) {
     for (char ch : v.s) out += ch == '%' ? std::string("%%") : std::string(1, ch);
     return;
@@ -88,7 +88,7 @@ void append_placeholder(Evaluator& ev, ir::Stmt& s, std::string& out, const Valu
     e = ir::cast(e, ScalarType::Uint64);
     out += "%llu";
   }
-  s.args.push_back(e);
+  args.push_back(e);
 }
 
 /// The static folds of cute.math's one-argument functions, and the intrinsic the IR calls.
@@ -351,7 +351,7 @@ Value core_printf(Evaluator& ev, BuiltinCall& c) {
   if (c[0].kind != Value::Kind::Str) ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a format string first");
   const std::string& fmt = c[0].s;
   const auto r = c.site.range;
-  auto s = ir::make_stmt(ir::StmtKind::Printf, r);
+  std::vector<ir::ExprRef> args;
   std::string out;
   size_t next = 0;
   auto take = [&]() {
@@ -370,18 +370,17 @@ Value core_printf(Evaluator& ev, BuiltinCall& c) {
       Value v = take();
       if (!(v.is_number() || v.kind == Value::Kind::Dyn))
         ev.fail(diag::Kind::TypeMismatch, r, c.name() + "() can print numbers only, found " + describe(v));
-      append_conversion(ev, *s, out, *cv, v, r);
+      append_conversion(ev, args, out, *cv, v, r);
       i = cv->end;
     } else if (fmt.compare(i, 2, "{}") == 0) {
-      append_placeholder(ev, *s, out, take(), r);
+      append_placeholder(ev, args, out, take(), r);
       ++i;
     } else {
       out += fmt[i];
     }
   }
   if (next != c.rest.size()) ev.fail(diag::Kind::WrongArity, r, c.name() + "() has more arguments than placeholders");
-  s->name = out;
-  ev.emit(std::move(s));
+  ev.emit(ir::device_printf(r, out, std::move(args)));
   return Value::none();
 }
 
@@ -400,7 +399,7 @@ Value core_index(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value core_sync_threads(Evaluator& ev, BuiltinCall& c) {
-  ev.emit(ir::make_stmt(ir::StmtKind::Sync, c.site.range));
+  ev.emit(ir::sync_threads(c.site.range));
   return Value::none();
 }
 

@@ -39,11 +39,7 @@ std::optional<Value> parse_define(const std::string& text) {
 
 /// A run-time check of the host function: `cond` must hold, else the call fails with `message` and `shown`'s value.
 ir::StmtPtr check_stmt(ir::ExprRef cond, ir::ExprRef shown, std::string message, source::SourceRange at) {
-  auto c = ir::make_stmt(ir::StmtKind::Check, at);
-  c->a = std::move(cond);
-  c->message = std::move(message);
-  c->b = std::move(shown);
-  return c;
+  return ir::check(at, std::move(cond), std::move(message), std::move(shown));
 }
 
 /// Where keyword argument `name` of a call is written (the whole call without it).
@@ -559,9 +555,7 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
   if (cfg.smem)
     smem_total = eval_binop(ast::BinOpKind::Add, smem_total, resolve_symbol(*cfg.smem, keyword_range(site, "smem")), site.range, site.range);
   info->smem = to_expr_as(smem_total, ScalarType::Int64, site.range);
-  auto s = ir::make_stmt(ir::StmtKind::Launch, site.range);
-  s->launch = std::move(info);
-  emit(std::move(s));
+  emit(ir::launch(site.range, std::move(info)));
 }
 
 void Evaluator::check_kernel_annotations(const KernelCall& kc) {

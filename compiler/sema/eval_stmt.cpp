@@ -168,10 +168,7 @@ Value Evaluator::materialize(const Value& v, const std::string& hint, source::So
     fn_->immutable_vars.insert(name);
     if (ir::is_integer(v.type))
       if (int64_t d = known_divisor(v.expr); d > 1) fn_->divisors[name] = d;
-    auto s = ir::make_stmt(ir::StmtKind::Assign, r);
-    s->name = name;
-    s->a = v.expr;
-    emit(std::move(s));
+    emit(ir::assign(r, name, v.expr));
     return Value::dyn(ir::var_ref(name, v.type), v.origin);
   }
   if (v.kind == Value::Kind::Tuple) {
@@ -202,10 +199,7 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
                  name + "' with a float");
           abort_entry();
         }
-        auto s = ir::make_stmt(ir::StmtKind::Assign, r);
-        s->name = it->second.owned_var;
-        s->a = to_expr_as(v, vt, r);
-        emit(std::move(s));
+        emit(ir::assign(r, it->second.owned_var, to_expr_as(v, vt, r)));
         it->second.value = Value::dyn(ir::var_ref(it->second.owned_var, vt), v.origin);
         return;
       }
@@ -223,10 +217,7 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
       return;
     }
     std::string var = new_local(name, v.type);
-    auto s = ir::make_stmt(ir::StmtKind::Assign, r);
-    s->name = var;
-    s->a = v.expr;
-    emit(std::move(s));
+    emit(ir::assign(r, var, v.expr));
     env[name] = Binding{Value::dyn(ir::var_ref(var, v.type), v.origin), var, r, depth};
     return;
   }
@@ -379,7 +370,7 @@ Flow Evaluator::exec_return(const ast::Return& r) {
   if (f.is_entry) {
     if (v.kind != Value::Kind::None)
       fail(diag::Kind::ReturnInKernel, r.value->range, "kernels and host functions cannot return a value");
-    if (f.dyn_depth > 0) emit(ir::make_stmt(ir::StmtKind::Return, r.range));
+    if (f.dyn_depth > 0) emit(ir::return_(r.range));
     return Flow::Return;
   }
   if (f.dyn_depth > 0) {
@@ -400,7 +391,7 @@ Flow Evaluator::exec_break_continue(const ast::Stmt& s) {
     fail(diag::Kind::BreakOutsideLoop, s.range, std::string("'") + (is_break ? "break" : "continue") + "' outside a loop");
   const LoopInfo& loop = f.loops.back();
   if (loop.dynamic) {
-    emit(ir::make_stmt(is_break ? ir::StmtKind::Break : ir::StmtKind::Continue, s.range));
+    emit(is_break ? ir::break_(s.range) : ir::continue_(s.range));
   } else if (f.dyn_depth > loop.dyn_depth) {
     auto& d = error(diag::Kind::DynamicControlInStatic, s.range,
                     std::string("'") + (is_break ? "break" : "continue") +
@@ -516,10 +507,7 @@ void Evaluator::promote_for_region(const std::set<std::string>& assigned, source
       // dynamic values get a local of their own.
       ir::ExprRef e = to_expr(v, r);
       std::string var = new_local(name, e->type);
-      auto s = ir::make_stmt(ir::StmtKind::Assign, it->second.where.valid() ? it->second.where : r);
-      s->name = var;
-      s->a = e;
-      emit(std::move(s));
+      emit(ir::assign(it->second.where.valid() ? it->second.where : r, var, e));
       it->second = Binding{Value::dyn(ir::var_ref(var, e->type), it->second.where), var, it->second.where, it->second.depth};
     }
   }
@@ -592,8 +580,8 @@ Flow Evaluator::exec_if(const ast::If& s) {
   for (const auto& n : assigned_names(s.orelse)) assigned.insert(n);
   promote_for_region(assigned, s.range);
 
-  auto stmt = ir::make_stmt(ir::StmtKind::If, s.range);
-  stmt->a = cond;
+  auto stmt = ir::if_(s.range, cond);
+  ir::If& branches = stmt->as<ir::If>();
   Frame& f = frame();
   Env before = scope();
   auto run_branch = [&](const ast::Body& body, ir::Block& block) {
@@ -616,12 +604,12 @@ Flow Evaluator::exec_if(const ast::If& s) {
     saved.emplace(name, old);
     fn_->divisors[name] = std::lcm(old, d);
   }
-  auto [f1, env1] = run_branch(s.body, stmt->body);
+  auto [f1, env1] = run_branch(s.body, branches.then_body);
   for (const auto& [name, old] : saved) {
     if (old > 1) fn_->divisors[name] = old;
     else fn_->divisors.erase(name);
   }
-  auto [f2, env2] = run_branch(s.orelse, stmt->orelse);
+  auto [f2, env2] = run_branch(s.orelse, branches.else_body);
   // A branch that ends in break/continue/return does not reach the join.
   if (f1 != Flow::Normal && f2 == Flow::Normal) scope() = env2;
   else if (f2 != Flow::Normal && f1 == Flow::Normal) scope() = env1;
@@ -682,15 +670,13 @@ Flow Evaluator::exec_for(const ast::For& s) {
   assigned.erase(target->id);
   promote_for_region(assigned, s.range);
 
-  auto stmt = ir::make_stmt(ir::StmtKind::For, s.range);
-  stmt->a = to_expr_as(start, t, s.iter->range);
-  stmt->b = to_expr_as(stop, t, s.iter->range);
-  stmt->c = step_v ? ir::int_const(step_v, t) : to_expr_as(step, t, call->range);
-  stmt->step_sign = step_v > 0 ? 1 : step_v < 0 ? -1 : 0;
-  stmt->var_type = t;
-  stmt->name = new_local(target->id, t);
+  auto begin = to_expr_as(start, t, s.iter->range);
+  auto end = to_expr_as(stop, t, s.iter->range);
+  auto step_e = step_v ? ir::int_const(step_v, t) : to_expr_as(step, t, call->range);
+  const std::string var = new_local(target->id, t);
+  auto stmt = ir::for_(s.range, var, t, begin, end, step_e, step_v > 0 ? 1 : step_v < 0 ? -1 : 0);
   Env before = scope();
-  scope()[target->id] = Binding{Value::dyn(ir::var_ref(stmt->name, t), s.target->range), "", s.target->range, f.dyn_depth + 1};
+  scope()[target->id] = Binding{Value::dyn(ir::var_ref(var, t), s.target->range), "", s.target->range, f.dyn_depth + 1};
   run_loop_body(stmt, before, [&] { exec_body(s.body); });
   return Flow::Normal;
 }
@@ -700,7 +686,7 @@ void Evaluator::run_loop_body(ir::StmtPtr& loop, const Env& before, const std::f
   // what it was before (promoted locals keep their variables), and names the
   // body introduced may be unbound when the loop runs zero times.
   Frame& f = frame();
-  fn_->blocks.push_back(&loop->body);
+  fn_->blocks.push_back(loop->is<ir::For>() ? &loop->as<ir::For>().body : &loop->as<ir::While>().body);
   fn_->open_loops.push_back(loop.get());
   f.loops.push_back({true, f.dyn_depth});
   ++f.dyn_depth;
@@ -742,15 +728,15 @@ Flow Evaluator::exec_while(const ast::While& s) {
   promote_for_region(assigned_names(s.body), s.range);
   // Re-evaluate the condition inside the loop so it sees the promoted locals:
   // while (true) { if (!cond) break; body }
-  auto stmt = ir::make_stmt(ir::StmtKind::While, s.range);
-  stmt->a = ir::bool_const(true);
+  auto stmt = ir::while_(s.range, ir::bool_const(true));
   Env before = scope();
   run_loop_body(stmt, before, [&] {
     Value c2 = eval(*s.test);
-    auto brk = ir::make_stmt(ir::StmtKind::If, s.test->range);
-    brk->a = ir::unary(ir::Op::LogicalNot, to_expr_as(c2, ScalarType::Boolean, s.test->range), ScalarType::Boolean);
-    brk->body.push_back(ir::make_stmt(ir::StmtKind::Break, s.test->range));
-    emit(std::move(brk));
+    ir::Block exit;
+    exit.push_back(ir::break_(s.test->range));
+    emit(ir::if_(s.test->range,
+                 ir::unary(ir::Op::LogicalNot, to_expr_as(c2, ScalarType::Boolean, s.test->range), ScalarType::Boolean),
+                 std::move(exit)));
     exec_body(s.body);
   });
   return Flow::Normal;

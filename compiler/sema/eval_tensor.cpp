@@ -243,7 +243,7 @@ ir::ExprRef Evaluator::tensor_offset(const TensorValue& t, const Value& index, s
     // A register array indexed at run time would live in local memory:
     // the loops around this access are unrolled so the index becomes static.
     for (auto* loop : fn_->open_loops)
-      if (loop->kind == ir::StmtKind::For) loop->unroll = true;
+      if (auto* counted = loop->get_if<ir::For>()) counted->unroll = true;
   }
   return e;
 }
@@ -298,10 +298,7 @@ void Evaluator::tensor_store(const Value& tv, const Value& index, const Value& v
     d.help(std::string("convert explicitly: cutlass.") + ir::type_name(t.dtype) + "(value)");
     abort_entry();
   }
-  auto s = ir::make_stmt(ir::StmtKind::Store, stmt_loc_.valid() ? stmt_loc_ : r);
-  s->name = t.ptr;
-  s->a = off;
-  s->b = to_expr_as(val, t.dtype, r);
+  auto s = ir::store(stmt_loc_.valid() ? stmt_loc_ : r, t.ptr, off, to_expr_as(val, t.dtype, r));
   fn_->stored_ptrs[t.ptr] += 1;
   emit(std::move(s));
 }

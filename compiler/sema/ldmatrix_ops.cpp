@@ -487,9 +487,7 @@ void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Va
       std::vector<ir::ExprRef> call_args{row_address(*this, ct, rows, j * s0 + x * ct.row_elems, r)};
       register_addresses(*this, ct, regs, j * d0 + x * ct.values_per_thread(), r, call_args);
       fn_->stored_ptrs[ct.store ? rows.ptr : regs.ptr] += 1;
-      auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-      s->a = ir::intrinsic(ct.device, std::move(call_args), ScalarType::Int32);
-      emit(std::move(s));
+      emit(ir::eval(loc, ir::intrinsic(ct.device, std::move(call_args), ScalarType::Int32)));
     }
   }
 }

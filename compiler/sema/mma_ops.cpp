@@ -262,18 +262,14 @@ Value mma_copy_g2s_op(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value mma_cp_async_commit_group(Evaluator& ev, BuiltinCall& c) {
-  auto s = ir::make_stmt(ir::StmtKind::Eval, ev.stmt_loc_.valid() ? ev.stmt_loc_ : c.site.range);
-  s->a = ir::intrinsic(ir::Intrinsic::CpAsyncCommitGroup, {}, {}, ScalarType::Int32);
-  ev.emit(std::move(s));
+  ev.emit_effect(ir::intrinsic(ir::Intrinsic::CpAsyncCommitGroup, {}, {}, ScalarType::Int32), c.site.range);
   return Value::none();
 }
 
 Value mma_cp_async_wait_group(Evaluator& ev, BuiltinCall& c) {
   int64_t n = ev.require_static_int(c[0], c.range(0), "the number of pending groups");
   if (n < 0 || n > 7) ev.fail(diag::Kind::BadLaunch, c.range(0), "cp.async.wait_group takes 0 to 7 pending groups, found " + std::to_string(n));
-  auto s = ir::make_stmt(ir::StmtKind::Eval, ev.stmt_loc_.valid() ? ev.stmt_loc_ : c.site.range);
-  s->a = ir::intrinsic(ir::Intrinsic::CpAsyncWaitGroup, {n}, {}, ScalarType::Int32);
-  ev.emit(std::move(s));
+  ev.emit_effect(ir::intrinsic(ir::Intrinsic::CpAsyncWaitGroup, {n}, {}, ScalarType::Int32), c.site.range);
   return Value::none();
 }
 
@@ -369,20 +365,13 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
         if (!atom.device) {
           // Universal FMA: d = a * b + c on one value.
           auto prod = ir::binary(ir::Op::Mul, ir::load(a.ptr, off(a, m, k), a.dtype), ir::load(b.ptr, off(b, n, k), b.dtype), atom.acc);
-          auto s = ir::make_stmt(ir::StmtKind::Store, loc);
-          s->name = d.ptr;
-          s->a = off(d, m, n);
-          s->b = ir::binary(ir::Op::Add, prod, ir::load(c.ptr, off(c, m, n), c.dtype), atom.acc);
-          emit(std::move(s));
+          emit(ir::store(loc, d.ptr, off(d, m, n), ir::binary(ir::Op::Add, prod, ir::load(c.ptr, off(c, m, n), c.dtype), atom.acc)));
           continue;
         }
-        auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-        s->a =
-            ir::intrinsic(*atom.device,
-                          {ir::address_of(d.ptr, off(d, m, n), d.dtype), ir::address_of(a.ptr, off(a, m, k), a.dtype),
-                           ir::address_of(b.ptr, off(b, n, k), b.dtype), ir::address_of(c.ptr, off(c, m, n), c.dtype)},
-                          ScalarType::Int32);
-        emit(std::move(s));
+        emit(ir::eval(loc, ir::intrinsic(*atom.device,
+                                         {ir::address_of(d.ptr, off(d, m, n), d.dtype), ir::address_of(a.ptr, off(a, m, k), a.dtype),
+                                          ir::address_of(b.ptr, off(b, n, k), b.dtype), ir::address_of(c.ptr, off(c, m, n), c.dtype)},
+                                         ScalarType::Int32)));
       }
     }
   }

@@ -51,13 +51,6 @@ int64_t swizzle_span_bytes(const layout::Swizzle& sw, int64_t elem_bytes) {
   return int64_t{16} << sw.bits;
 }
 
-/// Emits a device call made for its effect, located at the statement being evaluated.
-void effect(Evaluator& ev, ir::ExprRef e, source::SourceRange r) {
-  auto s = ir::make_stmt(ir::StmtKind::Eval, ev.stmt_loc_.valid() ? ev.stmt_loc_ : r);
-  s->a = std::move(e);
-  ev.emit(std::move(s));
-}
-
 /// Parameter i as an Int32 operand; E0404 unless an integer.
 ir::ExprRef integer_arg(Evaluator& ev, BuiltinCall& c, size_t i, const std::string& what) {
   Value v = ev.resolve_symbol(c[i], c.range(i));
@@ -75,12 +68,11 @@ ir::ExprRef barrier_arg(Evaluator& ev, BuiltinCall& c) {
 /// wait, the compiler must not move their registers across it.
 void wgmma_operand_fences(Evaluator& ev, source::SourceRange r) {
   for (const auto& [name, count] : ev.fn_->wgmma_accumulators)
-    effect(ev,
-           ir::intrinsic(ir::Intrinsic::WgmmaFenceOperands, {},
-                         {ir::address_of(name, ir::int_const(0, ScalarType::Int64), ScalarType::Float32),
-                          ir::int_const(count, ScalarType::Int32)},
-                         ScalarType::Int32),
-           r);
+    ev.emit_effect(ir::intrinsic(ir::Intrinsic::WgmmaFenceOperands, {},
+                                 {ir::address_of(name, ir::int_const(0, ScalarType::Int64), ScalarType::Float32),
+                                  ir::int_const(count, ScalarType::Int32)},
+                                 ScalarType::Int32),
+                   r);
 }
 
 }  // namespace
@@ -122,7 +114,7 @@ Value sm90_mbarrier_op(Evaluator& ev, BuiltinCall& c) {
   const char* operand = init ? "the arrival count" : expect_tx ? "the transaction bytes" : "the phase parity";
   std::vector<ir::ExprRef> ops{barrier_arg(ev, c)};
   ops.push_back(integer_arg(ev, c, 2, operand));
-  effect(ev, ir::intrinsic(device, {}, std::move(ops), ScalarType::Int32), c.site.range);
+  ev.emit_effect(ir::intrinsic(device, {}, std::move(ops), ScalarType::Int32), c.site.range);
   return Value::none();
 }
 
@@ -144,7 +136,7 @@ Value sm90_instruction(Evaluator& ev, BuiltinCall& c) {
     case BuiltinId::BulkCommitGroup: device = ir::Intrinsic::BulkCommitGroup; break;
     default: ev.fail(diag::Kind::NotCallable, c.site.range, c.name() + "() is not an sm_90 instruction");
   }
-  effect(ev, ir::intrinsic(device, {}, {}, ScalarType::Int32), c.site.range);
+  ev.emit_effect(ir::intrinsic(device, {}, {}, ScalarType::Int32), c.site.range);
   return Value::none();
 }
 
@@ -168,10 +160,9 @@ Value sm90_wait_group(Evaluator& ev, BuiltinCall& c) {
       ev.abort_entry();
     }
   }
-  effect(ev,
-         ir::intrinsic(wgmma ? ir::Intrinsic::WgmmaWaitGroup : ir::Intrinsic::BulkWaitGroupRead, {n}, {},
-                       ScalarType::Int32),
-         c.site.range);
+  ev.emit_effect(ir::intrinsic(wgmma ? ir::Intrinsic::WgmmaWaitGroup : ir::Intrinsic::BulkWaitGroupRead, {n}, {},
+                               ScalarType::Int32),
+                 c.site.range);
   if (wgmma) wgmma_operand_fences(ev, c.site.range);
   return Value::none();
 }
@@ -187,7 +178,7 @@ Value sm90_setmaxnreg(Evaluator& ev, BuiltinCall& c) {
     ev.fail(diag::Kind::BadLaunch, c.range(0),
             c.name() + "(" + std::to_string(n) + "): the register count must be a multiple of 8 from 24 to 256");
   }
-  effect(ev, ir::intrinsic(reg, {n}, {}, ScalarType::Int32), c.site.range);
+  ev.emit_effect(ir::intrinsic(reg, {n}, {}, ScalarType::Int32), c.site.range);
   return Value::none();
 }
 
@@ -436,13 +427,13 @@ void tma_store(Evaluator& ev, const TmaAtom& atom, const Value& src, const Value
   check_tma_tiles(ev, atom, src, dst, r);
   const TensorValue& s = *src.tensor;
   TmaBox box = tma_box(ev, atom, *dst.tensor, r);
-  effect(ev,
-         ir::intrinsic(
-             reduce ? ir::Intrinsic::TmaReduceAdd2d : ir::Intrinsic::TmaStore2d, {},
-             {box.desc, ir::address_of(s.ptr, s.offset ? s.offset : ir::int_const(0, ScalarType::Int64), s.dtype),
-              box.inner, box.outer},
-             ScalarType::Int32),
-         r);
+  ev.emit_effect(
+      ir::intrinsic(
+          reduce ? ir::Intrinsic::TmaReduceAdd2d : ir::Intrinsic::TmaStore2d, {},
+          {box.desc, ir::address_of(s.ptr, s.offset ? s.offset : ir::int_const(0, ScalarType::Int64), s.dtype),
+           box.inner, box.outer},
+          ScalarType::Int32),
+      r);
 }
 
 }  // namespace
@@ -490,10 +481,9 @@ void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst
   std::vector<ir::ExprRef> ops{ir::address_of(d.ptr, d.offset ? d.offset : ir::int_const(0, ScalarType::Int64), d.dtype), box.desc, barrier,
                                box.inner, box.outer};
   if (mask_expr) ops.push_back(*mask_expr);
-  effect(*this,
-         ir::intrinsic(mask_expr ? ir::Intrinsic::TmaLoad2dMulticast : ir::Intrinsic::TmaLoad2d, {}, std::move(ops),
-                       ScalarType::Int32),
-         r);
+  emit_effect(ir::intrinsic(mask_expr ? ir::Intrinsic::TmaLoad2dMulticast : ir::Intrinsic::TmaLoad2d, {},
+                            std::move(ops), ScalarType::Int32),
+              r);
 }
 
 // ---- warpgroup MMA -----------------------------------------------------------
@@ -673,12 +663,11 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
         } else {
           a_operand = desc(a, oa, m, k);
         }
-        effect(*this,
-               ir::intrinsic(*atom.device,
-                             {ir::address_of(d.ptr, ir::int_const(o.i, ScalarType::Int64), d.dtype),
-                              std::move(a_operand), desc(b, ob, n, k), ir::int_const(1, ScalarType::Int32)},
-                             ScalarType::Int32),
-               r);
+        emit_effect(ir::intrinsic(*atom.device,
+                                  {ir::address_of(d.ptr, ir::int_const(o.i, ScalarType::Int64), d.dtype),
+                                   std::move(a_operand), desc(b, ob, n, k), ir::int_const(1, ScalarType::Int32)},
+                                  ScalarType::Int32),
+                    r);
       }
 }
 

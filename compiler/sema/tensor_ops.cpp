@@ -428,25 +428,15 @@ void emit_copy_access(Evaluator& ev, const CopyAtom& atom, const TensorValue& sr
   auto so = copy_offset(ev, src, e, true, r), dof = copy_offset(ev, dst, e, true, r);
   ev.fn_->stored_ptrs[dst.ptr] += 1;
   if (atom.cp_async) {
-    auto s = ir::make_stmt(ir::StmtKind::Eval, loc);
-    s->a = ir::intrinsic(ir::Intrinsic::CpAsync, {w * elem_bits / 8},
-                         {ir::address_of(dst.ptr, dof, dst.dtype), ir::address_of(src.ptr, so, src.dtype)},
-                         ScalarType::Int32);
-    ev.emit(std::move(s));
+    ev.emit(ir::eval(loc, ir::intrinsic(ir::Intrinsic::CpAsync, {w * elem_bits / 8},
+                                        {ir::address_of(dst.ptr, dof, dst.dtype), ir::address_of(src.ptr, so, src.dtype)},
+                                        ScalarType::Int32)));
     return;
   }
-  auto s = ir::make_stmt(w > 1 ? ir::StmtKind::VecCopy : ir::StmtKind::Store, loc);
-  s->name = dst.ptr;
-  s->a = dof;
-  if (w > 1) {
-    s->src = src.ptr;
-    s->b = so;
-    s->vector_bits = static_cast<int>(w * elem_bits);
-    s->to_global = dst.space == MemSpace::Gmem;
-  } else {
-    s->b = ir::load(src.ptr, so, src.dtype);
-  }
-  ev.emit(std::move(s));
+  if (w > 1)
+    ev.emit(ir::vec_copy(loc, dst.ptr, dof, src.ptr, so, static_cast<int>(w * elem_bits), dst.space == MemSpace::Gmem));
+  else
+    ev.emit(ir::store(loc, dst.ptr, dof, ir::load(src.ptr, so, src.dtype)));
 }
 
 }  // namespace
@@ -473,13 +463,12 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
       else if (otherwise) otherwise();
       return;
     }
-    auto g = ir::make_stmt(ir::StmtKind::If, loc);
-    g->a = to_expr_as(cond, ScalarType::Boolean, r);
-    fn_->blocks.push_back(&g->body);
+    auto g = ir::if_(loc, to_expr_as(cond, ScalarType::Boolean, r));
+    fn_->blocks.push_back(&g->as<ir::If>().then_body);
     body();
     fn_->blocks.pop_back();
     if (otherwise) {
-      fn_->blocks.push_back(&g->orelse);
+      fn_->blocks.push_back(&g->as<ir::If>().else_body);
       otherwise();
       fn_->blocks.pop_back();
     }

@@ -124,27 +124,24 @@ class Machine {
   void run(const ir::Block& body) {
     for (const auto& s : body) {
       if (::testing::Test::HasFatalFailure()) return;
-      switch (s->kind) {
-        case ir::StmtKind::Assign:
-          for (int t = 0; t < threads_; ++t) vars_[t][s->name] = eval(s->a, t);
-          break;
-        case ir::StmtKind::If:
-          if (uniform(s->a)) run(s->body);
-          else run(s->orelse);
-          break;
-        case ir::StmtKind::For: {
-          const int64_t end = uniform(s->b), step = uniform(s->c);
-          ASSERT_GT(step, 0);
-          for (int64_t i = uniform(s->a); i < end; i += step) {
-            for (int t = 0; t < threads_; ++t) vars_[t][s->name] = i;
-            run(s->body);
-          }
-          break;
+      if (const auto* a = s->get_if<ir::Assign>()) {
+        for (int t = 0; t < threads_; ++t) vars_[t][a->var] = eval(a->value, t);
+      } else if (const auto* i = s->get_if<ir::If>()) {
+        if (uniform(i->cond)) run(i->then_body);
+        else run(i->else_body);
+      } else if (const auto* f = s->get_if<ir::For>()) {
+        const int64_t end = uniform(f->end), step = uniform(f->step);
+        ASSERT_GT(step, 0);
+        for (int64_t i = uniform(f->begin); i < end; i += step) {
+          for (int t = 0; t < threads_; ++t) vars_[t][f->var] = i;
+          run(f->body);
         }
-        case ir::StmtKind::Sync: ++epoch_; break;
-        case ir::StmtKind::Eval: call(*s->a); break;
-        case ir::StmtKind::Store: case ir::StmtKind::VecCopy: break;  // accumulator fills and the epilogue
-        default: FAIL() << "unexpected statement kind " << static_cast<int>(s->kind);
+      } else if (s->is<ir::Sync>()) {
+        ++epoch_;
+      } else if (const auto* e = s->get_if<ir::Eval>()) {
+        call(*e->expr);
+      } else if (!s->is<ir::Store>() && !s->is<ir::VecCopy>()) {  // accumulator fills and the epilogue
+        FAIL() << "unexpected statement kind " << static_cast<int>(s->kind());
       }
     }
   }

@@ -45,16 +45,17 @@ class Sim {
 
   void run(const ir::Block& body) {
     for (const auto& s : body) {
-      if (s->kind == ir::StmtKind::Assign) {
-        for (int t = 0; t < threads_; ++t) vars_[t][s->name] = eval(s->a, t);
-      } else if (s->kind == ir::StmtKind::Store) {
+      if (const auto* a = s->get_if<ir::Assign>()) {
+        for (int t = 0; t < threads_; ++t) vars_[t][a->var] = eval(a->value, t);
+      } else if (const auto* st = s->get_if<ir::Store>()) {
         // A fragment element loaded from memory: remember where from.
-        if (s->b->kind != ir::ExprKind::Load) continue;
-        for (int t = 0; t < threads_; ++t) regs_[t][{s->name, eval(s->a, t)}] = {s->b->name, eval(s->b->operands.at(0), t)};
-      } else if (s->kind == ir::StmtKind::Eval && s->a->kind == ir::ExprKind::Intrinsic) {
-        call(*s->a);
-      } else if (s->kind != ir::StmtKind::Sync && s->kind != ir::StmtKind::For) {
-        ADD_FAILURE() << "unexpected statement kind " << static_cast<int>(s->kind);
+        if (st->value->kind != ir::ExprKind::Load) continue;
+        for (int t = 0; t < threads_; ++t)
+          regs_[t][{st->ptr, eval(st->offset, t)}] = {st->value->name, eval(st->value->operands.at(0), t)};
+      } else if (const auto* e = s->get_if<ir::Eval>(); e && e->expr->kind == ir::ExprKind::Intrinsic) {
+        call(*e->expr);
+      } else if (!s->is<ir::Sync>() && !s->is<ir::For>()) {
+        ADD_FAILURE() << "unexpected statement kind " << static_cast<int>(s->kind());
       }
     }
   }

@@ -14,6 +14,7 @@
 
 #include "diag/diag.h"
 #include "ir/ir.h"
+#include "ir/visit.h"
 #include "sema/sema.h"
 #include "source/source.h"
 
@@ -98,8 +99,8 @@ std::string param_list(const ir::Kernel& k) {
 int count_launches(const ir::Block& b) {
   int n = 0;
   for (const auto& s : b) {
-    if (s->kind == ir::StmtKind::Launch) ++n;
-    n += count_launches(s->body) + count_launches(s->orelse);
+    if (s->is<ir::Launch>()) ++n;
+    ir::for_each_block(*s, [&](const ir::Block& inner) { n += count_launches(inner); });
   }
   return n;
 }
@@ -279,7 +280,7 @@ TEST(Sema, RangeConstexprUnrollsIntoStraightLineStores) {
              "    k(mA).launch(grid=(1, 1, 1), block=(32, 1, 1))\n");
   const auto& body = a.ok().kernels.at(0).body;
   ASSERT_EQ(body.size(), 4u);
-  for (const auto& s : body) EXPECT_EQ(s->kind, ir::StmtKind::Store);
+  for (const auto& s : body) EXPECT_EQ(s->kind(), ir::StmtKind::Store);
 }
 
 TEST(Sema, RuntimeRangeIsOneForLoop) {
@@ -297,12 +298,12 @@ TEST(Sema, RuntimeRangeIsOneForLoop) {
   const auto& body = a.ok().kernels.at(0).body;
   int fors = 0;
   for (const auto& s : body)
-    if (s->kind == ir::StmtKind::For) {
+    if (const auto* f = s->get_if<ir::For>()) {
       ++fors;
-      EXPECT_EQ(s->step_sign, 1);
-      EXPECT_EQ(ir::as_int_const(s->a), std::optional<int64_t>(0));
-      EXPECT_EQ(ir::as_int_const(s->c), std::optional<int64_t>(1));
-      EXPECT_EQ(s->body.size(), 1u);
+      EXPECT_EQ(f->step_sign, 1);
+      EXPECT_EQ(ir::as_int_const(f->begin), std::optional<int64_t>(0));
+      EXPECT_EQ(ir::as_int_const(f->step), std::optional<int64_t>(1));
+      EXPECT_EQ(f->body.size(), 1u);
     }
   EXPECT_EQ(fors, 1);
 }
@@ -323,7 +324,7 @@ TEST(Sema, ConstExprPrunesTheOtherBranch) {
              "    k(mA, False).launch(grid=(1, 1, 1), block=(32, 1, 1))\n");
   const auto& body = a.ok().kernels.at(0).body;
   ASSERT_EQ(body.size(), 2u);
-  for (const auto& s : body) EXPECT_EQ(s->kind, ir::StmtKind::Store);
+  for (const auto& s : body) EXPECT_EQ(s->kind(), ir::StmtKind::Store);
 }
 
 TEST(Sema, DependenciesListTheMainFileFirstThenTheStdlib) {
