@@ -61,7 +61,7 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
     }
     case Value::Kind::Builtin: return call_builtin(callee, args, kwargs, site);
     case Value::Kind::Module:
-      if (is_opaque(callee)) opaque_use(callee, site.range, true);
+      if (is_opaque(callee)) return opaque_call(callee, site.range);
       break;
     case Value::Kind::Layout: {
       // L(coord) or L(c0, c1, ...): CuTe's layout evaluation.

@@ -137,6 +137,9 @@ class Evaluator {
   Value opaque_attribute(const Value& base, const std::string& attr);
   /// A function decorated with a host-only decorator (@functools.lru_cache): host-only itself.
   Value opaque_decorated(const ast::FunctionDef& d, const Value& decorator);
+  /// Calling an opaque value: E0307/E0308, except `cuda.CUstream(...)` (a stream handle, often a default
+  /// argument), which makes an opaque host value.
+  Value opaque_call(const Value& callee, source::SourceRange at);
   /// E0307 (host-only) or E0308 (not yet) for a use of an opaque value at `at`; `call` when it is called.
   [[noreturn]] void opaque_use(const Value& v, source::SourceRange at, bool call);
   /// A host parameter annotated `cuda.CUstream` binds to the host function's stream; false for other annotations.

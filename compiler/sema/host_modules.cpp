@@ -59,7 +59,7 @@ std::shared_ptr<ModuleValue> Evaluator::opaque_module(const std::string& name, O
 }
 
 std::shared_ptr<ModuleValue> Evaluator::import_opaque(const std::string& dotted, const std::string& canonical) {
-  if (is_host_only(dotted)) return opaque_module(dotted, Opaque::HostOnly, dotted.substr(0, dotted.find('.')));
+  if (is_host_only(dotted)) return opaque_module(dotted, Opaque::HostOnly, dotted);
   // A CuTe DSL module the stdlib lacks: cutlass.utils.hopper_helpers is "not yet", not "no such module".
   if (canonical != dotted) return opaque_module(canonical, Opaque::NotYet, dotted);
   return nullptr;
@@ -100,6 +100,17 @@ std::string describe_opaque(const ModuleValue& m) {
     case Opaque::No: break;
   }
   return "module '" + m.name + "'";
+}
+
+Value Evaluator::opaque_call(const Value& callee, source::SourceRange at) {
+  const ModuleValue& m = *callee.module;
+  if (m.opaque != Opaque::HostOnly || m.opaque_from.rfind("cuda", 0) != 0 || m.name.size() < 9 ||
+      m.name.compare(m.name.size() - 9, 9, ".CUstream") != 0)
+    opaque_use(callee, at, true);
+  Value v;
+  v.kind = Value::Kind::Module;
+  v.module = opaque_module(m.name + "(...)", Opaque::HostOnly, m.opaque_from);
+  return v;
 }
 
 void Evaluator::opaque_use(const Value& v, source::SourceRange at, bool call) {

@@ -67,8 +67,9 @@ std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& written
   // Below an opaque module everything is opaque (torch.nn.functional); host-only modules are never
   // looked for on disk.
   if (parent && parent->opaque != ModuleValue::Opaque::No)
-    return bind_in_parent(opaque_module(parent->opaque == ModuleValue::Opaque::NotYet ? dotted : written, parent->opaque,
-                                        parent->opaque_from));
+    return bind_in_parent(parent->opaque == ModuleValue::Opaque::NotYet
+                              ? opaque_module(dotted, parent->opaque, parent->opaque_from)
+                              : opaque_module(written, parent->opaque, written));
   if (auto m = import_opaque(written, dotted); m && m->opaque == ModuleValue::Opaque::HostOnly) return bind_in_parent(m);
 
   fs::path rel;

@@ -19,6 +19,7 @@ from cutlass.cute.runtime import from_dlpack
 
 print("importing", __name__)
 THREADS = 128
+DEFAULT_STREAM = cuda.CUstream(cuda.CUstream_flags.CU_STREAM_DEFAULT)  # a host value; unused, so no error
 
 
 @cute.kernel
