@@ -68,10 +68,10 @@ LaunchConfig launch_config(Evaluator& ev, std::vector<std::pair<std::string, Val
     else if (k == "cluster") cfg.cluster = v;
     else if (k == "smem") cfg.smem = v;
     else if (k == "stream") {
-      // None is the default: the host function's stream parameter.
-      if (v.kind != Value::Kind::None)
+      // None is the default: the host function's stream parameter, which a `cuda.CUstream` parameter names.
+      if (v.kind != Value::Kind::None && !(is_opaque(v) && v.module->opaque == ModuleValue::Opaque::Stream))
         ev.fail(diag::Kind::BadLaunch, keyword_at(k),
-                "Kernel.launch(stream=...) is not supported yet: launches use the host function's stream parameter");
+                "Kernel.launch(stream=...) takes the host function's cuda.CUstream parameter or None, found " + describe(v));
     } else {
       // Reported, then ignored: the kernel itself is still checked.
       auto& d = ev.error(diag::Kind::UnknownKeyword, keyword_at(k), "Kernel.launch() got an unexpected keyword argument '" + k + "'");
@@ -400,6 +400,7 @@ void Evaluator::bind_host_param(const ast::Param& p, std::set<std::string>& stri
     if (auto v = host_constexpr_value(p)) frame().env[p.name] = Binding{*v, "", p.range};
     return;
   }
+  if (bind_host_stream(p, ann)) return;  // not a C++ parameter of its own: the trailing cudaStream_t
   ir::HostParam hp;
   hp.name = unique_name(p.name);
   hp.loc = p.range;
@@ -653,6 +654,7 @@ KernelKey::Arg Evaluator::kernel_arg_key(const KernelCall& kc, const ast::Param&
     d.help("pass a tensor instead (its layout's run-time parts travel with it), or build the layout inside the kernel");
     abort_entry();
   }
+  if (is_opaque(a)) opaque_use(a, kc.range, false);
   if (a.is_static() && a.kind != Value::Kind::KernelCall && a.kind != Value::Kind::Module)
     return {"S" + repr(a), a.kind == Value::Kind::Function ? a.fn.get() : nullptr};
   fail(diag::Kind::TypeMismatch, kc.range, "cannot pass " + describe(a) + " to a kernel");

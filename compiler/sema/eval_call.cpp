@@ -60,6 +60,9 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
       return Value::dyn(to_expr_as(a, callee.type, site.range), site.range);
     }
     case Value::Kind::Builtin: return call_builtin(callee, args, kwargs, site);
+    case Value::Kind::Module:
+      if (is_opaque(callee)) return opaque_call(callee, site.range);
+      break;
     case Value::Kind::Layout: {
       // L(coord) or L(c0, c1, ...): CuTe's layout evaluation.
       if (!kwargs.empty()) fail(diag::Kind::UnknownKeyword, site.range, "a layout takes a coordinate, not keywords");

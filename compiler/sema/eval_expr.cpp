@@ -245,6 +245,7 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
   if (const BuiltinInfo* m = find_method(base.kind, a.attr)) return bound_method(m->id, base);
   switch (base.kind) {
     case Value::Kind::Module: {
+      if (is_opaque(base)) return opaque_attribute(base, a.attr);
       auto& g = base.module->globals;
       if (auto it = g.find(a.attr); it != g.end()) return it->second.value;
       std::vector<std::string> candidates;
@@ -391,6 +392,8 @@ Value Evaluator::eval_subscript(const ast::Subscript& s) {
     v.kind = Value::Kind::ConstexprSpec;
     return v;
   }
+  // typing.Optional[int], torch.Tensor[...]: opaque, like the base.
+  if (is_opaque(base)) return opaque_attribute(base, "[]");
   Value idx = eval(*s.index);
   if (base.kind == Value::Kind::Tensor) return tensor_load(base, idx, s.range);
   if (base.kind == Value::Kind::Tuple || base.kind == Value::Kind::Str) return index_sequence(*this, base, idx, s);

@@ -426,6 +426,10 @@ void Evaluator::exec_function_def(const ast::FunctionDef& d) {
     const ast::Expr* target = deco.get();
     if (const auto* c = deco->as<ast::Call>()) target = c->func.get();
     Value dv = eval(*target);
+    if (is_opaque(dv)) {  // @functools.lru_cache: the function is host-only Python
+      scope()[d.name] = Binding{opaque_decorated(d, dv), "", d.name_range, frame().dyn_depth};
+      return;
+    }
     if (dv.kind == Value::Kind::Builtin && dv.builtin == BuiltinId::KernelDecorator) fn->kind = FunctionValue::Kind::Kernel;
     else if (dv.kind == Value::Kind::Builtin && dv.builtin == BuiltinId::JitDecorator) fn->kind = FunctionValue::Kind::Jit;
     else fail(diag::Kind::UnsupportedOperation, deco->range, "unknown decorator: only @cute.kernel and @cute.jit are supported");
@@ -451,7 +455,7 @@ void Evaluator::exec_import(const ast::Import& imp) {
     } else {
       // `import a.b` binds `a`.
       std::string top = alias.name.substr(0, alias.name.find('.'));
-      v.module = modules_.at(top);
+      v.module = import_module(top, alias.range);  // loaded above, as a parent
       scope()[top] = Binding{v, "", alias.range};
     }
   }
@@ -481,6 +485,11 @@ void Evaluator::exec_import_from(const ast::ImportFrom& imp) {
     Value v;
     if (it != m->globals.end()) {
       v = it->second.value;
+    } else if (m->opaque != ModuleValue::Opaque::No) {
+      Value base;
+      base.kind = Value::Kind::Module;
+      base.module = m;
+      v = opaque_attribute(base, alias.name);  // from torch import randn: opaque too
     } else if (auto sub = import_module(name + "." + alias.name, source::SourceRange{}, /*quiet=*/true); sub) {
       v.kind = Value::Kind::Module;
       v.module = sub;

@@ -334,7 +334,8 @@ std::string repr(const Value& v) {
       return std::string("Tensor[") + spaces[static_cast<int>(v.tensor->space)] +
              (v.tensor->space == MemSpace::Coord ? "" : std::string(ir::type_name(v.tensor->dtype)) + ", ") + dims + "]";
     }
-    case Value::Kind::Module: return "<module '" + v.module->name + "'>";
+    case Value::Kind::Module:
+      return is_opaque(v) ? "<" + describe_opaque(*v.module) + ">" : "<module '" + v.module->name + "'>";
     case Value::Kind::Function: return "<function " + v.fn->def->name + ">";
     // The row's name: print() shows it, and kernel specialization keys tell two builtins apart by it.
     case Value::Kind::Builtin: return std::string(v.self ? "<method " : "<builtin ") + builtin_info(v.builtin).name + ">";
@@ -386,7 +387,7 @@ std::string describe(const Value& v) {
     case Value::Kind::Type: return std::string("type ") + ir::type_name(v.type);
     case Value::Kind::Dyn: return std::string("run-time ") + ir::type_name(v.type) + " value";
     case Value::Kind::Tensor: return "tensor " + repr(v);
-    case Value::Kind::Module: return "module '" + v.module->name + "'";
+    case Value::Kind::Module: return is_opaque(v) ? describe_opaque(*v.module) : "module '" + v.module->name + "'";
     case Value::Kind::Function: return "function '" + v.fn->def->name + "'";
     case Value::Kind::Builtin: return "builtin function";
     case Value::Kind::KernelCall: return "kernel call";

@@ -129,6 +129,22 @@ class Evaluator {
   /// ("cute.arch.thread_idx" in tileslc.cute.arch), before the module's body runs.
   void bind_registry_names(ModuleValue& m);
 
+  // ---- opaque stand-ins (host_modules.cpp): host-only modules, CuTe DSL names not yet here, the stream
+  /// The opaque module `dotted` imports as (host-only, or a cutlass.* module the stdlib lacks), else null.
+  std::shared_ptr<ModuleValue> import_opaque(const std::string& dotted, const std::string& canonical);
+  std::shared_ptr<ModuleValue> opaque_module(const std::string& name, ModuleValue::Opaque kind, const std::string& from);
+  /// `base.attr` (and `from base import attr`) of an opaque module: opaque again.
+  Value opaque_attribute(const Value& base, const std::string& attr);
+  /// A function decorated with a host-only decorator (@functools.lru_cache): host-only itself.
+  Value opaque_decorated(const ast::FunctionDef& d, const Value& decorator);
+  /// Calling an opaque value: E0307/E0308, except `cuda.CUstream(...)` (a stream handle, often a default
+  /// argument), which makes an opaque host value.
+  Value opaque_call(const Value& callee, source::SourceRange at);
+  /// E0307 (host-only) or E0308 (not yet) for a use of an opaque value at `at`; `call` when it is called.
+  [[noreturn]] void opaque_use(const Value& v, source::SourceRange at, bool call);
+  /// A host parameter annotated `cuda.CUstream` binds to the host function's stream; false for other annotations.
+  bool bind_host_stream(const ast::Param& p, const Value& ann);
+
   // ---- expressions (eval_expr.cpp)
   Value eval(const ast::Expr& e);
   Value eval_name(const ast::Name& n);
@@ -374,6 +390,14 @@ class Evaluator {
 /// The tiled MMA's (thread, value) layout over a (rows, cols) tile of operand
 /// A (0), B (1) or C (2), with the atoms repeated to cover it (mma_ops.cpp).
 layout::Layout mma_tv_over_tile(const TiledMma& tm, int operand, int64_t rows, int64_t cols);
+
+/// The stdlib name of a module: CuTe DSL's `cutlass` is an alias package of `tileslc` (host_modules.cpp).
+std::string canonical_module_name(const std::string& dotted);
+/// An opaque value's name as the user knows it (cutlass.utils.hopper_helpers), and its description for messages.
+std::string opaque_display_name(const ModuleValue& m);
+std::string describe_opaque(const ModuleValue& m);
+/// True for an opaque stand-in (host_modules.cpp).
+inline bool is_opaque(const Value& v) { return v.kind == Value::Kind::Module && v.module->opaque != ModuleValue::Opaque::No; }
 
 /// True for names the generated C++ cannot use for a function or variable
 /// (keywords, CUDA and C library names, tileslc's own).

@@ -45,17 +45,32 @@ void Evaluator::bind_registry_names(ModuleValue& m) {
   }
 }
 
-std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& dotted, source::SourceRange at, bool quiet) {
-  if (dotted == "tileslc._builtins") return builtins_module();
+std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& written, source::SourceRange at, bool quiet) {
+  if (written == "tileslc._builtins") return builtins_module();
+  // CuTe DSL's `cutlass.cute` is our `tileslc.cute`: one module object under both names.
+  const std::string dotted = canonical_module_name(written);
   if (auto it = modules_.find(dotted); it != modules_.end()) return it->second;  // loading: partial, as Python
+  if (auto it = modules_.find(written); it != modules_.end()) return it->second;  // an opaque one
 
   // Parents first, as Python does: `import a.b` runs a/__init__ then a/b.
   std::shared_ptr<ModuleValue> parent;
   auto dot = dotted.rfind('.');
   if (dot != std::string::npos) {
-    parent = import_module(dotted.substr(0, dot), at, quiet);
+    parent = import_module(written.substr(0, written.rfind('.')), at, quiet);
     if (!parent) return nullptr;  // already reported for the parent
   }
+  auto bind_in_parent = [&](const std::shared_ptr<ModuleValue>& m) {
+    if (parent) parent->globals[dotted.substr(dot + 1)] = Binding{[&] {
+      Value v; v.kind = Value::Kind::Module; v.module = m; return v; }(), "", at};
+    return m;
+  };
+  // Below an opaque module everything is opaque (torch.nn.functional); host-only modules are never
+  // looked for on disk.
+  if (parent && parent->opaque != ModuleValue::Opaque::No)
+    return bind_in_parent(parent->opaque == ModuleValue::Opaque::NotYet
+                              ? opaque_module(dotted, parent->opaque, parent->opaque_from)
+                              : opaque_module(written, parent->opaque, written));
+  if (auto m = import_opaque(written, dotted); m && m->opaque == ModuleValue::Opaque::HostOnly) return bind_in_parent(m);
 
   fs::path rel;
   {
@@ -70,7 +85,9 @@ std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& dotted,
   if (!opts_.stdlib_dir.empty()) roots.push_back(opts_.stdlib_dir);
   fs::path found;
   for (const auto& root : roots) {
-    for (const auto& cand : {root / rel.string().append(".tpy"), root / rel / "__init__.tpy"}) {
+    // A CuTe DSL .py module is found like a .tpy one; in one directory the .tpy wins.
+    for (const auto& cand : {root / rel.string().append(".tpy"), root / rel / "__init__.tpy", root / rel.string().append(".py"),
+                             root / rel / "__init__.py"}) {
       std::error_code ec;
       if (fs::is_regular_file(cand, ec)) {
         found = cand;
@@ -80,13 +97,12 @@ std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& dotted,
     if (!found.empty()) break;
   }
   if (found.empty()) {
+    if (auto m = import_opaque(written, dotted)) return bind_in_parent(m);  // CuTe DSL API not in the stdlib yet
     if (quiet) return nullptr;
     auto& d = error(diag::Kind::ModuleNotFound, at, "no module named '" + dotted + "'");
     std::string where;
     for (const auto& r : roots) where += (where.empty() ? "" : ", ") + (r.empty() ? std::string(".") : r.string());
     d.note("searched " + where);
-    if (dotted.rfind("cutlass", 0) == 0)
-      d.help("tileslc provides CuTe DSL's API as `import tileslc as cutlass` and `import tileslc.cute as cute`");
     return nullptr;
   }
   std::string err;
@@ -105,9 +121,7 @@ std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& dotted,
   size_t errors_before = diags_.error_count();
   m->ast = std::make_unique<ast::Module>(parse::parse_file(sm_, *fid, diags_));
   if (diags_.error_count() == errors_before) exec_module_body(m);
-  if (parent) parent->globals[dotted.substr(dot + 1)] = Binding{[&] {
-    Value v; v.kind = Value::Kind::Module; v.module = m; return v; }(), "", at};
-  return m;
+  return bind_in_parent(m);
 }
 
 void Evaluator::exec_module_body(const std::shared_ptr<ModuleValue>& m) {
@@ -118,6 +132,11 @@ void Evaluator::exec_module_body(const std::shared_ptr<ModuleValue>& m) {
   frames_.push_back(&f);
   FnCtx* saved_fn = fn_;
   fn_ = nullptr;  // no run-time code at module level
+  // Module code runs as Python runs it on import: `if __name__ == "__main__":` is skipped. The compiled
+  // file is compiled, not run as a script, so its __name__ is its stem too.
+  std::string name = m->name;
+  if (name == "__main__") name = fs::path(sm_.file(m->file).path()).stem().string();
+  m->globals["__name__"] = Binding{Value::str(name), "", {}};
   try {
     exec_body(m->ast->body);
   } catch (const AbortEntry&) {

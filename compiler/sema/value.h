@@ -234,6 +234,8 @@ struct ModuleValue {
   std::unique_ptr<ast::Module> ast;  ///< kept alive: functions point into it
   Env globals;
   bool loading = false;
+  /// An opaque stand-in (host_modules.cpp) for a Python object tileslc cannot compile, from module `opaque_from`.
+  enum class Opaque : uint8_t { No, HostOnly, NotYet, Stream } opaque = Opaque::No; std::string opaque_from;
 };
 
 /// Python-like repr of a static value, for messages and print().
