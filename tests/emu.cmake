@@ -15,6 +15,7 @@
 #   emu.racecheck.*   unit tests of the shared-memory race checker;
 #   emu.fail_*        planted bugs whose report (the .tpy line, thread and
 #                     block) the test checks word for word;
+#   emu.semantics.*   run-time operators against their definitions (shifts);
 #   emu.setting.*     bad TILESLC_CPU_STACK_KIB / TILESLC_CPU_THREADS values,
 #                     each stopping the run with a report naming it.
 if(NOT TILESLC_HAVE_CPU_EMULATION)
@@ -123,6 +124,18 @@ tileslc_emu_planted(fail_cluster_barrier
 tileslc_emu_planted(fail_stack_overflow
   "tileslc emulator: error: emulated thread's stack overflowed (64 KiB): set TILESLC_CPU_STACK_KIB higher")
 set_tests_properties(emu.fail_stack_overflow PROPERTIES ENVIRONMENT TILESLC_CPU_STACK_KIB=64)
+
+# Run-time operators against their definitions (operator_semantics_main.cpp):
+# PTX's clamping shifts.
+tileslc_add_cpu_kernels(emu_operator_semantics_kernels SOURCES emu/operator_semantics.tpy ARCH sm_90a)
+add_executable(emu_operator_semantics emu/operator_semantics_main.cpp)
+target_include_directories(emu_operator_semantics PRIVATE "${PROJECT_SOURCE_DIR}/samples/common")
+target_link_libraries(emu_operator_semantics PRIVATE emu_operator_semantics_kernels)
+foreach(group IN ITEMS shifts)
+  add_test(NAME emu.semantics.${group} COMMAND emu_operator_semantics ${group})
+  set_tests_properties(emu.semantics.${group} PROPERTIES LABELS emu TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "semantics ${group}: all checks passed")
+endforeach()
 
 # The emulator's settings: a value it cannot run with stops the first launch
 # with a report naming the variable and the range; the smallest stack runs a sample.

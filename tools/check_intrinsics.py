@@ -38,8 +38,9 @@ INCLUDE = os.path.join(REPO, "runtime", "include")
 
 # Functions the device headers define in tileslc::dev that no row names.
 HELPERS = {
-    # codegen's own, for operators (intrinsics.def's header): Python's // and %, integer min and max
-    "floordiv", "mod", "min", "max",
+    # codegen's own, for operators (intrinsics.def's header): Python's // and %, integer min and max,
+    # PTX's clamping shifts
+    "floordiv", "mod", "min", "max", "shl", "shr",
     # used inside the wrappers
     "smem_address", "smem_u32", "reg32", "to_tf32",
 }

@@ -94,6 +94,13 @@ std::string int_literal(int64_t v, ScalarType t) {
 
 Printed print(const ir::ExprRef& e, const HostNames* host);
 
+/// True when `count` is a constant shift count C++ defines for `t` (below its
+/// width; sema rejects others, E0513): `<<`/`>>` then mean what PTX's shl/shr do.
+bool static_shift_count(const ir::ExprRef& count, ScalarType t) {
+  auto c = ir::as_int_const(count);
+  return t == ScalarType::Boolean || (c && *c >= 0 && *c < ir::bit_width(t));
+}
+
 std::string wrap(const Printed& p, int min_prec) { return p.prec >= min_prec ? p.text : "(" + p.text + ")"; }
 
 std::string call_args(const std::vector<ir::ExprRef>& ops, const HostNames* host) {
@@ -170,6 +177,11 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
           return {std::string("tileslc::dev::") + (e->op == Op::Min ? "min" : "max") + "(" + call_args(e->operands, host) + ")", kPrimary};
         case Op::Pow:
           return {intrinsic_callee(ir::Intrinsic::Pow, {}, t) + "(" + call_args(e->operands, host) + ")", kPrimary};
+        case Op::Shl: case Op::Shr:
+          // A count that may be out of range: PTX's clamping shift (device/common.h).
+          if (!static_shift_count(b, t))
+            return {std::string("tileslc::dev::") + (e->op == Op::Shl ? "shl(" : "shr(") + call_args(e->operands, host) + ")", kPrimary};
+          break;
         default: break;
       }
       int p = binary_prec(e->op);

@@ -1,8 +1,8 @@
 // What the device prelude and the CPU emulation prelude (tileslc/cpu/prelude.h)
-// share: the types of one vector access and the helpers with Python's
-// semantics that generated code calls as tileslc::dev::floordiv, mod, min and
-// max. Each prelude defines TILESLC_HOST_DEVICE, uint2 and uint4 before
-// including this file.
+// share: the types of one vector access and the helpers that give generated
+// code one meaning on both targets: tileslc::dev::floordiv, mod, min and max
+// (Python's semantics) and shl and shr (PTX's clamping shifts). Each prelude
+// defines TILESLC_HOST_DEVICE, uint2 and uint4 before including this file.
 #ifndef TILESLC_DEVICE_COMMON_H
 #define TILESLC_DEVICE_COMMON_H
 
@@ -38,6 +38,32 @@ TILESLC_HOST_DEVICE uint32_t mod(uint32_t a, uint32_t b) { return a % b; }
 TILESLC_HOST_DEVICE uint64_t mod(uint64_t a, uint64_t b) { return a % b; }
 TILESLC_HOST_DEVICE float mod(float a, float b) { return a - floorf(a / b) * b; }
 TILESLC_HOST_DEVICE double mod(double a, double b) { return a - floor(a / b) * b; }
+
+// Shifts by a run-time count, as PTX's shl and shr define them (PTX ISA,
+// "Logic and Shift Instructions": shift amounts greater than the register
+// width are clamped to it): the count is read as unsigned, and one of the
+// operand's width or more shifts every bit out, so shl and a logical
+// (unsigned) shr give 0 and an arithmetic (signed) shr gives the sign (-1 or
+// 0). A negative count reads as 2^32 - |n| or more: the same. C++ leaves all
+// of these undefined; a static count out of range is E0513 instead.
+// T the type, U its unsigned twin, SIGNED 1 for an arithmetic shr.
+#define TILESLC_INT_SHIFT(T, U, SIGNED)                                                          \
+  TILESLC_HOST_DEVICE T shl(T a, T n) {                                                          \
+    return static_cast<U>(n) >= sizeof(T) * 8 ? T(0) : static_cast<T>(static_cast<U>(a) << n);   \
+  }                                                                                              \
+  TILESLC_HOST_DEVICE T shr(T a, T n) {                                                          \
+    if (static_cast<U>(n) < sizeof(T) * 8) return static_cast<T>(a >> n);                        \
+    return SIGNED ? static_cast<T>(a >> (sizeof(T) * 8 - 1)) : T(0);                             \
+  }
+TILESLC_INT_SHIFT(int8_t, uint8_t, 1)
+TILESLC_INT_SHIFT(int16_t, uint16_t, 1)
+TILESLC_INT_SHIFT(int32_t, uint32_t, 1)
+TILESLC_INT_SHIFT(int64_t, uint64_t, 1)
+TILESLC_INT_SHIFT(uint8_t, uint8_t, 0)
+TILESLC_INT_SHIFT(uint16_t, uint16_t, 0)
+TILESLC_INT_SHIFT(uint32_t, uint32_t, 0)
+TILESLC_INT_SHIFT(uint64_t, uint64_t, 0)
+#undef TILESLC_INT_SHIFT
 
 TILESLC_HOST_DEVICE int32_t min(int32_t a, int32_t b) { return a < b ? a : b; }
 TILESLC_HOST_DEVICE int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }
