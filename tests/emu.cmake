@@ -125,6 +125,25 @@ tileslc_emu_planted(fail_stack_overflow
   "tileslc emulator: error: emulated thread's stack overflowed (64 KiB): set TILESLC_CPU_STACK_KIB higher")
 set_tests_properties(emu.fail_stack_overflow PROPERTIES ENVIRONMENT TILESLC_CPU_STACK_KIB=64)
 
+# Planted run-time errors of one driver, picked by its argument: integer
+# division by zero and overflow (SIGFPE on the host without the checks of
+# tileslc/cpu/int_div.h).
+tileslc_add_cpu_kernels(emu_fail_runtime_errors_kernels SOURCES emu/fail_runtime_errors.tpy ARCH sm_90a)
+add_executable(emu_fail_runtime_errors emu/fail_runtime_errors_main.cpp)
+target_link_libraries(emu_fail_runtime_errors PRIVATE emu_fail_runtime_errors_kernels)
+function(tileslc_emu_runtime_error name argument expected)
+  add_test(NAME emu.${name}
+           COMMAND ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:emu_fail_runtime_errors>^${argument} "-DEXPECTED=${expected}"
+                   -DEXIT_CODE=1 -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
+  set_tests_properties(emu.${name} PROPERTIES LABELS emu TIMEOUT 60)
+endfunction()
+tileslc_emu_runtime_error(fail_int_div_zero div_zero
+  "tests/emu/fail_runtime_errors.tpy:16: error: integer division by zero: 7 // 0 (thread (3,0,0) block (0,0,0))")
+tileslc_emu_runtime_error(fail_int_mod_zero mod_zero
+  "tests/emu/fail_runtime_errors.tpy:14: error: integer modulo by zero: 7 % 0 (thread (3,0,0) block (0,0,0))")
+tileslc_emu_runtime_error(fail_int_div_overflow div_overflow
+  "tests/emu/fail_runtime_errors.tpy:16: error: integer division overflows: -2147483648 // -1 does not fit in 32 bits (thread (3,0,0) block (0,0,0))")
+
 # Run-time operators against their definitions (operator_semantics_main.cpp):
 # PTX's clamping shifts.
 tileslc_add_cpu_kernels(emu_operator_semantics_kernels SOURCES emu/operator_semantics.tpy ARCH sm_90a)

@@ -2,8 +2,10 @@
 // expressions: every element access p[i] becomes TILESLC_AT(p, i) (a store
 // p[i] = v, TILESLC_SET(p, i, v)) and every element address &p[i] becomes
 // TILESLC_ADDR(p, i), the bounds-checked forms
-// of tileslc/cpu/checked.h. The rewrite builds new expressions only where an
-// access occurs; the CUDA target never calls it, so its output is unchanged.
+// of tileslc/cpu/checked.h; an integer division by a divisor that may be 0
+// or -1 becomes a call of tileslc/cpu/int_div.h, which reports it. The
+// rewrite builds new expressions only where such an operation occurs; the
+// CUDA target never calls it, so its output is unchanged.
 // Also: which of a program's operations the emulator cannot run (the
 // intrinsics whose row says Emulated false; none today, the check guards
 // new ones).
@@ -12,6 +14,26 @@
 #include "ir/visit.h"
 
 namespace tileslc::codegen {
+
+namespace {
+
+/// The tileslc/cpu/int_div.h function for an integer division whose divisor
+/// may be 0 or -1 (the host's SIGFPE: the emulator reports the .tpy line
+/// instead); null for anything else.
+const char* checked_division(const ir::Expr& x) {
+  if (x.kind != ir::ExprKind::Binary || !ir::is_integer(x.type)) return nullptr;
+  auto d = ir::as_int_const(x.operands.at(1));
+  if (d && *d != 0 && *d != -1) return nullptr;
+  switch (x.op) {
+    case ir::Op::FloorDiv: return "floordiv";
+    case ir::Op::Mod: return "mod";
+    case ir::Op::TruncDiv: return "truncdiv";
+    case ir::Op::TruncMod: return "truncmod";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
 
 ir::ExprRef checked_accesses(const ir::ExprRef& e) {
   // Operands are rewritten first, so a rewritten access's offset is checked too.
@@ -26,6 +48,8 @@ ir::ExprRef checked_accesses(const ir::ExprRef& e) {
     // (NaN to 0); in host C++ an out-of-range value has no defined result.
     if (x->kind == ir::ExprKind::Cast && ir::is_integer(x->type) && ir::is_float(x->operands.at(0)->type))
       return ir::call(std::string("tileslc::cpu::cvt_rzi<") + ir::cpp_type(x->type) + ">", {x->operands.at(0)}, x->type);
+    if (const char* fn = checked_division(*x))
+      return ir::call(std::string("tileslc::cpu::") + fn + "<" + ir::cpp_type(x->type) + ">", x->operands, x->type);
     return x;
   });
 }

@@ -56,7 +56,8 @@ std::string c_abi_signature(const ir::HostFunction& h);
 using ir::c_string;
 
 /// CPU target (cpu_target.cpp): `e` with its element accesses and addresses
-/// rewritten as TILESLC_AT / TILESLC_ADDR calls.
+/// rewritten as TILESLC_AT / TILESLC_ADDR calls, and integer divisions that
+/// may trap as tileslc::cpu::floordiv / mod / truncdiv / truncmod calls.
 ir::ExprRef checked_accesses(const ir::ExprRef& e);
 /// CPU target: `TILESLC_AT(base, offset)`, or TILESLC_ADDR with `address`.
 std::string cpu_element(const std::string& base, const std::string& offset, bool address);
