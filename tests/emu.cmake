@@ -15,7 +15,8 @@
 #   emu.racecheck.*   unit tests of the shared-memory race checker;
 #   emu.fail_*        planted bugs whose report (the .tpy line, thread and
 #                     block) the test checks word for word;
-#   emu.semantics.*   run-time operators against their definitions (shifts);
+#   emu.semantics.*   run-time operators against their definitions (shifts,
+#                     float // and %);
 #   emu.setting.*     bad TILESLC_CPU_STACK_KIB / TILESLC_CPU_THREADS values,
 #                     each stopping the run with a report naming it.
 if(NOT TILESLC_HAVE_CPU_EMULATION)
@@ -145,12 +146,12 @@ tileslc_emu_runtime_error(fail_int_div_overflow div_overflow
   "tests/emu/fail_runtime_errors.tpy:16: error: integer division overflows: -2147483648 // -1 does not fit in 32 bits (thread (3,0,0) block (0,0,0))")
 
 # Run-time operators against their definitions (operator_semantics_main.cpp):
-# PTX's clamping shifts.
+# PTX's clamping shifts, Python's float // and %.
 tileslc_add_cpu_kernels(emu_operator_semantics_kernels SOURCES emu/operator_semantics.tpy ARCH sm_90a)
 add_executable(emu_operator_semantics emu/operator_semantics_main.cpp)
 target_include_directories(emu_operator_semantics PRIVATE "${PROJECT_SOURCE_DIR}/samples/common")
 target_link_libraries(emu_operator_semantics PRIVATE emu_operator_semantics_kernels)
-foreach(group IN ITEMS shifts)
+foreach(group IN ITEMS shifts float_floordiv_mod)
   add_test(NAME emu.semantics.${group} COMMAND emu_operator_semantics ${group})
   set_tests_properties(emu.semantics.${group} PROPERTIES LABELS emu TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "semantics ${group}: all checks passed")

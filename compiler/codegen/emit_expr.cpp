@@ -163,12 +163,7 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
       const auto& b = e->operands[1];
       ScalarType t = a->type;
       switch (e->op) {
-        case Op::FloorDiv:
-          if (ir::is_float(t))
-            return {intrinsic_callee(ir::Intrinsic::Floor, {}, t) + "(" + wrap(print(a, host), 13) + " / " +
-                        wrap(print(b, host), 14) + ")",
-                    kPrimary};
-          return {"tileslc::dev::floordiv(" + call_args(e->operands, host) + ")", kPrimary};
+        case Op::FloorDiv: return {"tileslc::dev::floordiv(" + call_args(e->operands, host) + ")", kPrimary};
         case Op::Mod: return {"tileslc::dev::mod(" + call_args(e->operands, host) + ")", kPrimary};
         case Op::Min: case Op::Max:
           if (ir::is_float(t))

@@ -88,6 +88,25 @@ int64_t py_mod(int64_t a, int64_t b) {
   return m;
 }
 
+// Python's float % and // (CPython's float_rem and float_floor_div), as the
+// run-time helpers tileslc::dev::mod and floordiv compute them
+// (runtime/include/tileslc/device/common.h): 7.0 % -0.5 == -0.0 and
+// 10.0 // 0.1 == 99.0, where a - floor(a / b) * b and floor(a / b) give +0.0
+// and 100.0. fmod is exact; b != 0.
+double py_float_mod(double a, double b) {
+  double m = std::fmod(a, b);
+  if (m != 0) return (b < 0) != (m < 0) ? m + b : m;
+  return std::copysign(0.0, b);
+}
+double py_float_floordiv(double a, double b) {
+  double m = std::fmod(a, b);
+  double q = (a - m) / b;
+  if (m != 0 && (b < 0) != (m < 0)) q -= 1;
+  if (q == 0) return std::copysign(0.0, a / b);
+  double f = std::floor(q);
+  return q - f > 0.5 ? f + 1 : f;
+}
+
 }  // namespace
 
 Value Evaluator::eval(const ast::Expr& e) {
@@ -470,10 +489,10 @@ std::optional<Value> static_float_binop(Evaluator& ev, B op, double a, double b,
       return Value::floating(a / b);
     case B::FloorDiv:
       if (b == 0) ev.fail(diag::Kind::DivisionByZero, range, "float floor division by zero");
-      return Value::floating(std::floor(a / b));
+      return Value::floating(py_float_floordiv(a, b));
     case B::Mod:
       if (b == 0) ev.fail(diag::Kind::DivisionByZero, range, "float modulo by zero");
-      return Value::floating(a - std::floor(a / b) * b);
+      return Value::floating(py_float_mod(a, b));
     case B::Pow: return Value::floating(std::pow(a, b));
     default: return std::nullopt;
   }

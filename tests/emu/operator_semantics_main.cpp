@@ -4,7 +4,10 @@
 //   shifts              PTX's clamping shl/shr (tileslc::dev::shl, shr): a
 //                       count of the width or more (or negative) gives 0, or
 //                       the sign for a signed >>; C++ leaves it undefined and
-//                       x86 masks the count (1 << 32 == 1).
+//                       x86 masks the count (1 << 32 == 1);
+//   float_floordiv_mod  Python's float // and % (CPython's values, computed
+//                       in Python and written here in hex), in Float64 and
+//                       in Float32 (Python's rules on the Float32 operands).
 // Prints "semantics <group>: all checks passed" when every result matches.
 #include <cmath>
 #include <cstdint>
@@ -84,13 +87,54 @@ void check_shifts() {
   expect("INT_MIN >> 40", 0, ref_shr(INT32_MIN, 40), -1);
 }
 
+struct FloatCase {
+  double a, b, q, m;
+  float q32, m32;
+};
+// Python: a // b and a % b, then the same on the Float32-rounded operands.
+const FloatCase kFloatCases[] = {
+    {0x1.4p+3, 0x1.999999999999ap-4, 0x1.8cp+6, 0x1.9999999999972p-4, 0x1.8cp+6f, 0x1.999972p-4f},     // 10.0 // 0.1 == 99.0
+    {0x1.cp+2, -0x1p-1, -0x1.cp+3, -0.0, -0x1.cp+3f, -0.0f},                                          // 7.0 % -0.5 == -0.0
+    {-0x1.4p+2, 0x1.8p+1, -0x1p+1, 0x1p+0, -0x1p+1f, 0x1p+0f},                                         // -5.0 % 3.0 == 1.0
+    {0x1.4p+2, -0x1.8p+1, -0x1p+1, -0x1p+0, -0x1p+1f, -0x1p+0f},                                       // 5.0 % -3.0 == -1.0
+    {-0x1.ep+2, 0x1p+1, -0x1p+2, 0x1p-1, -0x1p+2f, 0x1p-1f},                                           // -7.5 // 2.0 == -4.0
+    {0.0, -0x1.8p+1, -0.0, -0.0, -0.0f, -0.0f},                                                        // 0.0 // -3.0 == -0.0
+    {-0.0, 0x1.8p+1, -0.0, 0.0, -0.0f, 0.0f},                                                          // -0.0 % 3.0 == 0.0
+    {0x1.4p+2, INFINITY, 0.0, 0x1.4p+2, 0.0f, 0x1.4p+2f},                                              // 5.0 // inf == 0.0
+    {-0x1.4p+2, INFINITY, -0x1p+0, INFINITY, -0x1p+0f, INFINITY},                                      // -5.0 % inf == inf
+    {0x1p+0, 0x1.999999999999ap-4, 0x1.2p+3, 0x1.9999999999996p-4, 0x1.2p+3f, 0x1.999996p-4f},         // 1.0 // 0.1 == 9.0
+    {-0x1p+0, 0x1.999999999999ap-4, -0x1.4p+3, 0x1p-54, -0x1.4p+3f, 0x1p-26f},                         // -1.0 // 0.1 == -10.0
+    {0x1.3333333333333p-2, 0x1.999999999999ap-4, 0x1p+1, 0x1.9999999999998p-4, 0x1.8p+1f, 0x1p-27f},  // 0.3 // 0.1 == 2.0
+};
+
+void check_float_floordiv_mod() {
+  std::vector<double> a, b;
+  for (const auto& c : kFloatCases) a.push_back(c.a), b.push_back(c.b);
+  const size_t n = a.size();
+  Buffer<double> ba(a), bb(b), q{std::vector<double>(n)}, m{std::vector<double>(n)};
+  Buffer<float> q32{std::vector<float>(n)}, m32{std::vector<float>(n)};
+  using D = tileslc::DType;
+  CHECK_OK(float_floordiv_mod(ba.view(D::Float64), bb.view(D::Float64), q.view(D::Float64), m.view(D::Float64),
+                              q32.view(D::Float32), m32.view(D::Float32)));
+  CHECK(cudaDeviceSynchronize());
+  q.download(), m.download(), q32.download(), m32.download();
+  for (size_t i = 0; i < n; ++i) {
+    const int k = static_cast<int>(i);
+    expect("Float64 a // b", k, q.host[i], kFloatCases[i].q);
+    expect("Float64 a % b", k, m.host[i], kFloatCases[i].m);
+    expect("Float32 a // b", k, q32.host[i], kFloatCases[i].q32);
+    expect("Float32 a % b", k, m32.host[i], kFloatCases[i].m32);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string group = argc > 1 ? argv[1] : "";
   if (group == "shifts") check_shifts();
+  else if (group == "float_floordiv_mod") check_float_floordiv_mod();
   else {
-    std::fprintf(stderr, "usage: %s shifts\n", argv[0]);
+    std::fprintf(stderr, "usage: %s shifts|float_floordiv_mod\n", argv[0]);
     return 2;
   }
   if (wrong) {

@@ -36,8 +36,32 @@ TILESLC_HOST_DEVICE uint8_t mod(uint8_t a, uint8_t b) { return a % b; }
 TILESLC_HOST_DEVICE uint16_t mod(uint16_t a, uint16_t b) { return a % b; }
 TILESLC_HOST_DEVICE uint32_t mod(uint32_t a, uint32_t b) { return a % b; }
 TILESLC_HOST_DEVICE uint64_t mod(uint64_t a, uint64_t b) { return a % b; }
-TILESLC_HOST_DEVICE float mod(float a, float b) { return a - floorf(a / b) * b; }
-TILESLC_HOST_DEVICE double mod(double a, double b) { return a - floor(a / b) * b; }
+
+// Python's float % and // (CPython's float_rem and float_floor_div): fmod is
+// exact and no product is formed, so no FMA contraction can make the GPU's
+// result differ from the emulator's or from the compiler's fold of static
+// floats (sema/eval_expr.cpp, py_float_mod and py_float_floordiv). The
+// remainder takes the divisor's sign, a zero one too (7.0 % -0.5 == -0.0);
+// the quotient is (a - a % b) / b rounded to the nearest integer
+// (10.0 // 0.1 == 99.0, where floor(10.0 / 0.1) == 100.0). A zero divisor
+// gives NaN (Python raises ZeroDivisionError).
+#define TILESLC_FLOAT_FLOORDIV_MOD(F)                                   \
+  TILESLC_HOST_DEVICE F mod(F a, F b) {                                 \
+    F m = fmod(a, b);                                                   \
+    if (m != F(0)) return (b < F(0)) != (m < F(0)) ? m + b : m;         \
+    return copysign(F(0), b);                                           \
+  }                                                                     \
+  TILESLC_HOST_DEVICE F floordiv(F a, F b) {                            \
+    F m = fmod(a, b);                                                   \
+    F q = (a - m) / b;                                                  \
+    if (m != F(0) && (b < F(0)) != (m < F(0))) q -= F(1);               \
+    if (q == F(0)) return copysign(F(0), a / b);                        \
+    F f = floor(q);                                                     \
+    return q - f > F(0.5) ? f + F(1) : f;                               \
+  }
+TILESLC_FLOAT_FLOORDIV_MOD(float)
+TILESLC_FLOAT_FLOORDIV_MOD(double)
+#undef TILESLC_FLOAT_FLOORDIV_MOD
 
 // Shifts by a run-time count, as PTX's shl and shr define them (PTX ISA,
 // "Logic and Shift Instructions": shift amounts greater than the register
