@@ -16,7 +16,7 @@
 #   emu.fail_*        planted bugs whose report (the .tpy line, thread and
 #                     block) the test checks word for word;
 #   emu.semantics.*   run-time operators against their definitions (shifts,
-#                     float // and %);
+#                     float // and %, range() at the type's limit);
 #   emu.setting.*     bad TILESLC_CPU_STACK_KIB / TILESLC_CPU_THREADS values,
 #                     each stopping the run with a report naming it.
 if(NOT TILESLC_HAVE_CPU_EMULATION)
@@ -128,7 +128,7 @@ set_tests_properties(emu.fail_stack_overflow PROPERTIES ENVIRONMENT TILESLC_CPU_
 
 # Planted run-time errors of one driver, picked by its argument: integer
 # division by zero and overflow (SIGFPE on the host without the checks of
-# tileslc/cpu/int_div.h).
+# tileslc/cpu/int_div.h) and a run-time range() step of 0.
 tileslc_add_cpu_kernels(emu_fail_runtime_errors_kernels SOURCES emu/fail_runtime_errors.tpy ARCH sm_90a)
 add_executable(emu_fail_runtime_errors emu/fail_runtime_errors_main.cpp)
 target_link_libraries(emu_fail_runtime_errors PRIVATE emu_fail_runtime_errors_kernels)
@@ -144,14 +144,18 @@ tileslc_emu_runtime_error(fail_int_mod_zero mod_zero
   "tests/emu/fail_runtime_errors.tpy:14: error: integer modulo by zero: 7 % 0 (thread (3,0,0) block (0,0,0))")
 tileslc_emu_runtime_error(fail_int_div_overflow div_overflow
   "tests/emu/fail_runtime_errors.tpy:16: error: integer division overflows: -2147483648 // -1 does not fit in 32 bits (thread (3,0,0) block (0,0,0))")
+tileslc_emu_runtime_error(fail_range_step_zero step_zero
+  "tests/emu/fail_runtime_errors.tpy:28: error: range() step must not be zero (thread (0,0,0) block (0,0,0))")
+tileslc_emu_runtime_error(fail_host_range_step_zero host_step_zero
+  "fail_runtime_errors host_step_zero: tests/emu/fail_runtime_errors.tpy:40: range() step must not be zero")
 
 # Run-time operators against their definitions (operator_semantics_main.cpp):
-# PTX's clamping shifts, Python's float // and %.
+# PTX's clamping shifts, Python's float // and %, range() at the type's limit.
 tileslc_add_cpu_kernels(emu_operator_semantics_kernels SOURCES emu/operator_semantics.tpy ARCH sm_90a)
 add_executable(emu_operator_semantics emu/operator_semantics_main.cpp)
 target_include_directories(emu_operator_semantics PRIVATE "${PROJECT_SOURCE_DIR}/samples/common")
 target_link_libraries(emu_operator_semantics PRIVATE emu_operator_semantics_kernels)
-foreach(group IN ITEMS shifts float_floordiv_mod)
+foreach(group IN ITEMS shifts float_floordiv_mod range_limits)
   add_test(NAME emu.semantics.${group} COMMAND emu_operator_semantics ${group})
   set_tests_properties(emu.semantics.${group} PROPERTIES LABELS emu TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "semantics ${group}: all checks passed")

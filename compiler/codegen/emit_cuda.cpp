@@ -195,7 +195,7 @@ class CudaEmitter {
               }
               out_.line("}");
             },
-            [&](const ir::For& f) { loop(f, is_kernel); },
+            [&](const ir::For& f) { loop(f, s.loc, is_kernel); },
             [&](const ir::While& w) {
               out_.line("while (" + e(w.cond) + ") {");
               nested(w.body, is_kernel);
@@ -223,19 +223,64 @@ class CudaEmitter {
         s.node);
   }
 
-  void loop(const ir::For& f, bool is_kernel) {
+  void loop(const ir::For& f, source::SourceRange loc, bool is_kernel) {
     const std::string& v = f.var;
     auto step = ir::as_int_const(f.step);
-    std::string inc = step && *step == 1 ? "++" + v : step && *step == -1 ? "--" + v : v + " += " + e(f.step);
-    // A run-time step (sign 0) picks the comparison by its sign; a zero step runs nothing.
-    std::string cond = f.step_sign > 0   ? v + " < " + e(f.end)
-                       : f.step_sign < 0 ? v + " > " + e(f.end)
-                                         : "(" + e(f.step) + " > 0 ? " + v + " < " + e(f.end) + " : (" + e(f.step) +
-                                               " < 0 && " + v + " > " + e(f.end) + "))";
-    if (f.unroll) out_.line("#pragma unroll");
-    out_.line("for (" + v + " = " + e(f.begin) + "; " + cond + "; " + inc + ") {");
+    if (!step && !launch_dimension(*f.step)) range_step_check(e(f.step), loc, is_kernel);
+    if (range_may_overflow(f)) {
+      // Python's trip count, max(0, ceil((end - begin) / step)), counted down:
+      // `v < end; v += step` would step past the type's limit when end is near it.
+      const std::string trips = "tl_trips_" + v, st = e(f.step);
+      out_.line(v + " = " + e(f.begin) + ";");
+      source_line(loc);
+      if (f.unroll) out_.line("#pragma unroll");
+      out_.line("for (uint64_t " + trips + " = tileslc::dev::range_trips(" + v + ", " + e(f.end) + ", " + st + "); " + trips +
+                " != 0; --" + trips + ", " + v + " = tileslc::dev::range_next(" + v + ", " + st + ")) {");
+    } else {
+      std::string inc = *step == 1 ? "++" + v : *step == -1 ? "--" + v : v + " += " + e(f.step);
+      std::string cond = v + (*step > 0 ? " < " : " > ") + e(f.end);
+      if (f.unroll) out_.line("#pragma unroll");
+      out_.line("for (" + v + " = " + e(f.begin) + "; " + cond + "; " + inc + ") {");
+    }
     nested(f.body, is_kernel);
     out_.line("}");
+  }
+
+  /// gridDim.* or blockDim.*, which are at least 1 (a persistent kernel's
+  /// range(bid, tiles, grid_dim) needs no check of its step).
+  static bool launch_dimension(const ir::Expr& x) {
+    if (x.kind == ir::ExprKind::Cast) return launch_dimension(*x.operands.at(0));
+    return x.kind == ir::ExprKind::Builtin && (x.name.rfind("gridDim.", 0) == 0 || x.name.rfind("blockDim.", 0) == 0);
+  }
+
+  /// True unless `v < end; v += step` provably stays inside the loop type:
+  /// a step of 1 or -1 (v never passes end), or a static step and end with
+  /// end - 1 + step (end + 1 + step) inside the type's range.
+  static bool range_may_overflow(const ir::For& f) {
+    auto step = ir::as_int_const(f.step), end = ir::as_int_const(f.end);
+    if (step && (*step == 1 || *step == -1)) return false;
+    if (!step || !end) return true;
+    const int bits = ir::bit_width(f.var_type);
+    const bool is_signed = ir::is_signed(f.var_type);
+    const __int128 hi = (__int128{1} << (is_signed ? bits - 1 : bits)) - 1, lo = is_signed ? -hi - 1 : 0;
+    const __int128 last_next = __int128{*end} + (*step > 0 ? -1 : 1) + *step;
+    return last_next > hi || last_next < lo;
+  }
+
+  /// A run-time range() step of 0 (Python's ValueError): a kernel stops at the
+  /// .tpy line (TILESLC_TRAP: printf and trap on the GPU, the emulator's
+  /// report on the CPU); a host function returns the error.
+  void range_step_check(const std::string& step, source::SourceRange loc, bool is_kernel) {
+    const std::string message = "range() step must not be zero";
+    if (is_kernel) {
+      out_.line("if (" + step + " == 0) TILESLC_TRAP(" + c_string(message) + ");");
+    } else {
+      const std::string where = opts_.sm && loc.valid() ? opts_.sm->file(loc.file).path() + ":" +
+                                                              std::to_string(opts_.sm->line_col(loc.start()).line) + ": "
+                                                        : "";
+      out_.line("if (" + step + " == 0) return tileslc::Status::error(" + c_string(where + message) + ");");
+    }
+    source_line(loc);
   }
 
   void nested(const ir::Block& b, bool is_kernel) {

@@ -4,6 +4,9 @@
 //   div_zero      a // 0 in thread 3
 //   mod_zero      a % 0 in thread 3
 //   div_overflow  INT32_MIN // -1 in thread 3
+//   step_zero     range(0, 10, 0) in a kernel
+//   host_step_zero  range(0, 4, 0) in a host function, which returns the
+//                 error (printed to stderr, exit status 1)
 #include <climits>
 #include <cstdio>
 #include <string>
@@ -25,6 +28,8 @@ int main(int argc, char** argv) {
   if (what == "div_zero") s = divide(mA, 0, 0);
   else if (what == "mod_zero") s = divide(mA, 0, 1);
   else if (what == "div_overflow") s = divide(mA, -1, 0);
+  else if (what == "step_zero") s = range_step(mA, 0);
+  else if (what == "host_step_zero") s = host_range_step(mA, 0);
   else return 2;
   if (s.ok()) {
     const cudaError_t e = cudaDeviceSynchronize();

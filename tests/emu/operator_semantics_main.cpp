@@ -7,7 +7,10 @@
 //                       x86 masks the count (1 << 32 == 1);
 //   float_floordiv_mod  Python's float // and % (CPython's values, computed
 //                       in Python and written here in hex), in Float64 and
-//                       in Float32 (Python's rules on the Float32 operands).
+//                       in Float32 (Python's rules on the Float32 operands);
+//   range_limits        range() loops whose bounds reach Int32's or Int64's
+//                       limit run max(0, ceil((stop - start) / step)) times
+//                       (the `i < stop; i += step` form overflowed and hung).
 // Prints "semantics <group>: all checks passed" when every result matches.
 #include <cmath>
 #include <cstdint>
@@ -127,14 +130,58 @@ void check_float_floordiv_mod() {
   }
 }
 
+// Python's len(range(start, stop, step)) and its last element.
+template <class T>
+void ref_range(T start, T stop, T step, int64_t& n, int64_t& last, int64_t last_before) {
+  n = 0;
+  last = last_before;
+  __int128 i = start;
+  while (step > 0 ? i < stop : i > stop) ++n, last = static_cast<int64_t>(i), i += step;
+}
+
+void check_range_limits() {
+  struct Case {
+    int32_t start, stop, step;
+    int64_t start64, stop64, step64;
+  };
+  const Case cases[] = {
+      {INT32_MAX - 10, INT32_MAX, 4, INT64_MAX - 10, INT64_MAX, 4},   // 3 each; the next i would pass the limit
+      {INT32_MIN + 10, INT32_MIN, -4, INT64_MIN + 10, INT64_MIN, -4}, // the same downwards
+      {0, 10, 3, 0, 10, 3},                                           // 4
+      {10, 0, -3, 10, 0, -3},                                         // 4
+      {5, 5, 2, 5, 5, 2},                                             // none
+      {0, 10, -1, 0, 10, -1},                                         // none: the step points away
+      {INT32_MIN, INT32_MAX, INT32_MAX, INT64_MIN, INT64_MAX, INT64_MAX},  // 3 each
+      {-5, 7, 1000, -5, 7, 1000},                                     // 1
+  };
+  int k = 0;
+  for (const Case& c : cases) {
+    Buffer<int64_t> out{std::vector<int64_t>(6, -7)};
+    CHECK_OK(range_limits(out.view(tileslc::DType::Int64), c.start, c.stop, c.step, c.start64, c.stop64, c.step64));
+    CHECK(cudaDeviceSynchronize());
+    out.download();
+    int64_t n = 0, last = 0;
+    expect("range(2**31 - 11, 2**31 - 1, 4) iterations", k, out.host[0], int64_t{3});
+    expect("range(2**31 - 11, 2**31 - 1, 4) last", k, out.host[1], int64_t{INT32_MAX - 2});
+    ref_range<int32_t>(c.start, c.stop, c.step, n, last, INT32_MAX - 2);
+    expect("Int32 range iterations", k, out.host[2], n);
+    expect("Int32 range last", k, out.host[3], last);
+    ref_range<int64_t>(c.start64, c.stop64, c.step64, n, last, 0);
+    expect("Int64 range iterations", k, out.host[4], n);
+    expect("Int64 range last", k, out.host[5], last);
+    ++k;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const std::string group = argc > 1 ? argv[1] : "";
   if (group == "shifts") check_shifts();
   else if (group == "float_floordiv_mod") check_float_floordiv_mod();
+  else if (group == "range_limits") check_range_limits();
   else {
-    std::fprintf(stderr, "usage: %s shifts|float_floordiv_mod\n", argv[0]);
+    std::fprintf(stderr, "usage: %s shifts|float_floordiv_mod|range_limits\n", argv[0]);
     return 2;
   }
   if (wrong) {

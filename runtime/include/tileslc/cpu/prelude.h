@@ -38,6 +38,8 @@
 #define TILESLC_GRID_CONSTANT
 #define TILESLC_SYNCTHREADS() ::tileslc::cpu::barrier_sync(0, 0, true, ::tileslc::cpu::SrcLoc::current())
 #define TILESLC_DYNAMIC_SMEM(name) unsigned char* const name = ::tileslc::cpu::this_thread().smem
+// A kernel's run-time error (a range() step of 0): the emulator's report at the .tpy line.
+#define TILESLC_TRAP(MSG) ::tileslc::cpu::fail(::tileslc::cpu::SrcLoc::current(), MSG)
 // One access of BITS bits; codegen passes TILESLC_ADDR operands, so the whole
 // width and its alignment are checked.
 #define TILESLC_VEC_COPY(BITS, DST, SRC) ::tileslc::cpu::vec_copy(BITS, DST, SRC)

@@ -1,8 +1,9 @@
 // What the device prelude and the CPU emulation prelude (tileslc/cpu/prelude.h)
 // share: the types of one vector access and the helpers that give generated
 // code one meaning on both targets: tileslc::dev::floordiv, mod, min and max
-// (Python's semantics) and shl and shr (PTX's clamping shifts). Each prelude
-// defines TILESLC_HOST_DEVICE, uint2 and uint4 before including this file.
+// (Python's semantics), shl and shr (PTX's clamping shifts), range_trips and
+// range_next (a run-time range()'s iterations). Each prelude defines
+// TILESLC_HOST_DEVICE, uint2 and uint4 before including this file.
 #ifndef TILESLC_DEVICE_COMMON_H
 #define TILESLC_DEVICE_COMMON_H
 
@@ -88,6 +89,35 @@ TILESLC_INT_SHIFT(uint16_t, uint16_t, 0)
 TILESLC_INT_SHIFT(uint32_t, uint32_t, 0)
 TILESLC_INT_SHIFT(uint64_t, uint64_t, 0)
 #undef TILESLC_INT_SHIFT
+
+// The iterations of a run-time range(begin, end, step):
+// max(0, ceil((end - begin) / step)) for every value of the type (the
+// distance is taken in 64 unsigned bits, so range(2**31 - 11, 2**31 - 1, 4)
+// runs 3 times in Int32, where `i < end; i += 4` would overflow). A zero step
+// gives 0; codegen reports it first (TILESLC_TRAP). range_next(i, step) is
+// i + step wrapping: the increment after the last iteration may pass the
+// type's limit, which a signed C++ addition may not.
+// T the type, U its unsigned twin, W the 64-bit type it widens to.
+#define TILESLC_INT_RANGE(T, U, W)                                                                                    \
+  TILESLC_HOST_DEVICE uint64_t range_trips(T begin, T end, T step) {                                                  \
+    const uint64_t b = static_cast<uint64_t>(static_cast<W>(begin)), e = static_cast<uint64_t>(static_cast<W>(end));  \
+    const uint64_t s = static_cast<uint64_t>(static_cast<W>(step));                                                   \
+    if (step > T(0)) return begin < end ? (e - b - 1) / s + 1 : 0;                                                    \
+    if (step == T(0) || !(end < begin)) return 0;                                                                     \
+    return (b - e - 1) / (uint64_t(0) - s) + 1;                                                                       \
+  }                                                                                                                   \
+  TILESLC_HOST_DEVICE T range_next(T i, T step) {                                                                     \
+    return static_cast<T>(static_cast<U>(static_cast<U>(i) + static_cast<U>(step)));                                  \
+  }
+TILESLC_INT_RANGE(int8_t, uint8_t, int64_t)
+TILESLC_INT_RANGE(int16_t, uint16_t, int64_t)
+TILESLC_INT_RANGE(int32_t, uint32_t, int64_t)
+TILESLC_INT_RANGE(int64_t, uint64_t, int64_t)
+TILESLC_INT_RANGE(uint8_t, uint8_t, uint64_t)
+TILESLC_INT_RANGE(uint16_t, uint16_t, uint64_t)
+TILESLC_INT_RANGE(uint32_t, uint32_t, uint64_t)
+TILESLC_INT_RANGE(uint64_t, uint64_t, uint64_t)
+#undef TILESLC_INT_RANGE
 
 TILESLC_HOST_DEVICE int32_t min(int32_t a, int32_t b) { return a < b ? a : b; }
 TILESLC_HOST_DEVICE int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }

@@ -34,10 +34,22 @@
 #define TILESLC_VEC_STORE_GLOBAL(BITS, DST, SRC) \
   __stwb(reinterpret_cast<tileslc::dev::bits##BITS##_t*>(DST), *reinterpret_cast<const tileslc::dev::bits##BITS##_t*>(SRC))
 
+// Stops the kernel with MSG at the .tpy line (__FILE__ and __LINE__ follow the
+// generated #line directives), as the CPU emulator reports its faults.
+#define TILESLC_TRAP(MSG) ::tileslc::dev::trap_at(__FILE__, __LINE__, MSG)
+
 #include "tileslc/device/common.h"
 
 namespace tileslc {
 namespace dev {
+
+// "x.tpy:12: error: MSG (thread (x,y,z) block (x,y,z))", then trap: the launch
+// fails with cudaErrorLaunchFailure and the message is in the kernel's output.
+static __device__ __noinline__ void trap_at(const char* file, int line, const char* message) {
+  printf("%s:%d: error: %s (thread (%u,%u,%u) block (%u,%u,%u))\n", file, line, message, threadIdx.x, threadIdx.y,
+         threadIdx.z, blockIdx.x, blockIdx.y, blockIdx.z);
+  __trap();
+}
 
 // %laneid, and the warp index of the calling thread within its CTA.
 TILESLC_DEVICE int32_t lane_idx() {
