@@ -1,5 +1,5 @@
 // The metadata JSON: kernels (parameters, specialization, threads per block,
-// cluster dims of a cluster launch),
+// shared memory its allocations need, cluster dims of a cluster launch),
 // host functions (parameters with dtypes, extents and alignment), target arch.
 #include <nlohmann/json.hpp>
 
@@ -20,7 +20,8 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
     kj["source_name"] = k.source_name;
     kj["specialization"] = k.specialization;
     kj["threads_per_block"] = k.static_threads ? nlohmann::ordered_json(k.static_threads) : nlohmann::ordered_json(nullptr);
-    kj["shared_memory_bytes"] = 0;
+    // The kernel's own shared-memory allocations (SmemAllocator); a launch's smem= adds to them.
+    kj["shared_memory_bytes"] = k.smem_bytes;
     if (k.cluster_dims[0] > 0) kj["cluster_dims"] = {k.cluster_dims[0], k.cluster_dims[1], k.cluster_dims[2]};
     auto params = nlohmann::ordered_json::array();
     for (const auto& prm : k.params)

@@ -6,10 +6,12 @@ a full device is an error (E0802, exit 2, no output), `-` is standard output, an
 output that is a module the input imports is refused (E0803), and the kernels'
 namespace comes from the file stem (keywords and macro-like names get a trailing '_') or from
 --kernel-namespace, which must be a C++ name (and the metadata gives it); an
-empty output name and a -D that took the input are usage errors.
+empty output name and a -D that took the input are usage errors; the metadata
+gives each kernel's shared memory.
 
 usage: outputs.py TILESLC WORKDIR
 """
+import json
 import os
 import shutil
 import stat
@@ -31,6 +33,27 @@ def fill_kernel(g: cute.Tensor):
 @cute.jit
 def fill(m: cute.Tensor[cutlass.Float32, (N,)]):
     fill_kernel(m).launch(grid=(1, 1, 1), block=(32, 1, 1))
+'''
+
+SMEM_TPY = '''import tileslc as cutlass
+import tileslc.cute as cute
+
+
+@cute.kernel
+def stage_kernel(g: cute.Tensor):
+    tidx, _, _ = cute.arch.thread_idx()
+    smem = cutlass.utils.SmemAllocator()
+    sTile = smem.allocate_tensor(cutlass.Float32, cute.make_layout((8, 128), stride=(128, 1)), 16)
+    sIdx = smem.allocate_tensor(cutlass.Int64, cute.make_layout(64), 16)
+    sTile[0, tidx] = g[tidx]
+    sIdx[tidx % 64] = cutlass.Int64(tidx)
+    cute.arch.sync_threads()
+    g[tidx] = sTile[0, 127 - tidx] + cutlass.Float32(sIdx[tidx % 64])
+
+
+@cute.jit
+def stage(m: cute.Tensor[cutlass.Float32, (128,)]):
+    stage_kernel(m).launch(grid=(1, 1, 1), block=(128, 1, 1))
 '''
 
 failures = 0
@@ -183,6 +206,18 @@ def main():
     r = run(tileslc, "k.tpy", "-o", "/dev/null", "--emit-metadata", "-", cwd=work)
     check("--emit-metadata -: qualified kernel name", '"qualified_name": "tileslc_kernels::k::fill_kernel"' in r.stdout,
           r.stdout[:200])
+
+    # The metadata gives each kernel's shared memory: none for fill_kernel, and the
+    # SmemAllocator's 8 x 128 Float32 tile (4096 bytes) plus 64 Int64 (512 at offset 4096).
+    r = run(tileslc, "k.tpy", "-o", "/dev/null", "--emit-metadata", "-", cwd=work)
+    kernels = json.loads(r.stdout)["kernels"] if r.returncode == 0 else []
+    check("--emit-metadata: no shared memory", [k["shared_memory_bytes"] for k in kernels] == [0], r.stdout[:300] + r.stderr)
+    with open(os.path.join(work, "smem.tpy"), "w") as f:
+        f.write(SMEM_TPY)
+    r = run(tileslc, "smem.tpy", "-o", "/dev/null", "--emit-metadata", "-", cwd=work)
+    kernels = json.loads(r.stdout)["kernels"] if r.returncode == 0 else []
+    check("--emit-metadata: shared_memory_bytes of the kernel's allocations",
+          [k["shared_memory_bytes"] for k in kernels] == [4608], r.stdout[:300] + r.stderr)
 
     print("outputs: %d failed" % failures)
     return 1 if failures else 0
