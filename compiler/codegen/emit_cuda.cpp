@@ -234,8 +234,8 @@ class CudaEmitter {
       out_.line(v + " = " + e(f.begin) + ";");
       source_line(loc);
       if (f.unroll) out_.line("#pragma unroll");
-      out_.line("for (uint64_t " + trips + " = tileslc::dev::range_trips(" + v + ", " + e(f.end) + ", " + st + "); " + trips +
-                " != 0; --" + trips + ", " + v + " = tileslc::dev::range_next(" + v + ", " + st + ")) {");
+      out_.line("for (uint64_t " + trips + " = tileslc::dev::range_trips(" + v + ", " + e(f.end) + ", " + st + "); " +
+                trips + " != 0; --" + trips + ", " + v + " = tileslc::dev::range_next(" + v + ", " + st + ")) {");
     } else {
       std::string inc = *step == 1 ? "++" + v : *step == -1 ? "--" + v : v + " += " + e(f.step);
       std::string cond = v + (*step > 0 ? " < " : " > ") + e(f.end);
@@ -275,9 +275,10 @@ class CudaEmitter {
     if (is_kernel) {
       out_.line("if (" + step + " == 0) TILESLC_TRAP(" + c_string(message) + ");");
     } else {
-      const std::string where = opts_.sm && loc.valid() ? opts_.sm->file(loc.file).path() + ":" +
-                                                              std::to_string(opts_.sm->line_col(loc.start()).line) + ": "
-                                                        : "";
+      const std::string where =
+          opts_.sm && loc.valid()
+              ? opts_.sm->file(loc.file).path() + ":" + std::to_string(opts_.sm->line_col(loc.start()).line) + ": "
+              : "";
       out_.line("if (" + step + " == 0) return tileslc::Status::error(" + c_string(where + message) + ");");
     }
     source_line(loc);

@@ -175,7 +175,9 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
         case Op::Shl: case Op::Shr:
           // A count that may be out of range: PTX's clamping shift (device/common.h).
           if (!static_shift_count(b, t))
-            return {std::string("tileslc::dev::") + (e->op == Op::Shl ? "shl(" : "shr(") + call_args(e->operands, host) + ")", kPrimary};
+            return {std::string("tileslc::dev::") + (e->op == Op::Shl ? "shl(" : "shr(") +
+                        call_args(e->operands, host) + ")",
+                    kPrimary};
           break;
         default: break;
       }

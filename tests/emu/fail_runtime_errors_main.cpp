@@ -25,12 +25,18 @@ int main(int argc, char** argv) {
   if (cudaMemcpy(p, a.data(), a.size() * sizeof(int32_t), cudaMemcpyHostToDevice) != cudaSuccess) return 2;
   auto mA = tileslc::make_tensor_view(p, tileslc::DType::Int32, {32});
   tileslc::Status s;
-  if (what == "div_zero") s = divide(mA, 0, 0);
-  else if (what == "mod_zero") s = divide(mA, 0, 1);
-  else if (what == "div_overflow") s = divide(mA, -1, 0);
-  else if (what == "step_zero") s = range_step(mA, 0);
-  else if (what == "host_step_zero") s = host_range_step(mA, 0);
-  else return 2;
+  if (what == "div_zero")
+    s = divide(mA, 0, 0);
+  else if (what == "mod_zero")
+    s = divide(mA, 0, 1);
+  else if (what == "div_overflow")
+    s = divide(mA, -1, 0);
+  else if (what == "step_zero")
+    s = range_step(mA, 0);
+  else if (what == "host_step_zero")
+    s = host_range_step(mA, 0);
+  else
+    return 2;
   if (s.ok()) {
     const cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) s = tileslc::Status::error(cudaGetErrorString(e));

@@ -52,14 +52,19 @@ void expect(const char* what, int i, T got, T want) {
   if constexpr (std::is_floating_point_v<T>)  // %a: every bit, the sign of a zero too
     std::printf("  %s case %d: got %a, expected %a\n", what, i, static_cast<double>(got), static_cast<double>(want));
   else
-    std::printf("  %s case %d: got %s, expected %s\n", what, i, std::to_string(got).c_str(), std::to_string(want).c_str());
+    std::printf("  %s case %d: got %s, expected %s\n", what, i, std::to_string(got).c_str(),
+                std::to_string(want).c_str());
 }
 
 // PTX's shl/shr on the count read as unsigned.
-int32_t ref_shl(int32_t v, int32_t c) { return static_cast<uint32_t>(c) >= 32 ? 0 : static_cast<int32_t>(static_cast<uint32_t>(v) << c); }
+int32_t ref_shl(int32_t v, int32_t c) {
+  return static_cast<uint32_t>(c) >= 32 ? 0 : static_cast<int32_t>(static_cast<uint32_t>(v) << c);
+}
 int32_t ref_shr(int32_t v, int32_t c) { return static_cast<uint32_t>(c) >= 32 ? (v < 0 ? -1 : 0) : v >> c; }
 uint32_t ref_ushr(uint32_t v, uint32_t c) { return c >= 32 ? 0 : v >> c; }
-int64_t ref_shl64(int64_t v, int64_t c) { return static_cast<uint64_t>(c) >= 64 ? 0 : static_cast<int64_t>(static_cast<uint64_t>(v) << c); }
+int64_t ref_shl64(int64_t v, int64_t c) {
+  return static_cast<uint64_t>(c) >= 64 ? 0 : static_cast<int64_t>(static_cast<uint64_t>(v) << c);
+}
 int64_t ref_shr64(int64_t v, int64_t c) { return static_cast<uint64_t>(c) >= 64 ? (v < 0 ? -1 : 0) : v >> c; }
 
 void check_shifts() {
@@ -96,18 +101,20 @@ struct FloatCase {
 };
 // Python: a // b and a % b, then the same on the Float32-rounded operands.
 const FloatCase kFloatCases[] = {
-    {0x1.4p+3, 0x1.999999999999ap-4, 0x1.8cp+6, 0x1.9999999999972p-4, 0x1.8cp+6f, 0x1.999972p-4f},     // 10.0 // 0.1 == 99.0
-    {0x1.cp+2, -0x1p-1, -0x1.cp+3, -0.0, -0x1.cp+3f, -0.0f},                                          // 7.0 % -0.5 == -0.0
-    {-0x1.4p+2, 0x1.8p+1, -0x1p+1, 0x1p+0, -0x1p+1f, 0x1p+0f},                                         // -5.0 % 3.0 == 1.0
-    {0x1.4p+2, -0x1.8p+1, -0x1p+1, -0x1p+0, -0x1p+1f, -0x1p+0f},                                       // 5.0 % -3.0 == -1.0
-    {-0x1.ep+2, 0x1p+1, -0x1p+2, 0x1p-1, -0x1p+2f, 0x1p-1f},                                           // -7.5 // 2.0 == -4.0
-    {0.0, -0x1.8p+1, -0.0, -0.0, -0.0f, -0.0f},                                                        // 0.0 // -3.0 == -0.0
-    {-0.0, 0x1.8p+1, -0.0, 0.0, -0.0f, 0.0f},                                                          // -0.0 % 3.0 == 0.0
-    {0x1.4p+2, INFINITY, 0.0, 0x1.4p+2, 0.0f, 0x1.4p+2f},                                              // 5.0 // inf == 0.0
-    {-0x1.4p+2, INFINITY, -0x1p+0, INFINITY, -0x1p+0f, INFINITY},                                      // -5.0 % inf == inf
-    {0x1p+0, 0x1.999999999999ap-4, 0x1.2p+3, 0x1.9999999999996p-4, 0x1.2p+3f, 0x1.999996p-4f},         // 1.0 // 0.1 == 9.0
-    {-0x1p+0, 0x1.999999999999ap-4, -0x1.4p+3, 0x1p-54, -0x1.4p+3f, 0x1p-26f},                         // -1.0 // 0.1 == -10.0
-    {0x1.3333333333333p-2, 0x1.999999999999ap-4, 0x1p+1, 0x1.9999999999998p-4, 0x1.8p+1f, 0x1p-27f},  // 0.3 // 0.1 == 2.0
+    {0x1.4p+3, 0x1.999999999999ap-4, 0x1.8cp+6, 0x1.9999999999972p-4, 0x1.8cp+6f,
+     0x1.999972p-4f},                                                                           // 10.0 // 0.1 == 99.0
+    {0x1.cp+2, -0x1p-1, -0x1.cp+3, -0.0, -0x1.cp+3f, -0.0f},                                    // 7.0 % -0.5 == -0.0
+    {-0x1.4p+2, 0x1.8p+1, -0x1p+1, 0x1p+0, -0x1p+1f, 0x1p+0f},                                  // -5.0 % 3.0 == 1.0
+    {0x1.4p+2, -0x1.8p+1, -0x1p+1, -0x1p+0, -0x1p+1f, -0x1p+0f},                                // 5.0 % -3.0 == -1.0
+    {-0x1.ep+2, 0x1p+1, -0x1p+2, 0x1p-1, -0x1p+2f, 0x1p-1f},                                    // -7.5 // 2.0 == -4.0
+    {0.0, -0x1.8p+1, -0.0, -0.0, -0.0f, -0.0f},                                                 // 0.0 // -3.0 == -0.0
+    {-0.0, 0x1.8p+1, -0.0, 0.0, -0.0f, 0.0f},                                                   // -0.0 % 3.0 == 0.0
+    {0x1.4p+2, INFINITY, 0.0, 0x1.4p+2, 0.0f, 0x1.4p+2f},                                       // 5.0 // inf == 0.0
+    {-0x1.4p+2, INFINITY, -0x1p+0, INFINITY, -0x1p+0f, INFINITY},                               // -5.0 % inf == inf
+    {0x1p+0, 0x1.999999999999ap-4, 0x1.2p+3, 0x1.9999999999996p-4, 0x1.2p+3f, 0x1.999996p-4f},  // 1.0 // 0.1 == 9.0
+    {-0x1p+0, 0x1.999999999999ap-4, -0x1.4p+3, 0x1p-54, -0x1.4p+3f, 0x1p-26f},                  // -1.0 // 0.1 == -10.0
+    {0x1.3333333333333p-2, 0x1.999999999999ap-4, 0x1p+1, 0x1.9999999999998p-4, 0x1.8p+1f,
+     0x1p-27f},  // 0.3 // 0.1 == 2.0
 };
 
 void check_float_floordiv_mod() {
@@ -145,14 +152,14 @@ void check_range_limits() {
     int64_t start64, stop64, step64;
   };
   const Case cases[] = {
-      {INT32_MAX - 10, INT32_MAX, 4, INT64_MAX - 10, INT64_MAX, 4},   // 3 each; the next i would pass the limit
-      {INT32_MIN + 10, INT32_MIN, -4, INT64_MIN + 10, INT64_MIN, -4}, // the same downwards
-      {0, 10, 3, 0, 10, 3},                                           // 4
-      {10, 0, -3, 10, 0, -3},                                         // 4
-      {5, 5, 2, 5, 5, 2},                                             // none
-      {0, 10, -1, 0, 10, -1},                                         // none: the step points away
+      {INT32_MAX - 10, INT32_MAX, 4, INT64_MAX - 10, INT64_MAX, 4},        // 3 each; the next i would pass the limit
+      {INT32_MIN + 10, INT32_MIN, -4, INT64_MIN + 10, INT64_MIN, -4},      // the same downwards
+      {0, 10, 3, 0, 10, 3},                                                // 4
+      {10, 0, -3, 10, 0, -3},                                              // 4
+      {5, 5, 2, 5, 5, 2},                                                  // none
+      {0, 10, -1, 0, 10, -1},                                              // none: the step points away
       {INT32_MIN, INT32_MAX, INT32_MAX, INT64_MIN, INT64_MAX, INT64_MAX},  // 3 each
-      {-5, 7, 1000, -5, 7, 1000},                                     // 1
+      {-5, 7, 1000, -5, 7, 1000},                                          // 1
   };
   int k = 0;
   for (const Case& c : cases) {
@@ -177,9 +184,12 @@ void check_range_limits() {
 
 int main(int argc, char** argv) {
   const std::string group = argc > 1 ? argv[1] : "";
-  if (group == "shifts") check_shifts();
-  else if (group == "float_floordiv_mod") check_float_floordiv_mod();
-  else if (group == "range_limits") check_range_limits();
+  if (group == "shifts")
+    check_shifts();
+  else if (group == "float_floordiv_mod")
+    check_float_floordiv_mod();
+  else if (group == "range_limits")
+    check_range_limits();
   else {
     std::fprintf(stderr, "usage: %s shifts|float_floordiv_mod|range_limits\n", argv[0]);
     return 2;

@@ -27,8 +27,8 @@ namespace detail {
 template <class T>
 void check_division(T a, T b, const char* op, const SrcLoc& loc) {
   if (b == T(0)) [[unlikely]]
-    fail(loc, std::string("integer ") + (op[0] == '%' ? "modulo" : "division") + " by zero: " + std::to_string(+a) + " " +
-                  op + " 0");
+    fail(loc, std::string("integer ") + (op[0] == '%' ? "modulo" : "division") + " by zero: " + std::to_string(+a) +
+                  " " + op + " 0");
   if constexpr (std::is_signed_v<T>)
     if (op[0] == '/' && a == std::numeric_limits<T>::min() && b == T(-1)) [[unlikely]]
       fail(loc, "integer division overflows: " + std::to_string(+a) + " // -1 does not fit in " +

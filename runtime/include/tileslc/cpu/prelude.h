@@ -46,6 +46,7 @@
 #define TILESLC_VEC_STORE_GLOBAL(BITS, DST, SRC) ::tileslc::cpu::vec_copy(BITS, DST, SRC)
 
 #include "tileslc/device/common.h"
+
 #include "tileslc/cpu/int_div.h"  // after common.h: it calls dev::floordiv and mod
 
 namespace tileslc::cpu {

@@ -46,19 +46,19 @@ TILESLC_HOST_DEVICE uint64_t mod(uint64_t a, uint64_t b) { return a % b; }
 // the quotient is (a - a % b) / b rounded to the nearest integer
 // (10.0 // 0.1 == 99.0, where floor(10.0 / 0.1) == 100.0). A zero divisor
 // gives NaN (Python raises ZeroDivisionError).
-#define TILESLC_FLOAT_FLOORDIV_MOD(F)                                   \
-  TILESLC_HOST_DEVICE F mod(F a, F b) {                                 \
-    F m = fmod(a, b);                                                   \
-    if (m != F(0)) return (b < F(0)) != (m < F(0)) ? m + b : m;         \
-    return copysign(F(0), b);                                           \
-  }                                                                     \
-  TILESLC_HOST_DEVICE F floordiv(F a, F b) {                            \
-    F m = fmod(a, b);                                                   \
-    F q = (a - m) / b;                                                  \
-    if (m != F(0) && (b < F(0)) != (m < F(0))) q -= F(1);               \
-    if (q == F(0)) return copysign(F(0), a / b);                        \
-    F f = floor(q);                                                     \
-    return q - f > F(0.5) ? f + F(1) : f;                               \
+#define TILESLC_FLOAT_FLOORDIV_MOD(F)                           \
+  TILESLC_HOST_DEVICE F mod(F a, F b) {                         \
+    F m = fmod(a, b);                                           \
+    if (m != F(0)) return (b < F(0)) != (m < F(0)) ? m + b : m; \
+    return copysign(F(0), b);                                   \
+  }                                                             \
+  TILESLC_HOST_DEVICE F floordiv(F a, F b) {                    \
+    F m = fmod(a, b);                                           \
+    F q = (a - m) / b;                                          \
+    if (m != F(0) && (b < F(0)) != (m < F(0))) q -= F(1);       \
+    if (q == F(0)) return copysign(F(0), a / b);                \
+    F f = floor(q);                                             \
+    return q - f > F(0.5) ? f + F(1) : f;                       \
   }
 TILESLC_FLOAT_FLOORDIV_MOD(float)
 TILESLC_FLOAT_FLOORDIV_MOD(double)
@@ -72,13 +72,13 @@ TILESLC_FLOAT_FLOORDIV_MOD(double)
 // 0). A negative count reads as 2^32 - |n| or more: the same. C++ leaves all
 // of these undefined; a static count out of range is E0513 instead.
 // T the type, U its unsigned twin, SIGNED 1 for an arithmetic shr.
-#define TILESLC_INT_SHIFT(T, U, SIGNED)                                                          \
-  TILESLC_HOST_DEVICE T shl(T a, T n) {                                                          \
-    return static_cast<U>(n) >= sizeof(T) * 8 ? T(0) : static_cast<T>(static_cast<U>(a) << n);   \
-  }                                                                                              \
-  TILESLC_HOST_DEVICE T shr(T a, T n) {                                                          \
-    if (static_cast<U>(n) < sizeof(T) * 8) return static_cast<T>(a >> n);                        \
-    return SIGNED ? static_cast<T>(a >> (sizeof(T) * 8 - 1)) : T(0);                             \
+#define TILESLC_INT_SHIFT(T, U, SIGNED)                                                        \
+  TILESLC_HOST_DEVICE T shl(T a, T n) {                                                        \
+    return static_cast<U>(n) >= sizeof(T) * 8 ? T(0) : static_cast<T>(static_cast<U>(a) << n); \
+  }                                                                                            \
+  TILESLC_HOST_DEVICE T shr(T a, T n) {                                                        \
+    if (static_cast<U>(n) < sizeof(T) * 8) return static_cast<T>(a >> n);                      \
+    return SIGNED ? static_cast<T>(a >> (sizeof(T) * 8 - 1)) : T(0);                           \
   }
 TILESLC_INT_SHIFT(int8_t, uint8_t, 1)
 TILESLC_INT_SHIFT(int16_t, uint16_t, 1)
@@ -98,16 +98,16 @@ TILESLC_INT_SHIFT(uint64_t, uint64_t, 0)
 // i + step wrapping: the increment after the last iteration may pass the
 // type's limit, which a signed C++ addition may not.
 // T the type, U its unsigned twin, W the 64-bit type it widens to.
-#define TILESLC_INT_RANGE(T, U, W)                                                                                    \
-  TILESLC_HOST_DEVICE uint64_t range_trips(T begin, T end, T step) {                                                  \
-    const uint64_t b = static_cast<uint64_t>(static_cast<W>(begin)), e = static_cast<uint64_t>(static_cast<W>(end));  \
-    const uint64_t s = static_cast<uint64_t>(static_cast<W>(step));                                                   \
-    if (step > T(0)) return begin < end ? (e - b - 1) / s + 1 : 0;                                                    \
-    if (step == T(0) || !(end < begin)) return 0;                                                                     \
-    return (b - e - 1) / (uint64_t(0) - s) + 1;                                                                       \
-  }                                                                                                                   \
-  TILESLC_HOST_DEVICE T range_next(T i, T step) {                                                                     \
-    return static_cast<T>(static_cast<U>(static_cast<U>(i) + static_cast<U>(step)));                                  \
+#define TILESLC_INT_RANGE(T, U, W)                                                                                   \
+  TILESLC_HOST_DEVICE uint64_t range_trips(T begin, T end, T step) {                                                 \
+    const uint64_t b = static_cast<uint64_t>(static_cast<W>(begin)), e = static_cast<uint64_t>(static_cast<W>(end)); \
+    const uint64_t s = static_cast<uint64_t>(static_cast<W>(step));                                                  \
+    if (step > T(0)) return begin < end ? (e - b - 1) / s + 1 : 0;                                                   \
+    if (step == T(0) || !(end < begin)) return 0;                                                                    \
+    return (b - e - 1) / (uint64_t(0) - s) + 1;                                                                      \
+  }                                                                                                                  \
+  TILESLC_HOST_DEVICE T range_next(T i, T step) {                                                                    \
+    return static_cast<T>(static_cast<U>(static_cast<U>(i) + static_cast<U>(step)));                                 \
   }
 TILESLC_INT_RANGE(int8_t, uint8_t, int64_t)
 TILESLC_INT_RANGE(int16_t, uint16_t, int64_t)
