@@ -21,10 +21,11 @@ namespace {
 /// may be 0 or -1 (the host's SIGFPE: the emulator reports the .tpy line
 /// instead); null for anything else.
 const char* checked_division(const ir::Expr& x) {
-  if (x.kind != ir::ExprKind::Binary || !ir::is_integer(x.type)) return nullptr;
-  auto d = ir::as_int_const(x.operands.at(1));
+  const auto* b = x.get_if<ir::Binary>();
+  if (!b || !ir::is_integer(x.type)) return nullptr;
+  auto d = ir::as_int_const(b->rhs);
   if (d && *d != 0 && *d != -1) return nullptr;
-  switch (x.op) {
+  switch (b->op) {
     case ir::Op::FloorDiv: return "floordiv";
     case ir::Op::Mod: return "mod";
     case ir::Op::TruncDiv: return "truncdiv";
@@ -38,18 +39,19 @@ const char* checked_division(const ir::Expr& x) {
 ir::ExprRef checked_accesses(const ir::ExprRef& e) {
   // Operands are rewritten first, so a rewritten access's offset is checked too.
   return ir::mutate(e, [](const ir::ExprRef& x) -> ir::ExprRef {
-    // A whole parameter's address (&tma_a, a TMA descriptor) has no element to check.
-    if (x->kind == ir::ExprKind::AddressOf && x->operands.empty()) return x;
-    if (x->kind == ir::ExprKind::Load || x->kind == ir::ExprKind::AddressOf) {
-      const char* macro = x->kind == ir::ExprKind::Load ? "TILESLC_AT" : "TILESLC_ADDR";
-      return ir::call(macro, {ir::var_ref(x->name, x->type), x->operands.at(0)}, x->type);
-    }
+    if (const auto* l = x->get_if<ir::Load>())
+      return ir::call("TILESLC_AT", {ir::var_ref(l->ptr, x->type), l->offset}, x->type);
+    // A whole parameter's address (&tma_a, a TMA descriptor: no offset) has no element to check.
+    if (const auto* a = x->get_if<ir::AddressOf>(); a && a->offset)
+      return ir::call("TILESLC_ADDR", {ir::var_ref(a->ptr, x->type), a->offset}, x->type);
     // A float converted to an integer: on the GPU static_cast is cvt.rzi, which saturates
     // (NaN to 0); in host C++ an out-of-range value has no defined result.
-    if (x->kind == ir::ExprKind::Cast && ir::is_integer(x->type) && ir::is_float(x->operands.at(0)->type))
-      return ir::call(std::string("tileslc::cpu::cvt_rzi<") + ir::cpp_type(x->type) + ">", {x->operands.at(0)}, x->type);
-    if (const char* fn = checked_division(*x))
-      return ir::call(std::string("tileslc::cpu::") + fn + "<" + ir::cpp_type(x->type) + ">", x->operands, x->type);
+    if (const auto* c = x->get_if<ir::Cast>(); c && ir::is_integer(x->type) && ir::is_float(c->value->type))
+      return ir::call(std::string("tileslc::cpu::cvt_rzi<") + ir::cpp_type(x->type) + ">", {c->value}, x->type);
+    if (const char* fn = checked_division(*x)) {
+      const auto& b = x->as<ir::Binary>();
+      return ir::call(std::string("tileslc::cpu::") + fn + "<" + ir::cpp_type(x->type) + ">", {b.lhs, b.rhs}, x->type);
+    }
     return x;
   });
 }
@@ -66,8 +68,9 @@ namespace {
 
 void find_unemulated(const ir::Block& b, std::vector<NotEmulated>& out) {
   ir::for_each_expr(b, [&](const ir::Expr& e, const ir::Stmt& s) {
-    if (e.kind != ir::ExprKind::Intrinsic || ir::intrinsic_info(e.intrinsic).emulated) return;
-    std::string fn = ir::intrinsic_spelling(e.intrinsic, e.imms);
+    const auto* c = e.get_if<ir::IntrinsicCall>();
+    if (!c || ir::intrinsic_info(c->id).emulated) return;
+    std::string fn = ir::intrinsic_spelling(c->id, c->imms);
     // One report per operation and line (an unrolled statement issues it many times).
     bool seen = false;
     for (const auto& n : out) seen |= n.what == fn && n.loc.begin == s.loc.begin && n.loc.file == s.loc.file;

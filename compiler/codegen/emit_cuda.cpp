@@ -145,8 +145,8 @@ class CudaEmitter {
       bool call = false;
       ir::for_each_operand(s, [&](const ir::ExprRef& x) {
         ir::for_each_expr(x, [&](const ir::Expr& e) {
-          if (e.kind == ir::ExprKind::Var) read.insert(e.name);
-          call |= e.kind == ir::ExprKind::Call || (e.kind == ir::ExprKind::Intrinsic && !ir::is_hardware_index(e));
+          if (const auto* v = e.get_if<ir::Var>()) read.insert(v->name);
+          call |= e.is<ir::Call>() || (e.is<ir::IntrinsicCall>() && !ir::is_hardware_index(e));
         });
       });
       // An assignment whose value calls something has an effect; a loop's counter is its own.
@@ -249,8 +249,9 @@ class CudaEmitter {
   /// gridDim.* or blockDim.*, which are at least 1 (a persistent kernel's
   /// range(bid, tiles, grid_dim) needs no check of its step).
   static bool launch_dimension(const ir::Expr& x) {
-    if (x.kind == ir::ExprKind::Cast) return launch_dimension(*x.operands.at(0));
-    return x.kind == ir::ExprKind::Builtin && (x.name.rfind("gridDim.", 0) == 0 || x.name.rfind("blockDim.", 0) == 0);
+    if (const auto* c = x.get_if<ir::Cast>()) return launch_dimension(*c->value);
+    const auto* b = x.get_if<ir::Builtin>();
+    return b && (b->name.rfind("gridDim.", 0) == 0 || b->name.rfind("blockDim.", 0) == 0);
   }
 
   /// True unless `v < end; v += step` provably stays inside the loop type:
@@ -318,12 +319,13 @@ class CudaEmitter {
       std::string name = "arg" + std::to_string(i);
       if (p.is_tma) {
         // The tensor map is encoded for this launch (its address and extents are the call's).
-        const auto& a = *l.args.at(i);
-        const std::string& tensor = cur_host_->params.at(a.operands.at(0)->index).name;
+        const auto& a = l.args.at(i)->as<ir::IntrinsicCall>();
+        const auto& ops = a.operands;
+        const std::string& tensor = cur_host_->params.at(ops.at(0)->as<ir::TensorData>().tensor).name;
         out_.line("tileslc::TmaDescriptor " + name + ";");
-        out_.line("if (tileslc::Status status = " + intrinsic_callee(a.intrinsic, a.imms, a.type) + "(&" + name + ", " +
-                  tensor + ", " + c_string(fn) + ", " + c_string(tensor) + ", " + e(a.operands.at(1)) + ", " +
-                  e(a.operands.at(2)) + ", " + e(a.operands.at(3)) + ", " + e(a.operands.at(4)) + "); !status) {");
+        out_.line("if (tileslc::Status status = " + intrinsic_callee(a.id, a.imms, l.args.at(i)->type) + "(&" + name +
+                  ", " + tensor + ", " + c_string(fn) + ", " + c_string(tensor) + ", " + e(ops.at(1)) + ", " +
+                  e(ops.at(2)) + ", " + e(ops.at(3)) + ", " + e(ops.at(4)) + "); !status) {");
         out_.line("  return status;");
         out_.line("}");
         arg_list += (i ? ", " : "") + std::string("&") + name;
@@ -331,17 +333,15 @@ class CudaEmitter {
       }
       std::string value = e(l.args.at(i));
       if (p.is_pointer) {
-        const auto& a = l.args.at(i);
+        const auto* data = l.args.at(i)->get_if<ir::TensorData>();
         if (cpu()) {  // a span the kernel's accesses are checked against
           std::string t = std::string(p.is_const ? "const " : "") + ir::cpp_type(p.type);
-          value = a->kind == ir::ExprKind::TensorData
-                      ? "tileslc::cpu::global_span<" + t + ">(" + cur_host_->params.at(a->index).name + ", " +
-                            c_string(cur_host_->params.at(a->index).name) + ")"
-                      : "tileslc::cpu::unchecked_span<" + t + ">(static_cast<" + t + "*>(" + value + "))";
+          value = data ? "tileslc::cpu::global_span<" + t + ">(" + cur_host_->params.at(data->tensor).name + ", " +
+                             c_string(cur_host_->params.at(data->tensor).name) + ")"
+                       : "tileslc::cpu::unchecked_span<" + t + ">(static_cast<" + t + "*>(" + value + "))";
         } else {
-          value = a->kind == ir::ExprKind::TensorData
-                      ? "static_cast<" + cpp_param_type(p) + ">(" + cur_host_->params.at(a->index).name + ".data)"
-                      : "static_cast<" + cpp_param_type(p) + ">(" + value + ")";
+          value = data ? "static_cast<" + cpp_param_type(p) + ">(" + cur_host_->params.at(data->tensor).name + ".data)"
+                       : "static_cast<" + cpp_param_type(p) + ">(" + value + ")";
         }
       }
       out_.line(cpp_param_type(p) + " " + name + " = " + value + ";");

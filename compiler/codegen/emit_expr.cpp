@@ -10,7 +10,6 @@
 
 namespace tileslc::codegen {
 
-using ir::ExprKind;
 using ir::Op;
 using ir::ScalarType;
 
@@ -109,19 +108,18 @@ std::string call_args(const std::vector<ir::ExprRef>& ops, const HostNames* host
   return s;
 }
 
-Printed print_intrinsic(const ir::ExprRef& e, const HostNames* host) {
-  std::string call = intrinsic_callee(e->intrinsic, e->imms, e->type) + "(" + call_args(e->operands, host) + ")";
-  if (ir::intrinsic_info(e->intrinsic).space == ir::IntrinsicSpace::DevCast)
-    call = std::string("static_cast<") + ir::cpp_type(e->type) + ">(" + call + ")";
+Printed print_intrinsic(const ir::IntrinsicCall& c, ScalarType t, const HostNames* host) {
+  std::string call = intrinsic_callee(c.id, c.imms, t) + "(" + call_args(c.operands, host) + ")";
+  if (ir::intrinsic_info(c.id).space == ir::IntrinsicSpace::DevCast)
+    call = std::string("static_cast<") + ir::cpp_type(t) + ">(" + call + ")";
   return {call, kPrimary};
 }
 
-Printed print_cast(const ir::ExprRef& e, const HostNames* host) {
-  ScalarType to = e->type, from = e->operands[0]->type;
-  const auto& op = e->operands[0];
+Printed print_cast(const ir::ExprRef& op, ScalarType to, const HostNames* host) {
+  const ScalarType from = op->type;
   // A widened hardware index: cast the register itself.
-  if (op->kind == ExprKind::Builtin && op->name.find('.') != std::string::npos && ir::is_integer(to))
-    return {std::string("static_cast<") + ir::cpp_type(to) + ">(" + op->name + ")", kPrimary};
+  if (const auto* b = op->get_if<ir::Builtin>(); b && b->name.find('.') != std::string::npos && ir::is_integer(to))
+    return {std::string("static_cast<") + ir::cpp_type(to) + ">(" + b->name + ")", kPrimary};
   Printed in = print(op, host);
   if (from == ScalarType::Float16) return {"__half2float(" + in.text + ")", kPrimary};
   if (from == ScalarType::BFloat16) return {"__bfloat162float(" + in.text + ")", kPrimary};
@@ -132,75 +130,97 @@ Printed print_cast(const ir::ExprRef& e, const HostNames* host) {
   return {std::string("static_cast<") + ir::cpp_type(to) + ">(" + in.text + ")", kPrimary};
 }
 
-Printed print(const ir::ExprRef& e, const HostNames* host) {
-  switch (e->kind) {
-    case ExprKind::IntConst: {
-      std::string s = int_literal(e->ival, e->type);
-      return {s, s[0] == '-' ? kUnary : kPrimary};
-    }
-    case ExprKind::FloatConst: {
-      std::string s = float_literal(e->fval, e->type);
-      return {s, s[0] == '-' ? kUnary : kPrimary};
-    }
-    case ExprKind::Var: case ExprKind::Param: return {e->name, kPrimary};
-    case ExprKind::Builtin:
-      return {std::string("static_cast<") + ir::cpp_type(e->type) + ">(" + e->name + ")", kPrimary};
-    case ExprKind::TensorData: {
-      const auto& p = host->fn->params.at(e->index);
-      return {std::string("static_cast<") + ir::cpp_type(e->type) + "*>(" + p.name + ".data)", kPrimary};
-    }
-    case ExprKind::TensorExtent: return {host->fn->params.at(e->index).name + ".shape[" + std::to_string(e->mode) + "]", kPrimary};
-    case ExprKind::TensorStride: return {host->fn->params.at(e->index).name + ".stride[" + std::to_string(e->mode) + "]", kPrimary};
-    case ExprKind::Unary: {
-      Printed a = print(e->operands[0], host);
-      const char* tok = e->op == Op::Neg ? "-" : e->op == Op::BitNot ? "~" : "!";
-      std::string inner = wrap(a, kUnary);
-      if (tok[0] == '-' && inner[0] == '-') inner = "(" + inner + ")";
-      return {tok + inner, kUnary};
-    }
-    case ExprKind::Binary: {
-      const auto& a = e->operands[0];
-      const auto& b = e->operands[1];
-      ScalarType t = a->type;
-      switch (e->op) {
-        case Op::FloorDiv: return {"tileslc::dev::floordiv(" + call_args(e->operands, host) + ")", kPrimary};
-        case Op::Mod: return {"tileslc::dev::mod(" + call_args(e->operands, host) + ")", kPrimary};
-        case Op::Min: case Op::Max:
-          if (ir::is_float(t))
-            return {std::string(e->op == Op::Min ? (t == ScalarType::Float64 ? "fmin" : "fminf") : (t == ScalarType::Float64 ? "fmax" : "fmaxf")) +
-                        "(" + call_args(e->operands, host) + ")", kPrimary};
-          return {std::string("tileslc::dev::") + (e->op == Op::Min ? "min" : "max") + "(" + call_args(e->operands, host) + ")", kPrimary};
-        case Op::Pow:
-          return {intrinsic_callee(ir::Intrinsic::Pow, {}, t) + "(" + call_args(e->operands, host) + ")", kPrimary};
-        case Op::Shl: case Op::Shr:
-          // A count that may be out of range: PTX's clamping shift (device/common.h).
-          if (!static_shift_count(b, t))
-            return {std::string("tileslc::dev::") + (e->op == Op::Shl ? "shl(" : "shr(") +
-                        call_args(e->operands, host) + ")",
-                    kPrimary};
-          break;
-        default: break;
-      }
-      int p = binary_prec(e->op);
-      std::string text = wrap(print(a, host), p) + " " + binary_token(e->op) + " " + wrap(print(b, host), p + 1);
-      // C++ computes 8- and 16-bit integers in int: wrap back to the IR's type at each operation.
-      if (ir::is_integer(e->type) && ir::bit_width(e->type) < 32)
-        return {std::string("static_cast<") + ir::cpp_type(e->type) + ">(" + text + ")", kPrimary};
-      return {text, p};
-    }
-    case ExprKind::Select: {
-      return {wrap(print(e->operands[0], host), 3) + " ? " + wrap(print(e->operands[1], host), 3) + " : " +
-                  wrap(print(e->operands[2], host), 2), 2};
-    }
-    case ExprKind::Cast: return print_cast(e, host);
-    case ExprKind::Call: return {e->name + "(" + call_args(e->operands, host) + ")", kPrimary};
-    case ExprKind::Intrinsic: return print_intrinsic(e, host);
-    case ExprKind::Load: return {e->name + "[" + print(e->operands[0], host).text + "]", kPrimary};
-    case ExprKind::AddressOf:
-      if (e->operands.empty()) return {"&" + e->name, 15};  // a whole parameter (a TMA descriptor)
-      return {"&" + e->name + "[" + print(e->operands[0], host).text + "]", 15};
+Printed print_binary(const ir::Binary& e, ScalarType type, const HostNames* host) {
+  const auto& a = e.lhs;
+  const auto& b = e.rhs;
+  ScalarType t = a->type;
+  auto args = [&] { return print(a, host).text + ", " + print(b, host).text; };
+  switch (e.op) {
+    case Op::FloorDiv: return {"tileslc::dev::floordiv(" + args() + ")", kPrimary};
+    case Op::Mod: return {"tileslc::dev::mod(" + args() + ")", kPrimary};
+    case Op::Min:
+    case Op::Max:
+      if (ir::is_float(t))
+        return {std::string(e.op == Op::Min ? (t == ScalarType::Float64 ? "fmin" : "fminf")
+                                            : (t == ScalarType::Float64 ? "fmax" : "fmaxf")) +
+                    "(" + args() + ")",
+                kPrimary};
+      return {std::string("tileslc::dev::") + (e.op == Op::Min ? "min" : "max") + "(" + args() + ")", kPrimary};
+    case Op::Pow: return {intrinsic_callee(ir::Intrinsic::Pow, {}, t) + "(" + args() + ")", kPrimary};
+    case Op::Shl:
+    case Op::Shr:
+      // A count that may be out of range: PTX's clamping shift (device/common.h).
+      if (!static_shift_count(b, t))
+        return {std::string("tileslc::dev::") + (e.op == Op::Shl ? "shl(" : "shr(") + args() + ")", kPrimary};
+      break;
+    default: break;
   }
-  return {"/*?*/", kPrimary};
+  int p = binary_prec(e.op);
+  std::string text = wrap(print(a, host), p) + " " + binary_token(e.op) + " " + wrap(print(b, host), p + 1);
+  // C++ computes 8- and 16-bit integers in int: wrap back to the IR's type at each operation.
+  if (ir::is_integer(type) && ir::bit_width(type) < 32)
+    return {std::string("static_cast<") + ir::cpp_type(type) + ">(" + text + ")", kPrimary};
+  return {text, p};
+}
+
+Printed print(const ir::ExprRef& e, const HostNames* host) {
+  const ScalarType t = e->type;
+  return std::visit(
+      ir::Overloaded{
+          [&](const ir::IntConst& c) -> Printed {
+            std::string s = int_literal(c.value, t);
+            return {s, s[0] == '-' ? kUnary : kPrimary};
+          },
+          [&](const ir::FloatConst& c) -> Printed {
+            std::string s = float_literal(c.value, t);
+            return {s, s[0] == '-' ? kUnary : kPrimary};
+          },
+          [&](const ir::Var& v) -> Printed {
+            return {v.name, kPrimary};
+          },
+          [&](const ir::Param& p) -> Printed {
+            return {p.name, kPrimary};
+          },
+          [&](const ir::Builtin& b) -> Printed {
+            return {std::string("static_cast<") + ir::cpp_type(t) + ">(" + b.name + ")", kPrimary};
+          },
+          [&](const ir::TensorData& d) -> Printed {
+            const auto& p = host->fn->params.at(d.tensor);
+            return {std::string("static_cast<") + ir::cpp_type(t) + "*>(" + p.name + ".data)", kPrimary};
+          },
+          [&](const ir::TensorExtent& d) -> Printed {
+            return {host->fn->params.at(d.tensor).name + ".shape[" + std::to_string(d.mode) + "]", kPrimary};
+          },
+          [&](const ir::TensorStride& d) -> Printed {
+            return {host->fn->params.at(d.tensor).name + ".stride[" + std::to_string(d.mode) + "]", kPrimary};
+          },
+          [&](const ir::Unary& u) -> Printed {
+            Printed a = print(u.operand, host);
+            const char* tok = u.op == Op::Neg ? "-" : u.op == Op::BitNot ? "~" : "!";
+            std::string inner = wrap(a, kUnary);
+            if (tok[0] == '-' && inner[0] == '-') inner = "(" + inner + ")";
+            return {tok + inner, kUnary};
+          },
+          [&](const ir::Binary& b) { return print_binary(b, t, host); },
+          [&](const ir::Select& s) -> Printed {
+            return {wrap(print(s.cond, host), 3) + " ? " + wrap(print(s.if_true, host), 3) + " : " +
+                        wrap(print(s.if_false, host), 2),
+                    2};
+          },
+          [&](const ir::Cast& c) { return print_cast(c.value, t, host); },
+          [&](const ir::Call& c) -> Printed {
+            return {c.fn + "(" + call_args(c.args, host) + ")", kPrimary};
+          },
+          [&](const ir::IntrinsicCall& c) { return print_intrinsic(c, t, host); },
+          [&](const ir::Load& l) -> Printed {
+            return {l.ptr + "[" + print(l.offset, host).text + "]", kPrimary};
+          },
+          [&](const ir::AddressOf& a) -> Printed {
+            if (!a.offset) return {"&" + a.ptr, 15};  // a whole parameter (a TMA descriptor)
+            return {"&" + a.ptr + "[" + print(a.offset, host).text + "]", 15};
+          },
+      },
+      e->node);
 }
 
 }  // namespace

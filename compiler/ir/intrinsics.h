@@ -1,7 +1,7 @@
 // The intrinsic table (intrinsics.def) as data: the Intrinsic enum generated
 // from its rows, and each row's columns, parsed once (immediates with their
 // domains, operands with their roles and types). The IR's intrinsic calls
-// name a row (ir.h, ExprKind::Intrinsic); the verifier, the printer and
+// name a row (ir.h, IntrinsicCall); the verifier, the printer and
 // codegen read the row; nothing else spells a device function.
 #pragma once
 

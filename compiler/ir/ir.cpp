@@ -38,9 +38,9 @@ static_assert(sizeof(kTypes) / sizeof(kTypes[0]) == static_cast<size_t>(ScalarTy
 
 const TypeRow& row(ScalarType t) { return kTypes[static_cast<size_t>(t)]; }
 
-std::shared_ptr<Expr> node(ExprKind k, ScalarType t) {
+ExprRef make(Expr::Node n, ScalarType t) {
   auto e = std::make_shared<Expr>();
-  e->kind = k;
+  e->node = std::move(n);
   e->type = t;
   return e;
 }
@@ -70,125 +70,72 @@ std::optional<ScalarType> type_from_name(const std::string& name) {
   return std::nullopt;
 }
 
-ExprRef int_const(int64_t v, ScalarType t) {
-  auto e = node(ExprKind::IntConst, t);
-  e->ival = v;
-  return e;
-}
+ExprRef int_const(int64_t v, ScalarType t) { return make(IntConst{v}, t); }
 ExprRef bool_const(bool v) { return int_const(v ? 1 : 0, ScalarType::Boolean); }
-ExprRef float_const(double v, ScalarType t) {
-  auto e = node(ExprKind::FloatConst, t);
-  e->fval = v;
-  return e;
-}
-ExprRef var_ref(const std::string& name, ScalarType t) {
-  auto e = node(ExprKind::Var, t);
-  e->name = name;
-  return e;
-}
-ExprRef param_ref(const std::string& name, ScalarType t) {
-  auto e = node(ExprKind::Param, t);
-  e->name = name;
-  return e;
-}
-ExprRef builtin_ref(const std::string& name, ScalarType t) {
-  auto e = node(ExprKind::Builtin, t);
-  e->name = name;
-  return e;
-}
-ExprRef unary(Op op, ExprRef a, ScalarType t) {
-  auto e = node(ExprKind::Unary, t);
-  e->op = op;
-  e->operands = {std::move(a)};
-  return e;
-}
-ExprRef binary(Op op, ExprRef a, ExprRef b, ScalarType t) {
-  auto e = node(ExprKind::Binary, t);
-  e->op = op;
-  e->operands = {std::move(a), std::move(b)};
-  return e;
-}
+ExprRef float_const(double v, ScalarType t) { return make(FloatConst{v}, t); }
+ExprRef var_ref(const std::string& name, ScalarType t) { return make(Var{name}, t); }
+ExprRef param_ref(const std::string& name, ScalarType t) { return make(Param{name}, t); }
+ExprRef builtin_ref(const std::string& name, ScalarType t) { return make(Builtin{name}, t); }
+ExprRef unary(Op op, ExprRef a, ScalarType t) { return make(Unary{op, std::move(a)}, t); }
+ExprRef binary(Op op, ExprRef a, ExprRef b, ScalarType t) { return make(Binary{op, std::move(a), std::move(b)}, t); }
 ExprRef select(ExprRef c, ExprRef a, ExprRef b) {
-  auto e = node(ExprKind::Select, a->type);
-  e->operands = {std::move(c), std::move(a), std::move(b)};
-  return e;
+  const ScalarType t = a->type;
+  return make(Select{std::move(c), std::move(a), std::move(b)}, t);
 }
 ExprRef cast(ExprRef a, ScalarType t) {
   if (a->type == t) return a;
   // Constants convert at compile time where exact.
-  if (a->kind == ExprKind::IntConst && is_integer(t)) return int_const(a->ival, t);
-  if (a->kind == ExprKind::IntConst && t == ScalarType::Boolean) return bool_const(a->ival != 0);
-  if (a->kind == ExprKind::IntConst && (t == ScalarType::Float32 || t == ScalarType::Float64))
-    return float_const(static_cast<double>(a->ival), t);
-  if (a->kind == ExprKind::FloatConst && (t == ScalarType::Float32 || t == ScalarType::Float64))
-    return float_const(a->fval, t);
-  auto e = node(ExprKind::Cast, t);
-  e->operands = {std::move(a)};
-  return e;
+  if (const auto* i = a->get_if<IntConst>()) {
+    if (is_integer(t)) return int_const(i->value, t);
+    if (t == ScalarType::Boolean) return bool_const(i->value != 0);
+    if (t == ScalarType::Float32 || t == ScalarType::Float64) return float_const(static_cast<double>(i->value), t);
+  }
+  if (const auto* f = a->get_if<FloatConst>(); f && (t == ScalarType::Float32 || t == ScalarType::Float64))
+    return float_const(f->value, t);
+  return make(Cast{std::move(a)}, t);
 }
 ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t) {
-  auto e = node(ExprKind::Call, t);
-  e->name = fn;
-  e->operands = std::move(args);
-  return e;
+  return make(Call{fn, std::move(args)}, t);
 }
 ExprRef intrinsic(Intrinsic id, std::vector<Imm> imms, std::vector<ExprRef> operands, ScalarType t) {
-  auto e = node(ExprKind::Intrinsic, t);
-  e->intrinsic = id;
   const IntrinsicInfo& row = intrinsic_info(id);
   if (imms.size() != row.immediates.size())
     throw std::logic_error(std::string("ir::intrinsic: ") + row.name + " takes " +
                            std::to_string(row.immediates.size()) + " immediates");
+  IntrinsicCall c{id, {}, std::move(operands)};
   for (size_t i = 0; i < imms.size(); ++i) {
     if (!immediate_index(id, i, imms[i].text))
       throw std::logic_error(std::string("ir::intrinsic: ") + row.name + " has no " + row.immediates[i].name + " '" +
                              imms[i].text + "'");
-    e->imms.push_back(std::move(imms[i].text));
+    c.imms.push_back(std::move(imms[i].text));
   }
-  e->operands = std::move(operands);
-  return e;
+  return make(std::move(c), t);
 }
 ExprRef intrinsic(const IntrinsicOp& op, std::vector<ExprRef> operands, ScalarType t) {
   return intrinsic(op.id, std::vector<Imm>(op.imms.begin(), op.imms.end()), std::move(operands), t);
 }
-ExprRef load(const std::string& ptr, ExprRef offset, ScalarType t) {
-  auto e = node(ExprKind::Load, t);
-  e->name = ptr;
-  e->operands = {std::move(offset)};
-  return e;
-}
+ExprRef load(const std::string& ptr, ExprRef offset, ScalarType t) { return make(Load{ptr, std::move(offset)}, t); }
 ExprRef address_of(const std::string& ptr, ExprRef offset, ScalarType elem) {
-  auto e = node(ExprKind::AddressOf, elem);
-  e->name = ptr;
-  e->operands = {std::move(offset)};
-  return e;
+  return make(AddressOf{ptr, std::move(offset)}, elem);
 }
-ExprRef tensor_data(int host_tensor, ScalarType elem) {
-  auto e = node(ExprKind::TensorData, elem);
-  e->index = host_tensor;
-  return e;
-}
-ExprRef tensor_extent(int host_tensor, int mode) {
-  auto e = node(ExprKind::TensorExtent, ScalarType::Int64);
-  e->index = host_tensor;
-  e->mode = mode;
-  return e;
-}
-ExprRef tensor_stride(int host_tensor, int mode) {
-  auto e = node(ExprKind::TensorStride, ScalarType::Int64);
-  e->index = host_tensor;
-  e->mode = mode;
-  return e;
-}
+ExprRef tensor_data(int host_tensor, ScalarType elem) { return make(TensorData{host_tensor}, elem); }
+ExprRef tensor_extent(int host_tensor, int mode) { return make(TensorExtent{host_tensor, mode}, ScalarType::Int64); }
+ExprRef tensor_stride(int host_tensor, int mode) { return make(TensorStride{host_tensor, mode}, ScalarType::Int64); }
 
 std::optional<int64_t> as_int_const(const ExprRef& e) {
-  if (e && e->kind == ExprKind::IntConst) return e->ival;
+  if (const auto* i = e ? e->get_if<IntConst>() : nullptr) return i->value;
   return std::nullopt;
 }
 
+const std::string* value_name(const Expr& e) {
+  if (const auto* v = e.get_if<Var>()) return &v->name;
+  if (const auto* p = e.get_if<Param>()) return &p->name;
+  return nullptr;
+}
+
 bool is_hardware_index(const Expr& e) {
-  return e.kind == ExprKind::Builtin ||
-         (e.kind == ExprKind::Intrinsic && intrinsic_info(e.intrinsic).effect == IntrinsicEffect::Index);
+  if (const auto* c = e.get_if<IntrinsicCall>()) return intrinsic_info(c->id).effect == IntrinsicEffect::Index;
+  return e.is<Builtin>();
 }
 
 namespace {

@@ -2,15 +2,16 @@
 // A Program holds kernels (device functions launched on a grid) and host
 // functions (the @cute.jit entry points). Every value here is dynamic: static
 // values were folded away by sema. Expressions are immutable trees shared by
-// pointer; statements form structured blocks (no gotos). Each statement kind
-// is a small struct with named fields (Assign{var, value}, For{var, begin,
-// end, step, ...}); a Stmt holds one of them in a std::variant next to the
-// .tpy source range it came from, so codegen can emit #line directives.
-// Statements are built with one constructor per kind (ir::assign, ir::for_,
-// ...) and read with s.as<For>() / s.get_if<For>() or std::visit.
-// Device operations are intrinsic calls (intrinsics.def), by row and
-// immediates. visit.h walks and rewrites it, print.h prints it, verify.h
-// checks it.
+// pointer; statements form structured blocks (no gotos). Each expression and
+// statement kind is a small struct with named fields (Binary{op, lhs, rhs},
+// Load{ptr, offset}, Assign{var, value}, For{var, begin, end, step, ...});
+// an Expr holds one of them in a std::variant next to its result type, a
+// Stmt next to the .tpy source range it came from, so codegen can emit #line
+// directives. Both are built with one constructor per kind (ir::binary,
+// ir::load, ir::assign, ir::for_, ...) and read with x.as<For>() /
+// x.get_if<For>() or std::visit. Device operations are intrinsic calls
+// (intrinsics.def), by row and immediates. visit.h walks and rewrites it,
+// print.h prints it, verify.h checks it.
 #pragma once
 
 #include <cstdint>
@@ -46,26 +47,48 @@ bool is_signed(ScalarType t);
 bool is_narrow_float(ScalarType t);
 std::optional<ScalarType> type_from_name(const std::string& name);
 
-// --------------------------------------------------------------- expressions
+// ------------------------------------------------------------ node variants
 
-enum class ExprKind : uint8_t {
-  IntConst,      ///< ival, of integer or Boolean type
-  FloatConst,    ///< fval
-  Var,           ///< a local variable: name
-  Param,         ///< a function parameter or host-side named value: name
-  Builtin,       ///< a hardware index: name is "threadIdx.x", "blockIdx.y", ...
-  TensorData,    ///< host: data pointer of host tensor `index` (type is its element type)
-  TensorExtent,  ///< host: shape[mode] of host tensor `index` (Int64)
-  TensorStride,  ///< host: stride[mode] of host tensor `index` (Int64)
-  Unary,         ///< op, operands[0]
-  Binary,        ///< op, operands[0..1]
-  Select,        ///< operands[0] ? operands[1] : operands[2]
-  Cast,          ///< operands[0] converted to `type`
-  Call,          ///< C++ function `name` on operands: codegen's own (the CPU target's TILESLC_AT, ...), never sema's
-  Load,          ///< element of pointer `name` at Int64 offset operands[0]
-  AddressOf,     ///< &name[operands[0]]: the address of an element (atomics, async copies); `type` is the element's
-  Intrinsic,     ///< a row of intrinsics.def: `intrinsic` with immediates `imms` on operands
+/// The part Expr and Stmt share: `node` holds one kind's struct, read by kind
+/// with is<N>() / as<N>() / get_if<N>() or by std::visit(Overloaded{...}, x.node).
+template <class... Kinds>
+struct OneOf {
+  using Node = std::variant<Kinds...>;
+  Node node;
+
+  template <class N>
+  bool is() const {
+    return std::holds_alternative<N>(node);
+  }
+  /// The fields of kind N; throws std::bad_variant_access when the node is another kind.
+  template <class N>
+  N& as() {
+    return std::get<N>(node);
+  }
+  template <class N>
+  const N& as() const {
+    return std::get<N>(node);
+  }
+  /// The fields of kind N, or null.
+  template <class N>
+  N* get_if() {
+    return std::get_if<N>(&node);
+  }
+  template <class N>
+  const N* get_if() const {
+    return std::get_if<N>(&node);
+  }
 };
+/// Overloaded{f, g, ...}: one callable from several lambdas, for std::visit over a node.
+/// With one lambda per kind (and no generic one) a new kind fails to compile until handled.
+template <class... Fs>
+struct Overloaded : Fs... {
+  using Fs::operator()...;
+};
+template <class... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
+
+// --------------------------------------------------------------- expressions
 
 enum class Op : uint8_t {
   // unary
@@ -83,19 +106,99 @@ enum class Op : uint8_t {
 struct Expr;
 using ExprRef = std::shared_ptr<const Expr>;
 
-struct Expr {
-  ExprKind kind;
-  ScalarType type;
-  Op op = Op::None_;
-  int64_t ival = 0;
-  double fval = 0;
-  std::string name;
-  int index = -1;  ///< host tensor index (TensorData/Extent/Stride)
-  int mode = -1;
-  std::vector<ExprRef> operands;
-  Intrinsic intrinsic{};          ///< ExprKind::Intrinsic: the row
-  std::vector<std::string> imms;  ///< ExprKind::Intrinsic: one per row immediate, as the spelling writes it
+// One struct per expression kind, with the fields that kind has; the node's
+// result type is Expr::type. Offsets are Int64 expressions; names are C++
+// names the function declares.
+
+/// An integer or Boolean constant.
+struct IntConst {
+  int64_t value = 0;
 };
+struct FloatConst {
+  double value = 0;
+};
+/// A local variable.
+struct Var {
+  std::string name;
+};
+/// A function parameter or host-side named value.
+struct Param {
+  std::string name;
+};
+/// A hardware index: "threadIdx.x", "blockIdx.y", ...
+struct Builtin {
+  std::string name;
+};
+/// Host: the data pointer of host parameter `tensor` (the node's type is its element type).
+struct TensorData {
+  int tensor = -1;
+};
+/// Host: shape[mode] of host parameter `tensor` (Int64).
+struct TensorExtent {
+  int tensor = -1;
+  int mode = -1;
+};
+/// Host: stride[mode] of host parameter `tensor` (Int64).
+struct TensorStride {
+  int tensor = -1;
+  int mode = -1;
+};
+/// op operand (Neg, BitNot, LogicalNot)
+struct Unary {
+  Op op = Op::None_;
+  ExprRef operand;
+};
+/// lhs op rhs
+struct Binary {
+  Op op = Op::None_;
+  ExprRef lhs, rhs;
+};
+/// cond ? if_true : if_false
+struct Select {
+  ExprRef cond, if_true, if_false;
+};
+/// `value` converted to the node's type.
+struct Cast {
+  ExprRef value;
+};
+/// C++ function `fn` on args: codegen's own (the CPU target's TILESLC_AT, ...), never sema's.
+struct Call {
+  std::string fn;
+  std::vector<ExprRef> args;
+};
+/// ptr[offset]
+struct Load {
+  std::string ptr;
+  ExprRef offset;
+};
+/// &ptr[offset]: the address of an element (atomics, async copies; the node's type is the
+/// element's); without an offset, &ptr: a whole parameter (a TMA descriptor).
+struct AddressOf {
+  std::string ptr;
+  ExprRef offset;
+};
+/// A row of intrinsics.def: `id` with immediates `imms` (one per row immediate, as the spelling writes it) on operands.
+struct IntrinsicCall {
+  Intrinsic id{};
+  std::vector<std::string> imms;
+  std::vector<ExprRef> operands;
+};
+
+/// The expression kinds, in the order of Expr::Node's alternatives.
+enum class ExprKind : uint8_t {
+  IntConst, FloatConst, Var, Param, Builtin, TensorData, TensorExtent, TensorStride,
+  Unary, Binary, Select, Cast, Call, Load, AddressOf, Intrinsic,
+};
+
+/// An expression: one kind's fields and its result type. Immutable once built
+/// (shared through ExprRef); built with the constructors below.
+struct Expr : OneOf<IntConst, FloatConst, Var, Param, Builtin, TensorData, TensorExtent, TensorStride, Unary, Binary,
+                    Select, Cast, Call, Load, AddressOf, IntrinsicCall> {
+  ScalarType type = ScalarType::Int32;
+
+  ExprKind kind() const { return static_cast<ExprKind>(node.index()); }
+};
+static_assert(std::variant_size_v<Expr::Node> == static_cast<size_t>(ExprKind::Intrinsic) + 1);
 
 /// An intrinsic's immediate as its spelling writes it: a number's digits or a
 /// word of the row's domain ("bf16").
@@ -123,17 +226,20 @@ ExprRef unary(Op op, ExprRef a, ScalarType t);
 ExprRef binary(Op op, ExprRef a, ExprRef b, ScalarType t);
 ExprRef select(ExprRef c, ExprRef a, ExprRef b);
 ExprRef cast(ExprRef a, ScalarType t);  ///< returns `a` itself when it already has type t
-ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t);  ///< codegen only (ExprKind::Call)
+ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t);  ///< codegen only (ir::Call)
 /// A call of intrinsic `id`; throws std::logic_error when an immediate is not in its row's domain.
 ExprRef intrinsic(Intrinsic id, std::vector<Imm> imms, std::vector<ExprRef> operands, ScalarType t);
 ExprRef intrinsic(const IntrinsicOp& op, std::vector<ExprRef> operands, ScalarType t);
 ExprRef load(const std::string& ptr, ExprRef offset, ScalarType t);
+/// &ptr[offset]; a null offset takes the address of the whole parameter `ptr` (a TMA descriptor).
 ExprRef address_of(const std::string& ptr, ExprRef offset, ScalarType elem);
 ExprRef tensor_data(int host_tensor, ScalarType elem);
 ExprRef tensor_extent(int host_tensor, int mode);
 ExprRef tensor_stride(int host_tensor, int mode);
 /// If `e` is an integer/boolean constant, its value.
 std::optional<int64_t> as_int_const(const ExprRef& e);
+/// The name a Var or Param reads; null for the other kinds.
+const std::string* value_name(const Expr& e);
 /// A hardware index: a Builtin (threadIdx.x) or an intrinsic whose Effect is Index (lane_idx):
 /// a pure read, never negative.
 bool is_hardware_index(const Expr& e);
@@ -229,45 +335,12 @@ enum class StmtKind : uint8_t {
 };
 
 /// A statement: one kind's fields and the .tpy range it came from (codegen's #line).
-struct Stmt {
-  using Node = std::variant<Assign, Store, If, For, While, Break, Continue, Return, Sync, Printf, Launch, Check,
-                            VecCopy, Eval>;
-  Node node;
+struct Stmt
+    : OneOf<Assign, Store, If, For, While, Break, Continue, Return, Sync, Printf, Launch, Check, VecCopy, Eval> {
   source::SourceRange loc;
 
   StmtKind kind() const { return static_cast<StmtKind>(node.index()); }
-  template <class N>
-  bool is() const {
-    return std::holds_alternative<N>(node);
-  }
-  /// The fields of kind N; throws std::bad_variant_access when the statement is another kind.
-  template <class N>
-  N& as() {
-    return std::get<N>(node);
-  }
-  template <class N>
-  const N& as() const {
-    return std::get<N>(node);
-  }
-  /// The fields of kind N, or null.
-  template <class N>
-  N* get_if() {
-    return std::get_if<N>(&node);
-  }
-  template <class N>
-  const N* get_if() const {
-    return std::get_if<N>(&node);
-  }
 };
-/// Overloaded{f, g, ...}: one callable from several lambdas, for std::visit over Stmt::node.
-/// With one lambda per kind (and no generic one) a new kind fails to compile until handled.
-template <class... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
-template <class... Fs>
-Overloaded(Fs...) -> Overloaded<Fs...>;
-
 static_assert(std::variant_size_v<Stmt::Node> == static_cast<size_t>(StmtKind::Eval) + 1);
 
 // Statement constructors, one per kind (those named after a C++ keyword end in '_').

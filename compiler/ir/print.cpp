@@ -57,15 +57,21 @@ std::string float_text(double v, ScalarType t) {
 }
 
 /// `CpAsyncWaitGroup<n=2>`: the row's name and each immediate by its name.
-std::string intrinsic_head(const Expr& e) {
-  const IntrinsicInfo& row = intrinsic_info(e.intrinsic);
+std::string intrinsic_head(const IntrinsicCall& c) {
+  const IntrinsicInfo& row = intrinsic_info(c.id);
   std::string s = row.name;
-  for (size_t i = 0; i < e.imms.size(); ++i)
-    s += (i ? ", " : "<") + (i < row.immediates.size() ? row.immediates[i].name : "?") + "=" + e.imms[i];
-  return e.imms.empty() ? s : s + ">";
+  for (size_t i = 0; i < c.imms.size(); ++i)
+    s += (i ? ", " : "<") + (i < row.immediates.size() ? row.immediates[i].name : "?") + "=" + c.imms[i];
+  return c.imms.empty() ? s : s + ">";
 }
 
-bool is_constant(const ExprRef& e) { return e->kind == ExprKind::IntConst || e->kind == ExprKind::FloatConst; }
+bool is_constant(const ExprRef& e) { return e->is<IntConst>() || e->is<FloatConst>(); }
+
+/// The type an operand's sibling `other` (an operand of the same type) implies: a constant takes it.
+std::optional<ScalarType> sibling(const ExprRef& other) {
+  if (!other || is_constant(other)) return std::nullopt;
+  return other->type;
+}
 
 /// `:Type` where a leaf's type is not the one its spelling or context implies.
 std::string suffix(ScalarType t, ScalarType implied) { return t == implied ? "" : std::string(":") + type_name(t); }
@@ -77,57 +83,55 @@ class IrPrinter {
   /// `implied`: the type the context gives `e` (a sibling operand's), which a constant then omits.
   std::string expr(const ExprRef& e, bool top = false, std::optional<ScalarType> implied = std::nullopt) {
     if (!e) return "<null>";
-    auto ops = [&] {
+    auto list = [&](const std::vector<ExprRef>& xs) {
       std::string s;
-      for (size_t i = 0; i < e->operands.size(); ++i) s += (i ? ", " : "") + expr(e->operands[i], true);
+      for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + expr(xs[i], true);
       return s;
     };
-    auto operand = [&](size_t i, std::optional<ScalarType> t = std::nullopt, bool bare = false) {
-      return i < e->operands.size() ? expr(e->operands[i], bare, t) : std::string("<missing>");
-    };
-    // Operands i and j of one type: a constant among them takes the other's.
-    auto sibling = [&](size_t i, size_t j) -> std::optional<ScalarType> {
-      if (j >= e->operands.size() || !e->operands[j] || is_constant(e->operands[j])) return std::nullopt;
-      return e->operands[j]->type;
-    };
     auto paren = [top](const std::string& s) { return top ? s : "(" + s + ")"; };
-    switch (e->kind) {
-      case ExprKind::IntConst:
-        if (e->type == ScalarType::Boolean) return e->ival ? "true" : "false";
-        return std::to_string(e->ival) + suffix(e->type, implied.value_or(ScalarType::Int32));
-      case ExprKind::FloatConst:
-        return float_text(e->fval, e->type) + suffix(e->type, implied.value_or(ScalarType::Float32));
-      case ExprKind::Var:
-      case ExprKind::Param: return e->name;
-      case ExprKind::Builtin: return e->name + suffix(e->type, ScalarType::Int32);
-      case ExprKind::TensorData: return tensor(e->index) + ".data";
-      case ExprKind::TensorExtent: return tensor(e->index) + ".shape[" + std::to_string(e->mode) + "]";
-      case ExprKind::TensorStride: return tensor(e->index) + ".stride[" + std::to_string(e->mode) + "]";
-      case ExprKind::Unary: {
-        const std::string tok = e->op == Op::Neg          ? "-"
-                                : e->op == Op::BitNot     ? "~"
-                                : e->op == Op::LogicalNot ? "!"
-                                                          : "?op";
-        std::string inner = operand(0);
-        return tok + (tok == "-" && inner[0] == '-' ? "(" + inner + ")" : inner);
-      }
-      case ExprKind::Binary:
-        if (const char* tok = infix(e->op)) {
-          if (e->op == Op::Shl || e->op == Op::Shr) return paren(operand(0) + " " + tok + " " + operand(1));
-          return paren(operand(0, sibling(0, 1)) + " " + tok + " " + operand(1, sibling(1, 0)));
-        }
-        return std::string(prefix_call(e->op)) + "(" + operand(0, sibling(0, 1), true) + ", " +
-               operand(1, sibling(1, 0), true) + ")";
-      case ExprKind::Select:
-        return paren(operand(0) + " ? " + operand(1, sibling(1, 2)) + " : " + operand(2, sibling(2, 1)));
-      case ExprKind::Cast: return std::string(type_name(e->type)) + "(" + ops() + ")";
-      case ExprKind::Call: return e->name + "(" + ops() + "):" + type_name(e->type);
-      case ExprKind::Intrinsic: return intrinsic_head(*e) + "(" + ops() + "):" + type_name(e->type);
-      case ExprKind::Load: return e->name + "[" + offset(e->operands.empty() ? nullptr : e->operands[0]) + "]";
-      case ExprKind::AddressOf:
-        return e->operands.empty() ? "&" + e->name : "&" + e->name + "[" + offset(e->operands[0]) + "]";
-    }
-    return "<?>";
+    const ScalarType t = e->type;
+    return std::visit(
+        Overloaded{
+            [&](const IntConst& c) -> std::string {
+              if (t == ScalarType::Boolean) return c.value ? "true" : "false";
+              return std::to_string(c.value) + suffix(t, implied.value_or(ScalarType::Int32));
+            },
+            [&](const FloatConst& c) {
+              return float_text(c.value, t) + suffix(t, implied.value_or(ScalarType::Float32));
+            },
+            [&](const Var& v) { return v.name; },
+            [&](const Param& p) { return p.name; },
+            [&](const Builtin& b) { return b.name + suffix(t, ScalarType::Int32); },
+            [&](const TensorData& d) { return tensor(d.tensor) + ".data"; },
+            [&](const TensorExtent& d) { return tensor(d.tensor) + ".shape[" + std::to_string(d.mode) + "]"; },
+            [&](const TensorStride& d) { return tensor(d.tensor) + ".stride[" + std::to_string(d.mode) + "]"; },
+            [&](const Unary& u) {
+              const std::string tok = u.op == Op::Neg          ? "-"
+                                      : u.op == Op::BitNot     ? "~"
+                                      : u.op == Op::LogicalNot ? "!"
+                                                               : "?op";
+              std::string inner = expr(u.operand);
+              return tok + (tok == "-" && inner[0] == '-' ? "(" + inner + ")" : inner);
+            },
+            [&](const Binary& b) {
+              if (const char* tok = infix(b.op)) {
+                if (b.op == Op::Shl || b.op == Op::Shr) return paren(expr(b.lhs) + " " + tok + " " + expr(b.rhs));
+                return paren(expr(b.lhs, false, sibling(b.rhs)) + " " + tok + " " + expr(b.rhs, false, sibling(b.lhs)));
+              }
+              return std::string(prefix_call(b.op)) + "(" + expr(b.lhs, true, sibling(b.rhs)) + ", " +
+                     expr(b.rhs, true, sibling(b.lhs)) + ")";
+            },
+            [&](const Select& s) {
+              return paren(expr(s.cond) + " ? " + expr(s.if_true, false, sibling(s.if_false)) + " : " +
+                           expr(s.if_false, false, sibling(s.if_true)));
+            },
+            [&](const Cast& c) { return std::string(type_name(t)) + "(" + expr(c.value, true) + ")"; },
+            [&](const Call& c) { return c.fn + "(" + list(c.args) + "):" + type_name(t); },
+            [&](const IntrinsicCall& c) { return intrinsic_head(c) + "(" + list(c.operands) + "):" + type_name(t); },
+            [&](const Load& l) { return l.ptr + "[" + offset(l.offset) + "]"; },
+            [&](const AddressOf& a) { return a.offset ? "&" + a.ptr + "[" + offset(a.offset) + "]" : "&" + a.ptr; },
+        },
+        e->node);
   }
 
   void block(const Block& b, int indent) {

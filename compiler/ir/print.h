@@ -7,7 +7,7 @@
 // Expressions are infix, fully parenthesized below the top of a statement:
 // `(a + b)`, `(x < n)`, `(c ? a : b)`, `-x`, `!p`, `~m`; `//` and `%` are
 // Python's floor division and modulo, `tdiv(a, b)`/`tmod(a, b)` C's truncating
-// ones, `min`/`max`/`**` as written. `p[i]` is a load, `&p[i]` an address,
+// ones, `min`/`max`/`**` as written. `p[i]` is a load, `&p[i]` an address (`&p`: a whole TMA descriptor),
 // `Int64(x)` a conversion, `mA.data`/`mA.shape[0]`/`mA.stride[1]` host tensor
 // fields, `CpAsyncWaitGroup<n=2>()` an intrinsic (intrinsics.def) by its row
 // and immediates. Types appear where nothing else declares them: a constant of a type

@@ -3,6 +3,7 @@
 // checking each statement, then each expression of its operands.
 #include "ir/verify.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -40,6 +41,15 @@ bool is_bitwise(Op op) { return op == Op::BitAnd || op == Op::BitOr || op == Op:
 bool is_shift(Op op) { return op == Op::Shl || op == Op::Shr; }
 
 std::string tn(ScalarType t) { return type_name(t); }
+
+/// A TMA descriptor argument: MakeTmaDescriptor on a host tensor's data (and its box).
+bool is_tma_descriptor(const Expr& a) {
+  const auto* c = a.get_if<IntrinsicCall>();
+  return c && c->id == Intrinsic::MakeTmaDescriptor && !c->operands.empty() && c->operands[0] &&
+         c->operands[0]->is<TensorData>();
+}
+
+bool has_null(const std::vector<ExprRef>& xs) { return std::find(xs.begin(), xs.end(), nullptr) != xs.end(); }
 
 /// What a function declares, by the name expressions and statements use.
 struct Scope {
@@ -291,8 +301,7 @@ class Verifier {
       const std::string arg = "Launch of " + k.name + ": argument " + std::to_string(i) + " (" + p.name + ")";
       if (!a)
         problem(loc, arg + " is null");
-      else if (p.is_tma && (a->kind != ExprKind::Intrinsic || a->intrinsic != Intrinsic::MakeTmaDescriptor ||
-                            a->operands.empty() || !a->operands[0] || a->operands[0]->kind != ExprKind::TensorData))
+      else if (p.is_tma && !is_tma_descriptor(*a))
         problem(loc, arg + " is a TMA descriptor but not a call on a host tensor's data with its box");
       else if (!p.is_tma && a->type != p.type)
         problem(loc, arg + " is " + tn(a->type) + ", the parameter " + tn(p.type));
@@ -328,218 +337,211 @@ class Verifier {
   }
 
   void node(const Scope& sc, const Expr& e, source::SourceRange loc) {
-    const std::string what =
-        expr_kind_name(e.kind) + (e.op == Op::None_ ? std::string() : std::string(" ") + op_name(e.op));
+    std::string what = expr_kind_name(e.kind());
+    if (const auto* u = e.get_if<Unary>()) what += std::string(" ") + op_name(u->op);
+    if (const auto* b = e.get_if<Binary>()) what += std::string(" ") + op_name(b->op);
     auto bad = [&](const std::string& msg) { problem(loc, what + ": " + msg); };
-    auto arity = [&](size_t lo, size_t hi) {
-      if (e.operands.size() < lo || e.operands.size() > hi) {
-        bad("has " + std::to_string(e.operands.size()) + " operands, expected " + std::to_string(lo) +
-            (hi != lo ? " or " + std::to_string(hi) : ""));
-        return false;
-      }
-      for (const auto& o : e.operands)
-        if (!o) {
+    // The operands a kind requires are there (AddressOf's offset is optional).
+    auto present = [&](std::initializer_list<const ExprRef*> xs) {
+      for (const ExprRef* x : xs)
+        if (!*x) {
           bad("has a null operand");
           return false;
         }
       return true;
     };
-    const bool has_op = e.kind == ExprKind::Unary || e.kind == ExprKind::Binary;
-    if (!has_op && e.op != Op::None_) bad("carries an operator");
-    switch (e.kind) {
-      case ExprKind::IntConst:
-      case ExprKind::FloatConst:
-        if (is_float(e.type) != (e.kind == ExprKind::FloatConst)) bad("has type " + tn(e.type));
-        arity(0, 0);
-        break;
-      case ExprKind::Var:
-      case ExprKind::Param: {
-        arity(0, 0);
-        const bool var = e.kind == ExprKind::Var;
-        const auto& names = var ? sc.locals : sc.values;
-        auto it = names.find(e.name);
-        if (it == names.end())
-          bad("'" + e.name + (var ? "' is not a declared local" : "' is not a parameter of the function"));
-        else if (it->second != e.type)
-          bad("'" + e.name + "' is read as " + tn(e.type) + " but declared " + tn(it->second));
-        else if (var && !defined_.count(e.name))
-          bad("'" + e.name + "' is read before anything assigns it");
-        break;
-      }
-      case ExprKind::Builtin:
-        arity(0, 0);
-        if (!sc.kernel) bad("'" + e.name + "' in a host function");
-        if (e.name.empty()) bad("has no name");
-        break;
-      case ExprKind::TensorData:
-      case ExprKind::TensorExtent:
-      case ExprKind::TensorStride: host_tensor_field(sc, e, bad); break;
-      case ExprKind::Unary:
-        if (!is_unary_op(e.op))
-          bad("is not a unary operator");
-        else if (arity(1, 1))
-          unary(e, bad);
-        break;
-      case ExprKind::Binary:
-        if (is_unary_op(e.op) || e.op == Op::None_)
-          bad("is not a binary operator");
-        else if (arity(2, 2))
-          binary(e, bad);
-        break;
-      case ExprKind::Select:
-        if (!arity(3, 3)) break;
-        if (e.operands[0]->type != ScalarType::Boolean)
-          bad("the condition is " + tn(e.operands[0]->type) + ", expected Boolean");
-        for (int i = 1; i < 3; ++i)
-          if (e.operands[i]->type != e.type)
-            bad("operand " + std::to_string(i) + " is " + tn(e.operands[i]->type) + ", the node " + tn(e.type));
-        break;
-      case ExprKind::Cast: arity(1, 1); break;
-      case ExprKind::Call:
-        arity(0, SIZE_MAX);
-        if (e.name.empty()) bad("has no function name");
-        break;
-      case ExprKind::Load:
-      case ExprKind::AddressOf: {
-        if (arity(e.kind == ExprKind::Load ? 1 : 0, 1)) element_access(sc, e, bad);
-        break;
-      }
-      case ExprKind::Intrinsic: intrinsic_call(sc, e, bad); break;
-    }
+    const ScalarType t = e.type;
+    std::visit(Overloaded{
+                   [&](const IntConst&) {
+                     if (is_float(t)) bad("has type " + tn(t));
+                   },
+                   [&](const FloatConst&) {
+                     if (!is_float(t)) bad("has type " + tn(t));
+                   },
+                   [&](const Var& v) { named_value(sc, v.name, true, t, bad); },
+                   [&](const Param& p) { named_value(sc, p.name, false, t, bad); },
+                   [&](const Builtin& b) {
+                     if (!sc.kernel) bad("'" + b.name + "' in a host function");
+                     if (b.name.empty()) bad("has no name");
+                   },
+                   [&](const TensorData& d) { host_tensor_field(sc, t, d.tensor, std::nullopt, bad); },
+                   [&](const TensorExtent& d) { host_tensor_field(sc, t, d.tensor, d.mode, bad); },
+                   [&](const TensorStride& d) { host_tensor_field(sc, t, d.tensor, d.mode, bad); },
+                   [&](const Unary& u) {
+                     if (!is_unary_op(u.op))
+                       bad("is not a unary operator");
+                     else if (present({&u.operand}))
+                       unary(u, t, bad);
+                   },
+                   [&](const Binary& b) {
+                     if (is_unary_op(b.op) || b.op == Op::None_)
+                       bad("is not a binary operator");
+                     else if (present({&b.lhs, &b.rhs}))
+                       binary(b, t, bad);
+                   },
+                   [&](const Select& s) {
+                     if (!present({&s.cond, &s.if_true, &s.if_false})) return;
+                     if (s.cond->type != ScalarType::Boolean)
+                       bad("the condition is " + tn(s.cond->type) + ", expected Boolean");
+                     if (s.if_true->type != t) bad("operand 1 is " + tn(s.if_true->type) + ", the node " + tn(t));
+                     if (s.if_false->type != t) bad("operand 2 is " + tn(s.if_false->type) + ", the node " + tn(t));
+                   },
+                   [&](const Cast& c) { present({&c.value}); },
+                   [&](const Call& c) {
+                     if (has_null(c.args)) bad("has a null operand");
+                     if (c.fn.empty()) bad("has no function name");
+                   },
+                   [&](const Load& l) {
+                     if (present({&l.offset})) element_access(sc, t, l.ptr, l.offset, bad);
+                   },
+                   [&](const AddressOf& a) { element_access(sc, t, a.ptr, a.offset, bad); },
+                   [&](const IntrinsicCall& c) { intrinsic_call(sc, t, c, bad); },
+               },
+               e.node);
+  }
+
+  /// A Var (a local, assigned before this read) or a Param, declared with the node's type.
+  template <class Bad>
+  void named_value(const Scope& sc, const std::string& name, bool var, ScalarType t, Bad&& bad) {
+    const auto& names = var ? sc.locals : sc.values;
+    auto it = names.find(name);
+    if (it == names.end())
+      bad("'" + name + (var ? "' is not a declared local" : "' is not a parameter of the function"));
+    else if (it->second != t)
+      bad("'" + name + "' is read as " + tn(t) + " but declared " + tn(it->second));
+    else if (var && !defined_.count(name))
+      bad("'" + name + "' is read before anything assigns it");
   }
 
   template <class Bad>
-  static void intrinsic_call(const Scope& sc, const Expr& e, Bad&& bad) {
-    for (const auto& o : e.operands)
-      if (!o) return bad("has a null operand");
-    if (intrinsic_immediates(e, bad)) intrinsic_operands(sc, e, bad);
+  static void intrinsic_call(const Scope& sc, ScalarType t, const IntrinsicCall& c, Bad&& bad) {
+    if (has_null(c.operands)) return bad("has a null operand");
+    if (intrinsic_immediates(c, bad)) intrinsic_operands(sc, t, c, bad);
   }
 
   /// An intrinsic's immediates: one per row immediate, each in its domain.
   template <class Bad>
-  static bool intrinsic_immediates(const Expr& e, Bad&& bad) {
-    if (static_cast<size_t>(e.intrinsic) >= static_cast<size_t>(Intrinsic::Count_)) {
+  static bool intrinsic_immediates(const IntrinsicCall& c, Bad&& bad) {
+    if (static_cast<size_t>(c.id) >= static_cast<size_t>(Intrinsic::Count_)) {
       bad("names no row of intrinsics.def");
       return false;
     }
-    const IntrinsicInfo& row = intrinsic_info(e.intrinsic);
-    if (e.imms.size() != row.immediates.size()) {
-      bad(std::string(row.name) + " has " + std::to_string(e.imms.size()) + " immediates, expected " +
+    const IntrinsicInfo& row = intrinsic_info(c.id);
+    if (c.imms.size() != row.immediates.size()) {
+      bad(std::string(row.name) + " has " + std::to_string(c.imms.size()) + " immediates, expected " +
           std::to_string(row.immediates.size()));
       return false;
     }
     bool ok = true;
-    for (size_t i = 0; i < e.imms.size(); ++i)
-      if (!immediate_index(e.intrinsic, i, e.imms[i])) {
-        bad(std::string(row.name) + ": " + row.immediates[i].name + " '" + e.imms[i] + "' is not in the row's domain");
+    for (size_t i = 0; i < c.imms.size(); ++i)
+      if (!immediate_index(c.id, i, c.imms[i])) {
+        bad(std::string(row.name) + ": " + row.immediates[i].name + " '" + c.imms[i] + "' is not in the row's domain");
         ok = false;
       }
     return ok;
   }
 
   /// An intrinsic's operands against its row: how many (optional and repeated ones
-  /// counted), each of its role's type; its result type; the kind of function it runs in.
+  /// counted), each of its role's type; its result type `t`; the kind of function it runs in.
   template <class Bad>
-  static void intrinsic_operands(const Scope& sc, const Expr& e, Bad&& bad) {
-    const IntrinsicInfo& row = intrinsic_info(e.intrinsic);
+  static void intrinsic_operands(const Scope& sc, ScalarType t, const IntrinsicCall& c, Bad&& bad) {
+    const IntrinsicInfo& row = intrinsic_info(c.id);
     const std::string name = row.name;
     const bool host = row.space == IntrinsicSpace::Host;
     if (row.space != IntrinsicSpace::Math && host == sc.kernel)
       bad(name + (host ? " (a host query) in a kernel" : " (a device operation) in a host function"));
-    if (row.result && *row.result != e.type) bad(name + " gives " + tn(*row.result) + ", the node is " + tn(e.type));
+    if (row.result && *row.result != t) bad(name + " gives " + tn(*row.result) + ", the node is " + tn(t));
     std::vector<const OperandSpec*> specs;
     for (const OperandSpec& o : row.operands) {
-      const size_t n = o.repeat >= 0 ? std::stoul(e.imms[static_cast<size_t>(o.repeat)]) : 1;
+      const size_t n = o.repeat >= 0 ? std::stoul(c.imms[static_cast<size_t>(o.repeat)]) : 1;
       for (size_t k = 0; k < n; ++k) specs.push_back(&o);
     }
     const bool last_optional = !row.operands.empty() && row.operands.back().optional;
-    if (e.operands.size() != specs.size() && !(last_optional && e.operands.size() + 1 == specs.size())) {
-      bad(name + " has " + std::to_string(e.operands.size()) + " operands, expected " + std::to_string(specs.size()) +
+    if (c.operands.size() != specs.size() && !(last_optional && c.operands.size() + 1 == specs.size())) {
+      bad(name + " has " + std::to_string(c.operands.size()) + " operands, expected " + std::to_string(specs.size()) +
           (last_optional ? " or " + std::to_string(specs.size() - 1) : ""));
       return;
     }
-    for (size_t i = 0; i < e.operands.size(); ++i) {
+    for (size_t i = 0; i < c.operands.size(); ++i) {
       const std::string& want = specs[i]->type;
-      const Expr& op = *e.operands[i];
+      const Expr& op = *c.operands[i];
       const std::string role = name + "'s " + specs[i]->role;
-      if (want == "ptr" && op.kind != ExprKind::AddressOf)
+      if (want == "ptr" && !op.is<AddressOf>())
         bad(role + " is not an address");
-      else if (want == "T" && op.type != e.type)
-        bad(role + " is " + tn(op.type) + ", the node " + tn(e.type));
+      else if (want == "T" && op.type != t)
+        bad(role + " is " + tn(op.type) + ", the node " + tn(t));
       else if (want != "ptr" && want != "T" && want != "any" && type_from_name(want) != op.type)
         bad(role + " is " + tn(op.type) + ", expected " + want);
     }
   }
 
-  /// A Load or AddressOf: an integer offset into declared memory of the node's type
+  /// A Load or AddressOf of type `t`: an integer offset into declared memory of that type
   /// (a TMA descriptor's address, the whole parameter, takes none).
   template <class Bad>
-  static void element_access(const Scope& sc, const Expr& e, Bad&& bad) {
-    if (!e.operands.empty() && !is_integer(e.operands[0]->type))
-      bad("the offset is " + tn(e.operands[0]->type) + ", expected an integer");
-    auto it = sc.memory.find(e.name);
+  static void element_access(const Scope& sc, ScalarType t, const std::string& ptr, const ExprRef& offset, Bad&& bad) {
+    if (offset && !is_integer(offset->type)) bad("the offset is " + tn(offset->type) + ", expected an integer");
+    auto it = sc.memory.find(ptr);
     if (it == sc.memory.end())
-      bad("'" + e.name + "' is not a declared pointer, array or shared-memory buffer");
-    else if (it->second.is_tma != e.operands.empty())
-      bad(it->second.is_tma ? "indexes the TMA descriptor '" + e.name + "'"
-                            : "takes the address of '" + e.name + "' without an offset");
-    else if (!it->second.is_tma && it->second.type != e.type)
-      bad("'" + e.name + "' holds " + tn(it->second.type) + ", the node is " + tn(e.type));
+      bad("'" + ptr + "' is not a declared pointer, array or shared-memory buffer");
+    else if (it->second.is_tma != !offset)
+      bad(it->second.is_tma ? "indexes the TMA descriptor '" + ptr + "'"
+                            : "takes the address of '" + ptr + "' without an offset");
+    else if (!it->second.is_tma && it->second.type != t)
+      bad("'" + ptr + "' holds " + tn(it->second.type) + ", the node is " + tn(t));
   }
 
+  /// TensorData (no mode) or TensorExtent/TensorStride of host parameter `index`.
   template <class Bad>
-  void host_tensor_field(const Scope& sc, const Expr& e, Bad&& bad) {
-    if (!e.operands.empty()) bad("has operands");
+  void host_tensor_field(const Scope& sc, ScalarType t, int index, std::optional<int> mode, Bad&& bad) {
     if (sc.kernel || !sc.host) {
       bad("in a kernel");
       return;
     }
-    const HostParam* t = host_tensor(*sc.host, e.index);
-    if (!t) {
-      bad("host parameter " + std::to_string(e.index) + " is not a tensor");
+    const HostParam* p = host_tensor(*sc.host, index);
+    if (!p) {
+      bad("host parameter " + std::to_string(index) + " is not a tensor");
       return;
     }
-    if (e.kind == ExprKind::TensorData) {
-      if (e.type != t->type) bad("'" + t->name + "' holds " + tn(t->type) + ", the node is " + tn(e.type));
+    if (!mode) {
+      if (t != p->type) bad("'" + p->name + "' holds " + tn(p->type) + ", the node is " + tn(t));
       return;
     }
-    if (e.mode < 0 || e.mode >= static_cast<int>(t->dims.size()))
-      bad("'" + t->name + "' has no mode " + std::to_string(e.mode));
-    if (e.type != ScalarType::Int64) bad("has type " + tn(e.type) + ", expected Int64");
+    if (*mode < 0 || *mode >= static_cast<int>(p->dims.size()))
+      bad("'" + p->name + "' has no mode " + std::to_string(*mode));
+    if (t != ScalarType::Int64) bad("has type " + tn(t) + ", expected Int64");
   }
 
   template <class Bad>
-  static void unary(const Expr& e, Bad&& bad) {
-    const ScalarType a = e.operands[0]->type;
-    if (e.op == Op::LogicalNot) {
-      if (a != ScalarType::Boolean || e.type != ScalarType::Boolean)
-        bad("on " + tn(a) + " giving " + tn(e.type) + ", expected Boolean");
+  static void unary(const Unary& u, ScalarType t, Bad&& bad) {
+    const ScalarType a = u.operand->type;
+    if (u.op == Op::LogicalNot) {
+      if (a != ScalarType::Boolean || t != ScalarType::Boolean)
+        bad("on " + tn(a) + " giving " + tn(t) + ", expected Boolean");
       return;
     }
-    if (a != e.type) bad("the operand is " + tn(a) + ", the node " + tn(e.type));
-    if (e.op == Op::BitNot && !is_integer(e.type)) bad("on " + tn(e.type) + ", expected an integer");
-    if (e.op == Op::Neg && (e.type == ScalarType::Boolean || is_narrow_float(e.type))) bad("on " + tn(e.type));
+    if (a != t) bad("the operand is " + tn(a) + ", the node " + tn(t));
+    if (u.op == Op::BitNot && !is_integer(t)) bad("on " + tn(t) + ", expected an integer");
+    if (u.op == Op::Neg && (t == ScalarType::Boolean || is_narrow_float(t))) bad("on " + tn(t));
   }
 
   template <class Bad>
-  static void binary(const Expr& e, Bad&& bad) {
-    const ScalarType a = e.operands[0]->type, b = e.operands[1]->type;
+  static void binary(const Binary& e, ScalarType t, Bad&& bad) {
+    const ScalarType a = e.lhs->type, b = e.rhs->type;
     if (is_logical(e.op)) {
-      if (a != ScalarType::Boolean || b != ScalarType::Boolean || e.type != ScalarType::Boolean)
-        bad("on " + tn(a) + " and " + tn(b) + " giving " + tn(e.type) + ", expected Boolean");
+      if (a != ScalarType::Boolean || b != ScalarType::Boolean || t != ScalarType::Boolean)
+        bad("on " + tn(a) + " and " + tn(b) + " giving " + tn(t) + ", expected Boolean");
       return;
     }
     if (is_comparison(e.op)) {
-      if (e.type != ScalarType::Boolean) bad("gives " + tn(e.type) + ", expected Boolean");
+      if (t != ScalarType::Boolean) bad("gives " + tn(t) + ", expected Boolean");
       if (a != b) bad("compares " + tn(a) + " with " + tn(b));
       return;
     }
-    if (a != e.type) bad("operand 0 is " + tn(a) + ", the node " + tn(e.type));
-    if (!is_shift(e.op) && b != e.type) bad("operand 1 is " + tn(b) + ", the node " + tn(e.type));
-    if ((is_shift(e.op) && (!is_integer(a) || !is_integer(b))) || (is_bitwise(e.op) && is_float(e.type)))
+    if (a != t) bad("operand 0 is " + tn(a) + ", the node " + tn(t));
+    if (!is_shift(e.op) && b != t) bad("operand 1 is " + tn(b) + ", the node " + tn(t));
+    if ((is_shift(e.op) && (!is_integer(a) || !is_integer(b))) || (is_bitwise(e.op) && is_float(t)))
       bad("on " + tn(a) + " and " + tn(b) + ", expected integers");
-    if (!is_bitwise(e.op) && (e.type == ScalarType::Boolean || is_narrow_float(e.type)))
-      bad("computes in " + tn(e.type));
+    if (!is_bitwise(e.op) && (t == ScalarType::Boolean || is_narrow_float(t))) bad("computes in " + tn(t));
   }
 };
 

@@ -1,5 +1,5 @@
 // The IR verifier: checks what codegen takes for granted about a Program
-// (operand counts and types, intrinsic calls against their row of
+// (operands present and of the right types, intrinsic calls against their row of
 // intrinsics.def, names declared before they are used, statements
 // of the right function kind, launches that match their kernel) and returns
 // every violation instead of throwing, so one run lists them all. A problem

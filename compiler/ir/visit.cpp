@@ -1,5 +1,5 @@
-// The child iterators (the per-kind map from a statement's named fields to
-// its operands, blocks and names), the visitors built on them and the expression mutator.
+// The child iterators (the per-kind map from an expression's or a statement's
+// named fields to its operands, blocks and names), the visitors built on them and the expression mutator.
 #include "ir/visit.h"
 
 #include <type_traits>
@@ -62,6 +62,40 @@ void operand_slots(S& s, F&& f) {
       s.node);
 }
 
+/// Calls `f` on each operand slot of expression `e` (Expr or const Expr), skipping empty ones.
+template <class E, class F>
+void expr_operand_slots(E& e, F&& f) {
+  auto one = [&](auto& slot) {
+    if (slot) f(slot);
+  };
+  std::visit(
+      [&](auto& n) {
+        using N = std::remove_cvref_t<decltype(n)>;
+        if constexpr (std::is_same_v<N, Unary>) {
+          one(n.operand);
+        } else if constexpr (std::is_same_v<N, Binary>) {
+          one(n.lhs);
+          one(n.rhs);
+        } else if constexpr (std::is_same_v<N, Select>) {
+          one(n.cond);
+          one(n.if_true);
+          one(n.if_false);
+        } else if constexpr (std::is_same_v<N, Cast>) {
+          one(n.value);
+        } else if constexpr (std::is_same_v<N, Call>) {
+          for (auto& a : n.args) one(a);
+        } else if constexpr (is_one_of<N, Load, AddressOf>) {
+          one(n.offset);
+        } else if constexpr (std::is_same_v<N, IntrinsicCall>) {
+          for (auto& o : n.operands) one(o);
+        } else if constexpr (!is_one_of<N, IntConst, FloatConst, Var, Param, Builtin, TensorData, TensorExtent,
+                                        TensorStride>) {
+          static_assert(kUnhandled<N>, "an expression kind without its operands");
+        }
+      },
+      e.node);
+}
+
 template <class S, class F>
 void block_slots(S& s, F&& f) {
   if (auto* i = s.template get_if<If>()) {
@@ -86,6 +120,8 @@ void walk_stmts(const Block& b, const std::function<void(const Stmt&)>& f) {
 void for_each_operand(const Stmt& s, const std::function<void(const ExprRef&)>& f) { operand_slots(s, f); }
 void for_each_operand(Stmt& s, const std::function<void(ExprRef&)>& f) { operand_slots(s, f); }
 
+void for_each_operand(const Expr& e, const std::function<void(const ExprRef&)>& f) { expr_operand_slots(e, f); }
+
 void for_each_block(const Stmt& s, const std::function<void(const Block&)>& f) { block_slots(s, f); }
 void for_each_block(Stmt& s, const std::function<void(Block&)>& f) { block_slots(s, f); }
 
@@ -102,7 +138,7 @@ void for_each_name(const Stmt& s, const std::function<void(const std::string&, N
 void for_each_expr(const ExprRef& e, const std::function<void(const Expr&)>& f) {
   if (!e) return;
   f(*e);
-  for (const auto& o : e->operands) for_each_expr(o, f);
+  expr_operand_slots(*e, [&](const ExprRef& o) { for_each_expr(o, f); });
 }
 
 void for_each_stmt(const Block& b, const std::function<void(const Stmt&)>& f) { walk_stmts(b, f); }
@@ -117,13 +153,14 @@ ExprRef mutate(const ExprRef& e, const std::function<ExprRef(const ExprRef&)>& f
   if (!e) return e;
   std::vector<ExprRef> ops;
   bool changed = false;
-  for (const auto& o : e->operands) {
+  expr_operand_slots(*e, [&](const ExprRef& o) {
     ops.push_back(mutate(o, f));
     changed |= ops.back() != o;
-  }
+  });
   if (!changed) return f(e);
   auto copy = std::make_shared<Expr>(*e);
-  copy->operands = std::move(ops);
+  size_t i = 0;
+  expr_operand_slots(*copy, [&](ExprRef& o) { o = std::move(ops[i++]); });
   return f(copy);
 }
 

@@ -1,7 +1,7 @@
-// Walking and rewriting the IR without a switch over statement kinds. The
-// child iterators below map each kind's named fields (ir.h) to its operand
-// expressions, its nested blocks and the names it binds or writes, in one
-// fixed order; passes that treat every operand alike (the verifier's
+// Walking and rewriting the IR without a switch over expression or statement
+// kinds. The child iterators below map each kind's named fields (ir.h) to its
+// operand expressions, its nested blocks and the names it binds or writes, in
+// one fixed order; passes that treat every operand alike (the verifier's
 // expression checks, codegen's dead-local scan, the CPU target's rewrite)
 // go through them. Expressions are immutable and shared: the mutator
 // rebuilds the nodes on the path to a change and shares everything else.
@@ -26,6 +26,12 @@ namespace tileslc::ir {
 void for_each_operand(const Stmt& s, const std::function<void(const ExprRef&)>& f);
 /// The same slots, writable: `f` may replace an operand (not remove it).
 void for_each_operand(Stmt& s, const std::function<void(ExprRef&)>& f);
+
+/// The operand expressions of `e` in a fixed order per kind, null ones skipped:
+///   Unary: the operand; Binary: lhs, rhs; Select: cond, if_true, if_false; Cast: the value;
+///   Call: the arguments; Load, AddressOf: the offset; Intrinsic: its operands; the leaves
+///   (constants, names, hardware indices, host tensor fields) have none.
+void for_each_operand(const Expr& e, const std::function<void(const ExprRef&)>& f);
 
 /// The nested blocks of `s`: If: then, else (also when empty); For, While: the body.
 void for_each_block(const Stmt& s, const std::function<void(const Block&)>& f);

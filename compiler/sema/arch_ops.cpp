@@ -116,9 +116,9 @@ Value atomic_add_pair(Evaluator& ev, BuiltinCall& c, const TensorValue& t) {
   }
   auto off = ev.tensor_offset(t, c[1], c.range(1));
   if (t.align_bytes % 4 != 0 || ev.known_divisor(off) % 2 != 0) {
-    const bool exact = off->kind == ir::ExprKind::IntConst;
+    const std::optional<int64_t> exact = ir::as_int_const(off);
     const std::string why = t.align_bytes % 4 != 0 ? "the tensor's base is only known to be " + std::to_string(t.align_bytes) + "-byte aligned"
-                            : exact ? "this element is at element offset " + std::to_string(off->ival) + ", which is odd"
+                            : exact ? "this element is at element offset " + std::to_string(*exact) + ", which is odd"
                                     : "this element is at an element offset known only to be a multiple of " + std::to_string(ev.known_divisor(off));
     auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(1), "a packed atomic add needs the pair 4-byte aligned; " + why);
     d.note("the tensor's layout is " + t.layout.to_string() + " (" + std::to_string(t.align_bytes) + "-byte aligned base)");

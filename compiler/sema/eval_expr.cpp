@@ -51,21 +51,19 @@ namespace {
 /// and sums, products, quotients and remainders of such values. Python's
 /// floor division and modulo then equal C's, so codegen can use / and %.
 bool provably_nonneg(const ir::ExprRef& e) {
-  using ir::ExprKind;
   if (ir::is_hardware_index(*e)) return true;
-  switch (e->kind) {
-    case ExprKind::IntConst: return e->ival >= 0;
-    case ExprKind::Cast: return ir::is_integer(e->type) && provably_nonneg(e->operands[0]);
-    case ExprKind::Binary:
-      switch (e->op) {
-        case ir::Op::Add: case ir::Op::Mul: case ir::Op::FloorDiv: case ir::Op::Mod: case ir::Op::TruncDiv:
-        case ir::Op::TruncMod: case ir::Op::Min: case ir::Op::Max: case ir::Op::Shr:
-          return provably_nonneg(e->operands[0]) && provably_nonneg(e->operands[1]);
-        case ir::Op::BitAnd: return provably_nonneg(e->operands[0]) || provably_nonneg(e->operands[1]);
-        default: return false;
-      }
-    default: return !ir::is_signed(e->type) && ir::is_integer(e->type);
+  if (auto c = ir::as_int_const(e)) return *c >= 0;
+  if (const auto* c = e->get_if<ir::Cast>()) return ir::is_integer(e->type) && provably_nonneg(c->value);
+  if (const auto* b = e->get_if<ir::Binary>()) {
+    switch (b->op) {
+      case ir::Op::Add: case ir::Op::Mul: case ir::Op::FloorDiv: case ir::Op::Mod: case ir::Op::TruncDiv:
+      case ir::Op::TruncMod: case ir::Op::Min: case ir::Op::Max: case ir::Op::Shr:
+        return provably_nonneg(b->lhs) && provably_nonneg(b->rhs);
+      case ir::Op::BitAnd: return provably_nonneg(b->lhs) || provably_nonneg(b->rhs);
+      default: return false;
+    }
   }
+  return !ir::is_signed(e->type) && ir::is_integer(e->type);
 }
 
 /// Where a run-time result's run-time-ness comes from: its first dynamic

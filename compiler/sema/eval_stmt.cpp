@@ -53,7 +53,7 @@ std::set<std::string> bound_by(const ast::Stmt& s) {
 }
 
 bool is_trivial(const ir::ExprRef& e) {
-  return e->kind == ir::ExprKind::IntConst || e->kind == ir::ExprKind::FloatConst || e->kind == ir::ExprKind::Param ||
+  return e->is<ir::IntConst>() || e->is<ir::FloatConst>() || e->is<ir::Param>() ||
          ir::is_hardware_index(*e);
 }
 
@@ -163,7 +163,7 @@ std::string Evaluator::new_local(const std::string& hint, ScalarType t) {
 Value Evaluator::materialize(const Value& v, const std::string& hint, source::SourceRange r) {
   if (v.kind == Value::Kind::Dyn) {
     if (is_trivial(v.expr)) return v;
-    if (v.expr->kind == ir::ExprKind::Var && fn_->immutable_vars.count(v.expr->name)) return v;
+    if (const auto* x = v.expr->get_if<ir::Var>(); x && fn_->immutable_vars.count(x->name)) return v;
     std::string name = new_local(hint, v.type);
     fn_->immutable_vars.insert(name);
     if (ir::is_integer(v.type))
@@ -554,23 +554,26 @@ void merge_envs(Env& out, const Env& a, const Env& b, std::map<std::string, sour
 std::map<std::string, int64_t> Evaluator::divisibility_facts(const ir::ExprRef& cond) {
   std::map<std::string, int64_t> facts;
   std::function<void(const ir::ExprRef&)> walk = [&](const ir::ExprRef& e) {
-    if (e->kind != ir::ExprKind::Binary) return;
-    if (e->op == ir::Op::LogicalAnd) {
-      walk(e->operands[0]);
-      walk(e->operands[1]);
+    const auto* b = e->get_if<ir::Binary>();
+    if (!b) return;
+    if (b->op == ir::Op::LogicalAnd) {
+      walk(b->lhs);
+      walk(b->rhs);
       return;
     }
-    if (e->op != ir::Op::Eq) return;
+    if (b->op != ir::Op::Eq) return;
     const ir::ExprRef* rem = nullptr;
-    if (ir::as_int_const(e->operands[1]) == 0) rem = &e->operands[0];
-    else if (ir::as_int_const(e->operands[0]) == 0) rem = &e->operands[1];
-    if (!rem || (*rem)->kind != ir::ExprKind::Binary || ((*rem)->op != ir::Op::Mod && (*rem)->op != ir::Op::TruncMod)) return;
-    auto c = ir::as_int_const((*rem)->operands[1]);
-    ir::ExprRef x = (*rem)->operands[0];
-    while (x->kind == ir::ExprKind::Cast && ir::is_integer(x->type)) x = x->operands[0];
+    if (ir::as_int_const(b->rhs) == 0) rem = &b->lhs;
+    else if (ir::as_int_const(b->lhs) == 0) rem = &b->rhs;
+    const auto* m = rem ? (*rem)->get_if<ir::Binary>() : nullptr;
+    if (!m || (m->op != ir::Op::Mod && m->op != ir::Op::TruncMod)) return;
+    auto c = ir::as_int_const(m->rhs);
+    ir::ExprRef x = m->lhs;
+    while (x->is<ir::Cast>() && ir::is_integer(x->type)) x = x->as<ir::Cast>().value;
     // Only names that keep their value: parameters and locals assigned once.
-    const bool fixed = x->kind == ir::ExprKind::Param || (x->kind == ir::ExprKind::Var && fn_->immutable_vars.count(x->name));
-    if (c && *c > 1 && fixed) facts[x->name] = std::lcm(facts.count(x->name) ? facts[x->name] : 1, *c);
+    const std::string* name = ir::value_name(*x);
+    const bool fixed = name && (x->is<ir::Param>() || fn_->immutable_vars.count(*name));
+    if (c && *c > 1 && fixed) facts[*name] = std::lcm(facts.count(*name) ? facts[*name] : 1, *c);
   };
   walk(cond);
   return facts;

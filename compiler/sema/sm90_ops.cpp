@@ -410,10 +410,7 @@ TmaBox tma_box(Evaluator& ev, const TmaAtom& atom, const TensorValue& coords, so
   Value origin = ev.coord_element(coords, Value::tuple({Value::integer(0), Value::integer(0)}), r);
   std::vector<Value> c = *origin.elts;
   auto coord = [&](int m) { return ev.to_expr_as(ev.resolve_symbol(c.at(static_cast<size_t>(m)), r), ScalarType::Int32, r); };
-  auto desc = std::make_shared<ir::Expr>();
-  desc->kind = ir::ExprKind::AddressOf;
-  desc->type = ScalarType::Uint8;
-  desc->name = atom.param;
+  ir::ExprRef desc = ir::address_of(atom.param, nullptr, ScalarType::Uint8);  // the whole tensor map
   ir::ExprRef inner = coord(atom.inner_mode);
   return {desc, inner, coord(1 - atom.inner_mode)};
 }

@@ -39,7 +39,10 @@ layout::Int Evaluator::symbol_for(const Value& in, source::SourceRange r) {
   for (const auto& [name, e] : fn_->symbols)
     if (e == v.expr) return layout::Int::symbol(name);
   Value m = materialize(Value::dyn(ir::cast(v.expr, ScalarType::Int64), v.origin), "dim", r);
-  std::string name = m.expr->name;
+  // materialize leaves a local, a parameter or a hardware index (blockIdx.x is Int64).
+  const auto* hw = m.expr->get_if<ir::Builtin>();
+  const std::string* leaf = hw ? &hw->name : ir::value_name(*m.expr);
+  std::string name = leaf ? *leaf : "";
   // Leaves passed in from the host keep the host's names; never let a local
   // of the same spelling take one over.
   while (fn_->symbols.count(name) && fn_->symbols[name] != m.expr) name += "'";
@@ -76,27 +79,24 @@ Value Evaluator::int_value(const layout::Int& x, source::SourceRange r) {
 }
 
 int64_t Evaluator::known_divisor(const ir::ExprRef& e) {
-  using K = ir::ExprKind;
-  switch (e->kind) {
-    case K::IntConst: return e->ival == 0 ? kDivisorCap : std::min<int64_t>(std::abs(e->ival), kDivisorCap);
-    case K::Param: case K::Var: {
-      auto it = fn_->divisors.find(e->name);
-      return it == fn_->divisors.end() ? 1 : it->second;
-    }
-    case K::Cast: return known_divisor(e->operands[0]);
-    case K::Binary: {
-      int64_t a = known_divisor(e->operands[0]);
-      switch (e->op) {
-        case ir::Op::Mul: return cap_mul(a, known_divisor(e->operands[1]));
-        case ir::Op::Add: case ir::Op::Sub: return std::gcd(a, known_divisor(e->operands[1]));
-        case ir::Op::Shl:
-          if (auto s = ir::as_int_const(e->operands[1]); s && *s >= 0 && *s < 40) return cap_mul(a, int64_t(1) << *s);
-          return a;
-        default: return 1;
-      }
-    }
-    default: return 1;
+  if (auto c = ir::as_int_const(e)) return *c == 0 ? kDivisorCap : std::min<int64_t>(std::abs(*c), kDivisorCap);
+  if (const std::string* name = ir::value_name(*e)) {
+    auto it = fn_->divisors.find(*name);
+    return it == fn_->divisors.end() ? 1 : it->second;
   }
+  if (const auto* c = e->get_if<ir::Cast>()) return known_divisor(c->value);
+  if (const auto* b = e->get_if<ir::Binary>()) {
+    int64_t a = known_divisor(b->lhs);
+    switch (b->op) {
+      case ir::Op::Mul: return cap_mul(a, known_divisor(b->rhs));
+      case ir::Op::Add: case ir::Op::Sub: return std::gcd(a, known_divisor(b->rhs));
+      case ir::Op::Shl:
+        if (auto s = ir::as_int_const(b->rhs); s && *s >= 0 && *s < 40) return cap_mul(a, int64_t(1) << *s);
+        return a;
+      default: return 1;
+    }
+  }
+  return 1;
 }
 
 int64_t Evaluator::known_divisor(const layout::Int& x) {

@@ -43,9 +43,9 @@ SwizzleSplit Evaluator::split_at_swizzle_span(const layout::Swizzle& sw, const i
     sum = sum ? ir::binary(ir::Op::Add, sum, std::move(term), ScalarType::Int64) : std::move(term);
   };
   std::function<void(const ir::ExprRef&)> walk = [&](const ir::ExprRef& e) {
-    if (e->kind == ir::ExprKind::Binary && e->op == ir::Op::Add) {
-      walk(e->operands[0]);
-      walk(e->operands[1]);
+    if (const auto* b = e->get_if<ir::Binary>(); b && b->op == ir::Op::Add) {
+      walk(b->lhs);
+      walk(b->rhs);
     } else if (auto c = ir::as_int_const(e)) {
       const int64_t lo = ((*c % span) + span) % span;
       outside_c += *c - lo;
@@ -923,8 +923,9 @@ Value tensor_copy_get_slice(Evaluator& ev, BuiltinCall& c) {
     auto raw_tid = [](const Value& v) {
       if (v.kind != Value::Kind::Dyn) return false;
       ir::ExprRef e = v.expr;
-      while (e->kind == ir::ExprKind::Cast) e = e->operands[0];
-      return e->kind == ir::ExprKind::Builtin && e->name == "threadIdx.x";
+      while (const auto* c = e->get_if<ir::Cast>()) e = c->value;
+      const auto* b = e->get_if<ir::Builtin>();
+      return b && b->name == "threadIdx.x";
     };
     bool in_branch = false;  // inside run-time control flow, in this frame or a caller's
     for (auto it = ev.frames_.rbegin(); it != ev.frames_.rend(); ++it) {

@@ -139,7 +139,8 @@ class Machine {
       } else if (s->is<ir::Sync>()) {
         ++epoch_;
       } else if (const auto* e = s->get_if<ir::Eval>()) {
-        call(*e->expr);
+        ASSERT_TRUE(e->expr->is<ir::IntrinsicCall>());
+        call(e->expr->as<ir::IntrinsicCall>());
       } else if (!s->is<ir::Store>() && !s->is<ir::VecCopy>()) {  // accumulator fills and the epilogue
         FAIL() << "unexpected statement kind " << static_cast<int>(s->kind());
       }
@@ -169,8 +170,9 @@ class Machine {
   }
 
   Elem address(const ir::ExprRef& e, int t) {
-    EXPECT_EQ(e->kind, ir::ExprKind::AddressOf);
-    return {e->name, eval(e->operands[0], t)};
+    const auto* a = e->get_if<ir::AddressOf>();
+    EXPECT_TRUE(a && a->offset);
+    return a && a->offset ? Elem{a->ptr, eval(a->offset, t)} : Elem{};
   }
 
   Elem read(const Elem& at, int t) {
@@ -183,10 +185,9 @@ class Machine {
     return c.value ? *c.value : at;
   }
 
-  void call(const ir::Expr& e) {
-    ASSERT_EQ(e.kind, ir::ExprKind::Intrinsic);
+  void call(const ir::IntrinsicCall& e) {
     using I = ir::Intrinsic;
-    const I fn = e.intrinsic;
+    const I fn = e.id;
     if (fn == I::CpAsync) {
       const int64_t elems = std::stoll(e.imms.at(0)) / 2;  // bytes of 16-bit elements
       if (elems == 8)
@@ -273,42 +274,43 @@ class Machine {
   }
 
   int64_t eval(const ir::ExprRef& e, int t) {
-    switch (e->kind) {
-      case ir::ExprKind::IntConst: return e->ival;
-      case ir::ExprKind::Var: return vars_[t].at(e->name);
-      case ir::ExprKind::Param: return params_.at(e->name);
-      case ir::ExprKind::Builtin: return e->name == "threadIdx.x" ? t : 0;  // block (0, 0, 0)
-      case ir::ExprKind::Cast: return eval(e->operands[0], t);
-      case ir::ExprKind::Call:
-        if (e->name == "tileslc::dev::mod") return eval(e->operands[0], t) % eval(e->operands[1], t);  // never negative here
-        if (e->name == "tileslc::dev::floordiv") return eval(e->operands[0], t) / eval(e->operands[1], t);
-        ADD_FAILURE() << "call " << e->name;
-        return 0;
-      case ir::ExprKind::Binary: {
-        const int64_t a = eval(e->operands[0], t), b = eval(e->operands[1], t);
-        switch (e->op) {
-          case ir::Op::Add: return a + b;
-          case ir::Op::Sub: return a - b;
-          case ir::Op::Mul: return a * b;
-          case ir::Op::Div: case ir::Op::FloorDiv: case ir::Op::TruncDiv: return a / b;
-          case ir::Op::Mod: case ir::Op::TruncMod: return a % b;
-          case ir::Op::Shl: return a << b;
-          case ir::Op::Shr: return a >> b;
-          case ir::Op::BitAnd: return a & b;
-          case ir::Op::BitOr: return a | b;
-          case ir::Op::BitXor: return a ^ b;
-          case ir::Op::Min: return std::min(a, b);
-          case ir::Op::Max: return std::max(a, b);
-          case ir::Op::Lt: return a < b;
-          case ir::Op::Le: return a <= b;
-          case ir::Op::Gt: return a > b;
-          case ir::Op::Ge: return a >= b;
-          case ir::Op::Eq: return a == b;
-          case ir::Op::Ne: return a != b;
-          default: ADD_FAILURE() << "binary op " << static_cast<int>(e->op); return 0;
-        }
-      }
-      default: ADD_FAILURE() << "expression kind " << static_cast<int>(e->kind); return 0;
+    if (auto c = ir::as_int_const(e)) return *c;
+    if (const auto* v = e->get_if<ir::Var>()) return vars_[t].at(v->name);
+    if (const auto* p = e->get_if<ir::Param>()) return params_.at(p->name);
+    if (const auto* b = e->get_if<ir::Builtin>()) return b->name == "threadIdx.x" ? t : 0;  // block (0, 0, 0)
+    if (const auto* c = e->get_if<ir::Cast>()) return eval(c->value, t);
+    if (const auto* c = e->get_if<ir::Call>()) {
+      if (c->fn == "tileslc::dev::mod") return eval(c->args[0], t) % eval(c->args[1], t);  // never negative here
+      if (c->fn == "tileslc::dev::floordiv") return eval(c->args[0], t) / eval(c->args[1], t);
+      ADD_FAILURE() << "call " << c->fn;
+      return 0;
+    }
+    const auto* bin = e->get_if<ir::Binary>();
+    if (!bin) {
+      ADD_FAILURE() << "expression kind " << static_cast<int>(e->kind());
+      return 0;
+    }
+    const int64_t a = eval(bin->lhs, t), b = eval(bin->rhs, t);
+    switch (bin->op) {
+      case ir::Op::Add: return a + b;
+      case ir::Op::Sub: return a - b;
+      case ir::Op::Mul: return a * b;
+      case ir::Op::Div: case ir::Op::FloorDiv: case ir::Op::TruncDiv: return a / b;
+      case ir::Op::Mod: case ir::Op::TruncMod: return a % b;
+      case ir::Op::Shl: return a << b;
+      case ir::Op::Shr: return a >> b;
+      case ir::Op::BitAnd: return a & b;
+      case ir::Op::BitOr: return a | b;
+      case ir::Op::BitXor: return a ^ b;
+      case ir::Op::Min: return std::min(a, b);
+      case ir::Op::Max: return std::max(a, b);
+      case ir::Op::Lt: return a < b;
+      case ir::Op::Le: return a <= b;
+      case ir::Op::Gt: return a > b;
+      case ir::Op::Ge: return a >= b;
+      case ir::Op::Eq: return a == b;
+      case ir::Op::Ne: return a != b;
+      default: ADD_FAILURE() << "binary op " << static_cast<int>(bin->op); return 0;
     }
   }
 

@@ -49,11 +49,11 @@ class Sim {
         for (int t = 0; t < threads_; ++t) vars_[t][a->var] = eval(a->value, t);
       } else if (const auto* st = s->get_if<ir::Store>()) {
         // A fragment element loaded from memory: remember where from.
-        if (st->value->kind != ir::ExprKind::Load) continue;
-        for (int t = 0; t < threads_; ++t)
-          regs_[t][{st->ptr, eval(st->offset, t)}] = {st->value->name, eval(st->value->operands.at(0), t)};
-      } else if (const auto* e = s->get_if<ir::Eval>(); e && e->expr->kind == ir::ExprKind::Intrinsic) {
-        call(*e->expr);
+        const auto* l = st->value->get_if<ir::Load>();
+        if (!l) continue;
+        for (int t = 0; t < threads_; ++t) regs_[t][{st->ptr, eval(st->offset, t)}] = {l->ptr, eval(l->offset, t)};
+      } else if (const auto* e = s->get_if<ir::Eval>(); e && e->expr->is<ir::IntrinsicCall>()) {
+        call(e->expr->as<ir::IntrinsicCall>());
       } else if (!s->is<ir::Sync>() && !s->is<ir::For>()) {
         ADD_FAILURE() << "unexpected statement kind " << static_cast<int>(s->kind());
       }
@@ -65,8 +65,9 @@ class Sim {
 
  private:
   Elem address(const ir::ExprRef& e, int t) {
-    EXPECT_EQ(e->kind, ir::ExprKind::AddressOf);
-    return {e->name, eval(e->operands.at(0), t)};
+    const auto* a = e->get_if<ir::AddressOf>();
+    EXPECT_TRUE(a && a->offset);
+    return a && a->offset ? Elem{a->ptr, eval(a->offset, t)} : Elem{};
   }
   Elem reg(int t, const Elem& at) {
     auto it = regs_[t].find(at);
@@ -74,13 +75,13 @@ class Sim {
     return it == regs_[t].end() ? Elem{} : it->second;
   }
 
-  void call(const ir::Expr& e) {
+  void call(const ir::IntrinsicCall& e) {
     using I = ir::Intrinsic;
-    const std::string fn = ir::intrinsic_spelling(e.intrinsic, e.imms);  // for messages
-    if (e.intrinsic == I::MmaM16n8k16 || e.intrinsic == I::MmaM16n8k8Tf32 || e.intrinsic == I::MmaM16n8k32) {
+    const std::string fn = ir::intrinsic_spelling(e.id, e.imms);  // for messages
+    if (e.id == I::MmaM16n8k16 || e.id == I::MmaM16n8k8Tf32 || e.id == I::MmaM16n8k32) {
       // d, a, b, c: the values of each operand the atom reads, from each lane.
       ++mma_count;
-      const bool tf32 = e.intrinsic == I::MmaM16n8k8Tf32;
+      const bool tf32 = e.id == I::MmaM16n8k8Tf32;
       const int count[4] = {4, tf32 ? 4 : 16, tf32 ? 2 : 8, 4};
       for (int w = 0; w < threads_ / 32; ++w) {
         std::vector<Lanes> ops(4, Lanes(32));
@@ -95,10 +96,10 @@ class Sim {
         }
         on_mma_(w, fn, ops);
       }
-    } else if (e.intrinsic == I::WgmmaRS || e.intrinsic == I::WgmmaF8RS) {
+    } else if (e.id == I::WgmmaRS || e.id == I::WgmmaF8RS) {
       // d, a (this thread's four 32-bit registers of A), b's descriptor, scale-d.
       ++wgmma_count;
-      const int values = e.intrinsic == I::WgmmaF8RS ? 16 : 8;  // k32: 8-bit A
+      const int values = e.id == I::WgmmaF8RS ? 16 : 8;  // k32: 8-bit A
       for (int g = 0; g < threads_ / 128; ++g) {
         Lanes a(128);
         for (int t = 0; t < 128; ++t) {
@@ -107,11 +108,11 @@ class Sim {
         }
         on_mma_(g, fn, {a});
       }
-    } else if (e.intrinsic == I::Stsm || e.intrinsic == I::StsmTrans) {
+    } else if (e.id == I::Stsm || e.id == I::StsmTrans) {
       // PTX: lane i gives the address of row i % 8 of matrix i / 8; lane t's register j holds
       // matrix j's (row t / 4, columns 2 (t % 4) + {0, 1}), .trans (rows 2 (t % 4) + {0, 1}, column t / 4).
       ++stsm_count;
-      const bool trans = e.intrinsic == I::StsmTrans;
+      const bool trans = e.id == I::StsmTrans;
       const int matrices = static_cast<int>(e.operands.size()) - 1;
       for (int w = 0; w < threads_ / 32; ++w)
         for (int j = 0; j < matrices; ++j)
@@ -128,13 +129,15 @@ class Sim {
   }
 
   int64_t eval(const ir::ExprRef& e, int t) {
-    if (e->kind == ir::ExprKind::IntConst) return e->ival;
-    if (e->kind == ir::ExprKind::Var) return vars_[t].at(e->name);
-    if (e->kind == ir::ExprKind::Builtin) return e->name == "threadIdx.x" ? t : 0;
-    if (e->kind == ir::ExprKind::Cast) return eval(e->operands[0], t);
-    if (e->kind == ir::ExprKind::Call && e->name == "tileslc::dev::mod") return eval(e->operands[0], t) % eval(e->operands[1], t);
-    if (e->kind != ir::ExprKind::Binary) {
-      ADD_FAILURE() << "expression kind " << static_cast<int>(e->kind) << " " << e->name;
+    if (auto c = ir::as_int_const(e)) return *c;
+    if (const auto* v = e->get_if<ir::Var>()) return vars_[t].at(v->name);
+    if (const auto* b = e->get_if<ir::Builtin>()) return b->name == "threadIdx.x" ? t : 0;
+    if (const auto* c = e->get_if<ir::Cast>()) return eval(c->value, t);
+    if (const auto* c = e->get_if<ir::Call>(); c && c->fn == "tileslc::dev::mod")
+      return eval(c->args[0], t) % eval(c->args[1], t);
+    const auto* bin = e->get_if<ir::Binary>();
+    if (!bin) {
+      ADD_FAILURE() << "expression kind " << static_cast<int>(e->kind());
       return 0;
     }
     static const std::map<ir::Op, std::function<int64_t(int64_t, int64_t)>> kOps = {
@@ -143,12 +146,12 @@ class Sim {
         {ir::Op::Mod, std::modulus<>()},       {ir::Op::TruncMod, std::modulus<>()},   {ir::Op::BitAnd, std::bit_and<>()},
         {ir::Op::BitOr, std::bit_or<>()},      {ir::Op::BitXor, std::bit_xor<>()},
         {ir::Op::Shl, [](int64_t a, int64_t b) { return a << b; }}, {ir::Op::Shr, [](int64_t a, int64_t b) { return a >> b; }}};
-    auto it = kOps.find(e->op);
+    auto it = kOps.find(bin->op);
     if (it == kOps.end()) {
-      ADD_FAILURE() << "binary op " << static_cast<int>(e->op);
+      ADD_FAILURE() << "binary op " << static_cast<int>(bin->op);
       return 0;
     }
-    return it->second(eval(e->operands[0], t), eval(e->operands[1], t));
+    return it->second(eval(bin->lhs, t), eval(bin->rhs, t));
   }
 
   int threads_;
