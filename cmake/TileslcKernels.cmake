@@ -158,6 +158,10 @@ function(tileslc_add_kernels target)
 
   if(TK_SHARED)
     add_library(${target} SHARED ${_tk_generated})
+    # One CUDA runtime with libtileslc_rt.so, which launches the kernels: a static
+    # copy in the library would hold the kernels' registrations where the launch
+    # does not look.
+    set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
   else()
     add_library(${target} STATIC ${_tk_generated})
   endif()
