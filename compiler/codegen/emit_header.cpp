@@ -40,7 +40,8 @@ std::string emit_header(const ir::Program& p, const Options& opts) {
   out.line("#endif");
   for (const auto& h : p.host_functions) {
     out.line("");
-    out.line("// " + h.name + "'s C ABI twin: returns TILESLC_OK (0) or TILESLC_ERROR (1), the message then in tileslc_last_error().");
+    out.line("// " + h.name +
+             "'s C ABI twin: returns TILESLC_OK (0) or TILESLC_ERROR (1), the message then in tileslc_last_error().");
     out.line(c_abi_signature(h) + ";");
   }
   out.line("");

@@ -368,7 +368,8 @@ std::string sema_settings(const CommandLine& cl, const char* argv0, sema::Option
     // The prefix starts C++ names: it must be able to start an identifier.
     if (std::string why = sema::check_kernel_namespace(cl.host_prefix);
         !why.empty() || cl.host_prefix.find("::") != std::string::npos)
-      return "--host-prefix '" + cl.host_prefix + "': " + (why.empty() ? "'::' cannot be part of a function name" : why);
+      return "--host-prefix '" + cl.host_prefix +
+             "': " + (why.empty() ? "'::' cannot be part of a function name" : why);
     if (sopts.kernel_namespace.empty()) {
       std::string ns = sema::default_kernel_namespace(cl.input);
       const size_t inner = ns.find("::") + 2;
