@@ -5,26 +5,37 @@
 #   tileslc_add_cpu_kernels(<target>
 #     SOURCES a.tpy [b.tpy ...]
 #     [ARCH sm_80|sm_90a]         # the architecture whose atoms sema accepts
-#     [DEFINES NAME=VALUE ...])
+#     [DEFINES NAME=VALUE ...]
+#     [INCLUDE_DIRS dir ...]      # tileslc -I
+#     [PREFIX prefix]             # tileslc --host-prefix, and the files' names
+#     [SHARED])                   # a shared library, linked to tileslc_rt_cpu_shared
 #
-# For each `<name>.tpy` it runs
+# (tileslc_add_kernels(... TARGET cpu) calls this.) For each `<name>.tpy` it runs
 #
-#   tileslc <name>.tpy --target=cpu -o <gen>/<name>.cpp -H <gen>/<name>.h --depfile <gen>/<name>.d
+#   tileslc <name>.tpy --target=cpu -o <gen>/<P><name>.cpp -H <gen>/<P><name>.h
+#           --emit-metadata <gen>/<P><name>.json --depfile <gen>/<P><name>.d
 #
-# with <gen> = ${CMAKE_CURRENT_BINARY_DIR}/tileslc_cpu_gen/<target>, and links
-# <target> PUBLIC against tileslc_rt_cpu, which puts the CUDA runtime shim
+# with <gen> = ${CMAKE_CURRENT_BINARY_DIR}/tileslc_cpu_gen/<target> and <P>
+# the PREFIX, and links <target> PUBLIC against tileslc_rt_cpu, which puts the CUDA runtime shim
 # (runtime/include/tileslc/cpu/cuda) first on consumers' include path: a host
 # driver written for CUDA (cudaMalloc, cudaMemcpy, streams, events) compiles
 # unchanged with the host compiler and runs against the emulator.
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/TileslcTools.cmake)
 
 function(tileslc_add_cpu_kernels target)
-  cmake_parse_arguments(PARSE_ARGV 1 TK "" "ARCH" "SOURCES;DEFINES")
+  cmake_parse_arguments(PARSE_ARGV 1 TK "SHARED" "ARCH;PREFIX" "SOURCES;DEFINES;INCLUDE_DIRS")
   if(TK_UNPARSED_ARGUMENTS OR NOT TK_SOURCES)
-    message(FATAL_ERROR "tileslc_add_cpu_kernels(${target}): expected SOURCES a.tpy ... [ARCH arch] [DEFINES N=V ...]")
+    message(FATAL_ERROR "tileslc_add_cpu_kernels(${target}): expected SOURCES a.tpy ... [ARCH arch] [DEFINES N=V ...] "
+                        "[INCLUDE_DIRS dir ...] [PREFIX prefix] [SHARED]")
   endif()
-  if(NOT TARGET tileslc_rt_cpu OR NOT TARGET tileslc)
-    message(FATAL_ERROR "tileslc_add_cpu_kernels(${target}): needs the tileslc and tileslc_rt_cpu targets")
+  set(_caller "tileslc_add_cpu_kernels(${target})")
+  _tileslc_compiler("${_caller}" _exe _exe_dep)
+  set(_why "it is built only when Boost.Context is found (Debian: libboost-context-dev)")
+  if(TK_SHARED)
+    _tileslc_pick_target("${_caller}" _rt "${_why}" tileslc_rt_cpu_shared tileslc::rt_cpu_shared)
+  else()
+    _tileslc_pick_target("${_caller}" _rt "${_why}" tileslc_rt_cpu tileslc::rt_cpu)
   endif()
   set(_args)
   if(TK_ARCH)
@@ -33,29 +44,42 @@ function(tileslc_add_cpu_kernels target)
   foreach(_def IN LISTS TK_DEFINES)
     list(APPEND _args -D "${_def}")
   endforeach()
+  foreach(_dir IN LISTS TK_INCLUDE_DIRS)
+    get_filename_component(_dir_abs "${_dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND _args -I "${_dir_abs}")
+  endforeach()
+  if(TK_PREFIX)
+    list(APPEND _args --host-prefix "${TK_PREFIX}")
+  endif()
   set(_gen "${CMAKE_CURRENT_BINARY_DIR}/tileslc_cpu_gen/${target}")
   file(MAKE_DIRECTORY "${_gen}")
   set(_outputs)
   foreach(_src IN LISTS TK_SOURCES)
     get_filename_component(_src_abs "${_src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     get_filename_component(_name "${_src_abs}" NAME_WE)
+    set(_name "${TK_PREFIX}${_name}")
     # Relative to the project when inside it, so reports read "samples/x/x.tpy:27: error: ...".
     file(RELATIVE_PATH _src_arg "${PROJECT_SOURCE_DIR}" "${_src_abs}")
     if(_src_arg MATCHES "^\\.\\./")
       set(_src_arg "${_src_abs}")
     endif()
     add_custom_command(
-      OUTPUT "${_gen}/${_name}.cpp" "${_gen}/${_name}.h"
-      COMMAND tileslc "${_src_arg}" --target=cpu -o "${_gen}/${_name}.cpp" -H "${_gen}/${_name}.h"
-              --depfile "${_gen}/${_name}.d" ${_args}
-      DEPENDS "${_src_abs}" tileslc
+      OUTPUT "${_gen}/${_name}.cpp" "${_gen}/${_name}.h" "${_gen}/${_name}.json"
+      COMMAND ${_exe} "${_src_arg}" --target=cpu -o "${_gen}/${_name}.cpp" -H "${_gen}/${_name}.h"
+              --emit-metadata "${_gen}/${_name}.json" --depfile "${_gen}/${_name}.d" ${_args}
+      DEPENDS "${_src_abs}" ${_exe_dep}
       DEPFILE "${_gen}/${_name}.d"
       WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
       COMMENT "tileslc --target=cpu ${_name}.tpy"
+      COMMAND_EXPAND_LISTS
       VERBATIM)
     list(APPEND _outputs "${_gen}/${_name}.cpp" "${_gen}/${_name}.h")
   endforeach()
-  add_library(${target} STATIC ${_outputs})
+  if(TK_SHARED)
+    add_library(${target} SHARED ${_outputs})
+  else()
+    add_library(${target} STATIC ${_outputs})
+  endif()
   target_include_directories(${target} PUBLIC "${_gen}")
-  target_link_libraries(${target} PUBLIC tileslc_rt_cpu)
+  target_link_libraries(${target} PUBLIC ${_rt})
 endfunction()

@@ -3,20 +3,35 @@
 #
 #   tileslc_add_kernels(<target>
 #     SOURCES a.tpy [b.tpy ...]
+#     [TARGET cuda|cpu]
 #     [ARCH sm_80|sm_90a|sm_XX|sm_XXa]
 #     [DEFINES NAME=VALUE ...]
-#     [INCLUDE_DIRS dir ...])
+#     [INCLUDE_DIRS dir ...]
+#     [PREFIX prefix]
+#     [SHARED])
 #
 # For each source `<name>.tpy` this adds a custom command that runs
 #
-#   tileslc <name>.tpy -o <gen>/<name>.cu -H <gen>/<name>.h --emit-metadata <gen>/<name>.json
-#           --depfile <gen>/<name>.d [--arch ARCH] [-I dir ...] [-D NAME=VALUE ...]
+#   tileslc <name>.tpy -o <gen>/<P><name>.cu -H <gen>/<P><name>.h --emit-metadata <gen>/<P><name>.json
+#           --depfile <gen>/<P><name>.d [--arch ARCH] [-I dir ...] [-D NAME=VALUE ...] [--host-prefix P]
 #
-# with <gen> = ${CMAKE_CURRENT_BINARY_DIR}/tileslc_gen. It re-runs when the
-# .tpy, any .tpy it imports (through the depfile) or the tileslc executable
-# changes. Then <target> is a STATIC library of the generated .cu files with
-# <gen> as a PUBLIC include directory (so `#include "<name>.h"` works for
-# consumers) and tileslc_rt linked PUBLIC.
+# with <gen> = ${CMAKE_CURRENT_BINARY_DIR}/tileslc_gen and <P> the PREFIX. It
+# re-runs when the .tpy, any .tpy it imports (through the depfile) or the
+# tileslc executable changes; tileslc leaves an output that did not change
+# alone, so what includes the header is not rebuilt. Then <target> is a
+# STATIC (or SHARED) library of the generated .cu files with <gen> as a PUBLIC
+# include directory (so `#include "<P><name>.h"` works for consumers) and the
+# runtime linked PUBLIC: tileslc_rt (tileslc::rt), or for SHARED the shared
+# runtime (tileslc::rt_shared), whose C functions (the DLPack import) the
+# Python package finds through the kernel library.
+#
+#   TARGET        cuda (default): CUDA C++ built by nvcc; cpu: C++ for the host
+#                 compiler that runs the kernels in the CPU emulator
+#                 (tileslc_add_cpu_kernels, cmake/TileslcEmulation.cmake).
+#   PREFIX        prepended to the host functions' names (tileslc
+#                 --host-prefix), the generated files' names and the kernels'
+#                 default namespace: two instances of one .tpy (other DEFINES)
+#                 or two sources with the same name link into one program.
 #
 #   ARCH          target architecture, passed to tileslc --arch and to nvcc:
 #                 sm_80 -> CUDA_ARCHITECTURES 80; an arch-specific target such
@@ -27,22 +42,37 @@
 #                 (not to nvcc).
 #   INCLUDE_DIRS  directories searched for imported .tpy modules (tileslc -I).
 #
-# The tileslc executable is the in-tree `tileslc` target when it exists,
-# otherwise the cache variable TILESLC_EXECUTABLE (for an installed tileslc).
-# Needs the CUDA language enabled and the tileslc_rt target (or the imported
-# tileslc::rt).
+# The tileslc executable is the in-tree `tileslc` target when it exists, else
+# the imported tileslc::tileslc of find_package(tileslc), else the cache
+# variable TILESLC_EXECUTABLE. TARGET cuda needs the CUDA language enabled and
+# the tileslc_rt target (or the imported tileslc::rt).
 include_guard(GLOBAL)
-
-set(TILESLC_EXECUTABLE "" CACHE FILEPATH
-    "The tileslc compiler used by tileslc_add_kernels when the tileslc target is not part of this build")
+include(${CMAKE_CURRENT_LIST_DIR}/TileslcTools.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/TileslcEmulation.cmake)
 
 function(tileslc_add_kernels target)
-  cmake_parse_arguments(PARSE_ARGV 1 TK "" "ARCH" "SOURCES;DEFINES;INCLUDE_DIRS")
+  cmake_parse_arguments(PARSE_ARGV 1 TK "SHARED" "ARCH;TARGET;PREFIX" "SOURCES;DEFINES;INCLUDE_DIRS")
   if(TK_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "tileslc_add_kernels(${target}): unexpected arguments: ${TK_UNPARSED_ARGUMENTS}")
   endif()
   if(NOT TK_SOURCES)
     message(FATAL_ERROR "tileslc_add_kernels(${target}): no SOURCES given, expected at least one .tpy file")
+  endif()
+  if(TK_TARGET STREQUAL "cpu")
+    set(_tk_forward)
+    foreach(_kw ARCH PREFIX)
+      if(TK_${_kw})
+        list(APPEND _tk_forward ${_kw} "${TK_${_kw}}")
+      endif()
+    endforeach()
+    if(TK_SHARED)
+      list(APPEND _tk_forward SHARED)
+    endif()
+    tileslc_add_cpu_kernels(${target} SOURCES ${TK_SOURCES} DEFINES ${TK_DEFINES} INCLUDE_DIRS ${TK_INCLUDE_DIRS}
+                            ${_tk_forward})
+    return()
+  elseif(TK_TARGET AND NOT TK_TARGET STREQUAL "cuda")
+    message(FATAL_ERROR "tileslc_add_kernels(${target}): TARGET is `${TK_TARGET}`, expected cuda or cpu")
   endif()
   get_property(_tk_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
   if(NOT "CUDA" IN_LIST _tk_languages)
@@ -50,26 +80,13 @@ function(tileslc_add_kernels target)
                         "call enable_language(CUDA) (the tileslc build does so when it finds nvcc)")
   endif()
 
-  # The compiler: in-tree target, else an installed executable.
-  if(TARGET tileslc)
-    set(_tk_exe "$<TARGET_FILE:tileslc>")
-    set(_tk_exe_dep tileslc)
-  elseif(TILESLC_EXECUTABLE)
-    set(_tk_exe "${TILESLC_EXECUTABLE}")
-    set(_tk_exe_dep "${TILESLC_EXECUTABLE}")
+  _tileslc_compiler("tileslc_add_kernels(${target})" _tk_exe _tk_exe_dep)
+  if(TK_SHARED)
+    _tileslc_pick_target("tileslc_add_kernels(${target})" _tk_rt "it is built only when CUDA is found"
+                         tileslc_rt_shared tileslc::rt_shared)
   else()
-    message(FATAL_ERROR "tileslc_add_kernels(${target}): no tileslc compiler: there is no `tileslc` target in this "
-                        "build and TILESLC_EXECUTABLE is not set")
-  endif()
-
-  # The runtime: in-tree target, else the installed package's.
-  if(TARGET tileslc_rt)
-    set(_tk_rt tileslc_rt)
-  elseif(TARGET tileslc::rt)
-    set(_tk_rt tileslc::rt)
-  else()
-    message(FATAL_ERROR "tileslc_add_kernels(${target}): the tileslc runtime target (tileslc_rt) is missing; "
-                        "it is built only when CUDA is found")
+    _tileslc_pick_target("tileslc_add_kernels(${target})" _tk_rt "it is built only when CUDA is found"
+                         tileslc_rt tileslc::rt)
   endif()
 
   # Architecture: tileslc flag and nvcc settings.
@@ -103,6 +120,9 @@ function(tileslc_add_kernels target)
     endif()
     list(APPEND _tk_extra_args -D "${_def}")
   endforeach()
+  if(TK_PREFIX)
+    list(APPEND _tk_extra_args --host-prefix "${TK_PREFIX}")
+  endif()
 
   set(_tk_gen_dir "${CMAKE_CURRENT_BINARY_DIR}/tileslc_gen")
   file(MAKE_DIRECTORY "${_tk_gen_dir}")
@@ -110,11 +130,12 @@ function(tileslc_add_kernels target)
   foreach(_src IN LISTS TK_SOURCES)
     get_filename_component(_src_abs "${_src}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     get_filename_component(_name "${_src_abs}" NAME_WE)
+    set(_name "${TK_PREFIX}${_name}")
     # Two sources with the same base name in one directory would write the same files.
     get_property(_owner DIRECTORY PROPERTY "TILESLC_GENERATED_${_name}")
     if(_owner)
       message(FATAL_ERROR "tileslc_add_kernels(${target}): ${_src} generates tileslc_gen/${_name}.cu, which "
-                          "${_owner} in this directory already generates; rename one of the sources")
+                          "${_owner} in this directory already generates; give one of them a PREFIX")
     endif()
     set_property(DIRECTORY PROPERTY "TILESLC_GENERATED_${_name}" "${_src_abs} (target ${target})")
 
@@ -135,7 +156,15 @@ function(tileslc_add_kernels target)
     list(APPEND _tk_generated "${_cu}" "${_h}")
   endforeach()
 
-  add_library(${target} STATIC ${_tk_generated})
+  if(TK_SHARED)
+    add_library(${target} SHARED ${_tk_generated})
+    # One CUDA runtime with libtileslc_rt.so, which launches the kernels: a static
+    # copy in the library would hold the kernels' registrations where the launch
+    # does not look.
+    set_target_properties(${target} PROPERTIES CUDA_RUNTIME_LIBRARY Shared)
+  else()
+    add_library(${target} STATIC ${_tk_generated})
+  endif()
   target_include_directories(${target} PUBLIC "${_tk_gen_dir}")
   target_link_libraries(${target} PUBLIC ${_tk_rt})
   # The generated code is C++17; -lineinfo keeps the #line mapping to .tpy

@@ -260,7 +260,7 @@ std::string c_abi_signature(const ir::HostFunction& h) {
     sig += p.kind == ir::HostParam::Tensor ? "const tileslc_tensor_view* " + p.name
                                            : std::string(ir::cpp_type(p.type)) + " " + p.name;
   }
-  return sig + (h.params.empty() ? "" : ", ") + "cudaStream_t stream)";
+  return sig + (h.params.empty() ? "" : ", ") + "tileslc_stream stream)";
 }
 
 }  // namespace tileslc::codegen

@@ -1,6 +1,7 @@
 // The metadata JSON: kernels (parameters, specialization, threads per block,
 // shared memory its allocations need, cluster dims of a cluster launch),
-// host functions (parameters with dtypes, extents and alignment), target arch.
+// host functions (parameters with dtypes, extents and alignment), target arch
+// and target (cuda or cpu).
 #include <nlohmann/json.hpp>
 
 #include "codegen/codegen.h"
@@ -12,6 +13,7 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
   j["tileslc_version"] = opts.version;
   j["source"] = p.source_path;
   j["arch"] = p.arch;
+  j["target"] = opts.target == Target::Cpu ? "cpu" : "cuda";  // which runtime the library links (Python reads it)
   auto kernels = nlohmann::ordered_json::array();
   for (const auto& k : p.kernels) {
     nlohmann::ordered_json kj;

@@ -50,7 +50,8 @@ std::string intrinsic_callee(ir::Intrinsic id, const std::vector<std::string>& i
 /// `tileslc::Status NAME(tileslc::TensorView mA, float alpha, cudaStream_t stream)`;
 /// with `header` the stream defaults to nullptr.
 std::string host_signature(const ir::HostFunction& h, bool header);
-/// `int tileslc_NAME(const tileslc_tensor_view* mA, ..., cudaStream_t stream)` (without extern "C").
+/// `int tileslc_NAME(const tileslc_tensor_view* mA, ..., tileslc_stream stream)` (without extern "C"):
+/// C11 as well (tileslc/c_api.h; tileslc_stream is cudaStream_t).
 std::string c_abi_signature(const ir::HostFunction& h);
 /// A C string literal with escapes for `s` (shared with the IR printer).
 using ir::c_string;

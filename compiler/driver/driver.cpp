@@ -85,9 +85,19 @@ bool write_in_place(const std::string& path, const fs::path& target, const std::
   return true;
 }
 
+/// True when `path` holds exactly `text`.
+bool has_contents(const fs::path& path, const std::string& text) {
+  std::error_code ec;
+  if (fs::file_size(path, ec) != text.size() || ec) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string old(text.size(), '\0');
+  return in.read(old.data(), static_cast<std::streamsize>(old.size())) && old == text;
+}
+
 /// Writes every (path, text) through a temporary file in the target's
 /// directory, then renames them all: readers never see a partial file, and
 /// when any write fails (disk full included) none of the outputs is replaced.
+/// A file that already holds its text is left alone.
 /// Devices, FIFOs and `-` (standard output) are written in place; symbolic
 /// links are followed, also dangling ones.
 bool write_outputs(const std::vector<std::pair<std::string, std::string>>& outputs, std::string* error) {
@@ -121,6 +131,9 @@ bool write_outputs(const std::vector<std::pair<std::string, std::string>>& outpu
       direct.emplace_back(path, target, &text);
       continue;
     }
+    // An unchanged output keeps its time stamp: what includes it (a main.cu including
+    // the header) is not rebuilt when only an import of the .tpy was touched.
+    if (fs::is_regular_file(st) && has_contents(target, text)) continue;
     // A short temporary name: the target's own may be as long as a name can be.
     fs::path tmp = target.parent_path() / (".tileslc." + std::to_string(::getpid()) + "." + std::to_string(index++) + ".tmp");
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -226,7 +239,7 @@ bool verify_ir(const ir::Program& program, diag::DiagnosticEngine& diags) {
 /// The command line as CLI11 parses it.
 struct CommandLine {
   std::string input, out_cu, out_h, out_json, arch = "sm_90a", target = "cuda", depfile, diag_format = "human", color = "auto", stdlib_flag;
-  std::string explain_code, kernel_namespace;
+  std::string explain_code, kernel_namespace, host_prefix;
   std::vector<std::string> includes, defines, warning_flags;
   bool syntax_only = false, dump_ast = false, dump_ir = false, no_warnings = false, version = false, compile_only = false;
   int max_errors = -1;
@@ -244,6 +257,9 @@ void add_options(CLI::App& app, CommandLine& cl) {
   app.add_option("--kernel-namespace", cl.kernel_namespace,
                  "C++ namespace of the generated kernels (default tileslc_kernels::<file stem>); give one to each of two "
                  ".tpy files with the same stem that are linked into one program");
+  app.add_option("--host-prefix", cl.host_prefix,
+                 "prepend PREFIX to every host function's name (and its C twin: tileslc_PREFIXname) and to the default "
+                 "kernel namespace, so two instances of one .tpy (other -D values) link into one program");
   app.add_option("--arch", cl.arch, "target architecture: sm_80, sm_90 or sm_90a")->capture_default_str();
   app.add_option("--target", cl.target,
                  "cuda: CUDA C++ for nvcc; cpu: C++ for the host compiler that runs the kernels in the CPU emulator "
@@ -347,6 +363,22 @@ std::string sema_settings(const CommandLine& cl, const char* argv0, sema::Option
     if (std::string why = sema::check_kernel_namespace(cl.kernel_namespace); !why.empty())
       return "--kernel-namespace '" + cl.kernel_namespace + "': " + why;
     sopts.kernel_namespace = cl.kernel_namespace;
+  }
+  if (!cl.host_prefix.empty()) {
+    // The prefix starts C++ names: it must be able to start an identifier.
+    if (std::string why = sema::check_kernel_namespace(cl.host_prefix);
+        !why.empty() || cl.host_prefix.find("::") != std::string::npos)
+      return "--host-prefix '" + cl.host_prefix +
+             "': " + (why.empty() ? "'::' cannot be part of a function name" : why);
+    if (sopts.kernel_namespace.empty()) {
+      std::string ns = sema::default_kernel_namespace(cl.input);
+      const size_t inner = ns.find("::") + 2;
+      ns.insert(inner, cl.host_prefix);
+      if (std::string why = sema::check_kernel_namespace(ns.substr(inner)); !why.empty())
+        return "--host-prefix '" + cl.host_prefix + "' makes the kernel namespace '" + ns + "': " + why +
+               "; give --kernel-namespace";
+      sopts.kernel_namespace = ns;
+    }
   }
   sopts.include_dirs = cl.includes;
   for (const auto& d : cl.defines) {
@@ -510,8 +542,10 @@ std::vector<std::pair<std::string, std::string>> generate(const ir::Program& pro
   if (!cl.out_h.empty()) outputs.emplace_back(cl.out_h, codegen::emit_header(program, copts));
   if (!cl.out_json.empty()) outputs.emplace_back(cl.out_json, codegen::emit_metadata(program, copts));
   if (!cl.depfile.empty()) {
+    // Absolute: the build tool reads the paths from its own directory, not from ours.
+    std::error_code ec;
     std::string text = depfile_escape(plan.cu) + ":";
-    for (const auto& d : deps) text += " \\\n  " + depfile_escape(d);
+    for (const auto& d : deps) text += " \\\n  " + depfile_escape(fs::absolute(d, ec).lexically_normal().string());
     outputs.emplace_back(cl.depfile, text + "\n");
   }
   return outputs;
@@ -573,6 +607,8 @@ int compile(const CommandLine& cl, const Settings& settings, const char* argv0) 
   if (cl.dump_ir) std::cout << ir::print(*program) << std::flush;
   if (verify_ir_enabled() && !verify_ir(*program, ses.diags)) return ses.finish(3);
   if (cl.dump_ir) return ses.finish(0);
+  // Host functions are global C++ (and C) names: the prefix keeps two instances apart.
+  for (auto& h : program->host_functions) h.name = cl.host_prefix + h.name;
 
   OutputPlan plan;
   if (auto rc = plan_outputs(cl, deps, ses, plan)) return *rc;

@@ -5,9 +5,11 @@ devices such as /dev/null are written in place (not replaced by a regular file),
 a full device is an error (E0802, exit 2, no output), `-` is standard output, an
 output that is a module the input imports is refused (E0803), and the kernels'
 namespace comes from the file stem (keywords and macro-like names get a trailing '_') or from
---kernel-namespace, which must be a C++ name (and the metadata gives it); an
-empty output name and a -D that took the input are usage errors; the metadata
-gives each kernel's shared memory.
+--kernel-namespace, which must be a C++ name (and the metadata gives it);
+--host-prefix renames the host functions and the default namespace and must
+start a C++ name; an output that already holds its text keeps its time stamp
+and the depfile lists absolute paths; an empty output name and a -D that took
+the input are usage errors; the metadata gives each kernel's shared memory.
 
 usage: outputs.py TILESLC WORKDIR
 """
@@ -218,6 +220,27 @@ def main():
     kernels = json.loads(r.stdout)["kernels"] if r.returncode == 0 else []
     check("--emit-metadata: shared_memory_bytes of the kernel's allocations",
           [k["shared_memory_bytes"] for k in kernels] == [4608], r.stdout[:300] + r.stderr)
+
+    # --host-prefix: host functions, their C twins, the default namespace, the metadata.
+    r = run(tileslc, "k.tpy", "-o", "-", "--host-prefix", "two_", cwd=work)
+    check("--host-prefix two_: renamed host function, C twin and namespace",
+          "tileslc::Status two_fill(" in r.stdout and 'extern "C" int tileslc_two_fill(' in r.stdout
+          and "namespace tileslc_kernels::two_k {" in r.stdout, r.stderr)
+    r = run(tileslc, "k.tpy", "-o", "-", "--host-prefix", "2x", cwd=work)
+    check("--host-prefix 2x: refused", r.returncode == 2 and "--host-prefix '2x': '2x' is not a C++ identifier" in r.stderr,
+          r.stderr)
+    # Unchanged outputs keep their time stamps; the depfile's paths are absolute.
+    outs = [os.path.join(work, n) for n in ("same.cu", "same.h", "same.d")]
+    args = ["k.tpy", "-o", outs[0], "-H", outs[1], "--depfile", outs[2]]
+    run(tileslc, *args, cwd=work)
+    for o in outs:
+        os.utime(o, (1000000000, 1000000000))
+    r = run(tileslc, *args, cwd=work)
+    check("a second identical compile leaves its outputs alone",
+          r.returncode == 0 and all(os.stat(o).st_mtime == 1000000000 for o in outs), r.stderr)
+    with open(outs[2]) as f:
+        dep = f.read()
+    check("the depfile lists absolute paths", (" " + os.path.join(os.path.abspath(work), "k.tpy")) in dep, dep[:300])
 
     print("outputs: %d failed" % failures)
     return 1 if failures else 0

@@ -269,8 +269,18 @@ TEST(Codegen, HeaderDeclaresCppAndCAbiEntryPoints) {
                             "tileslc::TensorView mC, cudaStream_t stream = nullptr);"))
       << e.h;
   EXPECT_TRUE(contains(e.h, "int tileslc_vector_add(const tileslc_tensor_view* mA, const tileslc_tensor_view* mB, "
-                            "const tileslc_tensor_view* mC, cudaStream_t stream);"))
+                            "const tileslc_tensor_view* mC, tileslc_stream stream);"))
       << e.h;
+  // The C++ part is what C must not see; the C twin comes after it, in extern "C" for C++ only.
+  const size_t cpp_begin = e.h.find("#ifdef __cplusplus\n#include \"tileslc/runtime.h\"");
+  const size_t cpp_end = e.h.find("extern \"C\" {\n#endif\n");
+  const size_t c_twin = e.h.find("int tileslc_vector_add(");
+  ASSERT_NE(cpp_begin, std::string::npos) << e.h;
+  ASSERT_NE(cpp_end, std::string::npos) << e.h;
+  EXPECT_LT(cpp_begin, e.h.find("tileslc::Status vector_add(")) << e.h;
+  EXPECT_LT(e.h.find("tileslc::Status vector_add("), cpp_end) << e.h;
+  EXPECT_LT(cpp_end, c_twin) << e.h;
+  EXPECT_TRUE(contains(e.h.substr(c_twin), "#ifdef __cplusplus\n}  // extern \"C\"\n#endif\n")) << e.h;
   EXPECT_TRUE(contains(e.cu, "tileslc::check_extent_equal(mB, \"vector_add\", \"mB\", 0, \"N\", N, \"mA\", 0)"))
       << e.cu;
 }

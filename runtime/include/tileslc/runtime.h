@@ -18,7 +18,7 @@
 #include <initializer_list>
 #include <string>
 
-#include "tileslc/tensor_view.h"
+#include "tileslc/c_api.h"
 
 namespace tileslc {
 

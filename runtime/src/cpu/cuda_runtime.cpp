@@ -20,7 +20,7 @@
 #undef gridDim
 #undef blockDim
 
-struct tileslc_cpu_stream {};
+struct CUstream_st {};
 struct tileslc_cpu_event {
   std::chrono::steady_clock::time_point when;
 };
@@ -221,7 +221,7 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t) { 
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) {
   if (!stream) return record(cudaErrorInvalidValue);
-  *stream = new tileslc_cpu_stream;
+  *stream = new CUstream_st;
   return cudaSuccess;
 }
 

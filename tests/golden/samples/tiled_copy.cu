@@ -707,7 +707,7 @@ tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, 
   return tileslc::Status();
 }
 
-extern "C" int tileslc_elementwise_add(const tileslc_tensor_view* mA, const tileslc_tensor_view* mB, const tileslc_tensor_view* mC, cudaStream_t stream) {
+extern "C" int tileslc_elementwise_add(const tileslc_tensor_view* mA, const tileslc_tensor_view* mB, const tileslc_tensor_view* mC, tileslc_stream stream) {
   if (mA == nullptr) {
     tileslc::set_last_error(tileslc::Status::error("elementwise_add: mA is a null tensor view"));
     return 1;
@@ -777,7 +777,7 @@ tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView 
   return tileslc::Status();
 }
 
-extern "C" int tileslc_elementwise_add_any(const tileslc_tensor_view* mA, const tileslc_tensor_view* mB, const tileslc_tensor_view* mC, cudaStream_t stream) {
+extern "C" int tileslc_elementwise_add_any(const tileslc_tensor_view* mA, const tileslc_tensor_view* mB, const tileslc_tensor_view* mC, tileslc_stream stream) {
   if (mA == nullptr) {
     tileslc::set_last_error(tileslc::Status::error("elementwise_add_any: mA is a null tensor view"));
     return 1;

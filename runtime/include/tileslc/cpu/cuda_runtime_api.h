@@ -10,6 +10,9 @@
 // <cuda_runtime.h> compiles with the host compiler.
 #ifndef TILESLC_CPU_CUDA_RUNTIME_API_H
 #define TILESLC_CPU_CUDA_RUNTIME_API_H
+// Code that differs on the emulated device tests this (the DLPack import takes
+// host tensors as device memory).
+#define TILESLC_CPU_EMULATION 1
 
 #include <cstddef>
 
@@ -72,7 +75,7 @@ struct cudaLaunchConfig_t {
   dim3 gridDim;
   dim3 blockDim;
   size_t dynamicSmemBytes;
-  struct tileslc_cpu_stream* stream;
+  struct CUstream_st* stream;
   cudaLaunchAttribute* attrs;
   unsigned int numAttrs;
 };
@@ -96,7 +99,9 @@ enum cudaDriverEntryPointQueryResult {
 };
 #define cudaEnableDefault 0x0
 
-typedef struct tileslc_cpu_stream* cudaStream_t;
+// CUDA's own tag (driver_types.h): the C ABI's tileslc_stream (tileslc/c_api.h) is
+// cudaStream_t on both targets.
+typedef struct CUstream_st* cudaStream_t;
 typedef struct tileslc_cpu_event* cudaEvent_t;
 
 const char* cudaGetErrorString(cudaError_t error);

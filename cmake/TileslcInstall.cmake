@@ -1,0 +1,48 @@
+# cmake --install: the compiler (bin/tileslc), its stdlib next to it
+# (share/tileslc/stdlib, where tileslc looks relative to its own binary), the
+# runtime libraries (static and shared, CUDA and CPU emulation where built),
+# their headers (include/tileslc) and the CMake package (lib/cmake/tileslc:
+# tileslcConfig.cmake exporting tileslc::tileslc, tileslc::rt,
+# tileslc::rt_shared, tileslc::rt_cpu, tileslc::rt_cpu_shared and
+# tileslc_add_kernels). An outside project then needs
+#
+#   find_package(tileslc CONFIG REQUIRED)
+#   tileslc_add_kernels(my_kernels SOURCES k.tpy)
+#   target_link_libraries(app PRIVATE my_kernels)
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(TILESLC_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/tileslc")
+
+set(_tileslc_installed tileslc)
+foreach(_t tileslc_rt tileslc_rt_shared tileslc_rt_cpu tileslc_rt_cpu_shared)
+  if(TARGET ${_t})
+    list(APPEND _tileslc_installed ${_t})
+  endif()
+endforeach()
+# The installed compiler finds its stdlib and runtime headers relative to itself.
+set_target_properties(tileslc PROPERTIES EXPORT_NAME tileslc)
+install(TARGETS ${_tileslc_installed} EXPORT tileslcTargets
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(DIRECTORY runtime/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY stdlib/ DESTINATION ${CMAKE_INSTALL_DATADIR}/tileslc/stdlib
+        PATTERN "__pycache__" EXCLUDE)
+install(EXPORT tileslcTargets NAMESPACE tileslc:: DESTINATION ${TILESLC_INSTALL_CMAKEDIR})
+
+set(TILESLC_PACKAGE_HAS_CUDA_RUNTIME OFF)
+if(TARGET tileslc_rt)
+  set(TILESLC_PACKAGE_HAS_CUDA_RUNTIME ON)
+endif()
+set(TILESLC_PACKAGE_HAS_CPU_RUNTIME OFF)
+if(TARGET tileslc_rt_cpu)
+  set(TILESLC_PACKAGE_HAS_CPU_RUNTIME ON)
+endif()
+configure_package_config_file(cmake/tileslcConfig.cmake.in "${CMAKE_CURRENT_BINARY_DIR}/tileslcConfig.cmake"
+                              INSTALL_DESTINATION ${TILESLC_INSTALL_CMAKEDIR})
+write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/tileslcConfigVersion.cmake"
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES "${CMAKE_CURRENT_BINARY_DIR}/tileslcConfig.cmake" "${CMAKE_CURRENT_BINARY_DIR}/tileslcConfigVersion.cmake"
+              cmake/TileslcKernels.cmake cmake/TileslcEmulation.cmake cmake/TileslcTools.cmake
+        DESTINATION ${TILESLC_INSTALL_CMAKEDIR})

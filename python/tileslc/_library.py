@@ -1,0 +1,155 @@
+"""A kernel library and its host functions as Python callables (ctypes)."""
+import ctypes
+import json
+import os
+
+from . import _dlpack
+
+MAX_RANK = 8  # TILESLC_MAX_RANK
+
+
+class TileslcError(RuntimeError):
+    """A host function or the DLPack import refused a call; the message is the runtime's."""
+
+
+class TensorView(ctypes.Structure):
+    """tileslc_tensor_view (tileslc/c_api.h)."""
+    _fields_ = [("data", ctypes.c_void_p), ("dtype", ctypes.c_int32), ("rank", ctypes.c_int32),
+                ("shape", ctypes.c_int64 * MAX_RANK), ("stride", ctypes.c_int64 * MAX_RANK),
+                ("device", ctypes.c_int32)]
+
+
+# Host scalar parameter types (metadata dtype names, CuTe DSL's) as C types.
+_SCALARS = {
+    "Boolean": ctypes.c_bool, "Int8": ctypes.c_int8, "Int16": ctypes.c_int16, "Int32": ctypes.c_int32,
+    "Int64": ctypes.c_int64, "Uint8": ctypes.c_uint8, "Uint16": ctypes.c_uint16, "Uint32": ctypes.c_uint32,
+    "Uint64": ctypes.c_uint64, "Float32": ctypes.c_float, "Float64": ctypes.c_double, "TFloat32": ctypes.c_float,
+}
+
+
+def _torch_stream(tensors):
+    """torch's current stream (an int) when a tensor is a torch CUDA tensor, else None."""
+    for t in tensors:
+        if type(t).__module__.startswith("torch") and getattr(t, "is_cuda", False):
+            import torch
+            return torch.cuda.current_stream(t.device).cuda_stream
+    return None
+
+
+class HostFunction:
+    """One host function: call it with its parameters in order or by name,
+    tensors as any __dlpack__ objects, and optionally `stream=` (a CUDA
+    stream handle as an int; default: torch's current stream when given torch
+    CUDA tensors, else the default stream)."""
+
+    def __init__(self, library, meta):
+        self.name = meta["name"]
+        self.params = meta["params"]
+        self._library = library
+        self._fn = getattr(library._dll, meta["c_abi_name"])
+        argtypes = []
+        for p in self.params:
+            if p["kind"] == "tensor":
+                argtypes.append(ctypes.POINTER(TensorView))
+            elif p["dtype"] in _SCALARS:
+                argtypes.append(_SCALARS[p["dtype"]])
+            else:
+                raise TileslcError("%s: parameter %s has type %s, which Python cannot pass"
+                                   % (self.name, p["name"], p["dtype"]))
+        self._fn.argtypes = argtypes + [ctypes.c_void_p]
+        self._fn.restype = ctypes.c_int
+        self.__doc__ = "%s(%s)" % (self.name, ", ".join(
+            "%s: %s%s" % (p["name"], p["dtype"], "[%s]" % ", ".join(str(d) for d in p["shape"])
+                          if p["kind"] == "tensor" else "") for p in self.params))
+
+    def _bind(self, args, kwargs):
+        if len(args) > len(self.params):
+            raise TypeError("%s takes %d arguments, got %d" % (self.name, len(self.params), len(args)))
+        values = list(args)
+        for p in self.params[len(args):]:
+            if p["name"] not in kwargs:
+                raise TypeError("%s: missing argument %s" % (self.name, p["name"]))
+            values.append(kwargs.pop(p["name"]))
+        if kwargs:
+            raise TypeError("%s: unexpected argument(s) %s" % (self.name, ", ".join(sorted(kwargs))))
+        return values
+
+    def __call__(self, *args, stream=None, **kwargs):
+        values = self._bind(args, kwargs)
+        tensors = [v for v, p in zip(values, self.params) if p["kind"] == "tensor"]
+        if stream is None and self._library.target == "cuda":
+            stream = _torch_stream(tensors)
+        c_args, keep = [], []
+        for v, p in zip(values, self.params):
+            if p["kind"] != "tensor":
+                c_args.append(v)
+                continue
+            cuda = _dlpack.is_cuda(v)
+            # DLPack's stream argument: the consumer's stream (1 is CUDA's legacy default).
+            cap, ptr, versioned = _dlpack.capsule(v, (stream or 1) if cuda else None)
+            view = TensorView()
+            convert = self._library._from_versioned if versioned else self._library._from_managed
+            if convert(ptr, ctypes.byref(view)) != 0:
+                raise TileslcError("%s: %s: %s" % (self.name, p["name"], self._library.last_error()))
+            keep.append(cap)
+            c_args.append(ctypes.byref(view))
+        if self._fn(*c_args, stream) != 0:
+            raise TileslcError(self._library.last_error())
+        del keep  # the producers' deleters may run now
+
+
+class Library:
+    """A loaded kernel library: one attribute per host function."""
+
+    def __init__(self, path, metadata):
+        self.path = os.path.abspath(path)
+        self._dll = ctypes.CDLL(self.path)
+        self._dll.tileslc_last_error.restype = ctypes.c_char_p
+        self._dll.tileslc_last_error.argtypes = []
+        try:
+            self._from_managed = self._dll.tileslc_tensor_view_from_dlpack
+            self._from_versioned = self._dll.tileslc_tensor_view_from_dlpack_versioned
+        except AttributeError:
+            raise TileslcError("%s has no DLPack import (tileslc_tensor_view_from_dlpack): link it against the shared "
+                               "runtime (tileslc::rt_shared or tileslc::rt_cpu_shared) built with libdlpack-dev"
+                               % path) from None
+        for f in (self._from_managed, self._from_versioned):
+            f.argtypes = [ctypes.c_void_p, ctypes.POINTER(TensorView)]
+            f.restype = ctypes.c_int
+        self.metadata = metadata
+        targets = {m.get("target", "cuda") for m in metadata}
+        if len(targets) != 1:
+            raise TileslcError("%s: its metadata mixes targets %s" % (path, sorted(targets)))
+        self.target = targets.pop()
+        self.functions = {}
+        for m in metadata:
+            for h in m["host_functions"]:
+                self.functions[h["name"]] = HostFunction(self, h)
+
+    def last_error(self):
+        return self._dll.tileslc_last_error().decode("utf-8", "replace")
+
+    def __getattr__(self, name):
+        functions = self.__dict__.get("functions", {})
+        if name in functions:
+            return functions[name]
+        raise AttributeError("%s has no host function %s (it has: %s)"
+                             % (os.path.basename(self.__dict__.get("path", "?")), name, ", ".join(sorted(functions))))
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.functions))
+
+
+def load(lib_path, metadata=None):
+    """Loads the kernel library `lib_path` (a shared library of tileslc-generated
+    code linked against the shared runtime) with its metadata: the JSON files
+    tileslc --emit-metadata wrote, a path or a list of paths; by default
+    `lib_path` with .json in place of its extension. Returns a Library."""
+    if metadata is None:
+        metadata = os.path.splitext(lib_path)[0] + ".json"
+    paths = [metadata] if isinstance(metadata, (str, os.PathLike)) else list(metadata)
+    docs = []
+    for p in paths:
+        with open(p, encoding="utf-8") as f:
+            docs.append(json.load(f))
+    return Library(lib_path, docs)

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""ctest python.cpu: the tileslc Python package on the CPU emulation target.
+Builds samples/vector_add and samples/saxpy with tileslc.build(target="cpu")
+and calls them with NumPy arrays and, when Debian's python3-torch is
+installed, CPU torch tensors, through DLPack. Exit 77 (skipped) without NumPy.
+
+Environment: TILESLC (the compiler), TILESLC_CACHE_DIR (the build cache)."""
+import os
+import sys
+import time
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "python"))
+
+try:
+    import numpy as np
+except ImportError:
+    print("SKIP: NumPy is not installed for %s (Debian: python3-numpy)" % sys.executable)
+    sys.exit(77)
+
+import tileslc
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+SAMPLES = os.path.join(REPO, "samples")
+
+
+def build(name, **kw):
+    return tileslc.build(os.path.join(SAMPLES, name, name + ".tpy"), target="cpu", **kw)
+
+
+class CpuTarget(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.vector_add = build("vector_add")
+        cls.saxpy = build("saxpy")
+
+    def test_numpy_vector_add(self):
+        n = 1000
+        a = np.arange(n, dtype=np.float32)
+        b = np.full(n, 0.5, np.float32)
+        c = np.zeros(n, np.float32)
+        self.vector_add.vector_add(a, b, c)
+        np.testing.assert_array_equal(c, a + b)
+
+    def test_numpy_scalar_and_keywords(self):
+        n = 777
+        x = np.arange(n, dtype=np.float32)
+        y = np.ones(n, np.float32)
+        self.saxpy.saxpy(2.0, mX=x, mY=y)
+        np.testing.assert_array_equal(y, 2 * x + 1)
+
+    def test_errors_carry_the_runtime_message(self):
+        a = np.zeros(10, np.float32)
+        with self.assertRaisesRegex(tileslc.TileslcError, r"^vector_add: mB has element type Float64, expected Float32$"):
+            self.vector_add.vector_add(a, np.zeros(10, np.float64), a)
+        with self.assertRaisesRegex(tileslc.TileslcError,
+                                    r"^vector_add: mB.shape\[0\] is 9, expected N = 10 \(from mA.shape\[0\]\)$"):
+            self.vector_add.vector_add(a, np.zeros(9, np.float32), a)
+        with self.assertRaisesRegex(tileslc.TileslcError, r"^vector_add: mC: dlpack: dtype code 5 \(complex\)"):
+            self.vector_add.vector_add(a, a, np.zeros(10, np.complex64))
+        with self.assertRaisesRegex(TypeError, r"expected a tensor with __dlpack__"):
+            self.vector_add.vector_add(a, a, [0.0] * 10)
+        with self.assertRaisesRegex(TypeError, r"vector_add: missing argument mC"):
+            self.vector_add.vector_add(a, a)
+
+    def test_cache_hit(self):
+        start = time.monotonic()
+        again = build("vector_add")
+        self.assertTrue(again.cached)
+        self.assertEqual(again.path, self.vector_add.path)
+        self.assertLess(time.monotonic() - start, 5.0)
+
+    def test_defines_and_prefix_make_another_library(self):
+        other = build("saxpy", defines={"threads": 64}, prefix="small_")
+        self.assertNotEqual(other.path, self.saxpy.path)
+        x = np.arange(100, dtype=np.float32)
+        y = np.zeros(100, np.float32)
+        other.small_saxpy(3.0, x, y)
+        np.testing.assert_array_equal(y, 3 * x)
+
+    @unittest.skipIf(torch is None, "PyTorch is not installed (Debian: python3-torch)")
+    def test_torch_cpu_tensors(self):
+        n = 513
+        a = torch.arange(n, dtype=torch.float32)
+        b = torch.full((n,), 2.0)
+        c = torch.empty(n)
+        self.vector_add.vector_add(a, b, c)
+        self.assertTrue(torch.equal(c, a + b))
+        with self.assertRaisesRegex(tileslc.TileslcError, r"mA has element type Float16, expected Float32"):
+            self.vector_add.vector_add(a.half(), b, c)
+
+
+if __name__ == "__main__":
+    if torch is None:
+        print("note: PyTorch is not installed for %s (Debian: python3-torch): its test is skipped" % sys.executable)
+    unittest.main(verbosity=2)

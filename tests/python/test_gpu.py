@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""ctest python.gpu: the tileslc Python package with torch CUDA tensors.
+Builds samples/vector_add and samples/saxpy for the GPU (tileslc.build,
+nvcc) and calls them on torch's current stream, a side stream included,
+checking against torch. Exit 77 (skipped, with the reason) without PyTorch,
+CUDA in PyTorch, a GPU or nvcc.
+
+Environment: TILESLC (the compiler), TILESLC_CACHE_DIR (the build cache),
+TILESLC_ARCH (default: the GPU's own, sm_90a on Hopper)."""
+import os
+import shutil
+import sys
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "python"))
+
+
+def skip(why):
+    print("SKIP: " + why)
+    sys.exit(77)
+
+
+try:
+    import torch
+except ImportError:
+    skip("PyTorch is not installed for %s" % sys.executable)
+if not torch.cuda.is_available():
+    skip("PyTorch sees no CUDA GPU (a CPU-only build, or no GPU)")
+if not (shutil.which("nvcc") or os.path.exists("/usr/local/cuda/bin/nvcc")):
+    skip("nvcc not found")
+
+import tileslc
+
+SAMPLES = os.path.join(REPO, "samples")
+
+
+def arch():
+    if os.environ.get("TILESLC_ARCH"):
+        return os.environ["TILESLC_ARCH"]
+    major, minor = torch.cuda.get_device_capability()
+    return "sm_90a" if (major, minor) == (9, 0) else "sm_%d%d" % (major, minor)
+
+
+class CudaTarget(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.vector_add = tileslc.build(os.path.join(SAMPLES, "vector_add", "vector_add.tpy"), arch=arch())
+        cls.saxpy = tileslc.build(os.path.join(SAMPLES, "saxpy", "saxpy.tpy"), arch=arch())
+
+    def test_vector_add_on_the_current_stream(self):
+        n = 1 << 20
+        a = torch.randn(n, device="cuda")
+        b = torch.randn(n, device="cuda")
+        c = torch.empty(n, device="cuda")
+        self.vector_add.vector_add(a, b, c)
+        torch.cuda.synchronize()
+        self.assertTrue(torch.equal(c, a + b))
+
+    def test_side_stream(self):
+        # Work queued on a side stream must see a and b as torch left them there.
+        n = 1 << 22
+        s = torch.cuda.Stream()
+        with torch.cuda.stream(s):
+            x = torch.randn(n, device="cuda")
+            y = torch.ones(n, device="cuda")
+            expected = 0.5 * x + y
+            self.saxpy.saxpy(0.5, x, y)
+        s.synchronize()
+        torch.testing.assert_close(y, expected, rtol=1e-6, atol=1e-6)
+
+    def test_error_before_launch(self):
+        a = torch.zeros(10, device="cuda")
+        with self.assertRaisesRegex(tileslc.TileslcError, r"mB.shape\[0\] is 9, expected N = 10"):
+            self.vector_add.vector_add(a, torch.zeros(9, device="cuda"), a)
+        with self.assertRaisesRegex(tileslc.TileslcError, r"mA: dlpack: tensor on device type 1 \(kDLCPU\)"):
+            self.vector_add.vector_add(torch.zeros(10), a, a)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
