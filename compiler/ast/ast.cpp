@@ -219,12 +219,8 @@ class Dumper {
         out += ", ";
         exprs(c->args);
         if (!c->keywords.empty()) {
-          out += ", [";
-          for (size_t i = 0; i < c->keywords.size(); ++i) {
-            if (i) out += ", ";
-            keyword(c->keywords[i]);
-          }
-          out += ']';
+          out += ", ";
+          keywords(c->keywords);
         }
         out += ')';
         return;
@@ -340,9 +336,15 @@ class Dumper {
     out += ')';
   }
 
-  void keyword(const Keyword& k) {
-    out += k.name.empty() ? std::string("**") : k.name + "=";
-    expr(*k.value);
+  /// `[name=value, **value]`
+  void keywords(const std::vector<Keyword>& ks) {
+    out += '[';
+    for (size_t i = 0; i < ks.size(); ++i) {
+      if (i) out += ", ";
+      out += ks[i].name.empty() ? std::string("**") : ks[i].name + "=";
+      expr(*ks[i].value);
+    }
+    out += ']';
   }
 
   void comp(const Comp& c) {
@@ -574,12 +576,8 @@ class Dumper {
           exprs(c->bases);
         }
         if (!c->keywords.empty()) {
-          out += ", keywords=[";
-          for (size_t i = 0; i < c->keywords.size(); ++i) {
-            if (i) out += ", ";
-            keyword(c->keywords[i]);
-          }
-          out += ']';
+          out += ", keywords=";
+          keywords(c->keywords);
         }
         out += ", body=";
         body(c->body);

@@ -6,7 +6,8 @@
 // a called helper, a compiled kernel or host function; an async function or
 // one with `*args`/`**kwargs` where it is called), so a CuTe DSL module
 // whose host-only code (its `__main__` block, helpers never called) uses
-// them still imports.
+// them still imports. A `raise` reached while compiling (not in run-time
+// control flow) is E0504, as a failed assert: Python would raise there.
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -20,7 +21,7 @@ const char* construct_name(const ast::Stmt& s) {
     case K::ClassDef: return "classes";
     case K::With: return s.as<ast::With>()->is_async ? "async with statements" : "with statements";
     case K::Try: return "try statements";
-    case K::Raise: return "raise statements";
+    case K::Raise: return "raise statements in run-time code";
     case K::Global: return "global declarations";
     case K::Nonlocal: return "nonlocal declarations";
     case K::Delete: return "del statements";
@@ -71,9 +72,34 @@ void help(diag::Diagnostic& d) {
       "and functions never called may use it");
 }
 
+/// E0504 for a `raise` executed while compiling, naming the exception and its message.
+[[noreturn]] void raise_reached(Evaluator& ev, const ast::Raise& r) {
+  // Python would raise here, on import or in this call; tileslc stops with the exception's own words,
+  // quoted from the source (its message is not evaluated).
+  std::string msg = "'raise' reached while compiling";
+  if (r.exc) {
+    const ast::Expr* type = r.exc.get();
+    const ast::Expr* arg = nullptr;
+    if (const auto* c = r.exc->as<ast::Call>()) {
+      type = c->func.get();
+      if (!c->args.empty()) arg = c->args[0].get();
+    }
+    msg = std::string(ev.sm_.text(type->range)) + " raised while compiling";
+    if (const auto* lit = arg ? arg->as<ast::StrLit>() : nullptr)
+      msg += ": " + lit->value;
+    else if (arg)
+      msg += ": " + std::string(ev.sm_.text(arg->range));
+  }
+  auto& d = ev.error(diag::Kind::StaticAssertFailed, r.range, msg);
+  d.help("this code runs while compiling, as Python runs it; the values it was given make it raise");
+  ev.abort_entry();
+}
+
 }  // namespace
 
 void Evaluator::reject_unsupported(const ast::Stmt& s) {
+  const auto* r = s.as<ast::Raise>();
+  if (r && frame().dyn_depth == 0) raise_reached(*this, *r);
   const char* what = construct_name(s);
   auto& d = error(diag::Kind::UnsupportedSyntax, header_of(s),
                   std::string(what ? what : "this statement") + " are not supported yet");
