@@ -172,8 +172,12 @@ class Dumper {
         out += "Dict([";
         for (size_t i = 0; i < d->keys.size(); ++i) {
           if (i) out += ", ";
-          expr(*d->keys[i]);
-          out += ": ";
+          if (d->keys[i]) {
+            expr(*d->keys[i]);
+            out += ": ";
+          } else {
+            out += "**";
+          }
           expr(*d->values[i]);
         }
         out += "])";
@@ -215,13 +219,8 @@ class Dumper {
         out += ", ";
         exprs(c->args);
         if (!c->keywords.empty()) {
-          out += ", [";
-          for (size_t i = 0; i < c->keywords.size(); ++i) {
-            if (i) out += ", ";
-            out += c->keywords[i].name + "=";
-            expr(*c->keywords[i].value);
-          }
-          out += ']';
+          out += ", ";
+          keywords(c->keywords);
         }
         out += ')';
         return;
@@ -279,7 +278,118 @@ class Dumper {
         out += ')';
         return;
       }
+      case ExprKind::Starred: wrap("Starred", *e.as<Starred>()->value); return;
+      case ExprKind::Set:
+        out += "Set(";
+        exprs(e.as<Set>()->elts);
+        out += ')';
+        return;
+      case ExprKind::Lambda: {
+        const auto* l = e.as<Lambda>();
+        out += "Lambda(";
+        params(l->params);
+        out += ", ";
+        expr(*l->body);
+        out += ')';
+        return;
+      }
+      case ExprKind::Comp: comp(*e.as<Comp>()); return;
+      case ExprKind::NamedExpr: {
+        const auto* n = e.as<NamedExpr>();
+        out += "NamedExpr(";
+        expr(*n->target);
+        out += ", ";
+        expr(*n->value);
+        out += ')';
+        return;
+      }
+      case ExprKind::Yield: {
+        const auto* y = e.as<Yield>();
+        if (y->value)
+          wrap(y->is_from ? "YieldFrom" : "Yield", *y->value);
+        else
+          out += "Yield";
+        return;
+      }
+      case ExprKind::Await: wrap("Await", *e.as<Await>()->value); return;
+      case ExprKind::JoinedStr:
+        out += "JoinedStr(";
+        exprs(e.as<JoinedStr>()->values);
+        out += ')';
+        return;
+      case ExprKind::FormattedValue: {
+        const auto* f = e.as<FormattedValue>();
+        out += "FormattedValue(";
+        expr(*f->value);
+        if (f->conversion) out += std::string(", conversion='") + f->conversion + "'";
+        field("format_spec", f->format_spec);
+        out += ')';
+        return;
+      }
     }
+  }
+
+  void wrap(const char* name, const Expr& e) {
+    out += name;
+    out += '(';
+    expr(e);
+    out += ')';
+  }
+
+  /// `[name=value, **value]`
+  void keywords(const std::vector<Keyword>& ks) {
+    out += '[';
+    for (size_t i = 0; i < ks.size(); ++i) {
+      if (i) out += ", ";
+      out += ks[i].name.empty() ? std::string("**") : ks[i].name + "=";
+      expr(*ks[i].value);
+    }
+    out += ']';
+  }
+
+  void comp(const Comp& c) {
+    static const char* const names[] = {"ListComp", "SetComp", "DictComp", "GeneratorExp"};
+    out += names[static_cast<int>(c.comp)];
+    out += '(';
+    expr(*c.elt);
+    if (c.value) {
+      out += ", ";
+      expr(*c.value);
+    }
+    out += ", [";
+    for (size_t i = 0; i < c.generators.size(); ++i) {
+      const Comprehension& g = c.generators[i];
+      if (i) out += ", ";
+      out += "comprehension(";
+      expr(*g.target);
+      out += ", ";
+      expr(*g.iter);
+      if (!g.ifs.empty()) {
+        out += ", ifs=";
+        exprs(g.ifs);
+      }
+      if (g.is_async) out += ", async";
+      out += ')';
+    }
+    out += "])";
+  }
+
+  void params(const std::vector<Param>& ps) {
+    out += '[';
+    for (size_t i = 0; i < ps.size(); ++i) {
+      const Param& p = ps[i];
+      if (i) out += ", ";
+      out += "Param(";
+      str(p.name);
+      field("annotation", p.annotation);
+      field("default", p.default_value);
+      if (p.keyword_only) out += ", kwonly";
+      if (p.positional_only) out += ", posonly";
+      if (p.var_positional) out += ", vararg";
+      if (p.var_keyword) out += ", kwarg";
+      out += ')';
+    }
+    out += ']';
   }
 
   void body(const Body& b) {
@@ -405,6 +515,7 @@ class Dumper {
         out += ", body=";
         body(f->body);
         field("orelse", f->orelse);
+        if (f->is_async) out += ", async";
         out += ')';
         return;
       }
@@ -422,23 +533,14 @@ class Dumper {
         const auto* f = s.as<FunctionDef>();
         out += "FunctionDef(name=";
         str(f->name);
+        if (f->is_async) out += ", async";
         if (!f->decorators.empty()) {
           out += ", decorators=";
           exprs(f->decorators);
         }
         if (!f->params.empty()) {
-          out += ", params=[";
-          for (size_t i = 0; i < f->params.size(); ++i) {
-            const Param& p = f->params[i];
-            if (i) out += ", ";
-            out += "Param(";
-            str(p.name);
-            field("annotation", p.annotation);
-            field("default", p.default_value);
-            if (p.keyword_only) out += ", kwonly";
-            out += ')';
-          }
-          out += ']';
+          out += ", params=";
+          params(f->params);
         }
         field("returns", f->returns);
         out += ", body=";
@@ -461,7 +563,104 @@ class Dumper {
         out += ')';
         return;
       }
+      case StmtKind::ClassDef: {
+        const auto* c = s.as<ClassDef>();
+        out += "ClassDef(name=";
+        str(c->name);
+        if (!c->decorators.empty()) {
+          out += ", decorators=";
+          exprs(c->decorators);
+        }
+        if (!c->bases.empty()) {
+          out += ", bases=";
+          exprs(c->bases);
+        }
+        if (!c->keywords.empty()) {
+          out += ", keywords=";
+          keywords(c->keywords);
+        }
+        out += ", body=";
+        body(c->body);
+        out += ')';
+        return;
+      }
+      case StmtKind::With: {
+        const auto* w = s.as<With>();
+        out += "With(items=[";
+        for (size_t i = 0; i < w->items.size(); ++i) {
+          if (i) out += ", ";
+          out += "WithItem(";
+          expr(*w->items[i].context_expr);
+          field("vars", w->items[i].optional_vars);
+          out += ')';
+        }
+        out += "], body=";
+        body(w->body);
+        if (w->is_async) out += ", async";
+        out += ')';
+        return;
+      }
+      case StmtKind::Try: {
+        const auto* t = s.as<Try>();
+        out += "Try(body=";
+        body(t->body);
+        if (!t->handlers.empty()) {
+          out += ", handlers=[";
+          for (size_t i = 0; i < t->handlers.size(); ++i) {
+            const ExceptHandler& h = t->handlers[i];
+            if (i) out += ", ";
+            out += "ExceptHandler(";
+            if (h.type) {
+              out += "type=";
+              expr(*h.type);
+              out += ", ";
+            }
+            if (!h.name.empty()) {
+              out += "name=";
+              str(h.name);
+              out += ", ";
+            }
+            out += "body=";
+            body(h.body);
+            out += ')';
+          }
+          out += ']';
+        }
+        field("orelse", t->orelse);
+        field("finalbody", t->finalbody);
+        if (t->is_star) out += ", star";
+        out += ')';
+        return;
+      }
+      case StmtKind::Raise: {
+        const auto* r = s.as<Raise>();
+        out += "Raise";
+        if (r->exc) {
+          out += "(exc=";
+          expr(*r->exc);
+          field("cause", r->cause);
+          out += ')';
+        }
+        return;
+      }
+      case StmtKind::Global: names("Global", s.as<Global>()->names); return;
+      case StmtKind::Nonlocal: names("Nonlocal", s.as<Nonlocal>()->names); return;
+      case StmtKind::Delete:
+        out += "Delete(";
+        exprs(s.as<Delete>()->targets);
+        out += ')';
+        return;
     }
+  }
+
+  void names(const char* kind, const std::vector<std::string>& ns) {
+    out += kind;
+    out += "([";
+    for (size_t i = 0; i < ns.size(); ++i) {
+      if (i) out += ", ";
+      str(ns[i]);
+    }
+    out += "])";
   }
 };
 

@@ -1,8 +1,11 @@
 // The abstract syntax tree of a .tpy module: the parser's output and sema's
 // input. It mirrors Python's own `ast` module (same node names and fields,
-// https://docs.python.org/3/library/ast.html) restricted to the subset tileslc
-// accepts; every node carries the SourceRange it was parsed from. Nodes are
-// owned through unique_ptr by their parent; the tree is immutable after parsing.
+// https://docs.python.org/3/library/ast.html) for all of Python 3.11's
+// statements and expressions but `match`; every node carries the SourceRange it
+// was parsed from. The parser accepts constructs that sema cannot compile
+// (classes, with, try, lambdas, comprehensions, ...): sema reports them only
+// where it reaches them. Nodes are owned through unique_ptr by their parent;
+// the tree is immutable after parsing.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +26,8 @@ enum class ExprKind : uint8_t {
   Name, IntLit, FloatLit, StrLit, BoolLit, NoneLit, EllipsisLit,
   Tuple, List, Dict, Attribute, Subscript, Slice, Call,
   BinOp, UnaryOp, BoolOp, Compare, IfExp,
+  // Parsed everywhere, compiled nowhere yet: sema reports them where reached.
+  Starred, Set, Lambda, Comp, NamedExpr, Yield, Await, JoinedStr, FormattedValue,
 };
 
 enum class BinOpKind : uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, LShift, RShift, BitOr, BitXor, BitAnd };
@@ -47,6 +52,18 @@ struct Expr {
 };
 using ExprPtr = std::unique_ptr<Expr>;
 
+/// A parameter of a def or lambda.
+struct Param {
+  std::string name;
+  SourceRange range;       ///< the name
+  ExprPtr annotation;      ///< may be null
+  ExprPtr default_value;   ///< may be null
+  bool keyword_only = false;  ///< declared after a `*` or `*args`
+  bool positional_only = false;  ///< declared before a `/`
+  bool var_positional = false;   ///< `*args`
+  bool var_keyword = false;      ///< `**kwargs`
+};
+
 #define TILESLC_AST_EXPR(K) \
   static constexpr ExprKind kKind = ExprKind::K; \
   explicit K(SourceRange r) : Expr(ExprKind::K, r) {}
@@ -62,6 +79,7 @@ struct NoneLit : Expr { TILESLC_AST_EXPR(NoneLit) };
 struct EllipsisLit : Expr { TILESLC_AST_EXPR(EllipsisLit) };
 struct Tuple : Expr { TILESLC_AST_EXPR(Tuple) std::vector<ExprPtr> elts; bool parenthesized = false; };
 struct List : Expr { TILESLC_AST_EXPR(List) std::vector<ExprPtr> elts; };
+/// `{k: v, **m}`: keys[i] is null where values[i] is unpacked with `**`.
 struct Dict : Expr { TILESLC_AST_EXPR(Dict) std::vector<ExprPtr> keys, values; };
 struct Attribute : Expr {
   TILESLC_AST_EXPR(Attribute)
@@ -73,6 +91,7 @@ struct Attribute : Expr {
 struct Subscript : Expr { TILESLC_AST_EXPR(Subscript) ExprPtr value, index; };
 /// lower:upper:step inside a subscript; each part may be null.
 struct Slice : Expr { TILESLC_AST_EXPR(Slice) ExprPtr lower, upper, step; };
+/// `name=value`, or `**value` (name empty) in a call or class header.
 struct Keyword {
   std::string name;
   SourceRange name_range;
@@ -98,6 +117,44 @@ struct Compare : Expr {
 };
 /// `body if test else orelse`
 struct IfExp : Expr { TILESLC_AST_EXPR(IfExp) ExprPtr test, body, orelse; };
+/// `*value` in a tuple, list, set, call argument or assignment target.
+struct Starred : Expr { TILESLC_AST_EXPR(Starred) ExprPtr value; };
+/// `{a, b}`: a set display.
+struct Set : Expr { TILESLC_AST_EXPR(Set) std::vector<ExprPtr> elts; };
+/// `lambda params: body`; params carry no annotations.
+struct Lambda : Expr { TILESLC_AST_EXPR(Lambda) std::vector<Param> params; ExprPtr body; };
+/// One `[async] for target in iter if cond ...` clause of a comprehension.
+struct Comprehension {
+  ExprPtr target, iter;
+  std::vector<ExprPtr> ifs;
+  bool is_async = false;
+};
+enum class CompKind : uint8_t { List, Set, Dict, Generator };
+/// ListComp, SetComp, DictComp (elt is the key, value the value) and
+/// GeneratorExp of Python's ast in one node; `comp` says which.
+struct Comp : Expr {
+  TILESLC_AST_EXPR(Comp)
+  CompKind comp{};
+  ExprPtr elt, value;
+  std::vector<Comprehension> generators;
+};
+/// `target := value`; target is a Name.
+struct NamedExpr : Expr { TILESLC_AST_EXPR(NamedExpr) ExprPtr target, value; };
+/// `yield [value]` or `yield from value`.
+struct Yield : Expr { TILESLC_AST_EXPR(Yield) ExprPtr value; bool is_from = false; };
+struct Await : Expr { TILESLC_AST_EXPR(Await) ExprPtr value; };
+/// An f-string (with any adjacent plain literals): StrLit and FormattedValue
+/// parts in source order. `f"{x=}"` is, as in Python, StrLit('x=') then x
+/// with conversion 'r' (unless a conversion or format spec is given).
+struct JoinedStr : Expr { TILESLC_AST_EXPR(JoinedStr) std::vector<ExprPtr> values; };
+/// `{value!conversion:format_spec}` in an f-string; its range is the braces.
+/// conversion is 0, 'r', 's' or 'a'; format_spec is a JoinedStr or null.
+struct FormattedValue : Expr {
+  TILESLC_AST_EXPR(FormattedValue)
+  ExprPtr value;
+  char conversion = 0;
+  ExprPtr format_spec;
+};
 #undef TILESLC_AST_EXPR
 
 // ----------------------------------------------------------------- statements
@@ -105,6 +162,8 @@ struct IfExp : Expr { TILESLC_AST_EXPR(IfExp) ExprPtr test, body, orelse; };
 enum class StmtKind : uint8_t {
   ExprStmt, Assign, AugAssign, AnnAssign, Return, Pass, Break, Continue, Assert,
   If, For, While, FunctionDef, Import, ImportFrom,
+  // Parsed everywhere, compiled nowhere yet: sema reports them where reached.
+  ClassDef, With, Try, Raise, Global, Nonlocal, Delete,
 };
 
 struct Stmt {
@@ -136,16 +195,9 @@ struct Continue : Stmt { TILESLC_AST_STMT(Continue) };
 struct Assert : Stmt { TILESLC_AST_STMT(Assert) ExprPtr test, msg; };
 /// `elif` is an If as the only statement of orelse, as in Python's ast.
 struct If : Stmt { TILESLC_AST_STMT(If) ExprPtr test; Body body, orelse; };
-struct For : Stmt { TILESLC_AST_STMT(For) ExprPtr target, iter; Body body, orelse; };
+struct For : Stmt { TILESLC_AST_STMT(For) ExprPtr target, iter; Body body, orelse; bool is_async = false; };
 struct While : Stmt { TILESLC_AST_STMT(While) ExprPtr test; Body body, orelse; };
 
-struct Param {
-  std::string name;
-  SourceRange range;       ///< the name
-  ExprPtr annotation;      ///< may be null
-  ExprPtr default_value;   ///< may be null
-  bool keyword_only = false;  ///< declared after a bare `*`
-};
 /// Its range starts at 'def', as in Python's ast; decorators lie before it.
 struct FunctionDef : Stmt {
   TILESLC_AST_STMT(FunctionDef)
@@ -155,6 +207,7 @@ struct FunctionDef : Stmt {
   std::vector<Param> params;
   ExprPtr returns;                  ///< `-> T`, may be null
   Body body;
+  bool is_async = false;            ///< `async def`; the range starts at 'async'
 };
 struct Alias {
   std::string name;        ///< dotted for `import a.b`, plain for `from m import name`
@@ -169,6 +222,41 @@ struct ImportFrom : Stmt {
   int level = 0;           ///< number of leading dots
   std::vector<Alias> names;
 };
+/// `class name(bases, keywords): body`; its range starts at 'class'.
+struct ClassDef : Stmt {
+  TILESLC_AST_STMT(ClassDef)
+  std::string name;
+  SourceRange name_range;
+  std::vector<ExprPtr> decorators;
+  std::vector<ExprPtr> bases;
+  std::vector<Keyword> keywords;
+  Body body;
+};
+/// `context_expr [as optional_vars]`
+struct WithItem { ExprPtr context_expr, optional_vars; };
+struct With : Stmt { TILESLC_AST_STMT(With) std::vector<WithItem> items; Body body; bool is_async = false; };
+/// `except [type [as name]]: body`; range is the `except` line's header.
+struct ExceptHandler {
+  SourceRange range;
+  ExprPtr type;            ///< null for a bare `except:`
+  std::string name;        ///< empty without `as`
+  SourceRange name_range;
+  Body body;
+};
+/// `try` with handlers (`except*` ones if is_star), `else`, `finally`.
+struct Try : Stmt {
+  TILESLC_AST_STMT(Try)
+  Body body;
+  std::vector<ExceptHandler> handlers;
+  Body orelse, finalbody;
+  bool is_star = false;
+};
+/// `raise [exc [from cause]]`
+struct Raise : Stmt { TILESLC_AST_STMT(Raise) ExprPtr exc, cause; };
+struct Global : Stmt { TILESLC_AST_STMT(Global) std::vector<std::string> names; };
+struct Nonlocal : Stmt { TILESLC_AST_STMT(Nonlocal) std::vector<std::string> names; };
+/// `del t1, t2`
+struct Delete : Stmt { TILESLC_AST_STMT(Delete) std::vector<ExprPtr> targets; };
 #undef TILESLC_AST_STMT
 
 /// One parsed file.
@@ -188,6 +276,12 @@ struct Module {
 ///   Call(func, [args])  Call(func, [args], [name=value, ...])  (keywords only if any)
 ///   BinOp(lhs, '+', rhs)  UnaryOp('-', x)  UnaryOp('not', x)  BoolOp('and', [a, b, c])
 ///   Compare(a, '<', b, 'not in', c)  IfExp(test=c, body=a, orelse=b)
+///   Starred(e)  Set([a, b])  Dict([**m])  Call(f, [Starred(a)], [**kw])
+///   Lambda([Param('x'), ...], body)  NamedExpr(Name('x'), e)
+///   ListComp(elt, [comprehension(target, iter[, ifs=[...]][, async])])
+///   SetComp(...)  GeneratorExp(...)  DictComp(key, value, [comprehension(...)])
+///   Yield  Yield(e)  YieldFrom(e)  Await(e)
+///   JoinedStr([StrLit('a'), FormattedValue(e[, conversion='r'][, format_spec=JoinedStr(...)])])
 /// An absent optional expression (a Slice part) prints as `null`. Strings use
 /// single quotes with \\ \' \n \r \t \xNN escapes; floats print as
 /// Python's repr() does (2.0, 10000000000.0, 1e+16, 1e-05, inf).
@@ -196,8 +290,14 @@ struct Module {
 ///   AnnAssign(target=t, annotation=e[, value=e])  Return  Return(e)  Pass  Break  Continue
 ///   Assert(test=e[, msg=e])  If(test=e, body=[...][, orelse=[...]])
 ///   For(target=t, iter=e, body=[...][, orelse=[...]])  While(test=e, body=[...][, orelse=[...]])
-///   FunctionDef(name='f'[, decorators=[...]][, params=[Param('a'[, annotation=e]
-///               [, default=e][, kwonly]), ...]][, returns=e], body=[...])
+///   FunctionDef(name='f'[, async][, decorators=[...]][, params=[Param('a'[, annotation=e]
+///               [, default=e][, kwonly][, posonly][, vararg][, kwarg]), ...]][, returns=e], body=[...])
+///   (For(...) also shows `, async`.)
+///   ClassDef(name='C'[, decorators=[...]][, bases=[...]][, keywords=[k=e, **e]], body=[...])
+///   With(items=[WithItem(e[, vars=t]), ...], body=[...][, async])
+///   Try(body=[...][, handlers=[ExceptHandler([type=e][, name='n'], body=[...])]]
+///       [, orelse=[...]][, finalbody=[...]][, star])
+///   Raise  Raise(exc=e[, cause=e])  Global(['a', 'b'])  Nonlocal(['a'])  Delete([t1, t2])
 ///   Import([Alias('a.b', 'c'), Alias('d')])  ImportFrom(module='m', names=[...][, level=1])
 /// Tuple::parenthesized and source ranges are not shown.
 std::string dump(const Module& m);

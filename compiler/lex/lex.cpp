@@ -92,7 +92,7 @@ Lexer::Lexer(const source::SourceManager& sm, source::FileId file, diag::Diagnos
     : file_(file), diags_(diags), text_(sm.file(file).text()), n_(text_.size()) {}
 
 void Lexer::emit(TokenKind k, uint32_t b, uint32_t e, std::string text, bool is_bytes) {
-  toks_.push_back(Token{k, range(b, e), std::move(text), is_bytes});
+  toks_.push_back(Token{k, range(b, e), std::move(text), is_bytes, false, nullptr});
   if (k != TokenKind::Newline && k != TokenKind::Indent && k != TokenKind::Dedent)
     line_has_tokens_ = true;
 }
@@ -113,7 +113,31 @@ std::vector<Token> Lexer::run() {
   toks_.reserve(n_ / 3 + 8);
   indents_.push_back({0, 0, false});
   if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;  // UTF-8 byte order mark
+  scan_tokens();
+  finish();
+  return std::move(toks_);
+}
 
+Lexer::Lexer(source::FileId file, diag::DiagnosticEngine& diags, std::string_view text, uint32_t b, uint32_t e)
+    : file_(file), diags_(diags), text_(text), n_(e), pos_(b) {}
+
+std::vector<Token> Lexer::run_field() {
+  const uint32_t begin = pos();
+  indents_.push_back({0, 0, false});
+  at_bol_ = false;
+  brackets_.push_back({'{', begin});  // the field's brace: newlines inside join lines
+  scan_tokens();
+  if (brackets_.size() > 1) {
+    OpenBracket open = brackets_.back();
+    error(diag::Kind::InvalidFString, open.offset, open.offset + 1,
+          std::string("found the end of the f-string field inside '") + open.ch + "', expected '" +
+              closer_for(open.ch) + "'");
+  }
+  emit(TokenKind::EndOfFile, static_cast<uint32_t>(n_), static_cast<uint32_t>(n_));
+  return std::move(toks_);
+}
+
+void Lexer::scan_tokens() {
   while (true) {
     if (at_bol_ && begin_line()) continue;  // a blank line was consumed
     at_bol_ = false;
@@ -138,8 +162,6 @@ std::vector<Token> Lexer::run() {
       lex_punct();
     }
   }
-  finish();
-  return std::move(toks_);
 }
 
 // At the start of a physical line that begins a logical line: measures the

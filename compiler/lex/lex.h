@@ -2,13 +2,16 @@
 // lexical rules (https://docs.python.org/3/reference/lexical_analysis.html):
 // NEWLINE/INDENT/DEDENT from an indentation stack, implicit line joining
 // inside brackets, backslash continuation, comments, every integer and float
-// form, strings of every quoting and prefix (f-strings are rejected with
-// E0104), UTF-8 identifiers, and every operator and delimiter.
+// form, strings of every quoting and prefix (an f-string is one String token
+// carrying its parts: literal text and replacement fields, whose expressions
+// are tokenized here too, E0104 for malformed ones), UTF-8 identifiers, and
+// every operator and delimiter.
 // Errors are reported to the DiagnosticEngine with exact spans; the lexer
 // recovers and always ends the stream with balanced DEDENTs and EndOfFile.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +25,8 @@ enum class TokenKind : uint8_t {
 #define TOKEN(Name, Spelling) Name,
 #include "lex/token_kinds.def"
 };
+
+struct FStringPart;
 
 /// The spelling of a punctuator/keyword, or a description ("identifier").
 std::string_view spelling(TokenKind k);
@@ -42,6 +47,25 @@ struct Token {
   /// String without its closing quote (E0102): it ends at the end of its
   /// line, or of the file if triple-quoted.
   bool unterminated = false;
+  /// An f-string's parts (String tokens with an f prefix; text is then
+  /// empty). Null for other tokens.
+  std::shared_ptr<const std::vector<FStringPart>> fstring;
+};
+
+/// A piece of an f-string: literal text, or a replacement field
+/// `{expression[=][!conversion][:format_spec]}`.
+struct FStringPart {
+  source::SourceRange range;  ///< the literal's text, or the field with its braces
+  bool is_field = false;
+  std::string literal;  ///< a literal's decoded text
+  /// A field's expression tokens (file offsets), ending with EndOfFile at
+  /// the expression's end; `expr_range` is the expression's text.
+  std::vector<Token> tokens;
+  source::SourceRange expr_range;
+  std::string self_doc;  ///< `{x = }`: the text "x = " Python prints first
+  char conversion = 0;   ///< 0, 'r', 's' or 'a'
+  bool has_spec = false;
+  std::vector<FStringPart> spec;  ///< the format spec's parts (fields may nest)
 };
 
 /// Tokenizes `file`. Never fails: errors go to `diags` and are skipped over.

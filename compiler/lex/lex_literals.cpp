@@ -6,10 +6,12 @@
 // Strings: every quoting, the r/u/b/br/rb prefixes in any case, escapes
 // decoded as Python does (unknown escapes kept literally), line endings in
 // the value normalized to "\n"; f-strings are scanned to their end
-// (including nested strings in replacement fields) and rejected. An
+// (including nested strings in replacement fields), then split into literal
+// parts and fields whose expressions are tokenized by a field lexer. An
 // unterminated string ends at the end of its line (or of the file, if
 // triple-quoted) and closes the brackets whose closers it swallowed; a
 // non-ASCII character in a bytes literal is reported once per literal.
+#include <algorithm>
 #include <cstdio>
 
 #include "lex/lexer.h"
@@ -303,6 +305,117 @@ void Lexer::skip_nested_string() {
   }
 }
 
+size_t Lexer::scan_fstring_parts(size_t p, size_t end, bool raw, bool in_spec, std::vector<FStringPart>& out) {
+  std::string lit;
+  size_t lit_begin = p;
+  auto flush = [&] {
+    if (!lit.empty()) {
+      FStringPart part;
+      part.range = range(static_cast<uint32_t>(lit_begin), static_cast<uint32_t>(p));
+      part.literal = std::move(lit);
+      out.push_back(std::move(part));
+    }
+    lit.clear();
+  };
+  while (p < end) {
+    char c = text_[p];
+    if (c == '{' || c == '}') {
+      if (p + 1 < end && text_[p + 1] == c && !in_spec) {
+        lit += c;  // {{ or }}
+        p += 2;
+        continue;
+      }
+      if (c == '}') {
+        if (in_spec) break;
+        error(diag::Kind::InvalidFString, static_cast<uint32_t>(p), static_cast<uint32_t>(p + 1),
+              "found a single '}' in an f-string, expected '}}' for a literal brace");
+        ++p;
+        continue;
+      }
+      flush();
+      p = scan_fstring_field(p, end, raw, out);
+      lit_begin = p;
+    } else if (c == '\\' && !raw) {
+      pos_ = p;
+      scan_escape(lit, false, true);
+      p = pos_;
+    } else if (c == '\r') {
+      lit += '\n';
+      p += (p + 1 < end && text_[p + 1] == '\n') ? 2 : 1;
+    } else {
+      lit += c;
+      ++p;
+    }
+  }
+  flush();
+  return p;
+}
+
+size_t Lexer::scan_fstring_field(size_t p, size_t end, bool raw, std::vector<FStringPart>& out) {
+  const size_t open = p++;
+  size_t q = p;
+  int depth = 0;
+  bool self_doc = false;
+  while (q < end) {
+    char c = text_[q];
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth == 0 && c == '}') break;
+      if (depth > 0) --depth;
+    } else if (c == '"' || c == '\'') {
+      pos_ = q;
+      skip_nested_string();
+      q = pos_;
+      continue;
+    } else if (depth == 0 && c == '!' && !(q + 1 < end && text_[q + 1] == '=')) {
+      break;
+    } else if (depth == 0 && c == ':') {
+      break;  // the format spec (a walrus needs parentheses in a field)
+    } else if (depth == 0 && c == '=' && !(q + 1 < end && text_[q + 1] == '=') &&
+               !(q > p && std::string_view("=!<>").find(text_[q - 1]) != std::string_view::npos)) {
+      self_doc = true;
+      break;
+    }
+    ++q;
+  }
+  FStringPart field;
+  field.is_field = true;
+  field.expr_range = range(static_cast<uint32_t>(p), static_cast<uint32_t>(q));
+  auto bad = [&](size_t at, std::string message) {
+    error(diag::Kind::InvalidFString, static_cast<uint32_t>(open), static_cast<uint32_t>(std::max(at, open + 1)),
+          std::move(message));
+    return end;
+  };
+  if (text_.substr(p, q - p).find_first_not_of(" \t\n\r\f") == std::string_view::npos)
+    return bad(q + 1, "found an empty expression in an f-string field, expected an expression");
+  if (self_doc) field.self_doc = std::string(text_.substr(p, ++q - p));
+  while (self_doc && q < end && (text_[q] == ' ' || text_[q] == '\t')) field.self_doc += text_[q++];
+  if (q < end && text_[q] == '!') {
+    ++q;
+    if (q >= end || (text_[q] != 'r' && text_[q] != 's' && text_[q] != 'a'))
+      return bad(q + 1, "expected 'r', 's' or 'a' after '!' in an f-string field");
+    field.conversion = text_[q++];
+  }
+  if (q < end && text_[q] == ':') {
+    field.has_spec = true;
+    q = scan_fstring_parts(q + 1, end, raw, true, field.spec);
+  }
+  if (q >= end || text_[q] != '}') return bad(q, "found the end of the f-string inside a field, expected '}'");
+  ++q;
+  if (self_doc && !field.conversion && !field.has_spec) field.conversion = 'r';
+  field.range = range(static_cast<uint32_t>(open), static_cast<uint32_t>(q));
+  field.tokens = Lexer(file_, diags_, text_, field.expr_range.begin, field.expr_range.end).run_field();
+  if (!field.self_doc.empty()) {
+    FStringPart doc;
+    doc.range = range(static_cast<uint32_t>(p), static_cast<uint32_t>(p + field.self_doc.size()));
+    doc.literal = field.self_doc;
+    out.push_back(std::move(doc));
+  }
+  out.push_back(std::move(field));
+  return q;
+}
+
 void Lexer::lex_string(uint32_t begin, bool raw, bool bytes, bool fstring) {
   const uint32_t quote_at = pos();
   const char q = text_[pos_];
@@ -369,12 +482,18 @@ void Lexer::lex_string(uint32_t begin, bool raw, bool bytes, bool fstring) {
                        std::string(3, q) + " to close it"
                  : std::string("found the end of the line inside a string, expected ") + q +
                        " to close it");
-  } else if (fstring) {
-    error(diag::Kind::FStringUnsupported, begin, pos(),
-          "f-strings are not supported yet, expected a plain string literal");
-    value.clear();
+  }
+  std::shared_ptr<std::vector<FStringPart>> parts;
+  if (fstring && closed) {
+    const size_t quotes = triple ? 3 : 1;
+    parts = std::make_shared<std::vector<FStringPart>>();
+    size_t body_end = pos_ - quotes;
+    size_t saved = pos_;
+    scan_fstring_parts(quote_at + quotes, body_end, raw, false, *parts);
+    pos_ = saved;
   }
   emit(TokenKind::String, begin, pos(), fstring ? std::string() : std::move(value), bytes);
+  if (parts) toks_.back().fstring = std::move(parts);
   if (!closed) {
     toks_.back().unterminated = true;
     close_brackets_after_unterminated_string(quote_at + (triple ? 3 : 1));

@@ -20,6 +20,14 @@ class Lexer {
   std::vector<Token> run();
 
  private:
+  /// A lexer for the expression of an f-string field, text_[b, e) of the
+  /// same file: as inside brackets (newlines join), ending with EndOfFile at `e`.
+  Lexer(source::FileId file, diag::DiagnosticEngine& diags, std::string_view text, uint32_t b, uint32_t e);
+  std::vector<Token> run_field();
+  /// The main loop: tokens until the end of the text.
+  void scan_tokens();
+
+ private:
   /// One level of the indentation stack. `col` is the width with tabs to
   /// multiples of 8, `altcol` with tabs of width 1 (CPython's ambiguity
   /// check). A `silent` level was pushed during error recovery without an
@@ -60,6 +68,12 @@ class Lexer {
   void lex_string(uint32_t begin, bool raw, bool bytes, bool fstring);
   void scan_escape(std::string& value, bool bytes, bool report);
   void skip_nested_string();
+  /// Splits an f-string's text from `p` into `out`: literal text and fields.
+  /// In a format spec (`in_spec`) it stops at the '}' closing the field.
+  /// Returns where it stopped. Reports malformed fields (E0104).
+  size_t scan_fstring_parts(size_t p, size_t end, bool raw, bool in_spec, std::vector<FStringPart>& out);
+  /// At the '{' of a field at `p`: appends the field; returns the offset after its '}'.
+  size_t scan_fstring_field(size_t p, size_t end, bool raw, std::vector<FStringPart>& out);
   /// After an unterminated string whose text starts at `body_begin` and
   /// ends at `pos_`: closes the brackets open around it, keeping the outer
   /// ones its text does not close if the next line looks like a

@@ -1,9 +1,10 @@
 // Expressions, from Python's lowest precedence (conditional expressions) to
 // atoms, one method per grammar rule; literals (int64 integers, floats,
-// concatenated strings); calls, attributes, subscripts and slices; and the
-// E0206 reports for expression forms outside the tileslc subset (lambda,
-// comprehensions, generator expressions, set literals, star-expressions,
-// await, yield, walrus, imaginary and bytes literals).
+// concatenated strings, f-strings); calls, attributes, subscripts and slices;
+// lambda, comprehensions, generator expressions, set and dict displays,
+// star-expressions, await, yield and walrus (parsed; sema reports those it
+// cannot compile where it reaches them); E0206 for imaginary and bytes
+// literals.
 // Node ranges run from the first token of the rule to the last one, as in
 // Python's ast: `(a + b) * c` spans from '(' to 'c'; a group `(a)` is the
 // inner node with the inner range.
@@ -140,48 +141,77 @@ ExprPtr Parser::parse_star_expressions() {
   return t;
 }
 
-// star_expression: '*' bitwise_or  (E0206) | expression
+// star_expression: '*' bitwise_or | expression
 ExprPtr Parser::parse_star_expression() {
   if (!at(TokenKind::Star)) return parse_expression();
   const Token& star = advance();
   ExprPtr e = parse_bitwise_or();
   if (!e) return nullptr;
-  unsupported(range_from(star.range.begin), "star expressions (*x) are not supported in tileslc");
-  return nullptr;
+  auto st = std::make_unique<ast::Starred>(range_from(star.range.begin));
+  st->value = std::move(e);
+  return st;
 }
 
-// star_named_expression: '*' bitwise_or  (E0206) | named_expression
+// star_named_expression: '*' bitwise_or | named_expression
 ExprPtr Parser::parse_star_named_expression() {
   if (at(TokenKind::Star)) return parse_star_expression();
   return parse_named_expression();
 }
 
-// named_expression: NAME ':=' expression  (E0206) | expression !':='
+// named_expression: NAME ':=' expression | expression !':='
 ExprPtr Parser::parse_named_expression() {
   uint32_t begin = cur().range.begin;
   ExprPtr e = parse_expression();
-  if (e && at(TokenKind::ColonEqual)) {
-    unsupported({file_, begin, cur().range.end},
-                "assignment expressions (:=) are not supported in tileslc");
+  if (!e || !at(TokenKind::ColonEqual)) return e;
+  if (e->kind != ast::ExprKind::Name) {
+    report(Kind::InvalidAssignTarget, e->range, "cannot use an assignment expression (:=) with this expression")
+        ->help("the target of ':=' is a single name");
     return nullptr;
   }
-  return e;
+  advance();
+  ExprPtr value = parse_expression();
+  if (!value) return nullptr;
+  auto n = std::make_unique<ast::NamedExpr>(range_from(begin));
+  n->target = std::move(e);
+  n->value = std::move(value);
+  return n;
+}
+
+// lambdef: 'lambda' [params] ':' expression
+ExprPtr Parser::parse_lambda() {
+  uint32_t begin = advance().range.begin;
+  auto l = std::make_unique<ast::Lambda>(SourceRange{});
+  if (!parse_params(l->params, TokenKind::Colon)) return nullptr;
+  l->body = parse_expression();
+  if (!l->body) return nullptr;
+  l->range = range_from(begin);
+  return l;
+}
+
+// yield_expr: 'yield' 'from' expression | 'yield' [star_expressions]
+ExprPtr Parser::parse_yield() {
+  uint32_t begin = advance().range.begin;
+  auto y = std::make_unique<ast::Yield>(SourceRange{});
+  if (consume(TokenKind::From)) {
+    y->is_from = true;
+    y->value = parse_expression();
+    if (!y->value) return nullptr;
+  } else if (can_start_expression(cur().kind)) {
+    y->value = parse_star_expressions();
+    if (!y->value) return nullptr;
+  }
+  y->range = range_from(begin);
+  return y;
 }
 
 // expression: disjunction 'if' disjunction 'else' expression
 //           | disjunction
-//           | lambdef | yield_expr                               (E0206)
+//           | lambdef | yield_expr   (yield only where Python allows it: not checked)
 ExprPtr Parser::parse_expression() {
   DepthGuard guard(expr_depth_);
   if (too_deep(expr_depth_, cur(), "expressions")) return nullptr;
-  if (at(TokenKind::Lambda)) {
-    unsupported(cur().range, "lambda expressions are not supported in tileslc");
-    return nullptr;
-  }
-  if (at(TokenKind::Yield)) {
-    unsupported(cur().range, "yield expressions are not supported in tileslc");
-    return nullptr;
-  }
+  if (at(TokenKind::Lambda)) return parse_lambda();
+  if (at(TokenKind::Yield)) return parse_yield();
   uint32_t begin = cur().range.begin;
   ExprPtr body = parse_disjunction();
   if (!body || !at(TokenKind::If)) return body;
@@ -372,14 +402,22 @@ ExprPtr Parser::parse_factor() {
 }
 
 // power: await_primary '**' factor | await_primary
-// await_primary: 'await' primary  (E0206) | primary
+// await_primary: 'await' primary | primary
 ExprPtr Parser::parse_power() {
-  if (at(TokenKind::Await)) {
-    unsupported(cur().range, "await expressions are not supported in tileslc");
-    return nullptr;
-  }
   uint32_t begin = cur().range.begin;
-  ExprPtr base = parse_primary();
+  ExprPtr base;
+  if (at(TokenKind::Await)) {
+    advance();
+    DepthGuard guard(expr_depth_);
+    if (too_deep(expr_depth_, cur(), "expressions")) return nullptr;
+    ExprPtr operand = parse_primary();
+    if (!operand) return nullptr;
+    auto a = std::make_unique<ast::Await>(range_from(begin));
+    a->value = std::move(operand);
+    base = std::move(a);
+  } else {
+    base = parse_primary();
+  }
   if (!base || !at(TokenKind::DoubleStar)) return base;
   const Token& op_tok = advance();
   DepthGuard guard(expr_depth_);
@@ -434,29 +472,31 @@ ExprPtr Parser::parse_primary() {
 
 // arguments: args [','] &')'
 // args: (starred_expression | named_expression !'=') (',' ...)* [',' kwargs] | kwargs
-// kwarg: NAME '=' expression | '**' expression                    ('**' is E0206)
-// starred_expression: '*' expression                                (E0206)
-// genexp argument: named_expression for_if_clauses                  (E0206)
+// kwarg: NAME '=' expression | '**' expression
+// starred_expression: '*' expression
+// genexp argument (the only argument): named_expression for_if_clauses
 ExprPtr Parser::parse_call(ExprPtr func, uint32_t begin) {
-  size_t open = pos_;
-  advance();  // '('
+  const Token& open = advance();  // '('
   DepthGuard brackets(bracket_depth_);
   auto call = std::make_unique<ast::Call>(SourceRange{});
   call->func = std::move(func);
   bool bad_arguments = false;  // an argument error was reported: no Call node
   bool reported_positional = false;
   while (!at(TokenKind::RParen)) {
-    if (at(TokenKind::Star) || at(TokenKind::DoubleStar)) {
-      bool kw = at(TokenKind::DoubleStar);
+    if (at(TokenKind::DoubleStar)) {
+      ast::Keyword k;
+      k.name_range = advance().range;  // the '**'
+      k.value = parse_expression();
+      if (!k.value) return nullptr;
+      call->keywords.push_back(std::move(k));
+    } else if (at(TokenKind::Star)) {
       const Token& star = advance();
       ExprPtr e = parse_expression();
       if (!e) return nullptr;
-      unsupported(range_from(star.range.begin),
-                  kw ? "keyword argument unpacking (**) in calls is not supported in tileslc"
-                     : "star-arguments (*args) in calls are not supported in tileslc");
-      return nullptr;
-    }
-    if (at(TokenKind::Identifier) && peek().kind == TokenKind::Equal) {
+      auto st = std::make_unique<ast::Starred>(range_from(star.range.begin));
+      st->value = std::move(e);
+      call->args.push_back(std::move(st));
+    } else if (at(TokenKind::Identifier) && peek().kind == TokenKind::Equal) {
       ast::Keyword k;
       k.name_range = cur().range;
       k.name = advance().text;
@@ -477,15 +517,26 @@ ExprPtr Parser::parse_call(ExprPtr func, uint32_t begin) {
       ExprPtr arg = parse_named_expression();
       if (!arg) return nullptr;
       if (at(TokenKind::For) || at(TokenKind::Async)) {
-        report_comprehension(open, "generator expressions");
-        return nullptr;
+        // f(x for x in y): the generator's range is the call's parentheses, as in Python's ast.
+        if (!call->args.empty() || !call->keywords.empty()) {
+          report(Kind::ExpectedToken, arg->range,
+                 "a generator expression must be parenthesized unless it is the only argument");
+          return nullptr;
+        }
+        ExprPtr gen =
+            parse_comprehension(ast::CompKind::Generator, std::move(arg), nullptr, open.range.begin, TokenKind::RParen);
+        if (!gen) return nullptr;
+        call->args.push_back(std::move(gen));
+        call->range = range_from(begin);
+        return call;
       }
       if (!call->keywords.empty() && !reported_positional) {
         // Once per call: the positionals after the first one are the same mistake.
         const ast::Keyword& last = call->keywords.back();
         report(Kind::PositionalAfterKeyword, arg->range,
-               "positional argument follows keyword argument '" + last.name + "'")
-            ->label(last.name_range, "keyword argument here");
+               last.name.empty() ? std::string("positional argument follows keyword argument unpacking")
+                                 : "positional argument follows keyword argument '" + last.name + "'")
+            ->label(last.name_range, last.name.empty() ? "unpacked here" : "keyword argument here");
         bad_arguments = reported_positional = true;
       }
       call->args.push_back(std::move(arg));
@@ -578,12 +629,8 @@ ExprPtr Parser::parse_atom() {
     case TokenKind::LParen: return parse_paren();
     case TokenKind::LBracket: return parse_list();
     case TokenKind::LBrace: return parse_brace();
-    case TokenKind::Lambda:
-      unsupported(t.range, "lambda expressions are not supported in tileslc");
-      return nullptr;
-    case TokenKind::Yield:
-      unsupported(t.range, "yield expressions are not supported in tileslc");
-      return nullptr;
+    case TokenKind::Lambda: return parse_lambda();
+    case TokenKind::Yield: return parse_yield();
     default:
       report_expected(Kind::ExpectedExpression, "an expression");
       return nullptr;
@@ -623,36 +670,135 @@ ExprPtr Parser::parse_number() {
   return e;
 }
 
-// strings: STRING+   (adjacent literals concatenate; bytes are E0206)
+namespace {
+
+/// Appends literal text to a JoinedStr's parts, merging it into a literal
+/// that ends the parts already (as Python's ast has one Constant there).
+void add_literal(std::vector<ExprPtr>& parts, std::string text, SourceRange r) {
+  if (text.empty()) return;
+  if (!parts.empty())
+    if (auto* last = parts.back()->as<ast::StrLit>()) {
+      last->value += text;
+      last->range = SourceRange::join(last->range, r);
+      return;
+    }
+  auto lit = std::make_unique<ast::StrLit>(r);
+  lit->value = std::move(text);
+  parts.push_back(std::move(lit));
+}
+
+}  // namespace
+
+// strings: STRING+   (adjacent literals concatenate; with an f-string among
+// them they make one JoinedStr; bytes are E0206)
 ExprPtr Parser::parse_strings() {
-  uint32_t begin = cur().range.begin;
+  const uint32_t begin = cur().range.begin;
   std::string value;
   bool bytes = false;
+  bool joined = false;
+  bool ok = true;
+  std::vector<ExprPtr> parts;  // once joined: StrLit and FormattedValue
   while (at(TokenKind::String)) {
     const Token& t = advance();
     if (t.is_bytes && !bytes) {
       unsupported(t.range, "bytes literals are not supported in tileslc");
       bytes = true;
     }
-    value += t.text;
+    if (!t.fstring) {
+      if (joined)
+        add_literal(parts, t.text, t.range);
+      else
+        value += t.text;
+      continue;
+    }
+    if (!joined) add_literal(parts, std::move(value), {file_, begin, t.range.begin});
+    joined = true;
+    ok = parse_fstring_parts(*t.fstring, parts) && ok;
   }
-  if (bytes) return nullptr;
-  auto e = std::make_unique<ast::StrLit>(range_from(begin));
-  e->value = std::move(value);
+  if (bytes || !ok) return nullptr;
+  if (!joined) {
+    auto e = std::make_unique<ast::StrLit>(range_from(begin));
+    e->value = std::move(value);
+    return e;
+  }
+  auto j = std::make_unique<ast::JoinedStr>(range_from(begin));
+  j->values = std::move(parts);
+  return j;
+}
+
+bool Parser::parse_fstring_parts(const std::vector<lex::FStringPart>& parts, std::vector<ExprPtr>& out) {
+  bool ok = true;
+  for (const auto& part : parts) {
+    if (!part.is_field) {
+      add_literal(out, part.literal, part.range);
+      continue;
+    }
+    auto f = std::make_unique<ast::FormattedValue>(part.range);
+    f->value = parse_fstring_field(part);
+    f->conversion = part.conversion;
+    if (part.has_spec) {
+      auto spec = std::make_unique<ast::JoinedStr>(part.range);
+      ok = parse_fstring_parts(part.spec, spec->values) && ok;
+      if (!spec->values.empty())
+        spec->range = SourceRange::join(spec->values.front()->range, spec->values.back()->range);
+      f->format_spec = std::move(spec);
+    }
+    if (!f->value) {
+      ok = false;
+      continue;
+    }
+    out.push_back(std::move(f));
+  }
+  return ok;
+}
+
+// fstring_replacement_field: '{' (yield_expr | star_expressions) ['='] ['!' NAME] [':' format_spec] '}'
+ExprPtr Parser::parse_fstring_field(const lex::FStringPart& field) {
+  Parser sub(field.tokens, file_, diags_, sm_);
+  sub.expr_depth_ = expr_depth_;
+  ExprPtr e = sub.at(TokenKind::Yield) ? sub.parse_yield() : sub.parse_star_expressions();
+  if (!e) return nullptr;
+  if (!sub.at(TokenKind::EndOfFile)) {
+    sub.report(Kind::ExpectedToken, sub.cur().range,
+               "expected '}', '!' or ':' after the f-string field's expression, found " + describe(sub.cur()));
+    return nullptr;
+  }
   return e;
 }
 
-void Parser::report_comprehension(size_t open, std::string what) {
-  size_t close = matching_close(open);
-  SourceRange r{file_, tokens_[open].range.begin, tokens_[close].range.end};
-  unsupported(r, what + " are not supported in tileslc");
+// for_if_clauses: for_if_clause+
+// for_if_clause: ['async'] 'for' star_targets 'in' disjunction ('if' disjunction)*
+ExprPtr Parser::parse_comprehension(ast::CompKind kind, ExprPtr elt, ExprPtr value, uint32_t begin, TokenKind close) {
+  auto c = std::make_unique<ast::Comp>(SourceRange{});
+  c->comp = kind;
+  c->elt = std::move(elt);
+  c->value = std::move(value);
+  while (at(TokenKind::For) || (at(TokenKind::Async) && peek().kind == TokenKind::For)) {
+    ast::Comprehension g;
+    g.is_async = consume(TokenKind::Async);
+    advance();  // 'for'
+    g.target = parse_for_targets();
+    if (!g.target) return nullptr;
+    if (!expect(TokenKind::In, "after the comprehension's target")) return nullptr;
+    if (!check_target(*g.target, true, "assign to")) return nullptr;
+    g.iter = parse_disjunction();
+    if (!g.iter) return nullptr;
+    while (consume(TokenKind::If)) {
+      ExprPtr cond = parse_disjunction();
+      if (!cond) return nullptr;
+      g.ifs.push_back(std::move(cond));
+    }
+    c->generators.push_back(std::move(g));
+  }
+  if (!expect(close, "to close the comprehension")) return nullptr;
+  c->range = range_from(begin);
+  return c;
 }
 
 // tuple: '(' [star_named_expression ',' [star_named_expressions]] ')'
 // group: '(' named_expression ')'
-// genexp: '(' named_expression for_if_clauses ')'                  (E0206)
+// genexp: '(' named_expression for_if_clauses ')'
 ExprPtr Parser::parse_paren() {
-  size_t open = pos_;
   uint32_t begin = advance().range.begin;
   DepthGuard brackets(bracket_depth_);
   if (consume(TokenKind::RParen)) {
@@ -662,10 +808,8 @@ ExprPtr Parser::parse_paren() {
   }
   ExprPtr first = parse_star_named_expression();
   if (!first) return nullptr;
-  if (at(TokenKind::For) || at(TokenKind::Async)) {
-    report_comprehension(open, "generator expressions");
-    return nullptr;
-  }
+  if (at(TokenKind::For) || at(TokenKind::Async))
+    return parse_comprehension(ast::CompKind::Generator, std::move(first), nullptr, begin, TokenKind::RParen);
   if (consume(TokenKind::RParen)) return first;  // a group
   if (!at(TokenKind::Comma)) {
     report_expected(Kind::ExpectedToken, "')' to close '('");
@@ -687,19 +831,16 @@ ExprPtr Parser::parse_paren() {
 }
 
 // list: '[' [star_named_expressions] ']'
-// listcomp: '[' named_expression for_if_clauses ']'                (E0206)
+// listcomp: '[' named_expression for_if_clauses ']'
 ExprPtr Parser::parse_list() {
-  size_t open = pos_;
   uint32_t begin = advance().range.begin;
   DepthGuard brackets(bracket_depth_);
   std::vector<ExprPtr> elts;
   if (!at(TokenKind::RBracket)) {
     ExprPtr first = parse_star_named_expression();
     if (!first) return nullptr;
-    if (at(TokenKind::For) || at(TokenKind::Async)) {
-      report_comprehension(open, "list comprehensions");
-      return nullptr;
-    }
+    if (at(TokenKind::For) || at(TokenKind::Async))
+      return parse_comprehension(ast::CompKind::List, std::move(first), nullptr, begin, TokenKind::RBracket);
     elts.push_back(std::move(first));
     while (consume(TokenKind::Comma)) {
       if (at(TokenKind::RBracket)) break;
@@ -714,53 +855,74 @@ ExprPtr Parser::parse_list() {
   return l;
 }
 
-// dict: '{' [kvpair (',' kvpair)* [',']] '}'
-// kvpair: expression ':' expression | '**' bitwise_or              ('**' is E0206)
-// set: '{' star_named_expressions '}'                               (E0206)
-// dictcomp: '{' kvpair for_if_clauses '}'                           (E0206)
-// setcomp: '{' named_expression for_if_clauses '}'                  (E0206)
+// dict: '{' [double_starred_kvpair (',' double_starred_kvpair)* [',']] '}'
+// double_starred_kvpair: '**' bitwise_or | expression ':' expression
+// set: '{' star_named_expressions '}'
+// dictcomp: '{' kvpair for_if_clauses '}'
+// setcomp: '{' named_expression for_if_clauses '}'
 ExprPtr Parser::parse_brace() {
-  size_t open = pos_;
   uint32_t begin = advance().range.begin;
   DepthGuard brackets(bracket_depth_);
-  auto d = std::make_unique<ast::Dict>(SourceRange{});
-  bool first = true;
+  if (consume(TokenKind::RBrace)) return std::make_unique<ast::Dict>(range_from(begin));
+  // The first item decides: `**m` or `k: v` make a dict, anything else a set.
+  bool is_dict = at(TokenKind::DoubleStar);
+  std::vector<ExprPtr> keys, values;
+  if (!is_dict) {
+    ExprPtr first = parse_star_named_expression();
+    if (!first) return nullptr;
+    if (first->kind != ast::ExprKind::Starred && at(TokenKind::Colon)) {
+      is_dict = true;
+      advance();
+      ExprPtr value = parse_expression();
+      if (!value) return nullptr;
+      if (at(TokenKind::For) || at(TokenKind::Async))
+        return parse_comprehension(ast::CompKind::Dict, std::move(first), std::move(value), begin, TokenKind::RBrace);
+      keys.push_back(std::move(first));
+      values.push_back(std::move(value));
+      if (!consume(TokenKind::Comma)) {
+        if (!expect(TokenKind::RBrace, "or ',' in a dict")) return nullptr;
+        auto d = std::make_unique<ast::Dict>(range_from(begin));
+        d->keys = std::move(keys);
+        d->values = std::move(values);
+        return d;
+      }
+    } else {
+      if (at(TokenKind::For) || at(TokenKind::Async))
+        return parse_comprehension(ast::CompKind::Set, std::move(first), nullptr, begin, TokenKind::RBrace);
+      auto set = std::make_unique<ast::Set>(SourceRange{});
+      set->elts.push_back(std::move(first));
+      while (consume(TokenKind::Comma)) {
+        if (at(TokenKind::RBrace)) break;
+        ExprPtr e = parse_star_named_expression();
+        if (!e) return nullptr;
+        set->elts.push_back(std::move(e));
+      }
+      if (!expect(TokenKind::RBrace, "or ',' in a set")) return nullptr;
+      set->range = range_from(begin);
+      return set;
+    }
+  }
   while (!at(TokenKind::RBrace)) {
-    if (at(TokenKind::DoubleStar)) {
-      const Token& star = advance();
+    if (consume(TokenKind::DoubleStar)) {
       ExprPtr e = parse_bitwise_or();
       if (!e) return nullptr;
-      unsupported(range_from(star.range.begin), "dict unpacking (**) is not supported in tileslc");
-      return nullptr;
+      keys.push_back(nullptr);
+      values.push_back(std::move(e));
+    } else {
+      ExprPtr key = parse_expression();
+      if (!key) return nullptr;
+      if (!expect(TokenKind::Colon, "after a dict key")) return nullptr;
+      ExprPtr value = parse_expression();
+      if (!value) return nullptr;
+      keys.push_back(std::move(key));
+      values.push_back(std::move(value));
     }
-    ExprPtr key = first ? parse_star_named_expression() : parse_expression();
-    if (!key) return nullptr;
-    if (first) {
-      if (at(TokenKind::For) || at(TokenKind::Async)) {
-        report_comprehension(open, "set comprehensions");
-        return nullptr;
-      }
-      if (at(TokenKind::Comma) || at(TokenKind::RBrace)) {
-        size_t close = matching_close(open);
-        unsupported({file_, begin, tokens_[close].range.end},
-                    "set literals are not supported in tileslc");
-        return nullptr;
-      }
-    }
-    if (!expect(TokenKind::Colon, "after a dict key")) return nullptr;
-    ExprPtr value = parse_expression();
-    if (!value) return nullptr;
-    if (first && (at(TokenKind::For) || at(TokenKind::Async))) {
-      report_comprehension(open, "dict comprehensions");
-      return nullptr;
-    }
-    first = false;
-    d->keys.push_back(std::move(key));
-    d->values.push_back(std::move(value));
     if (!consume(TokenKind::Comma)) break;
   }
   if (!expect(TokenKind::RBrace, "or ',' in a dict")) return nullptr;
-  d->range = range_from(begin);
+  auto d = std::make_unique<ast::Dict>(range_from(begin));
+  d->keys = std::move(keys);
+  d->values = std::move(values);
   return d;
 }
 

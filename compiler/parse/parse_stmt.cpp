@@ -1,8 +1,8 @@
 // Statements: simple statements (expression statements, the assignment
-// forms, return, pass, break, continue, assert, import) and compound ones
-// (if/elif/else, for, while, def with decorators), plus the E0206 reports
-// for statements outside the tileslc subset (class, with, try, async,
-// global, nonlocal, del, raise), which are skipped whole.
+// forms, return, pass, break, continue, assert, import, raise, del, global,
+// nonlocal) and compound ones (if/elif/else, for, while, def and class with
+// decorators, with, try/except/else/finally, async def/for/with). Those sema
+// cannot compile are still parsed: sema reports them where it reaches them.
 #include <optional>
 
 #include "parse/parser.h"
@@ -53,6 +53,13 @@ const char* describe_target(const ast::Expr& e) {
     case K::BoolOp: return "a boolean expression";
     case K::Compare: return "a comparison";
     case K::IfExp: return "a conditional expression";
+    case K::Lambda: return "a lambda";
+    case K::Comp: return "a comprehension";
+    case K::Set: return "a set display";
+    case K::JoinedStr: return "an f-string";
+    case K::NamedExpr: return "an assignment expression";
+    case K::Yield: return "a yield expression";
+    case K::Await: return "an await expression";
     default: return "this expression";
   }
 }
@@ -65,6 +72,9 @@ bool Parser::check_target(const ast::Expr& e, bool allow_sequence, std::string_v
     case ast::ExprKind::Attribute:
     case ast::ExprKind::Subscript:
       return true;
+    case ast::ExprKind::Starred:
+      if (!allow_sequence) break;
+      return check_target(*e.as<ast::Starred>()->value, false, verb);
     case ast::ExprKind::Tuple:
       if (!allow_sequence) break;
       for (const auto& elt : e.as<ast::Tuple>()->elts)
@@ -87,7 +97,7 @@ bool Parser::check_target(const ast::Expr& e, bool allow_sequence, std::string_v
 
 // statement: compound_stmt | simple_stmts
 // compound_stmt: function_def | if_stmt | for_stmt | while_stmt
-//              | class_def | with_stmt | try_stmt | async_stmt   (E0206)
+//              | class_def | with_stmt | try_stmt | async_stmt
 bool Parser::parse_statement(Body& out) {
   chain_ops_ = 0;
   StmtPtr s;
@@ -98,20 +108,10 @@ bool Parser::parse_statement(Body& out) {
     case TokenKind::For: s = parse_for(); break;
     case TokenKind::Def: s = parse_function_def({}); break;
     case TokenKind::At: s = parse_decorated(); break;
-    case TokenKind::Class:
-      skip_unsupported_compound(t, "classes are not supported in tileslc kernels");
-      return false;
-    case TokenKind::With:
-      skip_unsupported_compound(t, "with statements are not supported in tileslc");
-      return false;
-    case TokenKind::Try:
-      skip_unsupported_compound(t, "try statements are not supported in tileslc");
-      return false;
-    case TokenKind::Async:
-      skip_unsupported_compound(t, peek().kind == TokenKind::Def
-                                       ? "async functions are not supported in tileslc"
-                                       : "async statements are not supported in tileslc");
-      return false;
+    case TokenKind::Class: s = parse_class_def({}); break;
+    case TokenKind::With: s = parse_with(nullptr); break;
+    case TokenKind::Try: s = parse_try(); break;
+    case TokenKind::Async: s = parse_async({}); break;
     case TokenKind::Elif:
     case TokenKind::Else:
     case TokenKind::Except:
@@ -124,16 +124,6 @@ bool Parser::parse_statement(Body& out) {
   if (!s) return false;
   out.push_back(std::move(s));
   return true;
-}
-
-void Parser::skip_unsupported_compound(const Token& kw, std::string message) {
-  bool is_try = kw.kind == TokenKind::Try;
-  unsupported(kw.range, std::move(message));
-  skip_rest_of_statement();
-  if (is_try) {
-    while (at(TokenKind::Except) || at(TokenKind::Else) || at(TokenKind::Finally))
-      skip_rest_of_statement();
-  }
 }
 
 // simple_stmts: simple_stmt (';' simple_stmt)* [';'] NEWLINE
@@ -160,7 +150,7 @@ bool Parser::parse_simple_stmts(Body& out) {
 
 // simple_stmt: assignment | star_expressions | return_stmt | import_stmt
 //            | 'pass' | 'break' | 'continue' | assert_stmt
-//            | raise_stmt | del_stmt | global_stmt | nonlocal_stmt   (E0206)
+//            | raise_stmt | del_stmt | global_stmt | nonlocal_stmt
 StmtPtr Parser::parse_simple_stmt() {
   const Token& t = cur();
   switch (t.kind) {
@@ -172,17 +162,9 @@ StmtPtr Parser::parse_simple_stmt() {
     case TokenKind::Import: return parse_import();
     case TokenKind::From: return parse_import_from();
     case TokenKind::Global:
-      unsupported(t.range, "global declarations are not supported in tileslc");
-      return nullptr;
-    case TokenKind::Nonlocal:
-      unsupported(t.range, "nonlocal declarations are not supported in tileslc");
-      return nullptr;
-    case TokenKind::Del:
-      unsupported(t.range, "del statements are not supported in tileslc");
-      return nullptr;
-    case TokenKind::Raise:
-      unsupported(t.range, "raise statements are not supported in tileslc");
-      return nullptr;
+    case TokenKind::Nonlocal: return parse_global();
+    case TokenKind::Del: return parse_del();
+    case TokenKind::Raise: return parse_raise();
     default:
       if (!can_start_expression(t.kind)) {
         report_expected(Kind::ExpectedStatement, "a statement");
@@ -425,41 +407,42 @@ StmtPtr Parser::parse_while() {
   return s;
 }
 
-// for_stmt: 'for' star_targets 'in' star_expressions ':' block [else_block]
-// star_targets: star_target (',' star_target)* [',']
-StmtPtr Parser::parse_for() {
-  const Token& kw = advance();
+// star_targets: star_target (',' star_target)* [',']   (followed by 'in')
+// star_target: '*' bitwise_or | bitwise_or
+ExprPtr Parser::parse_for_targets() {
   // Targets are parsed at bitwise_or level, so 'in' ends them.
   uint32_t tbegin = cur().range.begin;
-  ExprPtr target;
-  {
-    std::vector<ExprPtr> elts;
-    bool tuple = false;
-    while (true) {
-      ExprPtr e;
-      if (at(TokenKind::Star)) {
-        const Token& star = advance();
-        e = parse_bitwise_or();
-        if (!e) return nullptr;
-        unsupported(SourceRange::join(star.range, e->range),
-                    "star expressions (*x) are not supported in tileslc");
-        return nullptr;
-      }
+  std::vector<ExprPtr> elts;
+  bool tuple = false;
+  while (true) {
+    ExprPtr e;
+    if (at(TokenKind::Star)) {
+      const Token& star = advance();
+      ExprPtr inner = parse_bitwise_or();
+      if (!inner) return nullptr;
+      auto st = std::make_unique<ast::Starred>(range_from(star.range.begin));
+      st->value = std::move(inner);
+      e = std::move(st);
+    } else {
       e = parse_bitwise_or();
       if (!e) return nullptr;
-      elts.push_back(std::move(e));
-      if (!consume(TokenKind::Comma)) break;
-      tuple = true;
-      if (at(TokenKind::In)) break;
     }
-    if (tuple) {
-      auto t = std::make_unique<ast::Tuple>(range_from(tbegin));
-      t->elts = std::move(elts);
-      target = std::move(t);
-    } else {
-      target = std::move(elts.front());
-    }
+    elts.push_back(std::move(e));
+    if (!consume(TokenKind::Comma)) break;
+    tuple = true;
+    if (at(TokenKind::In)) break;
   }
+  if (!tuple) return std::move(elts.front());
+  auto t = std::make_unique<ast::Tuple>(range_from(tbegin));
+  t->elts = std::move(elts);
+  return t;
+}
+
+// for_stmt: ['async'] 'for' star_targets 'in' star_expressions ':' block [else_block]
+StmtPtr Parser::parse_for(const Token* async_kw) {
+  const Token& kw = advance();
+  ExprPtr target = parse_for_targets();
+  if (!target) return nullptr;
   if (!expect(TokenKind::In, "after the for loop target")) return nullptr;
   if (!check_target(*target, true, "assign to")) return nullptr;
   ExprPtr iter = parse_star_expressions();
@@ -468,15 +451,15 @@ StmtPtr Parser::parse_for() {
   auto s = std::make_unique<ast::For>(SourceRange{});
   s->target = std::move(target);
   s->iter = std::move(iter);
+  s->is_async = async_kw != nullptr;
   if (!parse_block(s->body, "'for' statement", kw.range)) return nullptr;
   if (at(TokenKind::Else) && !parse_else_block(s->orelse, "'else' statement")) return nullptr;
-  s->range = range_from(kw.range.begin);
+  s->range = range_from((async_kw ? *async_kw : kw).range.begin);
   return s;
 }
 
 // decorators: ('@' named_expression NEWLINE)+
-// decorated: decorators function_def
-//          | decorators class_def | decorators async_stmt      (E0206)
+// decorated: decorators (function_def | class_def | 'async' function_def)
 StmtPtr Parser::parse_decorated() {
   std::vector<ExprPtr> decorators;
   while (at(TokenKind::At)) {
@@ -493,20 +476,18 @@ StmtPtr Parser::parse_decorated() {
   switch (cur().kind) {
     case TokenKind::Def:
       return parse_function_def(std::move(decorators));
-    case TokenKind::Class:
-      skip_unsupported_compound(cur(), "classes are not supported in tileslc kernels");
-      return nullptr;
+    case TokenKind::Class: return parse_class_def(std::move(decorators));
     case TokenKind::Async:
-      skip_unsupported_compound(cur(), "async functions are not supported in tileslc");
+      if (peek().kind == TokenKind::Def) return parse_async(std::move(decorators));
+      advance();
+      report_expected(Kind::ExpectedToken, "'def' after 'async' and decorators");
       return nullptr;
-    default:
-      report_expected(Kind::ExpectedToken, "'def' after decorators");
-      return nullptr;
+    default: report_expected(Kind::ExpectedToken, "'def' or 'class' after decorators"); return nullptr;
   }
 }
 
-// function_def: 'def' NAME '(' [params] ')' ['->' expression] ':' block
-StmtPtr Parser::parse_function_def(std::vector<ExprPtr> decorators) {
+// function_def: ['async'] 'def' NAME '(' [params] ')' ['->' expression] ':' block
+StmtPtr Parser::parse_function_def(std::vector<ExprPtr> decorators, const Token* async_kw) {
   const Token& kw = advance();
   if (!at(TokenKind::Identifier)) {
     report_expected(Kind::ExpectedToken, "a function name after 'def'");
@@ -516,11 +497,12 @@ StmtPtr Parser::parse_function_def(std::vector<ExprPtr> decorators) {
   s->decorators = std::move(decorators);
   s->name_range = cur().range;
   s->name = advance().text;
+  s->is_async = async_kw != nullptr;
   if (!expect(TokenKind::LParen, "after the function name")) return nullptr;
   size_t errors_before = diags_.error_count();
   {
     DepthGuard brackets(bracket_depth_);
-    if (!parse_params(s->params)) return nullptr;
+    if (!parse_params(s->params, TokenKind::RParen)) return nullptr;
   }
   bool header_errors = diags_.error_count() != errors_before;  // E0207, E0208
   if (consume(TokenKind::Arrow)) {
@@ -530,28 +512,47 @@ StmtPtr Parser::parse_function_def(std::vector<ExprPtr> decorators) {
   if (!expect(TokenKind::Colon, "after the function signature")) return nullptr;
   if (!parse_block(s->body, "function definition", kw.range)) return nullptr;
   if (header_errors) return nullptr;  // body was parsed for its own errors
-  s->range = range_from(kw.range.begin);
+  s->range = range_from((async_kw ? *async_kw : kw).range.begin);
   return s;
 }
 
-// params: param_item (',' param_item)* [',']   followed by ')'
-// param_item: NAME [':' expression] ['=' expression]
-//           | '*'                  (the following parameters are keyword-only)
-//           | '*' NAME | '**' NAME | '/'                       (E0206)
-bool Parser::parse_params(std::vector<ast::Param>& params) {
+// params: param_item (',' param_item)* [',']   followed by `close`
+// param_item: NAME [':' expression] ['=' expression]     (no annotation in a lambda)
+//           | '*' [NAME [':' expression]]  (the following parameters are keyword-only)
+//           | '**' NAME [':' expression]  | '/'  (the preceding ones are positional-only)
+bool Parser::parse_params(std::vector<ast::Param>& params, TokenKind close) {
+  const bool lambda = close == TokenKind::Colon;
   bool seen_star = false;
+  bool seen_slash = false;
+  bool seen_kwargs = false;
   SourceRange star_range;
   bool after_star_param = false;
   std::optional<size_t> last_default;  // index of the last parameter with a default
   bool reported_default_order = false;  // E0208 once: one misplaced default, one error
-  while (!at(TokenKind::RParen)) {
+  // name [':' annotation]: a parameter's name and annotation, checked for duplicates.
+  auto named = [&](ast::Param& p) {
+    p.range = cur().range;
+    p.name = advance().text;
+    if (!lambda && consume(TokenKind::Colon)) {
+      p.annotation = parse_expression();
+      if (!p.annotation) return false;
+    }
+    for (const auto& q : params) {
+      if (q.name == p.name) {
+        report(Kind::DuplicateParameter, p.range, "duplicate parameter '" + p.name + "' in function definition")
+            ->label(q.range, "first declared here");
+        break;
+      }
+    }
+    return true;
+  };
+  while (!at(close)) {
+    if (seen_kwargs) {
+      report_expected(Kind::ExpectedToken, "no parameter after '**' parameter, " + quoted(close));
+      return false;
+    }
     if (at(TokenKind::Star)) {
       const Token& star = advance();
-      if (at(TokenKind::Identifier)) {
-        unsupported(SourceRange::join(star.range, cur().range),
-                    "variadic parameters (*args) are not supported in tileslc");
-        return false;
-      }
       if (seen_star) {
         report(Kind::ExpectedToken, star.range,
                "expected at most one '*' in a parameter list, found a second one");
@@ -559,35 +560,41 @@ bool Parser::parse_params(std::vector<ast::Param>& params) {
       }
       seen_star = true;
       star_range = star.range;
+      if (at(TokenKind::Identifier)) {
+        ast::Param p;
+        if (!named(p)) return false;
+        p.var_positional = true;
+        after_star_param = true;
+        params.push_back(std::move(p));
+      }
     } else if (at(TokenKind::DoubleStar)) {
-      SourceRange r = cur().range;
       advance();
-      if (at(TokenKind::Identifier)) r = SourceRange::join(r, cur().range);
-      unsupported(r, "variadic keyword parameters (**kwargs) are not supported in tileslc");
-      return false;
+      if (!at(TokenKind::Identifier)) {
+        report_expected(Kind::ExpectedToken, "a parameter name after '**'");
+        return false;
+      }
+      ast::Param p;
+      if (!named(p)) return false;
+      p.var_keyword = true;
+      params.push_back(std::move(p));
+      seen_kwargs = true;
     } else if (at(TokenKind::Slash)) {
-      unsupported(cur().range, "positional-only parameters ('/') are not supported in tileslc");
-      return false;
+      if (seen_slash || seen_star || params.empty()) {
+        report(Kind::ExpectedToken, cur().range,
+               seen_slash ? "expected at most one '/' in a parameter list, found a second one"
+                          : "expected '/' after at least one parameter and before '*'");
+        return false;
+      }
+      advance();
+      seen_slash = true;
+      for (auto& q : params) q.positional_only = true;
     } else if (at(TokenKind::Identifier)) {
       ast::Param p;
-      p.range = cur().range;
-      p.name = advance().text;
+      if (!named(p)) return false;
       p.keyword_only = seen_star;
-      if (consume(TokenKind::Colon)) {
-        p.annotation = parse_expression();
-        if (!p.annotation) return false;
-      }
       if (consume(TokenKind::Equal)) {
         p.default_value = parse_expression();
         if (!p.default_value) return false;
-      }
-      for (const auto& q : params) {
-        if (q.name == p.name) {
-          report(Kind::DuplicateParameter, p.range,
-                 "duplicate parameter '" + p.name + "' in function definition")
-              ->label(q.range, "first declared here");
-          break;
-        }
       }
       if (seen_star) after_star_param = true;
       if (p.default_value) {
@@ -602,8 +609,8 @@ bool Parser::parse_params(std::vector<ast::Param>& params) {
       }
       params.push_back(std::move(p));
     } else {
-      report_expected(Kind::ExpectedToken, params.empty() && !seen_star ? "a parameter name or ')'"
-                                                                        : "a parameter name");
+      report_expected(Kind::ExpectedToken, params.empty() && !seen_star ? "a parameter name or " + quoted(close)
+                                                                        : std::string("a parameter name"));
       return false;
     }
     if (!consume(TokenKind::Comma)) break;
@@ -613,12 +620,193 @@ bool Parser::parse_params(std::vector<ast::Param>& params) {
            "expected a keyword-only parameter after bare '*', found " + describe(cur()));
     return false;
   }
-  if (!at(TokenKind::RParen)) {
-    report_expected(Kind::ExpectedToken, "',' or ')' after a parameter");
+  if (!at(close)) {
+    report_expected(Kind::ExpectedToken, "',' or " + quoted(close) + " after a parameter");
     return false;
   }
   advance();
   return true;
+}
+
+// class_def: decorators? 'class' NAME ['(' [arguments] ')'] ':' block
+StmtPtr Parser::parse_class_def(std::vector<ExprPtr> decorators) {
+  const Token& kw = advance();
+  if (!at(TokenKind::Identifier)) {
+    report_expected(Kind::ExpectedToken, "a class name after 'class'");
+    return nullptr;
+  }
+  auto s = std::make_unique<ast::ClassDef>(SourceRange{});
+  s->decorators = std::move(decorators);
+  s->name_range = cur().range;
+  s->name = advance().text;
+  if (at(TokenKind::LParen)) {
+    // The header's arguments are a call's: parse them as one and keep its parts.
+    auto name = std::make_unique<ast::Name>(s->name_range);
+    ExprPtr call = parse_call(std::move(name), s->name_range.begin);
+    if (!call) return nullptr;
+    auto* c = call->as<ast::Call>();
+    s->bases = std::move(c->args);
+    s->keywords = std::move(c->keywords);
+  }
+  if (!expect(TokenKind::Colon, "after the class header")) return nullptr;
+  if (!parse_block(s->body, "class definition", kw.range)) return nullptr;
+  s->range = range_from(kw.range.begin);
+  return s;
+}
+
+// with_stmt: ['async'] 'with' '(' with_item (',' with_item)* [','] ')' ':' block
+//          | ['async'] 'with' with_item (',' with_item)* ':' block
+// with_item: expression ['as' star_target]
+StmtPtr Parser::parse_with(const Token* async_kw) {
+  const Token& kw = advance();
+  auto s = std::make_unique<ast::With>(SourceRange{});
+  s->is_async = async_kw != nullptr;
+  // `with (a as b, c):` is a parenthesized item list; `with (a, b) as c:` is not.
+  size_t close = at(TokenKind::LParen) ? matching_close(pos_) : 0;
+  bool parens = close && tokens_[close].kind == TokenKind::RParen && close + 1 < tokens_.size() &&
+                tokens_[close + 1].kind == TokenKind::Colon;
+  std::optional<DepthGuard> brackets;
+  if (parens) {
+    advance();
+    brackets.emplace(bracket_depth_);
+  }
+  while (true) {
+    ast::WithItem item;
+    item.context_expr = parse_expression();
+    if (!item.context_expr) return nullptr;
+    if (consume(TokenKind::As)) {
+      item.optional_vars = at(TokenKind::Star) ? parse_star_expression() : parse_primary();
+      if (!item.optional_vars || !check_target(*item.optional_vars, true, "assign to")) return nullptr;
+    }
+    s->items.push_back(std::move(item));
+    if (!consume(TokenKind::Comma)) break;
+    if (parens && at(TokenKind::RParen)) break;
+  }
+  if (parens) {
+    if (!expect(TokenKind::RParen, "to close the with items")) return nullptr;
+    brackets.reset();
+  }
+  if (!expect(TokenKind::Colon, "after the with items")) return nullptr;
+  if (!parse_block(s->body, "'with' statement", kw.range)) return nullptr;
+  s->range = range_from((async_kw ? *async_kw : kw).range.begin);
+  return s;
+}
+
+// try_stmt: 'try' ':' block finally_block
+//         | 'try' ':' block except_block+ [else_block] [finally_block]
+//         | 'try' ':' block except_star_block+ [else_block] [finally_block]
+// except_block: 'except' ['*'] expression ['as' NAME] ':' block | 'except' ':' block
+// finally_block: 'finally' ':' block
+StmtPtr Parser::parse_try() {
+  const Token& kw = advance();
+  if (!expect(TokenKind::Colon, "after 'try'")) return nullptr;
+  auto s = std::make_unique<ast::Try>(SourceRange{});
+  if (!parse_block(s->body, "'try' statement", kw.range)) return nullptr;
+  while (at(TokenKind::Except)) {
+    const Token& ex = advance();
+    ast::ExceptHandler h;
+    bool star = consume(TokenKind::Star);
+    if (!s->handlers.empty() && star != s->is_star) {
+      report(Kind::ExpectedToken, ex.range, "cannot mix 'except' and 'except*' in one try statement");
+      return nullptr;
+    }
+    s->is_star = star;
+    if (!at(TokenKind::Colon) || star) {
+      h.type = parse_expression();
+      if (!h.type) return nullptr;
+      if (consume(TokenKind::As)) {
+        if (!at(TokenKind::Identifier)) {
+          report_expected(Kind::ExpectedToken, "a name after 'as'");
+          return nullptr;
+        }
+        h.name_range = cur().range;
+        h.name = advance().text;
+      }
+    }
+    if (!expect(TokenKind::Colon, "after the except clause")) return nullptr;
+    h.range = range_from(ex.range.begin);
+    if (!parse_block(h.body, "'except' statement", ex.range)) return nullptr;
+    s->handlers.push_back(std::move(h));
+  }
+  if (at(TokenKind::Else) && !s->handlers.empty() && !parse_else_block(s->orelse, "'else' statement")) return nullptr;
+  if (at(TokenKind::Finally)) {
+    const Token& fin = advance();
+    if (!expect(TokenKind::Colon, "after 'finally'")) return nullptr;
+    if (!parse_block(s->finalbody, "'finally' statement", fin.range)) return nullptr;
+  } else if (s->handlers.empty()) {
+    report_expected(Kind::ExpectedToken, "'except' or 'finally' after the try block");
+    return nullptr;
+  }
+  s->range = range_from(kw.range.begin);
+  return s;
+}
+
+// async_stmt: 'async' (function_def | with_stmt | for_stmt)
+StmtPtr Parser::parse_async(std::vector<ExprPtr> decorators) {
+  const Token& kw = advance();
+  switch (cur().kind) {
+    case TokenKind::Def: return parse_function_def(std::move(decorators), &kw);
+    case TokenKind::With: return parse_with(&kw);
+    case TokenKind::For: return parse_for(&kw);
+    default: report_expected(Kind::ExpectedToken, "'def', 'with' or 'for' after 'async'"); return nullptr;
+  }
+}
+
+// raise_stmt: 'raise' [expression ['from' expression]]
+StmtPtr Parser::parse_raise() {
+  uint32_t begin = advance().range.begin;
+  auto s = std::make_unique<ast::Raise>(SourceRange{});
+  if (can_start_expression(cur().kind)) {
+    s->exc = parse_expression();
+    if (!s->exc) return nullptr;
+    if (consume(TokenKind::From)) {
+      s->cause = parse_expression();
+      if (!s->cause) return nullptr;
+    }
+  }
+  s->range = range_from(begin);
+  return s;
+}
+
+// global_stmt: 'global' NAME (',' NAME)*
+// nonlocal_stmt: 'nonlocal' NAME (',' NAME)*
+StmtPtr Parser::parse_global() {
+  const Token& kw = advance();
+  std::vector<std::string> names;
+  do {
+    if (!at(TokenKind::Identifier)) {
+      report_expected(Kind::ExpectedToken, "a name after " + quoted(kw.kind));
+      return nullptr;
+    }
+    names.push_back(advance().text);
+  } while (consume(TokenKind::Comma));
+  if (kw.kind == TokenKind::Global) {
+    auto s = std::make_unique<ast::Global>(range_from(kw.range.begin));
+    s->names = std::move(names);
+    return s;
+  }
+  auto s = std::make_unique<ast::Nonlocal>(range_from(kw.range.begin));
+  s->names = std::move(names);
+  return s;
+}
+
+// del_stmt: 'del' del_targets
+// del_targets: del_target (',' del_target)* [',']
+StmtPtr Parser::parse_del() {
+  uint32_t begin = advance().range.begin;
+  ExprPtr e = parse_star_expressions();
+  if (!e) return nullptr;
+  auto s = std::make_unique<ast::Delete>(SourceRange{});
+  auto* t = e->as<ast::Tuple>();
+  if (t && !t->parenthesized) {
+    s->targets = std::move(t->elts);
+  } else {
+    s->targets.push_back(std::move(e));
+  }
+  for (const auto& target : s->targets)
+    if (!check_target(*target, true, "delete")) return nullptr;
+  s->range = range_from(begin);
+  return s;
 }
 
 }  // namespace tileslc::parse

@@ -105,10 +105,21 @@ class Parser {
   bool parse_block(Body& out, std::string_view header, SourceRange header_kw);
   StmtPtr parse_if(bool is_elif, int elif_count);
   StmtPtr parse_while();
-  StmtPtr parse_for();
+  /// `async_kw`: the 'async' before it, if any (the statement's range starts there).
+  StmtPtr parse_for(const Token* async_kw = nullptr);
+  /// for and comprehension targets: bitwise_or items (so 'in' ends them), `*x` allowed.
+  ExprPtr parse_for_targets();
   StmtPtr parse_decorated();
-  StmtPtr parse_function_def(std::vector<ExprPtr> decorators);
-  bool parse_params(std::vector<ast::Param>& params);
+  StmtPtr parse_function_def(std::vector<ExprPtr> decorators, const Token* async_kw = nullptr);
+  /// A def's parameters up to and including `close` (')'), or a lambda's (':').
+  bool parse_params(std::vector<ast::Param>& params, TokenKind close);
+  StmtPtr parse_class_def(std::vector<ExprPtr> decorators);
+  StmtPtr parse_with(const Token* async_kw);
+  StmtPtr parse_try();
+  StmtPtr parse_async(std::vector<ExprPtr> decorators);
+  StmtPtr parse_raise();
+  StmtPtr parse_global();
+  StmtPtr parse_del();
   StmtPtr parse_return();
   StmtPtr parse_assert();
   StmtPtr parse_import();
@@ -116,8 +127,6 @@ class Parser {
   bool parse_dotted_name(std::string& name, SourceRange& range, std::string_view context);
   StmtPtr parse_expr_or_assign();
   bool parse_else_block(Body& out, std::string_view owner);
-  /// Reports E0206 for an unsupported compound statement and skips it.
-  void skip_unsupported_compound(const Token& kw, std::string message);
   /// Checks an assignment, annotation, augmented-assignment or for target:
   /// a name, attribute or subscript, or (if `allow_sequence`) a tuple or list
   /// of targets. Reports E0205 "cannot <verb> <what>" and returns false if not.
@@ -150,9 +159,16 @@ class Parser {
   ExprPtr parse_list();
   ExprPtr parse_brace();
   ExprPtr parse_strings();
+  /// The parts of one f-string token, appended to `out` (StrLit and FormattedValue).
+  bool parse_fstring_parts(const std::vector<lex::FStringPart>& parts, std::vector<ExprPtr>& out);
+  /// A field's expression, from its own tokens (ending with EndOfFile).
+  ExprPtr parse_fstring_field(const lex::FStringPart& field);
   ExprPtr parse_number();
-  /// Reports a comprehension/generator expression at `open`..its closer.
-  void report_comprehension(size_t open, std::string what);
+  ExprPtr parse_lambda();
+  ExprPtr parse_yield();
+  /// After `elt` (and `value`, for a dict) at 'for' or 'async': the clauses,
+  /// then `close`; the node spans from `begin` to the closer.
+  ExprPtr parse_comprehension(ast::CompKind kind, ExprPtr elt, ExprPtr value, uint32_t begin, TokenKind close);
   ExprPtr binary_left(ExprPtr (Parser::*operand)(), bool (*op_of)(TokenKind, ast::BinOpKind&));
   bool can_start_expression(TokenKind k) const;
 

@@ -378,6 +378,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
   std::set<std::string> stride_symbols;  // symbols first bound by a stride
   // Parameters start poisoned: one that fails its annotation check is
   // reported once, and its uses in the body stay quiet.
+  check_def_supported(*def, def->name_range);
   for (const auto& p : def->params) f.env[p.name] = Binding{Value{}, "", p.range};
   for (const auto& p : def->params) bind_host_param(p, stride_symbols);
   exec_body(def->body);
@@ -725,6 +726,7 @@ int Evaluator::generate_kernel(const KernelCall& kc, const KernelSignature& sig,
   frames_.push_back(&f);
   struct Restore { Evaluator& ev; FnCtx* fn; ~Restore() { ev.fn_ = fn; ev.frames_.pop_back(); } } restore{*this, saved};
 
+  check_def_supported(*def, kc.range);
   // Pointer parameters first, in argument order; layout leaves after.
   for (size_t i = 0; i < def->params.size(); ++i) f.env[def->params[i].name] = Binding{kernel_param_value(kc, i), "", def->params[i].range};
   bind_kernel_leaves(sig);

@@ -97,6 +97,7 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
     abort_entry();
   }
   count_step(site.range);
+  check_def_supported(*def, site.range);
   Frame f;
   f.module = fn.module;
   f.def = def;

@@ -136,7 +136,7 @@ Value Evaluator::eval(const ast::Expr& e) {
       v.elts = std::make_shared<std::vector<Value>>(std::move(parts));
       return v;
     }
-    case K::Call: return eval_call(*e.as<ast::Call>());
+    case K::Call: check_call_supported(*e.as<ast::Call>()); return eval_call(*e.as<ast::Call>());
     case K::BinOp: {
       const auto* b = e.as<ast::BinOp>();
       Value l = eval(*b->lhs);
@@ -169,6 +169,8 @@ Value Evaluator::eval(const ast::Expr& e) {
       return result;
     }
     case K::IfExp: return eval_ifexp(*e.as<ast::IfExp>());
+    case K::Starred: case K::Set: case K::Lambda: case K::Comp: case K::NamedExpr: case K::Yield: case K::Await:
+    case K::JoinedStr: case K::FormattedValue: reject_unsupported(e);
   }
   fail(diag::Kind::UnsupportedOperation, e.range, "unsupported expression");
 }

@@ -249,6 +249,7 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
   if (const auto* n = target.as<ast::Name>()) return bind_name(n->id, std::move(v), target.range);
   if (target.kind == ast::ExprKind::Tuple || target.kind == ast::ExprKind::List) {
     const auto& elts = target.kind == ast::ExprKind::Tuple ? target.as<ast::Tuple>()->elts : target.as<ast::List>()->elts;
+    for (const auto& e : elts) if (e->kind == ast::ExprKind::Starred) reject_unsupported(*e);
     if (v.kind != Value::Kind::Tuple)
       fail(diag::Kind::TypeMismatch, r, "cannot unpack " + describe(v) + " into " + std::to_string(elts.size()) + " names");
     if (v.elts->size() != elts.size())
@@ -266,6 +267,7 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
     tensor_store(base, idx, v, target.range);
     return;
   }
+  if (target.kind == ast::ExprKind::Starred) reject_unsupported(target);
   fail(diag::Kind::InvalidAssignTarget, target.range, "cannot assign to this expression");
 }
 
@@ -319,11 +321,13 @@ Flow Evaluator::exec(const ast::Stmt& s) {
     case K::Break: case K::Continue: return exec_break_continue(s);
     case K::Assert: exec_assert(*s.as<ast::Assert>()); break;
     case K::If: return exec_if(*s.as<ast::If>());
-    case K::For: return exec_for(*s.as<ast::For>());
+    case K::For: if (s.as<ast::For>()->is_async) reject_unsupported(s); return exec_for(*s.as<ast::For>());
     case K::While: return exec_while(*s.as<ast::While>());
     case K::FunctionDef: exec_function_def(*s.as<ast::FunctionDef>()); break;
     case K::Import: exec_import(*s.as<ast::Import>()); break;
     case K::ImportFrom: exec_import_from(*s.as<ast::ImportFrom>()); break;
+    case K::ClassDef: case K::With: case K::Try: case K::Raise: case K::Global: case K::Nonlocal: case K::Delete:
+      reject_unsupported(s);
   }
   return Flow::Normal;
 }

@@ -145,6 +145,14 @@ class Evaluator {
   /// A host parameter annotated `cuda.CUstream` binds to the host function's stream; false for other annotations.
   bool bind_host_stream(const ast::Param& p, const Value& ann);
 
+  // ---- Python the parser accepts but sema does not compile yet (eval_unsupported.cpp): E0206 where reached
+  [[noreturn]] void reject_unsupported(const ast::Stmt& s);
+  [[noreturn]] void reject_unsupported(const ast::Expr& e);
+  /// E0206 for `*args`/`**kw` arguments of a call; nothing for a plain call.
+  void check_call_supported(const ast::Call& c);
+  /// E0206 at `site` for a call of an async function or one with `*args` or `**kwargs` parameters.
+  void check_def_supported(const ast::FunctionDef& def, source::SourceRange site);
+
   // ---- expressions (eval_expr.cpp)
   Value eval(const ast::Expr& e);
   Value eval_name(const ast::Name& n);

@@ -66,7 +66,9 @@ void read_expr(const ast::Expr* e, Names& out) {
       read_expr(i->body.get(), out);
       read_expr(i->test.get(), out);
       return read_expr(i->orelse.get(), out);
-    }
+    }    case K::Starred: case K::Set: case K::Lambda: case K::Comp: case K::NamedExpr: case K::Yield: case K::Await:
+    case K::JoinedStr: case K::FormattedValue:
+      return;  // E0206 where reached: their names are never looked up
   }
 }
 
@@ -149,6 +151,7 @@ std::vector<const ast::Name*> names_read(const ast::Stmt& s) {
     }
     case K::While: read_expr(s.as<ast::While>()->test.get(), out); break;
     case K::Pass: case K::Break: case K::Continue: case K::FunctionDef: case K::Import: case K::ImportFrom: break;
+    case K::ClassDef: case K::With: case K::Try: case K::Raise: case K::Global: case K::Nonlocal: case K::Delete: break;
   }
   return out;
 }

@@ -544,10 +544,18 @@ TEST_F(LexTest, NonAsciiInBytesReportedOncePerLiteral) {
   EXPECT_EQ(errors(), "E0113 1:8-1:10, E0113 1:21-1:23");
 }
 
-TEST_F(LexTest, FStringsAreRejectedButConsumed) {
+TEST_F(LexTest, FStringsAreOneTokenWithParts) {
   EXPECT_EQ(lex("x = f'a{b}c' + 1\n"), "Name(x) = Str() + Int(1) NEWLINE EOF");
-  EXPECT_EQ(errors(), "E0104 1:5-1:13");
-  EXPECT_EQ(message(), "f-strings are not supported yet, expected a plain string literal");
+  EXPECT_EQ(errors(), "");
+  const Token& t = toks[2];
+  ASSERT_TRUE(t.fstring);
+  ASSERT_EQ(t.fstring->size(), 3u);
+  EXPECT_EQ((*t.fstring)[0].literal, "a");
+  EXPECT_TRUE((*t.fstring)[1].is_field);
+  EXPECT_EQ(render((*t.fstring)[1].tokens), "Name(b) EOF");
+  EXPECT_EQ(sm.text((*t.fstring)[1].range), "{b}");
+  EXPECT_EQ(sm.text((*t.fstring)[1].expr_range), "b");
+  EXPECT_EQ((*t.fstring)[2].literal, "c");
 }
 
 TEST_F(LexTest, FStringPrefixesAndNesting) {
@@ -558,17 +566,21 @@ TEST_F(LexTest, FStringPrefixesAndNesting) {
       "f'{{literal}}'",           // doubled braces
       "f'''a\n{b}\nc'''",         // triple-quoted across lines
       "f'{d[\"}\"]}'",            // a closing brace inside a nested string
+      "f'{x!r:>{w}}'",            // conversion and a nested field in the spec
   };
   for (const char* src : srcs) {
     SCOPED_TRACE(src);
-    size_t before = diags.diagnostics().size();
     std::string text = src;
     lex(text + " + 1");
-    ASSERT_EQ(diags.diagnostics().size(), before + 1) << errors();
-    EXPECT_EQ(diag::info(diags.diagnostics().back().kind).code, "E0104");
-    EXPECT_EQ(sm.text(diags.diagnostics().back().range), text);
+    EXPECT_EQ(errors(), "");
     EXPECT_EQ(render(toks), "Str() + Int(1) NEWLINE EOF");
+    EXPECT_TRUE(toks[0].fstring);
   }
+}
+
+TEST_F(LexTest, MalformedFStrings) {
+  lex("f'{}' f'{x!z}' f'a}b' f'{ }'");
+  EXPECT_EQ(errors(), "E0104 1:3-1:5, E0104 1:9-1:13, E0104 1:19-1:20, E0104 1:25-1:28");
 }
 
 TEST_F(LexTest, UnterminatedFString) {
@@ -877,7 +889,7 @@ TEST_F(LexTest, EveryLexerDiagnosticKindIsProducible) {
   // full test above) or this test fails.
   const std::pair<const char*, std::string> cases[] = {
       {"E0101", "$"},          {"E0102", "'abc"},      {"E0103", "'\\x'"},
-      {"E0104", "f'x'"},       {"E0105", "0x"},        {"E0106", "if a:\n  b\n c\n"},
+      {"E0104", "f'{}'"},       {"E0105", "0x"},        {"E0106", "if a:\n  b\n c\n"},
       {"E0107", "if a:\n\tb\n        c\n"},         {"E0108", " x"},
       {"E0109", ")"},          {"E0110", "\xFF"},      {"E0111", "\\ x"},
       {"E0112", "(x"},         {"E0113", "b'\xC3\xA9'"},
