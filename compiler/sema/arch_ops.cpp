@@ -41,11 +41,11 @@ bool wide_int(ScalarType t) {
   return t == ScalarType::Int32 || t == ScalarType::Uint32 || t == ScalarType::Int64 || t == ScalarType::Uint64;
 }
 
-bool is_int_value(const Value& v) { return v.kind == Value::Kind::Int || (v.kind == Value::Kind::Dyn && ir::is_integer(v.type)); }
+bool is_int_value(const Value& v) { return v.kind() == Value::Kind::Int || (v.kind() == Value::Kind::Dyn && ir::is_integer(v.type())); }
 
 /// The type a warp collective exchanges a value in: its own when run-time, its natural one when static.
 ScalarType lane_value_type(Evaluator& ev, const Value& v, ScalarType fallback) {
-  return v.kind == Value::Kind::Dyn ? v.type : ev.natural_type(v).value_or(fallback);
+  return v.kind() == Value::Kind::Dyn ? v.type() : ev.natural_type(v).value_or(fallback);
 }
 
 /// A lane mask argument (CuTe DSL's mask=, mask_and_clamp= of redux.sync; FULL_MASK by default) as Uint32.
@@ -82,9 +82,9 @@ void check_atomic_tensor(Evaluator& ev, BuiltinCall& c, const AtomicRow& row, co
 /// An atomic's value operand (val, or cmp of atomic_cas) converted to the element type; floats into integers are refused.
 ir::ExprRef atomic_operand(Evaluator& ev, BuiltinCall& c, size_t i, ScalarType et) {
   Value v = ev.resolve_symbol(c[i], c.range(i));
-  if (!(v.is_number() || v.kind == Value::Kind::Dyn))
+  if (!(v.is_number() || v.kind() == Value::Kind::Dyn))
     ev.fail(diag::Kind::TypeMismatch, c.range(i), c.name() + "() needs a number here, found " + describe(v));
-  if (ir::is_integer(et) && ((v.kind == Value::Kind::Dyn && ir::is_float(v.type)) || v.kind == Value::Kind::Float)) {
+  if (ir::is_integer(et) && ((v.kind() == Value::Kind::Dyn && ir::is_float(v.type())) || v.kind() == Value::Kind::Float)) {
     auto& d = ev.error(diag::Kind::LossyConversion, c.range(i),
                        "a float value cannot be combined atomically into a " + std::string(ir::type_name(et)) + " tensor");
     d.help(std::string("convert explicitly: cutlass.") + ir::type_name(et) + "(value)");
@@ -97,7 +97,7 @@ ir::ExprRef atomic_operand(Evaluator& ev, BuiltinCall& c, size_t i, ScalarType e
 /// red.add.noftz.f16x2 (sm_60+) or .bf16x2 (sm_90+) on the 4-byte-aligned pair (PTX ISA "red", "atom").
 Value atomic_add_pair(Evaluator& ev, BuiltinCall& c, const TensorValue& t) {
   const std::string fn = c.name();
-  const std::vector<Value>& pair = *c[2].elts;
+  const std::vector<Value>& pair = c[2].elts();
   if (t.space != MemSpace::Gmem && t.space != MemSpace::Smem)
     ev.fail(diag::Kind::UnsupportedOperation, c.range(0), fn + "() needs a tensor in global or shared memory");
   if (t.dtype != ScalarType::Float16 && t.dtype != ScalarType::BFloat16) {
@@ -128,7 +128,7 @@ Value atomic_add_pair(Evaluator& ev, BuiltinCall& c, const TensorValue& t) {
   std::vector<ir::ExprRef> ops{ir::address_of(t.ptr, off, t.dtype)};
   for (const Value& x : pair) {
     Value v = ev.resolve_symbol(x, c.range(2));
-    if (!(v.is_number() || v.kind == Value::Kind::Dyn))
+    if (!(v.is_number() || v.kind() == Value::Kind::Dyn))
       ev.fail(diag::Kind::TypeMismatch, c.range(2), fn + "() needs numbers in the pair, found " + describe(v));
     ops.push_back(ev.to_expr_as(v, t.dtype, c.range(2)));
   }
@@ -170,20 +170,20 @@ ir::Intrinsic shuffle_intrinsic(BuiltinId id) {
 const std::string& redux_kind(Evaluator& ev, BuiltinCall& c, const Value& v) {
   static const char* const kKinds[] = {"add", "min", "max", "umin", "umax", "and", "or", "xor"};
   const Value& kind = c[1];
-  if (kind.kind != Value::Kind::Str)
+  if (kind.kind() != Value::Kind::Str)
     ev.fail(diag::Kind::TypeMismatch, c.range(1),
             c.name() + "() needs the kind as a string: \"add\", \"min\", \"max\", \"umin\", \"umax\", \"and\", \"or\" or \"xor\"");
-  if (kind.s == "fmax" || kind.s == "fmin") {
+  if (kind.s() == "fmax" || kind.s() == "fmin") {
     auto& d = ev.error(diag::Kind::ArchTooOld, c.site.range,
-                       "redux.sync ." + kind.s.substr(1) + ".f32 needs sm_100a, but this file is compiled for " + ev.program_.arch);
+                       "redux.sync ." + kind.s().substr(1) + ".f32 needs sm_100a, but this file is compiled for " + ev.program_.arch);
     const ScalarType vt = lane_value_type(ev, v, ScalarType::Float32);
     if (vt != ScalarType::Float32) d.note(std::string("it also reduces Float32 values only; this value is ") + ir::type_name(vt));
     d.help("reduce Float32 values with cute.arch.shuffle_sync_bfly in log2(32) steps");
     ev.abort_entry();
   }
-  if (std::find(std::begin(kKinds), std::end(kKinds), kind.s) == std::end(kKinds))
-    ev.fail(diag::Kind::BadCopyAtom, c.range(1), "redux.sync has no '" + kind.s + "' reduction; expected add, min, max, umin, umax, and, or or xor");
-  return kind.s;
+  if (std::find(std::begin(kKinds), std::end(kKinds), kind.s()) == std::end(kKinds))
+    ev.fail(diag::Kind::BadCopyAtom, c.range(1), "redux.sync has no '" + kind.s() + "' reduction; expected add, min, max, umin, umax, and, or or xor");
+  return kind.s();
 }
 
 }  // namespace
@@ -194,12 +194,12 @@ void Evaluator::emit_effect(ir::ExprRef call, source::SourceRange r) {
 
 Value arch_atomic(Evaluator& ev, BuiltinCall& c) {
   const AtomicRow& row = atomic_row(c.id());
-  if (c[0].kind != Value::Kind::Tensor)
+  if (c[0].kind() != Value::Kind::Tensor)
     ev.fail(diag::Kind::TypeMismatch, c.range(0),
             c.name() + "() takes a tensor and a coordinate first (t, coord, " +
                 (c.id() == BuiltinId::AtomicCas ? "compare, value" : "value") + "), found " + describe(c[0]));
-  const TensorValue& t = *c[0].tensor;
-  if (c.id() == BuiltinId::AtomicAdd && c[2].kind == Value::Kind::Tuple) return atomic_add_pair(ev, c, t);
+  const TensorValue& t = *c[0].tensor();
+  if (c.id() == BuiltinId::AtomicAdd && c[2].kind() == Value::Kind::Tuple) return atomic_add_pair(ev, c, t);
   check_atomic_tensor(ev, c, row, t);
   auto off = ev.tensor_offset(t, c[1], c.range(1));
   std::vector<ir::ExprRef> ops{ir::address_of(t.ptr, off, t.dtype)};
@@ -274,15 +274,15 @@ Value arch_barrier(Evaluator& ev, BuiltinCall& c) {
   ir::ExprRef id_e = ir::int_const(0, ScalarType::Int32);
   if (c.has(0)) {
     Value bid = ev.resolve_symbol(c[0], c.range(0));
-    if (bid.kind == Value::Kind::Int && (bid.i < 0 || bid.i > 15))
-      ev.fail(diag::Kind::BadLaunch, c.range(0), "barrier_id must be 0 to 15 (the hardware has 16 named barriers), found " + std::to_string(bid.i));
+    if (bid.kind() == Value::Kind::Int && (bid.i() < 0 || bid.i() > 15))
+      ev.fail(diag::Kind::BadLaunch, c.range(0), "barrier_id must be 0 to 15 (the hardware has 16 named barriers), found " + std::to_string(bid.i()));
     id_e = ev.to_expr_as(bid, ScalarType::Int32, c.range(0));
   }
   ir::ExprRef count = ir::int_const(0, ScalarType::Int32);  // 0: all threads of the CTA
   if (c.has(1)) {
     Value n = ev.resolve_symbol(c[1], c.range(1));
-    if (n.kind == Value::Kind::Int && (n.i <= 0 || n.i % 32 != 0 || n.i > 1024))
-      ev.fail(diag::Kind::BadLaunch, c.range(1), "number_of_threads must be a positive multiple of 32 up to 1024, found " + std::to_string(n.i));
+    if (n.kind() == Value::Kind::Int && (n.i() <= 0 || n.i() % 32 != 0 || n.i() > 1024))
+      ev.fail(diag::Kind::BadLaunch, c.range(1), "number_of_threads must be a positive multiple of 32 up to 1024, found " + std::to_string(n.i()));
     count = ev.to_expr_as(n, ScalarType::Int32, c.range(1));
   }
   ev.emit_effect(ir::intrinsic(ir::Intrinsic::NamedBarrierSync, {}, {id_e, count}, ScalarType::Int32), c.site.range);

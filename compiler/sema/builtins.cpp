@@ -73,8 +73,8 @@ void append_conversion(Evaluator& ev, std::vector<ir::ExprRef>& args, std::strin
 /// doubled, so printf prints it rather than reading a conversion), a number
 /// gets the conversion of its type (%g, %lld, %llu).
 void append_placeholder(Evaluator& ev, std::vector<ir::ExprRef>& args, std::string& out, const Value& v, source::SourceRange r) {
-  if (v.kind == Value::Kind::Str) {
-    for (char ch : v.s) out += ch == '%' ? std::string("%%") : std::string(1, ch);
+  if (v.kind() == Value::Kind::Str) {
+    for (char ch : v.s()) out += ch == '%' ? std::string("%%") : std::string(1, ch);
     return;
   }
   auto e = ev.to_expr(v, r);
@@ -121,11 +121,11 @@ Value math_apply(Evaluator& ev, BuiltinCall& c, ir::Intrinsic fn, double (*fold)
   bool all_static = true;
   for (size_t i = 0; i < args.size(); ++i) {
     args[i] = ev.resolve_symbol(args[i], c.range(i));
-    if (!(args[i].is_number() || args[i].kind == Value::Kind::Dyn))
+    if (!(args[i].is_number() || args[i].kind() == Value::Kind::Dyn))
       ev.fail(diag::Kind::TypeMismatch, c.range(i), c.name() + "() needs a number, found " + describe(args[i]));
     all_static = all_static && args[i].is_static();
   }
-  auto as_double = [](const Value& v) { return v.kind == Value::Kind::Float ? v.f : static_cast<double>(v.i); };
+  auto as_double = [](const Value& v) { return v.kind() == Value::Kind::Float ? v.f() : static_cast<double>(v.i()); };
   if (all_static) {
     if (fold) return Value::floating(fold(as_double(args[0])));
     return Value::floating(std::fma(as_double(args[0]), as_double(args[1]), as_double(args[2])));
@@ -133,8 +133,8 @@ Value math_apply(Evaluator& ev, BuiltinCall& c, ir::Intrinsic fn, double (*fold)
   ScalarType t = ScalarType::Float32;
   bool first = true;
   for (const auto& a : args) {
-    if (a.kind != Value::Kind::Dyn) continue;
-    ScalarType at = ir::is_float(a.type) ? a.type : ScalarType::Float32;
+    if (a.kind() != Value::Kind::Dyn) continue;
+    ScalarType at = ir::is_float(a.type()) ? a.type() : ScalarType::Float32;
     if (first) t = at;
     else if (t != at) t = (ir::bit_width(t) == 64 || ir::bit_width(at) == 64) ? ScalarType::Float64 : ScalarType::Float32;
     first = false;
@@ -182,9 +182,9 @@ Value core_const_expr(Evaluator& ev, BuiltinCall& c) {
 
 Value core_len(Evaluator& ev, BuiltinCall& c) {
   const Value& x = c[0];
-  if (x.kind == Value::Kind::Tuple) return Value::integer(static_cast<int64_t>(x.elts->size()));
-  if (x.kind == Value::Kind::Str) return Value::integer(static_cast<int64_t>(x.s.size()));
-  if (x.kind == Value::Kind::Tensor) return Value::integer(static_cast<int64_t>(x.tensor->layout.rank()));
+  if (x.kind() == Value::Kind::Tuple) return Value::integer(static_cast<int64_t>(x.elts().size()));
+  if (x.kind() == Value::Kind::Str) return Value::integer(static_cast<int64_t>(x.s().size()));
+  if (x.kind() == Value::Kind::Tensor) return Value::integer(static_cast<int64_t>(x.tensor()->layout.rank()));
   ev.fail(diag::Kind::TypeMismatch, c.range(0), "len() needs a tuple or string, found " + describe(x));
 }
 
@@ -193,7 +193,7 @@ Value core_min_max(Evaluator& ev, BuiltinCall& c) {
   const bool is_min = c.id() == BuiltinId::Min;
   std::vector<Value> args = c.rest;
   auto at = [&](size_t i) { return arg_range_of(c.site, i); };
-  if (args.size() == 1 && args[0].kind == Value::Kind::Tuple) args = *args[0].elts;
+  if (args.size() == 1 && args[0].kind() == Value::Kind::Tuple) args = args[0].elts();
   else if (args.size() == 1)  // Python: min(x) iterates x; a number is not iterable
     ev.fail(diag::Kind::TypeMismatch, at(0), c.name() + "() of one argument needs a tuple, found " + describe(args[0]));
   if (args.empty()) ev.fail(diag::Kind::WrongArity, c.site.range, c.name() + "() needs at least one argument");
@@ -201,10 +201,10 @@ Value core_min_max(Evaluator& ev, BuiltinCall& c) {
   Value acc = ev.resolve_symbol(args[0], at(0));
   for (size_t i = 1; i < args.size(); ++i) {
     Value b = ev.resolve_symbol(args[i], at(i));
-    if (!(acc.is_number() || acc.kind == Value::Kind::Dyn) || !(b.is_number() || b.kind == Value::Kind::Dyn))
+    if (!(acc.is_number() || acc.kind() == Value::Kind::Dyn) || !(b.is_number() || b.kind() == Value::Kind::Dyn))
       ev.fail(diag::Kind::TypeMismatch, r, c.name() + "() needs numbers");
     if (acc.is_static() && b.is_static()) {
-      bool take_b = ev.eval_compare(is_min ? ast::CmpOpKind::Lt : ast::CmpOpKind::Gt, b, acc, r).i != 0;
+      bool take_b = ev.eval_compare(is_min ? ast::CmpOpKind::Lt : ast::CmpOpKind::Gt, b, acc, r).i() != 0;
       if (take_b) acc = b;
       continue;
     }
@@ -218,16 +218,16 @@ Value core_min_max(Evaluator& ev, BuiltinCall& c) {
 
 Value core_abs(Evaluator& ev, BuiltinCall& c) {
   Value v = ev.resolve_symbol(c[0], c.range(0));
-  if (v.kind == Value::Kind::Int) {
-    if (v.i == std::numeric_limits<int64_t>::min())
+  if (v.kind() == Value::Kind::Int) {
+    if (v.i() == std::numeric_limits<int64_t>::min())
       ev.fail(diag::Kind::IntegerOverflow, c.site.range, "abs() of -2**63 overflows 64 bits");
-    return Value::integer(v.i < 0 ? -v.i : v.i);
+    return Value::integer(v.i() < 0 ? -v.i() : v.i());
   }
-  if (v.kind == Value::Kind::Float) return Value::floating(std::fabs(v.f));
-  if (v.kind != Value::Kind::Dyn) ev.fail(diag::Kind::TypeMismatch, c.range(0), "abs() needs a number, found " + describe(v));
-  ScalarType compute = ir::is_narrow_float(v.type) ? ScalarType::Float32 : v.type;
+  if (v.kind() == Value::Kind::Float) return Value::floating(std::fabs(v.f()));
+  if (v.kind() != Value::Kind::Dyn) ev.fail(diag::Kind::TypeMismatch, c.range(0), "abs() needs a number, found " + describe(v));
+  ScalarType compute = ir::is_narrow_float(v.type()) ? ScalarType::Float32 : v.type();
   const ir::Intrinsic fn = ir::is_float(compute) ? ir::Intrinsic::Fabs : ir::Intrinsic::Abs;
-  return Value::dyn(ir::cast(ir::intrinsic(fn, {}, {ev.to_expr_as(v, compute, c.site.range)}, compute), v.type),
+  return Value::dyn(ir::cast(ir::intrinsic(fn, {}, {ev.to_expr_as(v, compute, c.site.range)}, compute), v.type()),
                     c.site.range);
 }
 
@@ -235,15 +235,15 @@ Value core_abs(Evaluator& ev, BuiltinCall& c) {
 Value core_print(Evaluator& ev, BuiltinCall& c) {
   auto text = [&](size_t i, const char* fallback) {
     if (!c.has(i)) return std::string(fallback);
-    if (c[i].kind != Value::Kind::Str)
+    if (c[i].kind() != Value::Kind::Str)
       ev.fail(diag::Kind::TypeMismatch, c.range(i), "print()'s " + c.info.params[i].name + " must be None or a string, found " + describe(c[i]));
-    return c[i].s;
+    return c[i].s();
   };
   const std::string sep = text(0, " "), end = text(1, "\n");
   std::string out;
   for (size_t i = 0; i < c.rest.size(); ++i) {
     out += i ? sep : "";
-    out += c.rest[i].kind == Value::Kind::Str ? c.rest[i].s : repr(c.rest[i]);
+    out += c.rest[i].kind() == Value::Kind::Str ? c.rest[i].s() : repr(c.rest[i]);
   }
   std::cout << out << end;
   return Value::none();
@@ -253,20 +253,20 @@ Value core_print(Evaluator& ev, BuiltinCall& c) {
 Value core_convert(Evaluator& ev, BuiltinCall& c) {
   const BuiltinId id = c.id();
   Value v = ev.resolve_symbol(c[0], c.range(0));
-  if (v.kind == Value::Kind::Dyn) {
+  if (v.kind() == Value::Kind::Dyn) {
     ScalarType t = id == BuiltinId::Int ? ScalarType::Int32 : id == BuiltinId::Float ? ScalarType::Float32 : ScalarType::Boolean;
-    if (id == BuiltinId::Int && ir::is_integer(v.type)) return v;
+    if (id == BuiltinId::Int && ir::is_integer(v.type())) return v;
     return Value::dyn(ev.to_expr_as(v, t, c.site.range), c.site.range);
   }
   if (!v.is_number()) ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() needs a number, found " + describe(v));
-  double d = v.kind == Value::Kind::Float ? v.f : static_cast<double>(v.i);
-  if (id == BuiltinId::Int && v.kind == Value::Kind::Float) {
+  double d = v.kind() == Value::Kind::Float ? v.f() : static_cast<double>(v.i());
+  if (id == BuiltinId::Int && v.kind() == Value::Kind::Float) {
     // [-2**63, 2**63): the doubles whose truncation is a 64-bit integer (NaN is none).
-    if (!(v.f >= -9223372036854775808.0 && v.f < 9223372036854775808.0))
+    if (!(v.f() >= -9223372036854775808.0 && v.f() < 9223372036854775808.0))
       ev.fail(diag::Kind::IntegerOverflow, c.site.range, "int() of " + repr(v) + " does not fit in 64 bits");
-    return Value::integer(static_cast<int64_t>(std::trunc(v.f)));
+    return Value::integer(static_cast<int64_t>(std::trunc(v.f())));
   }
-  if (id == BuiltinId::Int) return Value::integer(v.i);
+  if (id == BuiltinId::Int) return Value::integer(v.i());
   if (id == BuiltinId::Float) return Value::floating(d);
   return Value::boolean(d != 0);
 }
@@ -295,10 +295,10 @@ Value core_size(Evaluator& ev, BuiltinCall& c) {
   const Value& m = c[1];
   const auto mode_at = c.range(1);
   std::vector<int64_t> path;
-  for (const auto& e : m.kind == Value::Kind::Tuple ? *m.elts : std::vector<Value>{m})
+  for (const auto& e : m.kind() == Value::Kind::Tuple ? m.elts() : std::vector<Value>{m})
     path.push_back(ev.require_static_int(e, mode_at, "cute.size's mode"));
-  if (x.kind == Value::Kind::Layout || x.kind == Value::Kind::Tensor || x.kind == Value::Kind::TensorSSA) {
-    layout::Layout l = x.kind == Value::Kind::Tensor ? x.tensor->layout : *x.layout;
+  if (x.kind() == Value::Kind::Layout || x.kind() == Value::Kind::Tensor || x.kind() == Value::Kind::TensorSSA) {
+    layout::Layout l = x.kind() == Value::Kind::Tensor ? x.tensor()->layout : x.layout();
     for (int64_t k : path) {
       if (k < 0 || static_cast<size_t>(k) >= l.rank())
         ev.fail(diag::Kind::IndexOutOfRange, mode_at, "mode " + std::to_string(k) + " is out of range for " + l.to_string());
@@ -306,50 +306,49 @@ Value core_size(Evaluator& ev, BuiltinCall& c) {
     }
     return ev.int_value(layout::size(l), c.site.range);
   }
-  if (x.kind == Value::Kind::TiledCopy) {
+  if (x.kind() == Value::Kind::TiledCopy) {
     if (!path.empty()) ev.fail(diag::Kind::UnknownKeyword, mode_at, c.name() + "() of a tiled copy takes no mode");
-    return Value::integer(layout::size(layout::get(x.tiled_copy->tv, 0)).require_value("thread count"));
+    return Value::integer(layout::size(layout::get(x.tiled_copy()->tv, 0)).require_value("thread count"));
   }
-  if (x.kind == Value::Kind::Tuple) {
-    std::vector<Value> xs = *x.elts;
+  if (x.kind() == Value::Kind::Tuple) {
+    std::vector<Value> xs = x.elts();
     for (int64_t k : path) {  // mode=[i, j]: mode j of mode i, as for layouts
       if (k < 0 || k >= static_cast<int64_t>(xs.size()))
         ev.fail(diag::Kind::IndexOutOfRange, mode_at, "mode " + std::to_string(k) + " is out of range for " + repr(Value::tuple(xs)));
       Value sub = xs[static_cast<size_t>(k)];
-      xs = sub.kind == Value::Kind::Tuple ? *sub.elts : std::vector<Value>{sub};
+      xs = sub.kind() == Value::Kind::Tuple ? sub.elts() : std::vector<Value>{sub};
     }
     Value acc = Value::integer(1);
     std::function<void(const Value&)> mul = [&](const Value& v) {
-      if (v.kind == Value::Kind::Tuple) for (const auto& e : *v.elts) mul(e);
+      if (v.kind() == Value::Kind::Tuple) for (const auto& e : v.elts()) mul(e);
       else acc = ev.eval_binop(ast::BinOpKind::Mul, acc, v, c.site.range, c.site.range);
     };
     for (const auto& e : xs) mul(e);
     return acc;
   }
-  if (x.kind == Value::Kind::Int || x.kind == Value::Kind::Dyn || x.kind == Value::Kind::SymDim) return ev.resolve_symbol(x, c.range(0));
+  if (x.kind() == Value::Kind::Int || x.kind() == Value::Kind::Dyn || x.kind() == Value::Kind::SymDim) return ev.resolve_symbol(x, c.range(0));
   ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() needs a tensor, shape or integer, found " + describe(x));
 }
 
 /// cute.sym_int(name, *, divisibility=None): a run-time extent, known to be a multiple of `divisibility`.
 Value core_sym_int(Evaluator& ev, BuiltinCall& c) {
-  if (c[0].kind != Value::Kind::Str)
+  if (c[0].kind() != Value::Kind::Str)
     ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes the symbol's name as a string");
-  Value v;
-  v.kind = Value::Kind::SymDim;
-  v.s = c[0].s;
+  payload::SymDim sym{c[0].s()};
   if (c.given(1)) {
-    v.i = ev.require_static_int(c[1], c.range(1), "divisibility");
-    if (v.i < 1) ev.fail(diag::Kind::BadLayoutArgument, c.range(1), "divisibility must be at least 1, found " + std::to_string(v.i));
+    sym.divisibility = ev.require_static_int(c[1], c.range(1), "divisibility");
+    if (sym.divisibility < 1)
+      ev.fail(diag::Kind::BadLayoutArgument, c.range(1), "divisibility must be at least 1, found " + std::to_string(sym.divisibility));
   }
-  return v;
+  return sym;
 }
 
 /// cute.printf(fmt, *args): "{}" placeholders (CuTe DSL style) become printf
 /// conversions by type; C conversions (%d, %f, %lld, ...) are kept and their
 /// arguments converted to what the conversion reads.
 Value core_printf(Evaluator& ev, BuiltinCall& c) {
-  if (c[0].kind != Value::Kind::Str) ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a format string first");
-  const std::string& fmt = c[0].s;
+  if (c[0].kind() != Value::Kind::Str) ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a format string first");
+  const std::string& fmt = c[0].s();
   const auto r = c.site.range;
   std::vector<ir::ExprRef> args;
   std::string out;
@@ -368,7 +367,7 @@ Value core_printf(Evaluator& ev, BuiltinCall& c) {
       auto cv = parse_conversion(fmt, i);
       if (!cv) ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "(): unsupported conversion in '" + fmt + "'");
       Value v = take();
-      if (!(v.is_number() || v.kind == Value::Kind::Dyn))
+      if (!(v.is_number() || v.kind() == Value::Kind::Dyn))
         ev.fail(diag::Kind::TypeMismatch, r, c.name() + "() can print numbers only, found " + describe(v));
       append_conversion(ev, args, out, *cv, v, r);
       i = cv->end;
@@ -409,7 +408,7 @@ Value core_math(Evaluator& ev, BuiltinCall& c) {
   const MathFn* f = nullptr;
   for (const auto& m : kMathFns)
     if (m.id == c.id()) f = &m;
-  if (c[0].kind == Value::Kind::TensorSSA)
+  if (c[0].kind() == Value::Kind::TensorSSA)
     return ev.ssa_map(c[0], nullptr, [&](const Value& x, const Value*) { return math_apply(ev, c, f->fn, f->fold, {x}); },
                       c.site.range);
   return math_apply(ev, c, f->fn, f->fold, {c[0]});
@@ -435,7 +434,7 @@ Value core_launch(Evaluator& ev, BuiltinCall& c) {
     for (const auto& [name, v] : c.extra)
       if (name == k.name) kwargs.emplace_back(name, v);
   }
-  ev.launch(*c.self().kcall, std::move(kwargs), c.site);
+  ev.launch(*c.self().kcall(), std::move(kwargs), c.site);
   return Value::none();
 }
 

@@ -63,18 +63,18 @@ int64_t Evaluator::cluster_size() const {
 }
 
 void Evaluator::check_cluster(const Value& cluster, const std::vector<Value>& grid, source::SourceRange r, int64_t out[3]) {
-  std::vector<Value> xs = cluster.kind == Value::Kind::Tuple ? *cluster.elts : std::vector<Value>{cluster};
+  std::vector<Value> xs = cluster.kind() == Value::Kind::Tuple ? cluster.elts() : std::vector<Value>{cluster};
   if (xs.empty() || xs.size() > 3) fail(diag::Kind::BadLaunch, r, "cluster must have 1 to 3 dimensions");
   while (xs.size() < 3) xs.push_back(Value::integer(1));
   for (int k = 0; k < 3; ++k) {
     Value x = resolve_symbol(xs[static_cast<size_t>(k)], r);
-    if (x.kind != Value::Kind::Int) {
+    if (x.kind() != Value::Kind::Int) {
       auto& d = error(diag::Kind::ClusterMismatch, r, "cluster dimensions must be static integers, found " + describe(x));
       d.note("the kernel is specialized on its cluster shape (block_in_cluster_dim(), multicast masks)");
       abort_entry();
     }
-    if (x.i <= 0) fail(diag::Kind::ClusterMismatch, r, "cluster dimensions must be positive, found " + std::to_string(x.i));
-    out[k] = x.i;
+    if (x.i() <= 0) fail(diag::Kind::ClusterMismatch, r, "cluster dimensions must be positive, found " + std::to_string(x.i()));
+    out[k] = x.i();
   }
   const int64_t ctas = out[0] * out[1] * out[2];
   // cluster=(1, 1, 1) is every launch's implicit cluster, on every architecture.
@@ -90,8 +90,8 @@ void Evaluator::check_cluster(const Value& cluster, const std::vector<Value>& gr
   static const char* const kAxes[] = {"x", "y", "z"};
   for (int k = 0; k < 3; ++k) {
     const Value& g = grid.at(static_cast<size_t>(k));
-    if (g.kind == Value::Kind::Int && g.i % out[k] != 0) {
-      auto& d = error(diag::Kind::ClusterMismatch, r, "grid dimension " + std::string(kAxes[k]) + " = " + std::to_string(g.i) +
+    if (g.kind() == Value::Kind::Int && g.i() % out[k] != 0) {
+      auto& d = error(diag::Kind::ClusterMismatch, r, "grid dimension " + std::string(kAxes[k]) + " = " + std::to_string(g.i()) +
                                                           " is not divisible by the cluster's " + std::to_string(out[k]));
       d.note("clusters tile the grid: every grid dimension must be a multiple of the cluster's");
       abort_entry();
@@ -148,11 +148,11 @@ Value Evaluator::mbarrier_arrive(BuiltinCall& c) {
   if (!c.has(2)) return emit_call(ir::Intrinsic::MbarrierArrive, {bar});
   const source::SourceRange at = c.range(2);
   Value rank = resolve_symbol(c[2], at);
-  if (!(rank.kind == Value::Kind::Int || (rank.kind == Value::Kind::Dyn && ir::is_integer(rank.type))))
+  if (!(rank.kind() == Value::Kind::Int || (rank.kind() == Value::Kind::Dyn && ir::is_integer(rank.type()))))
     fail(diag::Kind::TypeMismatch, at, "peer_cta_rank_in_cluster must be an integer, found " + describe(rank));
   const int64_t ctas = cluster_size();
-  if (rank.kind == Value::Kind::Int && (rank.i < 0 || rank.i >= std::max<int64_t>(ctas, 1))) {
-    auto& d = error(diag::Kind::ClusterMismatch, at, "peer_cta_rank_in_cluster is " + std::to_string(rank.i) + ", but the cluster has " +
+  if (rank.kind() == Value::Kind::Int && (rank.i() < 0 || rank.i() >= std::max<int64_t>(ctas, 1))) {
+    auto& d = error(diag::Kind::ClusterMismatch, at, "peer_cta_rank_in_cluster is " + std::to_string(rank.i()) + ", but the cluster has " +
                                                          std::to_string(std::max<int64_t>(ctas, 1)) + " block" + (ctas > 1 ? "s" : ""));
     if (ctas == 0) d.help("launch the kernel with cluster=(2, 1, 1) (or larger) to signal another block's barrier");
     abort_entry();
@@ -174,13 +174,13 @@ ir::ExprRef Evaluator::multicast_mask(const std::optional<Value>& mask, source::
     abort_entry();
   }
   Value m = resolve_symbol(*mask, mask_at);
-  if (!(m.kind == Value::Kind::Int || (m.kind == Value::Kind::Dyn && ir::is_integer(m.type))))
+  if (!(m.kind() == Value::Kind::Int || (m.kind() == Value::Kind::Dyn && ir::is_integer(m.type()))))
     fail(diag::Kind::TypeMismatch, mask_at, "mcast_mask must be an integer bit mask, found " + describe(m));
-  if (m.kind == Value::Kind::Int) {
+  if (m.kind() == Value::Kind::Int) {
     const int64_t all = (int64_t{1} << ctas) - 1;
-    if (m.i <= 0 || (m.i & ~all) != 0) {
-      auto& d = error(diag::Kind::ClusterMismatch, mask_at, "mcast_mask " + std::to_string(m.i) + " names " +
-                                                          (m.i <= 0 ? std::string("no block") : "blocks past the cluster's " + std::to_string(ctas)));
+    if (m.i() <= 0 || (m.i() & ~all) != 0) {
+      auto& d = error(diag::Kind::ClusterMismatch, mask_at, "mcast_mask " + std::to_string(m.i()) + " names " +
+                                                          (m.i() <= 0 ? std::string("no block") : "blocks past the cluster's " + std::to_string(ctas)));
       d.note("the cluster " + dims_text(fn_->static_cluster) + " has blocks of rank 0 to " + std::to_string(ctas - 1) +
              ": masks from 1 to " + std::to_string(all));
       abort_entry();

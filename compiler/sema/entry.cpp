@@ -69,7 +69,7 @@ LaunchConfig launch_config(Evaluator& ev, std::vector<std::pair<std::string, Val
     else if (k == "smem") cfg.smem = v;
     else if (k == "stream") {
       // None is the default: the host function's stream parameter, which a `cuda.CUstream` parameter names.
-      if (v.kind != Value::Kind::None && !(is_opaque(v) && v.module->opaque == ModuleValue::Opaque::Stream))
+      if (v.kind() != Value::Kind::None && !(is_opaque(v) && v.module()->opaque == ModuleValue::Opaque::Stream))
         ev.fail(diag::Kind::BadLaunch, keyword_at(k),
                 "Kernel.launch(stream=...) takes the host function's cuda.CUstream parameter or None, found " + describe(v));
     } else {
@@ -94,16 +94,16 @@ LaunchConfig launch_config(Evaluator& ev, std::vector<std::pair<std::string, Val
 /// grid= or block= as three positive integers (static or run-time), missing ones 1.
 std::vector<Value> launch_dims(Evaluator& ev, const Value& v, const char* what, const ast::Call& site) {
   source::SourceRange at = keyword_range(site, what);
-  std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
+  std::vector<Value> xs = v.kind() == Value::Kind::Tuple ? v.elts() : std::vector<Value>{v};
   if (xs.empty() || xs.size() > 3)
     ev.fail(diag::Kind::BadLaunch, at, std::string(what) + " must have 1 to 3 dimensions");
   while (xs.size() < 3) xs.push_back(Value::integer(1));
   for (auto& x : xs) {
     x = ev.resolve_symbol(x, at);
-    if (!(x.kind == Value::Kind::Int || (x.kind == Value::Kind::Dyn && ir::is_integer(x.type))))
+    if (!(x.kind() == Value::Kind::Int || (x.kind() == Value::Kind::Dyn && ir::is_integer(x.type()))))
       ev.fail(diag::Kind::BadLaunch, at, std::string(what) + " dimensions must be integers, found " + describe(x));
-    if (x.kind == Value::Kind::Int && x.i <= 0)
-      ev.fail(diag::Kind::BadLaunch, at, std::string(what) + " dimensions must be positive, found " + std::to_string(x.i));
+    if (x.kind() == Value::Kind::Int && x.i() <= 0)
+      ev.fail(diag::Kind::BadLaunch, at, std::string(what) + " dimensions must be positive, found " + std::to_string(x.i()));
   }
   return xs;
 }
@@ -111,11 +111,11 @@ std::vector<Value> launch_dims(Evaluator& ev, const Value& v, const char* what, 
 /// The block's dims when all three are static (E0707 over CUDA's limits), else 0s.
 void static_block_dims(Evaluator& ev, const std::vector<Value>& b, source::SourceRange at, int64_t out[3]) {
   for (int k = 0; k < 3; ++k) {
-    if (b[k].kind != Value::Kind::Int) {
+    if (b[k].kind() != Value::Kind::Int) {
       out[0] = out[1] = out[2] = 0;
       return;
     }
-    out[k] = b[k].i;
+    out[k] = b[k].i();
   }
   int64_t threads = out[0] * out[1] * out[2];
   if (threads <= 1024 && out[2] <= 64) return;
@@ -130,10 +130,10 @@ void static_block_dims(Evaluator& ev, const std::vector<Value>& b, source::Sourc
 /// smem= must be a non-negative integer number of bytes.
 void check_launch_smem(Evaluator& ev, const Value& smem, source::SourceRange at) {
   Value sm = ev.resolve_symbol(smem, at);
-  if (!(sm.kind == Value::Kind::Int || (sm.kind == Value::Kind::Dyn && ir::is_integer(sm.type))))
+  if (!(sm.kind() == Value::Kind::Int || (sm.kind() == Value::Kind::Dyn && ir::is_integer(sm.type()))))
     ev.fail(diag::Kind::BadLaunch, at, "smem must be an integer number of bytes, found " + describe(sm));
-  if (sm.kind == Value::Kind::Int && sm.i < 0)
-    ev.fail(diag::Kind::BadLaunch, at, "smem must not be negative, found " + std::to_string(sm.i) + " bytes");
+  if (sm.kind() == Value::Kind::Int && sm.i() < 0)
+    ev.fail(diag::Kind::BadLaunch, at, "smem must not be negative, found " + std::to_string(sm.i()) + " bytes");
 }
 
 /// Kernel symbol -> (the argument extent it stands for, the index of the parameter that bound it).
@@ -144,26 +144,26 @@ void unify_extents(Evaluator& ev, const KernelCall& kc, size_t i, const TensorSp
   const auto* def = kc.fn->def;
   const auto& p = def->params[i];
   const Value& a = kc.args[i];
-  const auto& t = *a.tensor;
+  const auto& t = *a.tensor();
   for (size_t m = 0; m < spec.dims.size(); ++m) {
     std::string arg_dim = t.layout.shape[m].to_string();
     const Value& want = *spec.dims[m];
-    if (want.kind == Value::Kind::Int) {
-      if (arg_dim != std::to_string(want.i)) {
+    if (want.kind() == Value::Kind::Int) {
+      if (arg_dim != std::to_string(want.i())) {
         auto& d = ev.error(diag::Kind::ShapeMismatch, kc.range,
-                           "extent " + std::to_string(m) + " of '" + p.name + "' must be " + std::to_string(want.i) + ", found " + arg_dim);
+                           "extent " + std::to_string(m) + " of '" + p.name + "' must be " + std::to_string(want.i()) + ", found " + arg_dim);
         d.label(p.annotation->range, "declared here");
         ev.abort_entry();
       }
       continue;
     }
-    auto [it, fresh] = unified.emplace(want.s, std::make_pair(arg_dim, i));
+    auto [it, fresh] = unified.emplace(want.s(), std::make_pair(arg_dim, i));
     if (!fresh && it->second.first != arg_dim) {
       const auto& first = def->params[it->second.second];
       auto& d = ev.error(diag::Kind::ShapeMismatch, kc.range,
-                         "kernel '" + def->name + "' needs one extent '" + want.s + "' for '" + first.name + "' and '" + p.name +
+                         "kernel '" + def->name + "' needs one extent '" + want.s() + "' for '" + first.name + "' and '" + p.name +
                              "', but the arguments give " + it->second.first + " and " + arg_dim);
-      d.label(first.annotation->range, "'" + want.s + "' is " + it->second.first + " here");
+      d.label(first.annotation->range, "'" + want.s() + "' is " + it->second.first + " here");
       d.label(p.annotation->range, "and " + arg_dim + " here");
       d.note("the arguments are " + repr(kc.args[it->second.second]) + " and " + repr(a));
       ev.abort_entry();
@@ -175,12 +175,12 @@ void unify_extents(Evaluator& ev, const KernelCall& kc, size_t i, const TensorSp
 void check_tensor_argument(Evaluator& ev, const KernelCall& kc, size_t i, const TensorSpec& spec, ExtentOwners& unified) {
   const auto& p = kc.fn->def->params[i];
   const Value& a = kc.args[i];
-  if (a.kind != Value::Kind::Tensor) {
+  if (a.kind() != Value::Kind::Tensor) {
     auto& d = ev.error(diag::Kind::TypeMismatch, kc.range, "kernel parameter '" + p.name + "' expects a tensor, found " + describe(a));
     d.label(p.annotation->range, "declared here");
     ev.abort_entry();
   }
-  const auto& t = *a.tensor;
+  const auto& t = *a.tensor();
   if (spec.dtype != t.dtype) {
     auto& d = ev.error(diag::Kind::TensorDtypeMismatch, kc.range,
                        "kernel parameter '" + p.name + "' expects a " + ir::type_name(spec.dtype) + " tensor, found " + repr(a));
@@ -199,38 +199,38 @@ void check_tensor_argument(Evaluator& ev, const KernelCall& kc, size_t i, const 
 
 /// What a kernel may take as a tuple with run-time elements: run-time values and static ones other than layouts.
 bool tuple_passable_to_kernel(const Value& x) {
-  if (x.kind == Value::Kind::Tuple) {
-    for (const auto& e : *x.elts)
+  if (x.kind() == Value::Kind::Tuple) {
+    for (const auto& e : x.elts())
       if (!tuple_passable_to_kernel(e)) return false;
     return true;
   }
-  return x.kind == Value::Kind::Dyn || (x.is_static() && x.kind != Value::Kind::Layout);
+  return x.kind() == Value::Kind::Dyn || (x.is_static() && x.kind() != Value::Kind::Layout);
 }
 
 void push_runtime_elements(const Value& x, std::vector<ir::ExprRef>* out) {
-  if (x.kind == Value::Kind::Tuple)
-    for (const auto& e : *x.elts) push_runtime_elements(e, out);
-  else if (x.kind == Value::Kind::Dyn)
-    out->push_back(x.expr);
+  if (x.kind() == Value::Kind::Tuple)
+    for (const auto& e : x.elts()) push_runtime_elements(e, out);
+  else if (x.kind() == Value::Kind::Dyn)
+    out->push_back(x.expr());
 }
 
 /// The host's values for a kernel's parameters, in argument order: per tensor its data pointer (none for a
 /// coordinate tensor), per TMA atom its descriptor, per run-time scalar its value, per tuple its run-time elements.
 void push_host_args(const std::vector<Value>& args, std::vector<ir::ExprRef>* out) {
   for (const Value& a : args) {
-    if (a.kind == Value::Kind::Tensor) {
-      if (a.tensor->space != MemSpace::Coord) out->push_back(ir::tensor_data(a.tensor->host_index, a.tensor->dtype));
-    } else if (a.kind == Value::Kind::TmaAtom) {
+    if (a.kind() == Value::Kind::Tensor) {
+      if (a.tensor()->space != MemSpace::Coord) out->push_back(ir::tensor_data(a.tensor()->host_index, a.tensor()->dtype));
+    } else if (a.kind() == Value::Kind::TmaAtom) {
       // tileslc::make_tma_descriptor(&arg, tensor, function, param, inner_mode, box_inner, box_outer, swizzle_bytes)
-      const TmaAtom& t = *a.tma;
+      const TmaAtom& t = *a.tma();
       auto c = [](int64_t x) { return ir::int_const(x, ScalarType::Int32); };
       out->push_back(ir::intrinsic(ir::Intrinsic::MakeTmaDescriptor, {},
                                    {ir::tensor_data(t.host_index, t.dtype), c(t.inner_mode), c(t.tile[t.inner_mode]),
                                     c(t.tile[1 - t.inner_mode]), c(t.swizzle_bytes)},
                                    ScalarType::Uint8));
-    } else if (a.kind == Value::Kind::Dyn) {
-      out->push_back(a.expr);
-    } else if (a.kind == Value::Kind::Tuple) {
+    } else if (a.kind() == Value::Kind::Dyn) {
+      out->push_back(a.expr());
+    } else if (a.kind() == Value::Kind::Tuple) {
       // A tuple with run-time elements (a tensor's shape): one parameter each.
       push_runtime_elements(a, out);
     }
@@ -290,16 +290,16 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
   if (diags_.has_errors()) return std::nullopt;
 
   for (const auto& [name, b] : m->globals)
-    if (b.value.kind == Value::Kind::Function && b.value.fn->kind == FunctionValue::Kind::Jit &&
-        b.value.fn->module == m)
+    if (b.value.kind() == Value::Kind::Function && b.value.fn()->kind == FunctionValue::Kind::Jit &&
+        b.value.fn()->module == m)
       host_names_.insert(name);
   int entries = 0;
   for (const auto& s : m->ast->body) {
     const auto* def = s->as<ast::FunctionDef>();
     if (!def) continue;
     auto it = m->globals.find(def->name);
-    if (it == m->globals.end() || it->second.value.kind != Value::Kind::Function) continue;
-    auto fn = it->second.value.fn;
+    if (it == m->globals.end() || it->second.value.kind() != Value::Kind::Function) continue;
+    auto fn = it->second.value.fn();
     if (fn->def != def || fn->kind != FunctionValue::Kind::Jit) continue;
     ++entries;
     try {
@@ -396,8 +396,8 @@ void Evaluator::bind_host_param(const ast::Param& p, std::set<std::string>& stri
     return;
   }
   Value ann = eval(*p.annotation);
-  if (ann.kind == Value::Kind::ConstexprSpec ||
-      (ann.kind == Value::Kind::Builtin && ann.builtin == BuiltinId::ConstexprMarker)) {
+  if (ann.kind() == Value::Kind::ConstexprSpec ||
+      (ann.kind() == Value::Kind::Builtin && ann.builtin() == BuiltinId::ConstexprMarker)) {
     if (auto v = host_constexpr_value(p)) frame().env[p.name] = Binding{*v, "", p.range};
     return;
   }
@@ -405,17 +405,17 @@ void Evaluator::bind_host_param(const ast::Param& p, std::set<std::string>& stri
   ir::HostParam hp;
   hp.name = unique_name(p.name);
   hp.loc = p.range;
-  if (ann.kind == Value::Kind::Type) {
+  if (ann.kind() == Value::Kind::Type) {
     hp.kind = ir::HostParam::Scalar;
-    hp.type = ann.type;
-    if (ir::is_narrow_float(ann.type))
+    hp.type = ann.type();
+    if (ir::is_narrow_float(ann.type()))
       fail(diag::Kind::BadAnnotation, p.annotation->range,
-           std::string("host scalar parameters of type ") + ir::type_name(ann.type) + " are not supported; use cutlass.Float32");
-    frame().env[p.name] = Binding{Value::dyn(ir::param_ref(hp.name, ann.type), p.range), "", p.range};
+           std::string("host scalar parameters of type ") + ir::type_name(ann.type()) + " are not supported; use cutlass.Float32");
+    frame().env[p.name] = Binding{Value::dyn(ir::param_ref(hp.name, ann.type()), p.range), "", p.range};
     fn_->host->params.push_back(std::move(hp));
     return;
   }
-  if (ann.kind == Value::Kind::TensorSpec) return bind_host_tensor(p, *ann.spec, std::move(hp), stride_symbols);
+  if (ann.kind() == Value::Kind::TensorSpec) return bind_host_tensor(p, *ann.spec(), std::move(hp), stride_symbols);
   auto& d = error(diag::Kind::BadAnnotation, p.annotation->range,
                   "unsupported annotation for host parameter '" + p.name + "': " + describe(ann));
   d.help("use cute.Tensor[dtype, (extents...)], a scalar type such as cutlass.Float32, or cutlass.Constexpr");
@@ -453,10 +453,7 @@ void Evaluator::bind_host_tensor(const ast::Param& p, const TensorSpec& spec, ir
   auto shape = host_tensor_shape(p, spec, index, hp, stride_symbols);
   auto stride = host_tensor_strides(p, spec, index, stride_symbols);
   tv->layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));
-  Value v;
-  v.kind = Value::Kind::Tensor;
-  v.tensor = tv;
-  frame().env[p.name] = Binding{v, "", p.range};
+  frame().env[p.name] = Binding{Value::of(tv), "", p.range};
   fn_->host->params.push_back(std::move(hp));
 }
 
@@ -467,20 +464,20 @@ std::vector<layout::IntTuple> Evaluator::host_tensor_shape(const ast::Param& p, 
   for (size_t m = 0; m < spec.dims.size(); ++m) {
     const Value& d = *spec.dims[m];
     ir::HostDim hd;
-    if (d.kind == Value::Kind::Int) {
+    if (d.kind() == Value::Kind::Int) {
       hd.is_static = true;
-      hd.value = d.i;
-      shape.push_back(layout::Int(d.i));
+      hd.value = d.i();
+      shape.push_back(layout::Int(d.i()));
     } else {
-      hd.symbol = d.s;
-      if (!ctx.symbols.count(d.s)) {
+      hd.symbol = d.s();
+      if (!ctx.symbols.count(d.s())) {
         bind_host_symbol(d, p, index, static_cast<int>(m), false);
-      } else if (stride_symbols.count(d.s)) {
-        emit(check_stmt(ir::binary(ir::Op::Eq, ir::tensor_extent(index, static_cast<int>(m)), ctx.symbols[d.s], ScalarType::Boolean),
+      } else if (stride_symbols.count(d.s())) {
+        emit(check_stmt(ir::binary(ir::Op::Eq, ir::tensor_extent(index, static_cast<int>(m)), ctx.symbols[d.s()], ScalarType::Boolean),
                         ir::tensor_extent(index, static_cast<int>(m)),
-                        frame().def->name + ": " + p.name + ".shape[" + std::to_string(m) + "] must be " + d.s, p.range));
+                        frame().def->name + ": " + p.name + ".shape[" + std::to_string(m) + "] must be " + d.s(), p.range));
       }
-      shape.push_back(layout::Int::symbol(d.s));
+      shape.push_back(layout::Int::symbol(d.s()));
     }
     hp.dims.push_back(hd);
   }
@@ -498,16 +495,16 @@ std::vector<layout::IntTuple> Evaluator::host_tensor_strides(const ast::Param& p
                       ir::tensor_stride(index, static_cast<int>(m)),
                       frame().def->name + ": " + p.name + ".stride[" + std::to_string(m) + "] must be " + what, p.range));
     };
-    if (st && st->kind == Value::Kind::Int) {
-      want(ir::int_const(st->i, ScalarType::Int64), std::to_string(st->i));
-      stride.push_back(layout::Int(st->i));
-    } else if (st && st->kind == Value::Kind::SymDim) {
-      if (ctx.symbols.count(st->s)) want(ctx.symbols[st->s], st->s);
+    if (st && st->kind() == Value::Kind::Int) {
+      want(ir::int_const(st->i(), ScalarType::Int64), std::to_string(st->i()));
+      stride.push_back(layout::Int(st->i()));
+    } else if (st && st->kind() == Value::Kind::SymDim) {
+      if (ctx.symbols.count(st->s())) want(ctx.symbols[st->s()], st->s());
       else {
         bind_host_symbol(*st, p, index, static_cast<int>(m), true);
-        stride_symbols.insert(st->s);
+        stride_symbols.insert(st->s());
       }
-      stride.push_back(layout::Int::symbol(st->s));
+      stride.push_back(layout::Int::symbol(st->s()));
     } else {
       std::string leaf = p.name + ".stride[" + std::to_string(m) + "]";
       ctx.symbols[leaf] = ir::tensor_stride(index, static_cast<int>(m));
@@ -519,19 +516,19 @@ std::vector<layout::IntTuple> Evaluator::host_tensor_strides(const ast::Param& p
 
 void Evaluator::bind_host_symbol(const Value& d, const ast::Param& p, int index, int mode, bool is_stride) {
   FnCtx& ctx = *fn_;
-  std::string local = unique_name(d.s);
-  ctx.symbols[d.s] = ir::param_ref(local, ScalarType::Int64);
-  if (d.i > 1) ctx.divisors[local] = d.i;
-  ir::SymbolBinding sb{d.s, index, mode, local};
+  std::string local = unique_name(d.s());
+  ctx.symbols[d.s()] = ir::param_ref(local, ScalarType::Int64);
+  if (d.i() > 1) ctx.divisors[local] = d.i();
+  ir::SymbolBinding sb{d.s(), index, mode, local};
   sb.is_stride = is_stride;
   ctx.host->symbols.push_back(sb);
-  if (d.i <= 1) return;
+  if (d.i() <= 1) return;
   emit(check_stmt(ir::binary(ir::Op::Eq,
-                             ir::binary(ir::Op::TruncMod, ctx.symbols[d.s], ir::int_const(d.i, ScalarType::Int64), ScalarType::Int64),
+                             ir::binary(ir::Op::TruncMod, ctx.symbols[d.s()], ir::int_const(d.i(), ScalarType::Int64), ScalarType::Int64),
                              ir::int_const(0, ScalarType::Int64), ScalarType::Boolean),
-                  ctx.symbols[d.s],
-                  frame().def->name + ": " + d.s + " (" + (is_stride ? "stride " : "extent ") + std::to_string(mode) + " of " + p.name +
-                      ") must be a multiple of " + std::to_string(d.i),
+                  ctx.symbols[d.s()],
+                  frame().def->name + ": " + d.s() + " (" + (is_stride ? "stride " : "extent ") + std::to_string(mode) + " of " + p.name +
+                      ") must be a multiple of " + std::to_string(d.i()),
                   p.range));
 }
 
@@ -576,15 +573,15 @@ void Evaluator::check_kernel_annotations(const KernelCall& kc) {
     Value ann = eval(*p.annotation);
     frames_.pop_back();
     const Value& a = kc.args[i];
-    if (ann.kind == Value::Kind::Builtin && ann.builtin == BuiltinId::TensorType) {
-      if (a.kind != Value::Kind::Tensor) {
+    if (ann.kind() == Value::Kind::Builtin && ann.builtin() == BuiltinId::TensorType) {
+      if (a.kind() != Value::Kind::Tensor) {
         auto& d = error(diag::Kind::TypeMismatch, kc.range, "kernel parameter '" + p.name + "' expects a tensor, found " + describe(a));
         d.label(p.range, "parameter declared here");
         abort_entry();
       }
       continue;
     }
-    if (ann.kind == Value::Kind::TensorSpec) check_tensor_argument(*this, kc, i, *ann.spec, unified);
+    if (ann.kind() == Value::Kind::TensorSpec) check_tensor_argument(*this, kc, i, *ann.spec(), unified);
   }
 }
 
@@ -631,7 +628,7 @@ KernelSignature Evaluator::kernel_signature(const KernelCall& kc, const int64_t 
     const Value& a = kc.args[i];
     sig.key.args.push_back(kernel_arg_key(kc, p, a, sig));
     sig.spec += sig.spec.empty() ? "" : ", ";
-    sig.spec += p.name + ": " + (a.kind == Value::Kind::Dyn ? std::string(ir::type_name(a.type)) : repr(a));
+    sig.spec += p.name + ": " + (a.kind() == Value::Kind::Dyn ? std::string(ir::type_name(a.type())) : repr(a));
   }
   if (static_block[0]) sig.spec += ", block=" + dims_text(static_block);
   if (cluster) sig.spec += ", cluster=" + dims_text(cluster);
@@ -639,25 +636,25 @@ KernelSignature Evaluator::kernel_signature(const KernelCall& kc, const int64_t 
 }
 
 KernelKey::Arg Evaluator::kernel_arg_key(const KernelCall& kc, const ast::Param& p, const Value& a, KernelSignature& sig) {
-  if (a.kind == Value::Kind::Tensor) return {tensor_arg_key(kc, p, *a.tensor, sig)};
-  if (a.kind == Value::Kind::TmaAtom)
-    return {"M" + repr(a) + "@" + std::to_string(a.tma->host_index) + "/" + a.tma->smem_layout.to_string()};
-  if (a.kind == Value::Kind::Dyn) return {std::string("D") + ir::type_name(a.type)};
-  if (a.kind == Value::Kind::Tuple && contains_runtime(a)) {
+  if (a.kind() == Value::Kind::Tensor) return {tensor_arg_key(kc, p, *a.tensor(), sig)};
+  if (a.kind() == Value::Kind::TmaAtom)
+    return {"M" + repr(a) + "@" + std::to_string(a.tma()->host_index) + "/" + a.tma()->smem_layout.to_string()};
+  if (a.kind() == Value::Kind::Dyn) return {std::string("D") + ir::type_name(a.type())};
+  if (a.kind() == Value::Kind::Tuple && contains_runtime(a)) {
     if (!tuple_passable_to_kernel(a))
       fail(diag::Kind::TypeMismatch, kc.range, "cannot pass " + describe(a) + " to a kernel: tuples may hold numbers only");
     return {"P" + repr(a)};
   }
-  if (a.kind == Value::Kind::Layout && !a.layout->is_static()) {
+  if (a.kind() == Value::Kind::Layout && !a.layout().is_static()) {
     auto& d = error(diag::Kind::DynamicLayout, kc.range,
-                    "layout argument '" + p.name + "' has run-time extents or strides: " + a.layout->to_string());
+                    "layout argument '" + p.name + "' has run-time extents or strides: " + a.layout().to_string());
     d.note("kernels are specialized on their static arguments; a layout passed by value must be static");
     d.help("pass a tensor instead (its layout's run-time parts travel with it), or build the layout inside the kernel");
     abort_entry();
   }
   if (is_opaque(a)) opaque_use(a, kc.range, false);
-  if (a.is_static() && a.kind != Value::Kind::KernelCall && a.kind != Value::Kind::Module)
-    return {"S" + repr(a), a.kind == Value::Kind::Function ? a.fn.get() : nullptr};
+  if (a.is_static() && a.kind() != Value::Kind::KernelCall && a.kind() != Value::Kind::Module)
+    return {"S" + repr(a), a.kind() == Value::Kind::Function ? a.fn().get() : nullptr};
   fail(diag::Kind::TypeMismatch, kc.range, "cannot pass " + describe(a) + " to a kernel");
 }
 
@@ -753,45 +750,40 @@ Value Evaluator::kernel_param_value(const KernelCall& kc, size_t i) {
     a = eval(*p.default_value);
     frames_.pop_back();
   }
-  if (a.kind == Value::Kind::Tensor) {
-    auto tv = std::make_shared<TensorValue>(*a.tensor);
+  if (a.kind() == Value::Kind::Tensor) {
+    auto tv = std::make_shared<TensorValue>(*a.tensor());
     tv->host_index = -1;
     tv->offset = nullptr;
     if (tv->space != MemSpace::Coord) {
       tv->ptr = unique_name(p.name);
       k.params.push_back({tv->ptr, true, false, tv->dtype});
     }
-    Value v;
-    v.kind = Value::Kind::Tensor;
-    v.tensor = tv;
-    return v;
+    return Value::of(tv);
   }
-  if (a.kind == Value::Kind::TmaAtom) {
-    auto t = std::make_shared<TmaAtom>(*a.tma);
+  if (a.kind() == Value::Kind::TmaAtom) {
+    auto t = std::make_shared<TmaAtom>(*a.tma());
     t->param = unique_name(p.name);
     ir::KernelParam kp{t->param, false, true, ScalarType::Uint8, true};
     k.params.push_back(kp);
-    Value v = a;
-    v.tma = t;
-    return v;
+    return Value::of(t);
   }
-  if (a.kind == Value::Kind::Dyn) {
+  if (a.kind() == Value::Kind::Dyn) {
     std::string pname = unique_name(p.name);
-    k.params.push_back({pname, false, false, a.type});
-    return Value::dyn(ir::param_ref(pname, a.type), p.range);
+    k.params.push_back({pname, false, false, a.type()});
+    return Value::dyn(ir::param_ref(pname, a.type()), p.range);
   }
-  if (a.kind != Value::Kind::Tuple) return a;
+  if (a.kind() != Value::Kind::Tuple) return a;
   int n = 0;
   std::function<Value(const Value&)> lift = [&](const Value& x) -> Value {
-    if (x.kind == Value::Kind::Tuple) {
+    if (x.kind() == Value::Kind::Tuple) {
       std::vector<Value> xs;
-      for (const auto& e : *x.elts) xs.push_back(lift(e));
+      for (const auto& e : x.elts()) xs.push_back(lift(e));
       return Value::tuple(std::move(xs));
     }
-    if (x.kind != Value::Kind::Dyn) return x;
+    if (x.kind() != Value::Kind::Dyn) return x;
     std::string pname = unique_name(p.name + "_" + std::to_string(n++));
-    k.params.push_back({pname, false, false, x.type});
-    return Value::dyn(ir::param_ref(pname, x.type), p.range);
+    k.params.push_back({pname, false, false, x.type()});
+    return Value::dyn(ir::param_ref(pname, x.type()), p.range);
   };
   return lift(a);
 }
@@ -821,8 +813,8 @@ void Evaluator::report_ragged_tiles(const FnCtx& ctx) {
 }
 
 bool contains_runtime(const Value& v) {
-  if (v.kind == Value::Kind::Tuple) {
-    for (const auto& e : *v.elts)
+  if (v.kind() == Value::Kind::Tuple) {
+    for (const auto& e : v.elts())
       if (contains_runtime(e)) return true;
     return false;
   }

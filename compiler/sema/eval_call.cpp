@@ -19,9 +19,9 @@ Value Evaluator::eval_call(const ast::Call& c) {
 
 Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
                             std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site) {
-  switch (callee.kind) {
+  switch (callee.kind()) {
     case Value::Kind::Function: {
-      const auto& fn = *callee.fn;
+      const auto& fn = *callee.fn();
       if (fn.kind == FunctionValue::Kind::Kernel) {
         if (!fn_ || fn_->is_kernel) {
           auto& d = error(diag::Kind::KernelCalledDirectly, site.range,
@@ -32,13 +32,10 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
         if (!kwargs.empty())
           fail(diag::Kind::UnknownKeyword, site.range, "kernel arguments are positional; keywords go to .launch(...)");
         auto kc = std::make_shared<KernelCall>();
-        kc->fn = callee.fn;
+        kc->fn = callee.fn();
         kc->args = std::move(args);
         kc->range = site.range;
-        Value v;
-        v.kind = Value::Kind::KernelCall;
-        v.kcall = kc;
-        return v;
+        return Value::of(kc);
       }
       if (fn.kind == FunctionValue::Kind::Jit) {
         auto& d = error(diag::Kind::UnsupportedOperation, site.range,
@@ -51,13 +48,13 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
     case Value::Kind::Type: {
       // cutlass.Float32(x): a run-time value of that type (as in CuTe DSL).
       if (args.size() != 1 || !kwargs.empty())
-        fail(diag::Kind::WrongArity, site.range, std::string(ir::type_name(callee.type)) + "() takes exactly one argument");
+        fail(diag::Kind::WrongArity, site.range, std::string(ir::type_name(callee.type())) + "() takes exactly one argument");
       Value a = resolve_symbol(args[0], site.args[0]->range);
-      if (!(a.is_number() || a.kind == Value::Kind::Dyn))
+      if (!(a.is_number() || a.kind() == Value::Kind::Dyn))
         fail(diag::Kind::TypeMismatch, site.args[0]->range,
-             std::string("cannot convert ") + describe(a) + " to " + ir::type_name(callee.type));
+             std::string("cannot convert ") + describe(a) + " to " + ir::type_name(callee.type()));
       if (!fn_) fail(diag::Kind::NotStatic, site.range, "typed run-time values cannot be created at module level");
-      return Value::dyn(to_expr_as(a, callee.type, site.range), site.range);
+      return Value::dyn(to_expr_as(a, callee.type(), site.range), site.range);
     }
     case Value::Kind::Builtin: return call_builtin(callee, args, kwargs, site);
     case Value::Kind::Module:
@@ -69,7 +66,7 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
       if (args.empty()) fail(diag::Kind::WrongArity, site.range, "a layout is called with a coordinate");
       Value coord = args.size() == 1 ? args[0] : Value::tuple(args);
       try {
-        return evaluate_layout(*callee.layout, coord, site.range);
+        return evaluate_layout(callee.layout(), coord, site.range);
       } catch (const layout::LayoutError& e) {
         fail(diag::Kind::LayoutAlgebraError, site.range, e.what());
       }
@@ -77,7 +74,7 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
     default: break;
   }
   auto& d = error(diag::Kind::NotCallable, site.func->range, describe(callee) + " is not callable");
-  if (callee.kind == Value::Kind::Module) d.help("did you mean to call a function inside the module?");
+  if (callee.kind() == Value::Kind::Module) d.help("did you mean to call a function inside the module?");
   abort_entry();
 }
 
@@ -150,7 +147,7 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
     }
     Value v = *bound[i];
     // Parameters get their own locals so assignments inside cannot reach the caller's.
-    if (v.kind == Value::Kind::Dyn && fn_) v = materialize(v, p.name, p.range);
+    if (v.kind() == Value::Kind::Dyn && fn_) v = materialize(v, p.name, p.range);
     f.env[p.name] = Binding{v, "", p.range};
   }
   exec_body(def->body);

@@ -69,8 +69,8 @@ bool provably_nonneg(const ir::ExprRef& e) {
 /// Where a run-time result's run-time-ness comes from: its first dynamic
 /// operand's origin (so E0501 can point at the thread index, not the +).
 source::SourceRange origin_of(const Value& a, const Value& b, source::SourceRange fallback) {
-  if (a.kind == Value::Kind::Dyn && a.origin.valid()) return a.origin;
-  if (b.kind == Value::Kind::Dyn && b.origin.valid()) return b.origin;
+  if (a.kind() == Value::Kind::Dyn && a.origin().valid()) return a.origin();
+  if (b.kind() == Value::Kind::Dyn && b.origin().valid()) return b.origin();
   return fallback;
 }
 
@@ -116,7 +116,7 @@ Value Evaluator::eval(const ast::Expr& e) {
     case K::StrLit: return Value::str(e.as<ast::StrLit>()->value);
     case K::BoolLit: return Value::boolean(e.as<ast::BoolLit>()->value);
     case K::NoneLit: return Value::none();
-    case K::EllipsisLit: { Value v; v.kind = Value::Kind::Ellipsis; return v; }
+    case K::EllipsisLit: return payload::Ellipsis{};
     case K::Tuple: case K::List: {
       const auto& elts = e.kind == K::Tuple ? e.as<ast::Tuple>()->elts : e.as<ast::List>()->elts;
       std::vector<Value> vs;
@@ -129,12 +129,9 @@ Value Evaluator::eval(const ast::Expr& e) {
     case K::Subscript: return eval_subscript(*e.as<ast::Subscript>());
     case K::Slice: {
       const auto* s = e.as<ast::Slice>();
-      Value v;
-      v.kind = Value::Kind::Slice;
       std::vector<Value> parts;
       for (const auto* p : {s->lower.get(), s->upper.get(), s->step.get()}) parts.push_back(p ? eval(*p) : Value::none());
-      v.elts = std::make_shared<std::vector<Value>>(std::move(parts));
-      return v;
+      return payload::Slice{std::make_shared<const std::vector<Value>>(std::move(parts))};
     }
     case K::Call: check_call_supported(*e.as<ast::Call>()); return eval_call(*e.as<ast::Call>());
     case K::BinOp: {
@@ -225,7 +222,7 @@ Value Evaluator::eval_name(const ast::Name& n) {
   if (frame().is_module && frame().module->name == "__main__") main_globals_read_.insert(n.id);
   // A poisoned name (bound by a statement that failed) aborts silently: its error is already reported.
   if (auto it = local.find(n.id); it != local.end()) {
-    if (it->second.value.kind == Value::Kind::Undef) abort_entry();
+    if (it->second.value.kind() == Value::Kind::Undef) abort_entry();
     return it->second.value;
   }
   if (auto mu = frame().maybe_unbound.find(n.id); mu != frame().maybe_unbound.end()) {
@@ -238,7 +235,7 @@ Value Evaluator::eval_name(const ast::Name& n) {
   auto& globals = frame().module->globals;
   if (frame().module->name == "__main__") main_globals_read_.insert(n.id);
   if (auto it = globals.find(n.id); it != globals.end()) {
-    if (it->second.value.kind == Value::Kind::Undef) abort_entry();
+    if (it->second.value.kind() == Value::Kind::Undef) abort_entry();
     return it->second.value;
   }
   for (const char* b : kPythonBuiltins)
@@ -250,33 +247,29 @@ Value Evaluator::eval_name(const ast::Name& n) {
 
 namespace {
 
-Value bound_method(BuiltinId id, const Value& self) {
-  Value m = Value::make_builtin(id);
-  m.self = std::make_shared<Value>(self);
-  return m;
-}
+Value bound_method(BuiltinId id, const Value& self) { return Value::method(id, self); }
 
 }  // namespace
 
 Value Evaluator::eval_attribute(const ast::Attribute& a) {
   Value base = eval(*a.value);
   // Methods come from the registry (builtins.def's TILESLC_METHOD rows).
-  if (const BuiltinInfo* m = find_method(base.kind, a.attr)) return bound_method(m->id, base);
-  switch (base.kind) {
+  if (const BuiltinInfo* m = find_method(base.kind(), a.attr)) return bound_method(m->id, base);
+  switch (base.kind()) {
     case Value::Kind::Module: {
       if (is_opaque(base)) return opaque_attribute(base, a.attr);
-      auto& g = base.module->globals;
+      auto& g = base.module()->globals;
       if (auto it = g.find(a.attr); it != g.end()) return it->second.value;
       std::vector<std::string> candidates;
       for (const auto& [k, _] : g) candidates.push_back(k);
       auto& d = error(diag::Kind::NoSuchAttribute, a.attr_range,
-                      "module '" + base.module->name + "' has no attribute '" + a.attr + "'");
+                      "module '" + base.module()->name + "' has no attribute '" + a.attr + "'");
       std::string best = closest_name(a.attr, candidates);
       if (!best.empty()) d.help("did you mean '" + best + "'?");
       // A user's tileslc.tpy (or tileslc/ folder) beside the input is found before the stdlib, as in Python.
-      const std::string& mod = base.module->name;
-      if ((mod == "tileslc" || mod.rfind("tileslc.", 0) == 0) && base.module->file != source::kNoFile) {
-        const std::string path = sm_.file(base.module->file).path();
+      const std::string& mod = base.module()->name;
+      if ((mod == "tileslc" || mod.rfind("tileslc.", 0) == 0) && base.module()->file != source::kNoFile) {
+        const std::string path = sm_.file(base.module()->file).path();
         if (path.rfind(opts_.stdlib_dir, 0) != 0)
           d.note("module '" + mod + "' was loaded from " + path + ", which hides tileslc's stdlib (" + opts_.stdlib_dir +
                  "): rename that file");
@@ -285,32 +278,29 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
     }
     case Value::Kind::Tensor: return tensor_attribute(base, a.attr, a.range);
     case Value::Kind::Type:
-      if (a.attr == "width") return Value::integer(ir::bit_width(base.type));
+      if (a.attr == "width") return Value::integer(ir::bit_width(base.type()));
       break;
     case Value::Kind::Dyn:
-      if (a.attr == "dtype") return Value::scalar_type(base.type);
+      if (a.attr == "dtype") return Value::scalar_type(base.type());
       break;
     case Value::Kind::Layout:
-      if (a.attr == "shape") return from_int_tuple(base.layout->shape, a.range);
-      if (a.attr == "stride") return from_int_tuple(base.layout->stride, a.range);
+      if (a.attr == "shape") return from_int_tuple(base.layout().shape, a.range);
+      if (a.attr == "stride") return from_int_tuple(base.layout().stride, a.range);
       break;
     case Value::Kind::TensorSSA:
-      if (a.attr == "shape") return from_int_tuple(base.layout->shape, a.range);
-      if (a.attr == "dtype" || a.attr == "element_type") return Value::scalar_type(base.type);
+      if (a.attr == "shape") return from_int_tuple(base.layout().shape, a.range);
+      if (a.attr == "dtype" || a.attr == "element_type") return Value::scalar_type(base.type());
       break;
     case Value::Kind::TiledCopy:
-      if (a.attr == "tiler_mn") return from_int_tuple(base.tiled_copy->tiler, a.range);
+      if (a.attr == "tiler_mn") return from_int_tuple(base.tiled_copy()->tiler, a.range);
       if (a.attr == "layout_tv_tiled") {
-        Value v;
-        v.kind = Value::Kind::Layout;
-        v.layout = std::make_shared<const layout::Layout>(base.tiled_copy->tv);
-        return v;
+        return Value::of(base.tiled_copy()->tv);
       }
       break;
     default: break;
   }
   auto& d = error(diag::Kind::NoSuchAttribute, a.attr_range, describe(base) + " has no attribute '" + a.attr + "'");
-  std::string best = closest_name(a.attr, method_names(base.kind));
+  std::string best = closest_name(a.attr, method_names(base.kind()));
   if (!best.empty()) d.help("did you mean '" + best + "'?");
   abort_entry();
 }
@@ -319,12 +309,12 @@ namespace {
 
 void annotation_extents(Evaluator& ev, const Value& part, source::SourceRange at, TensorSpec& spec) {
   spec.has_dims = true;
-  std::vector<Value> dims = part.kind == Value::Kind::Tuple ? *part.elts : std::vector<Value>{part};
+  std::vector<Value> dims = part.kind() == Value::Kind::Tuple ? part.elts() : std::vector<Value>{part};
   for (auto& d : dims) {
-    if (d.kind != Value::Kind::Int && d.kind != Value::Kind::SymDim)
+    if (d.kind() != Value::Kind::Int && d.kind() != Value::Kind::SymDim)
       ev.fail(diag::Kind::BadAnnotation, at, "tensor extents must be integers or symbols from cute.sym_int, found " + describe(d));
-    if (d.kind == Value::Kind::Int && d.i < 0)
-      ev.fail(diag::Kind::BadAnnotation, at, "tensor extents must not be negative, found " + std::to_string(d.i));
+    if (d.kind() == Value::Kind::Int && d.i() < 0)
+      ev.fail(diag::Kind::BadAnnotation, at, "tensor extents must not be negative, found " + std::to_string(d.i()));
     spec.dims.push_back(std::make_shared<Value>(d));
   }
   if (spec.dims.size() > 8)  // TILESLC_MAX_RANK of the runtime's tensor views
@@ -332,8 +322,8 @@ void annotation_extents(Evaluator& ev, const Value& part, source::SourceRange at
 }
 
 void annotation_strides(Evaluator& ev, const Value& part, source::SourceRange at, TensorSpec& spec) {
-  for (auto& d : *part.elts) {
-    if (d.kind != Value::Kind::Int && d.kind != Value::Kind::SymDim && d.kind != Value::Kind::None)
+  for (auto& d : part.elts()) {
+    if (d.kind() != Value::Kind::Int && d.kind() != Value::Kind::SymDim && d.kind() != Value::Kind::None)
       ev.fail(diag::Kind::BadAnnotation, at,
               "tensor strides must be integers, symbols from cute.sym_int or None (any), found " + describe(d));
     spec.strides.push_back(std::make_shared<Value>(d));
@@ -345,9 +335,9 @@ void annotation_strides(Evaluator& ev, const Value& part, source::SourceRange at
 }
 
 void annotation_alignment(Evaluator& ev, const Value& part, source::SourceRange at, TensorSpec& spec) {
-  if (part.kind != Value::Kind::Int || part.i <= 0 || (part.i & (part.i - 1)))
+  if (part.kind() != Value::Kind::Int || part.i() <= 0 || (part.i() & (part.i() - 1)))
     ev.fail(diag::Kind::BadAnnotation, at, "tensor alignment must be a power of two in bytes");
-  spec.align = part.i;
+  spec.align = part.i();
   if (spec.align * 8 < ir::bit_width(spec.dtype))
     ev.fail(diag::Kind::BadAnnotation, at,
             "an alignment of " + std::to_string(spec.align) + " bytes is below the " + std::to_string(ir::bit_width(spec.dtype) / 8) +
@@ -357,65 +347,60 @@ void annotation_alignment(Evaluator& ev, const Value& part, source::SourceRange 
 /// cute.Tensor[dtype, (extents...)], optionally followed by (strides...) and align_bytes.
 Value tensor_annotation(Evaluator& ev, const ast::Subscript& s) {
   Value idx = ev.eval(*s.index);
-  std::vector<Value> parts = idx.kind == Value::Kind::Tuple ? *idx.elts : std::vector<Value>{idx};
+  std::vector<Value> parts = idx.kind() == Value::Kind::Tuple ? idx.elts() : std::vector<Value>{idx};
   auto spec = std::make_shared<TensorSpec>();
-  if (parts.empty() || parts.size() > 4 || parts[0].kind != Value::Kind::Type)
+  if (parts.empty() || parts.size() > 4 || parts[0].kind() != Value::Kind::Type)
     ev.fail(diag::Kind::BadAnnotation, s.index->range,
             "expected cute.Tensor[dtype, (extents...)], optionally followed by (strides...) and align_bytes");
   spec->has_dtype = true;
-  spec->dtype = parts[0].type;
+  spec->dtype = parts[0].type();
   if (parts.size() >= 2) annotation_extents(ev, parts[1], s.index->range, *spec);
   for (size_t k = 2; k < parts.size(); ++k) {
-    if (parts[k].kind == Value::Kind::Tuple && k == 2) annotation_strides(ev, parts[k], s.index->range, *spec);
+    if (parts[k].kind() == Value::Kind::Tuple && k == 2) annotation_strides(ev, parts[k], s.index->range, *spec);
     else annotation_alignment(ev, parts[k], s.index->range, *spec);
   }
-  Value v;
-  v.kind = Value::Kind::TensorSpec;
-  v.spec = spec;
-  return v;
+  return Value::of(spec);
 }
 
 /// A static tuple or string indexed by a static integer or sliced (no step), as Python does.
 Value index_sequence(Evaluator& ev, const Value& base, const Value& idx, const ast::Subscript& s) {
-  int64_t n = base.kind == Value::Kind::Tuple ? static_cast<int64_t>(base.elts->size()) : static_cast<int64_t>(base.s.size());
-  if (idx.kind == Value::Kind::Slice) {
+  int64_t n = base.kind() == Value::Kind::Tuple ? static_cast<int64_t>(base.elts().size()) : static_cast<int64_t>(base.s().size());
+  if (idx.kind() == Value::Kind::Slice) {
     auto get = [&](const Value& v, int64_t dflt) {
-      return v.kind == Value::Kind::None ? dflt : ev.require_static_int(v, s.index->range, "a slice bound");
+      return v.kind() == Value::Kind::None ? dflt : ev.require_static_int(v, s.index->range, "a slice bound");
     };
-    int64_t step = get((*idx.elts)[2], 1);
+    int64_t step = get(idx.elts()[2], 1);
     if (step != 1) ev.fail(diag::Kind::UnsupportedOperation, s.index->range, "tuple slices with a step are not supported");
-    int64_t lo = get((*idx.elts)[0], 0), hi = get((*idx.elts)[1], n);
+    int64_t lo = get(idx.elts()[0], 0), hi = get(idx.elts()[1], n);
     if (lo < 0) lo += n;
     if (hi < 0) hi += n;
     lo = std::clamp<int64_t>(lo, 0, n);
     hi = std::clamp<int64_t>(hi, lo, n);
-    if (base.kind == Value::Kind::Str) return Value::str(base.s.substr(lo, hi - lo));
-    return Value::tuple(std::vector<Value>(base.elts->begin() + lo, base.elts->begin() + hi));
+    if (base.kind() == Value::Kind::Str) return Value::str(base.s().substr(lo, hi - lo));
+    return Value::tuple(std::vector<Value>(base.elts().begin() + lo, base.elts().begin() + hi));
   }
   int64_t i = ev.require_static_int(idx, s.index->range, "a tuple index");
   int64_t j = i < 0 ? i + n : i;
   if (j < 0 || j >= n)
     ev.fail(diag::Kind::IndexOutOfRange, s.index->range,
             "index " + std::to_string(i) + " is out of range for " + describe(base) + " of length " + std::to_string(n));
-  if (base.kind == Value::Kind::Str) return Value::str(base.s.substr(j, 1));
-  return (*base.elts)[j];
+  if (base.kind() == Value::Kind::Str) return Value::str(base.s().substr(j, 1));
+  return base.elts()[j];
 }
 
 }  // namespace
 
 Value Evaluator::eval_subscript(const ast::Subscript& s) {
   Value base = eval(*s.value);
-  if (base.kind == Value::Kind::Builtin && base.builtin == BuiltinId::TensorType) return tensor_annotation(*this, s);
-  if (base.kind == Value::Kind::Builtin && base.builtin == BuiltinId::ConstexprMarker) {
-    Value v;
-    v.kind = Value::Kind::ConstexprSpec;
-    return v;
+  if (base.kind() == Value::Kind::Builtin && base.builtin() == BuiltinId::TensorType) return tensor_annotation(*this, s);
+  if (base.kind() == Value::Kind::Builtin && base.builtin() == BuiltinId::ConstexprMarker) {
+    return payload::ConstexprSpec{};
   }
   // typing.Optional[int], torch.Tensor[...]: opaque, like the base.
   if (is_opaque(base)) return opaque_attribute(base, "[]");
   Value idx = eval(*s.index);
-  if (base.kind == Value::Kind::Tensor) return tensor_load(base, idx, s.range);
-  if (base.kind == Value::Kind::Tuple || base.kind == Value::Kind::Str) return index_sequence(*this, base, idx, s);
+  if (base.kind() == Value::Kind::Tensor) return tensor_load(base, idx, s.range);
+  if (base.kind() == Value::Kind::Tuple || base.kind() == Value::Kind::Str) return index_sequence(*this, base, idx, s);
   fail(diag::Kind::NotSubscriptable, s.value->range, describe(base) + " cannot be indexed");
 }
 
@@ -425,22 +410,22 @@ using B = ast::BinOpKind;
 
 /// Tuple concatenation and repetition and string concatenation, which are static.
 std::optional<Value> sequence_binop(Evaluator& ev, B op, const Value& l, const Value& r, source::SourceRange range) {
-  if (l.kind == Value::Kind::Tuple && r.kind == Value::Kind::Tuple && op == B::Add) {
-    if (l.elts->size() + r.elts->size() > (size_t{1} << 16))
+  if (l.kind() == Value::Kind::Tuple && r.kind() == Value::Kind::Tuple && op == B::Add) {
+    if (l.elts().size() + r.elts().size() > (size_t{1} << 16))
       ev.fail(diag::Kind::EvaluationTooLarge, range, "static tuple of more than 65536 elements");
-    auto xs = *l.elts;
-    xs.insert(xs.end(), r.elts->begin(), r.elts->end());
+    auto xs = l.elts();
+    xs.insert(xs.end(), r.elts().begin(), r.elts().end());
     return Value::tuple(std::move(xs));
   }
-  if (l.kind == Value::Kind::Tuple && r.kind == Value::Kind::Int && op == B::Mul) {
-    if (r.i > 0 && static_cast<int64_t>(l.elts->size()) * r.i > (int64_t{1} << 16))
+  if (l.kind() == Value::Kind::Tuple && r.kind() == Value::Kind::Int && op == B::Mul) {
+    if (r.i() > 0 && static_cast<int64_t>(l.elts().size()) * r.i() > (int64_t{1} << 16))
       ev.fail(diag::Kind::EvaluationTooLarge, range,
-              "static tuple of " + std::to_string(static_cast<int64_t>(l.elts->size()) * r.i) + " elements is over the limit of 65536");
+              "static tuple of " + std::to_string(static_cast<int64_t>(l.elts().size()) * r.i()) + " elements is over the limit of 65536");
     std::vector<Value> xs;
-    for (int64_t k = 0; k < r.i; ++k) xs.insert(xs.end(), l.elts->begin(), l.elts->end());
+    for (int64_t k = 0; k < r.i(); ++k) xs.insert(xs.end(), l.elts().begin(), l.elts().end());
     return Value::tuple(std::move(xs));
   }
-  if (l.kind == Value::Kind::Str && r.kind == Value::Kind::Str && op == B::Add) return Value::str(l.s + r.s);
+  if (l.kind() == Value::Kind::Str && r.kind() == Value::Kind::Str && op == B::Add) return Value::str(l.s() + r.s());
   return std::nullopt;
 }
 
@@ -527,15 +512,15 @@ ir::Op dynamic_op(Evaluator& ev, B op, ScalarType& t, source::SourceRange op_r) 
 void check_shift_count(Evaluator& ev, ir::Op irop, const Value& r, ScalarType compute, source::SourceRange range) {
   // A shift by a negative count or by the type's width or more has no defined result in C++
   // (PTX's shl/shr clamp it, C++ does not promise that) and is an error in Python (negative).
-  if ((irop != ir::Op::Shl && irop != ir::Op::Shr) || r.kind != Value::Kind::Int || (r.i >= 0 && r.i < ir::bit_width(compute)))
+  if ((irop != ir::Op::Shl && irop != ir::Op::Shr) || r.kind() != Value::Kind::Int || (r.i() >= 0 && r.i() < ir::bit_width(compute)))
     return;
-  auto& d = ev.error(diag::Kind::ShiftCountOutOfRange, r.origin.valid() ? r.origin : range,
-                     std::string(irop == ir::Op::Shl ? "left" : "right") + " shift by " + std::to_string(r.i) + " of a value of type " +
-                         ir::type_name(compute) + (r.i < 0 ? ": the count is negative" : ": the count must be below its width of " +
+  auto& d = ev.error(diag::Kind::ShiftCountOutOfRange, r.origin().valid() ? r.origin() : range,
+                     std::string(irop == ir::Op::Shl ? "left" : "right") + " shift by " + std::to_string(r.i()) + " of a value of type " +
+                         ir::type_name(compute) + (r.i() < 0 ? ": the count is negative" : ": the count must be below its width of " +
                                                                                            std::to_string(ir::bit_width(compute)) + " bits"));
   const std::string op = irop == ir::Op::Shl ? " << " : " >> ";
-  if (r.i < 0) d.help("shift the other way by the positive count");
-  else if (ir::bit_width(compute) < 64) d.help("widen the value first, e.g. cutlass.Int64(x)" + op + std::to_string(r.i));
+  if (r.i() < 0) d.help("shift the other way by the positive count");
+  else if (ir::bit_width(compute) < 64) d.help("widen the value first, e.g. cutlass.Int64(x)" + op + std::to_string(r.i()));
   else d.help(irop == ir::Op::Shl ? "every bit would be shifted out: the result is 0" : "the result is 0 (or -1 for a negative signed value)");
   ev.abort_entry();
 }
@@ -555,24 +540,24 @@ ir::ExprRef integer_identity(ir::Op irop, const ir::ExprRef& le, const ir::ExprR
 Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceRange range, source::SourceRange op_r) {
   l = resolve_symbol(l, range);
   r = resolve_symbol(r, range);
-  if (l.kind == Value::Kind::TensorSSA || r.kind == Value::Kind::TensorSSA)
+  if (l.kind() == Value::Kind::TensorSSA || r.kind() == Value::Kind::TensorSSA)
     return ssa_map(l, &r, [&](const Value& a, const Value* b) { return eval_binop(op, a, *b, range, op_r); }, range);
   if (auto v = sequence_binop(*this, op, l, r, range)) return *v;
-  bool lnum = l.is_number() || l.kind == Value::Kind::Dyn, rnum = r.is_number() || r.kind == Value::Kind::Dyn;
+  bool lnum = l.is_number() || l.kind() == Value::Kind::Dyn, rnum = r.is_number() || r.kind() == Value::Kind::Dyn;
   if (!lnum || !rnum) {
     auto& d = error(diag::Kind::TypeMismatch, op_r.valid() ? op_r : range,
                     std::string("unsupported operand types for ") + ast::spelling(op) + ": " + describe(l) + " and " + describe(r));
-    if (l.kind == Value::Kind::Tensor || r.kind == Value::Kind::Tensor)
+    if (l.kind() == Value::Kind::Tensor || r.kind() == Value::Kind::Tensor)
       d.help("index the tensor to operate on its elements, e.g. gA[i] + gB[i]");
     abort_entry();
   }
   if (!l.is_static() || !r.is_static()) return dynamic_binop(op, l, r, range, op_r);
   std::optional<Value> v;
-  if (l.kind == Value::Kind::Float || r.kind == Value::Kind::Float)
-    v = static_float_binop(*this, op, l.kind == Value::Kind::Float ? l.f : static_cast<double>(l.i),
-                           r.kind == Value::Kind::Float ? r.f : static_cast<double>(r.i), range);
+  if (l.kind() == Value::Kind::Float || r.kind() == Value::Kind::Float)
+    v = static_float_binop(*this, op, l.kind() == Value::Kind::Float ? l.f() : static_cast<double>(l.i()),
+                           r.kind() == Value::Kind::Float ? r.f() : static_cast<double>(r.i()), range);
   else
-    v = static_int_binop(*this, op, l.i, r.i, range);
+    v = static_int_binop(*this, op, l.i(), r.i(), range);
   if (v) return *v;
   fail(diag::Kind::TypeMismatch, op_r.valid() ? op_r : range,
        std::string("unsupported operand types for ") + ast::spelling(op) + ": " + describe(l) + " and " + describe(r));
@@ -590,9 +575,9 @@ Value Evaluator::dynamic_binop(ast::BinOpKind op, const Value& l, const Value& r
   if (t == ScalarType::Boolean && !bitwise) t = ScalarType::Int32;
   // Narrow floats compute in Float32 and round back once.
   ScalarType compute = ir::is_narrow_float(t) ? ScalarType::Float32 : t;
-  if (!bitwise && irop == ir::Op::Mod && !ir::is_float(compute) && r.kind == Value::Kind::Int && r.i == 0)
+  if (!bitwise && irop == ir::Op::Mod && !ir::is_float(compute) && r.kind() == Value::Kind::Int && r.i() == 0)
     fail(diag::Kind::DivisionByZero, range, "integer modulo by zero");
-  if (!ir::is_float(compute) && (irop == ir::Op::FloorDiv) && r.kind == Value::Kind::Int && r.i == 0)
+  if (!ir::is_float(compute) && (irop == ir::Op::FloorDiv) && r.kind() == Value::Kind::Int && r.i() == 0)
     fail(diag::Kind::DivisionByZero, range, "integer division by zero");
   check_shift_count(*this, irop, r, compute, range);
   auto le = to_expr_as(l, compute, range), re = to_expr_as(r, compute, range);
@@ -612,33 +597,33 @@ Value Evaluator::dynamic_binop(ast::BinOpKind op, const Value& l, const Value& r
 Value Evaluator::eval_unary(ast::UnaryOpKind op, Value v, source::SourceRange r) {
   using U = ast::UnaryOpKind;
   v = resolve_symbol(v, r);
-  if (v.kind == Value::Kind::TensorSSA)
+  if (v.kind() == Value::Kind::TensorSSA)
     return ssa_map(v, nullptr, [&](const Value& a, const Value*) { return eval_unary(op, a, r); }, r);
   if (op == U::Not) {
     if (v.is_static()) return Value::boolean(!truthy_static(v, r));
     return Value::dyn(ir::unary(ir::Op::LogicalNot, to_expr_as(v, ScalarType::Boolean, r), ScalarType::Boolean),
-                      v.origin.valid() ? v.origin : r);
+                      v.origin().valid() ? v.origin() : r);
   }
-  if (v.kind == Value::Kind::Int || v.kind == Value::Kind::Bool) {
+  if (v.kind() == Value::Kind::Int || v.kind() == Value::Kind::Bool) {
     if (op == U::Neg) {
-      if (v.i == std::numeric_limits<int64_t>::min()) fail(diag::Kind::IntegerOverflow, r, "static integer negation overflows");
-      return Value::integer(-v.i);
+      if (v.i() == std::numeric_limits<int64_t>::min()) fail(diag::Kind::IntegerOverflow, r, "static integer negation overflows");
+      return Value::integer(-v.i());
     }
-    if (op == U::Pos) return Value::integer(v.i);
-    return Value::integer(~v.i);
+    if (op == U::Pos) return Value::integer(v.i());
+    return Value::integer(~v.i());
   }
-  if (v.kind == Value::Kind::Float) {
+  if (v.kind() == Value::Kind::Float) {
     if (op == U::Invert) fail(diag::Kind::TypeMismatch, r, "bad operand type for unary ~: float");
-    return Value::floating(op == U::Neg ? -v.f : v.f);
+    return Value::floating(op == U::Neg ? -v.f() : v.f());
   }
-  if (v.kind != Value::Kind::Dyn)
+  if (v.kind() != Value::Kind::Dyn)
     fail(diag::Kind::TypeMismatch, r, std::string("bad operand type for unary ") + ast::spelling(op) + ": " + describe(v));
   if (op == U::Pos) return v;
   if (op == U::Invert) {
-    if (ir::is_float(v.type)) fail(diag::Kind::TypeMismatch, r, "bad operand type for unary ~: " + describe(v));
-    return Value::dyn(ir::unary(ir::Op::BitNot, v.expr, v.type), r);
+    if (ir::is_float(v.type())) fail(diag::Kind::TypeMismatch, r, "bad operand type for unary ~: " + describe(v));
+    return Value::dyn(ir::unary(ir::Op::BitNot, v.expr(), v.type()), r);
   }
-  ScalarType t = v.type == ScalarType::Boolean ? ScalarType::Int32 : v.type;
+  ScalarType t = v.type() == ScalarType::Boolean ? ScalarType::Int32 : v.type();
   ScalarType compute = ir::is_narrow_float(t) ? ScalarType::Float32 : t;
   auto e = ir::unary(ir::Op::Neg, to_expr_as(v, compute, r), compute);
   return Value::dyn(ir::cast(e, t), r);
@@ -648,7 +633,7 @@ Value Evaluator::eval_compare(ast::CmpOpKind op, Value l, Value r, source::Sourc
   using C = ast::CmpOpKind;
   l = resolve_symbol(l, range);
   r = resolve_symbol(r, range);
-  if (l.kind == Value::Kind::TensorSSA || r.kind == Value::Kind::TensorSSA)
+  if (l.kind() == Value::Kind::TensorSSA || r.kind() == Value::Kind::TensorSSA)
     return ssa_map(l, &r, [&](const Value& a, const Value* b) { return eval_compare(op, a, *b, range); }, range);
   if (op == C::Is || op == C::IsNot) {
     if (!l.is_static() || !r.is_static())
@@ -657,9 +642,9 @@ Value Evaluator::eval_compare(ast::CmpOpKind op, Value l, Value r, source::Sourc
     return Value::boolean(op == C::Is ? same : !same);
   }
   if (op == C::In || op == C::NotIn) {
-    if (r.kind != Value::Kind::Tuple) fail(diag::Kind::UnsupportedOperation, range, "'in' needs a static tuple on the right");
+    if (r.kind() != Value::Kind::Tuple) fail(diag::Kind::UnsupportedOperation, range, "'in' needs a static tuple on the right");
     bool found = false;
-    for (const auto& x : *r.elts) found = found || static_equal(require_static(l, range, "the left operand of 'in'"), x);
+    for (const auto& x : r.elts()) found = found || static_equal(require_static(l, range, "the left operand of 'in'"), x);
     return Value::boolean(op == C::In ? found : !found);
   }
   if (l.is_static() && r.is_static()) {
@@ -669,9 +654,9 @@ Value Evaluator::eval_compare(ast::CmpOpKind op, Value l, Value r, source::Sourc
     }
     if (!l.is_number() || !r.is_number())
       fail(diag::Kind::TypeMismatch, range, "cannot order " + describe(l) + " and " + describe(r));
-    bool fl = l.kind == Value::Kind::Float || r.kind == Value::Kind::Float;
-    double a = l.kind == Value::Kind::Float ? l.f : static_cast<double>(l.i);
-    double b = r.kind == Value::Kind::Float ? r.f : static_cast<double>(r.i);
+    bool fl = l.kind() == Value::Kind::Float || r.kind() == Value::Kind::Float;
+    double a = l.kind() == Value::Kind::Float ? l.f() : static_cast<double>(l.i());
+    double b = r.kind() == Value::Kind::Float ? r.f() : static_cast<double>(r.i());
     auto cmp = [&](auto x, auto y) {
       switch (op) {
         case C::Eq: return x == y;
@@ -682,9 +667,9 @@ Value Evaluator::eval_compare(ast::CmpOpKind op, Value l, Value r, source::Sourc
         default: return x >= y;
       }
     };
-    return Value::boolean(fl ? cmp(a, b) : cmp(l.i, r.i));
+    return Value::boolean(fl ? cmp(a, b) : cmp(l.i(), r.i()));
   }
-  if (!(l.is_number() || l.kind == Value::Kind::Dyn) || !(r.is_number() || r.kind == Value::Kind::Dyn))
+  if (!(l.is_number() || l.kind() == Value::Kind::Dyn) || !(r.is_number() || r.kind() == Value::Kind::Dyn))
     fail(diag::Kind::TypeMismatch, range, "cannot compare " + describe(l) + " and " + describe(r));
   ScalarType t = promote(l, r, range);
   if (ir::is_narrow_float(t)) t = ScalarType::Float32;
@@ -729,7 +714,7 @@ Value Evaluator::eval_ifexp(const ast::IfExp& e) {
   if (c.is_static()) return truthy_static(c, e.test->range) ? eval(*e.body) : eval(*e.orelse);
   Value a = resolve_symbol(eval(*e.body), e.body->range);
   Value b = resolve_symbol(eval(*e.orelse), e.orelse->range);
-  if (!(a.is_number() || a.kind == Value::Kind::Dyn) || !(b.is_number() || b.kind == Value::Kind::Dyn))
+  if (!(a.is_number() || a.kind() == Value::Kind::Dyn) || !(b.is_number() || b.kind() == Value::Kind::Dyn))
     fail(diag::Kind::TypeMismatch, e.range,
          "a run-time conditional expression needs numeric branches, found " + describe(a) + " and " + describe(b));
   ScalarType t = promote(a, b, e.range);

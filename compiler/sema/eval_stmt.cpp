@@ -161,19 +161,19 @@ std::string Evaluator::new_local(const std::string& hint, ScalarType t) {
 }
 
 Value Evaluator::materialize(const Value& v, const std::string& hint, source::SourceRange r) {
-  if (v.kind == Value::Kind::Dyn) {
-    if (is_trivial(v.expr)) return v;
-    if (const auto* x = v.expr->get_if<ir::Var>(); x && fn_->immutable_vars.count(x->name)) return v;
-    std::string name = new_local(hint, v.type);
+  if (v.kind() == Value::Kind::Dyn) {
+    if (is_trivial(v.expr())) return v;
+    if (const auto* x = v.expr()->get_if<ir::Var>(); x && fn_->immutable_vars.count(x->name)) return v;
+    std::string name = new_local(hint, v.type());
     fn_->immutable_vars.insert(name);
-    if (ir::is_integer(v.type))
-      if (int64_t d = known_divisor(v.expr); d > 1) fn_->divisors[name] = d;
-    emit(ir::assign(r, name, v.expr));
-    return Value::dyn(ir::var_ref(name, v.type), v.origin);
+    if (ir::is_integer(v.type()))
+      if (int64_t d = known_divisor(v.expr()); d > 1) fn_->divisors[name] = d;
+    emit(ir::assign(r, name, v.expr()));
+    return Value::dyn(ir::var_ref(name, v.type()), v.origin());
   }
-  if (v.kind == Value::Kind::Tuple) {
+  if (v.kind() == Value::Kind::Tuple) {
     std::vector<Value> xs;
-    for (size_t i = 0; i < v.elts->size(); ++i) xs.push_back(materialize((*v.elts)[i], hint + "_" + std::to_string(i), r));
+    for (size_t i = 0; i < v.elts().size(); ++i) xs.push_back(materialize(v.elts()[i], hint + "_" + std::to_string(i), r));
     return Value::tuple(std::move(xs));
   }
   return v;
@@ -183,16 +183,16 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
   Env& env = scope();
   frame().maybe_unbound.erase(name);
   auto it = env.find(name);
-  if (v.kind == Value::Kind::SymDim && fn_) v = resolve_symbol(v, r);
-  if (v.kind == Value::Kind::Dyn) {
+  if (v.kind() == Value::Kind::SymDim && fn_) v = resolve_symbol(v, r);
+  if (v.kind() == Value::Kind::Dyn) {
     // Reassigning a name that owns a local: store into it (converting inside
     // run-time regions, where every path must agree on the variable).
     if (it != env.end() && !it->second.owned_var.empty()) {
-      ScalarType vt = it->second.value.type;
-      if (vt == v.type || frame().dyn_depth > 0) {
-        if (vt != v.type && ir::is_float(v.type) && !ir::is_float(vt)) {
+      ScalarType vt = it->second.value.type();
+      if (vt == v.type() || frame().dyn_depth > 0) {
+        if (vt != v.type() && ir::is_float(v.type()) && !ir::is_float(vt)) {
           auto& d = error(diag::Kind::LossyConversion, r,
-                          "assigning a " + std::string(ir::type_name(v.type)) + " value to '" + name +
+                          "assigning a " + std::string(ir::type_name(v.type())) + " value to '" + name +
                               "', which holds " + ir::type_name(vt) + " on other run-time paths");
           d.label(it->second.where, "'" + name + "' first assigned here");
           d.help("convert explicitly, e.g. " + name + " = cutlass." + ir::type_name(vt) + "(...), or initialize '" +
@@ -200,7 +200,7 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
           abort_entry();
         }
         emit(ir::assign(r, it->second.owned_var, to_expr_as(v, vt, r)));
-        it->second.value = Value::dyn(ir::var_ref(it->second.owned_var, vt), v.origin);
+        it->second.value = Value::dyn(ir::var_ref(it->second.owned_var, vt), v.origin());
         return;
       }
     }
@@ -212,19 +212,19 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
       d.label(it->second.where, "'" + name + "' bound here");
       abort_entry();
     }
-    if (is_trivial(v.expr) && depth == 0) {
+    if (is_trivial(v.expr()) && depth == 0) {
       env[name] = Binding{v, "", r, depth};
       return;
     }
-    std::string var = new_local(name, v.type);
-    emit(ir::assign(r, var, v.expr));
-    env[name] = Binding{Value::dyn(ir::var_ref(var, v.type), v.origin), var, r, depth};
+    std::string var = new_local(name, v.type());
+    emit(ir::assign(r, var, v.expr()));
+    env[name] = Binding{Value::dyn(ir::var_ref(var, v.type()), v.origin()), var, r, depth};
     return;
   }
   if (it != env.end() && !it->second.owned_var.empty() && it->second.depth < frame().dyn_depth && v.is_number()) {
     // A promoted run-time variable (section "Variables in run-time control
     // flow" of docs/language.md) takes the number as a run-time value.
-    return bind_name(name, Value::dyn(to_expr_as(v, it->second.value.type, r), r), r);
+    return bind_name(name, Value::dyn(to_expr_as(v, it->second.value.type(), r), r), r);
   }
   if (it != env.end() && it->second.depth < frame().dyn_depth && !static_equal(it->second.value, v)) {
     auto& d = error(diag::Kind::StaticRebindInDynamic, r,
@@ -234,14 +234,14 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
     d.help("use cutlass.const_expr(...) or range_constexpr(...) to make the control flow static");
     abort_entry();
   }
-  if (fn_ && v.kind == Value::Kind::Tuple) v = materialize(v, name, r);
+  if (fn_ && v.kind() == Value::Kind::Tuple) v = materialize(v, name, r);
   // The first name a shared-memory buffer or register fragment is bound to is how the user knows it.
-  if (fn_ && fn_->kernel && v.kind == Value::Kind::Tensor && v.tensor && v.tensor->space == MemSpace::Smem)
+  if (fn_ && fn_->kernel && v.kind() == Value::Kind::Tensor && v.tensor() && v.tensor()->space == MemSpace::Smem)
     for (auto& b : fn_->kernel->smem)
-      if (b.name == v.tensor->ptr && b.user_name.empty()) b.user_name = name;
-  if (fn_ && fn_->kernel && v.kind == Value::Kind::Tensor && v.tensor && v.tensor->space == MemSpace::Rmem)
+      if (b.name == v.tensor()->ptr && b.user_name.empty()) b.user_name = name;
+  if (fn_ && fn_->kernel && v.kind() == Value::Kind::Tensor && v.tensor() && v.tensor()->space == MemSpace::Rmem)
     for (auto& a : fn_->kernel->arrays)
-      if (a.name == v.tensor->ptr && a.user_name.empty()) a.user_name = name;
+      if (a.name == v.tensor()->ptr && a.user_name.empty()) a.user_name = name;
   env[name] = Binding{std::move(v), "", r, frame().dyn_depth};
 }
 
@@ -250,18 +250,18 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
   if (target.kind == ast::ExprKind::Tuple || target.kind == ast::ExprKind::List) {
     const auto& elts = target.kind == ast::ExprKind::Tuple ? target.as<ast::Tuple>()->elts : target.as<ast::List>()->elts;
     for (const auto& e : elts) if (e->kind == ast::ExprKind::Starred) reject_unsupported(*e);
-    if (v.kind != Value::Kind::Tuple)
+    if (v.kind() != Value::Kind::Tuple)
       fail(diag::Kind::TypeMismatch, r, "cannot unpack " + describe(v) + " into " + std::to_string(elts.size()) + " names");
-    if (v.elts->size() != elts.size())
+    if (v.elts().size() != elts.size())
       fail(diag::Kind::WrongArity, target.range, "expected " + std::to_string(elts.size()) + " values to unpack, found " +
-                                                     std::to_string(v.elts->size()));
-    auto vals = *v.elts;
+                                                     std::to_string(v.elts().size()));
+    auto vals = v.elts();
     for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], vals[i], r);
     return;
   }
   if (const auto* s = target.as<ast::Subscript>()) {
     Value base = eval(*s->value);
-    if (base.kind != Value::Kind::Tensor)
+    if (base.kind() != Value::Kind::Tensor)
       fail(diag::Kind::StoreToNonTensor, s->value->range, "cannot store an element into " + describe(base));
     Value idx = eval(*s->index);
     tensor_store(base, idx, v, target.range);
@@ -336,10 +336,10 @@ void Evaluator::exec_expr_stmt(const ast::ExprStmt& e) {
   discarded_ = e.value.get();
   Value v = eval(*e.value);
   discarded_ = nullptr;
-  if (v.kind == Value::Kind::KernelCall) {
+  if (v.kind() == Value::Kind::KernelCall) {
     auto& d = error(diag::Kind::KernelCalledDirectly, e.value->range,
-                    "kernel '" + v.kcall->fn->def->name + "' is called but never launched");
-    d.help("launch it: " + v.kcall->fn->def->name + "(...).launch(grid=(...), block=(...))");
+                    "kernel '" + v.kcall()->fn->def->name + "' is called but never launched");
+    d.help("launch it: " + v.kcall()->fn->def->name + "(...).launch(grid=(...), block=(...))");
     abort_entry();
   }
 }
@@ -360,9 +360,9 @@ void Evaluator::exec_ann_assign(const ast::AnnAssign& a) {
   if (!a.value) return;
   Value v = eval(*a.value);
   Value ann = eval(*a.annotation);
-  if (ann.kind == Value::Kind::Type && (v.is_number() || v.kind == Value::Kind::Dyn)) {
+  if (ann.kind() == Value::Kind::Type && (v.is_number() || v.kind() == Value::Kind::Dyn)) {
     if (!fn_) fail(diag::Kind::NotStatic, a.annotation->range, "typed run-time values cannot be created at module level");
-    v = Value::dyn(to_expr_as(v, ann.type, a.value->range), a.value->range);
+    v = Value::dyn(to_expr_as(v, ann.type(), a.value->range), a.value->range);
   }
   assign(*a.target, v, a.value->range);
 }
@@ -372,7 +372,7 @@ Flow Evaluator::exec_return(const ast::Return& r) {
   if (f.is_module) fail(diag::Kind::DynamicControlInStatic, r.range, "'return' outside a function");
   Value v = r.value ? eval(*r.value) : Value::none();
   if (f.is_entry) {
-    if (v.kind != Value::Kind::None)
+    if (v.kind() != Value::Kind::None)
       fail(diag::Kind::ReturnInKernel, r.value->range, "kernels and host functions cannot return a value");
     if (f.dyn_depth > 0) emit(ir::return_(r.range));
     return Flow::Return;
@@ -383,7 +383,7 @@ Flow Evaluator::exec_return(const ast::Return& r) {
     d.help("assign the result to a variable on each path and return it once at the end");
     abort_entry();
   }
-  if (v.kind == Value::Kind::Dyn) v = materialize(v, f.def->name + "_result", r.range);
+  if (v.kind() == Value::Kind::Dyn) v = materialize(v, f.def->name + "_result", r.range);
   f.return_value = v;
   return Flow::Return;
 }
@@ -417,7 +417,7 @@ void Evaluator::exec_assert(const ast::Assert& a) {
   std::string msg = "assertion failed";
   if (a.msg) {
     Value m = eval(*a.msg);
-    msg += ": " + (m.kind == Value::Kind::Str ? m.s : repr(m));
+    msg += ": " + (m.kind() == Value::Kind::Str ? m.s() : repr(m));
   }
   fail(diag::Kind::StaticAssertFailed, a.test->range, msg);
 }
@@ -434,14 +434,11 @@ void Evaluator::exec_function_def(const ast::FunctionDef& d) {
       scope()[d.name] = Binding{opaque_decorated(d, dv), "", d.name_range, frame().dyn_depth};
       return;
     }
-    if (dv.kind == Value::Kind::Builtin && dv.builtin == BuiltinId::KernelDecorator) fn->kind = FunctionValue::Kind::Kernel;
-    else if (dv.kind == Value::Kind::Builtin && dv.builtin == BuiltinId::JitDecorator) fn->kind = FunctionValue::Kind::Jit;
+    if (dv.kind() == Value::Kind::Builtin && dv.builtin() == BuiltinId::KernelDecorator) fn->kind = FunctionValue::Kind::Kernel;
+    else if (dv.kind() == Value::Kind::Builtin && dv.builtin() == BuiltinId::JitDecorator) fn->kind = FunctionValue::Kind::Jit;
     else fail(diag::Kind::UnsupportedOperation, deco->range, "unknown decorator: only @cute.kernel and @cute.jit are supported");
   }
-  Value v;
-  v.kind = Value::Kind::Function;
-  v.fn = fn;
-  scope()[d.name] = Binding{v, "", d.name_range, frame().dyn_depth};
+  scope()[d.name] = Binding{Value::of(fn), "", d.name_range, frame().dyn_depth};
 }
 
 void Evaluator::exec_import(const ast::Import& imp) {
@@ -451,16 +448,12 @@ void Evaluator::exec_import(const ast::Import& imp) {
       scope()[alias.asname.empty() ? alias.name.substr(0, alias.name.find('.')) : alias.asname] = Binding{Value{}, "", alias.range};
       continue;
     }
-    Value v;
-    v.kind = Value::Kind::Module;
     if (!alias.asname.empty()) {
-      v.module = m;
-      scope()[alias.asname] = Binding{v, "", alias.range};
+      scope()[alias.asname] = Binding{Value::of(m), "", alias.range};
     } else {
       // `import a.b` binds `a`.
       std::string top = alias.name.substr(0, alias.name.find('.'));
-      v.module = import_module(top, alias.range);  // loaded above, as a parent
-      scope()[top] = Binding{v, "", alias.range};
+      scope()[top] = Binding{Value::of(import_module(top, alias.range)), "", alias.range};  // loaded above, as a parent
     }
   }
 }
@@ -490,13 +483,9 @@ void Evaluator::exec_import_from(const ast::ImportFrom& imp) {
     if (it != m->globals.end()) {
       v = it->second.value;
     } else if (m->opaque != ModuleValue::Opaque::No) {
-      Value base;
-      base.kind = Value::Kind::Module;
-      base.module = m;
-      v = opaque_attribute(base, alias.name);  // from torch import randn: opaque too
+      v = opaque_attribute(Value::of(m), alias.name);  // from torch import randn: opaque too
     } else if (auto sub = import_module(name + "." + alias.name, source::SourceRange{}, /*quiet=*/true); sub) {
-      v.kind = Value::Kind::Module;
-      v.module = sub;
+      v = Value::of(sub);
     } else {
       std::vector<std::string> names;
       for (const auto& [k, _] : m->globals) names.push_back(k);
@@ -515,7 +504,7 @@ void Evaluator::promote_for_region(const std::set<std::string>& assigned, source
     auto it = env.find(name);
     if (it == env.end() || !it->second.owned_var.empty()) continue;
     Value& v = it->second.value;
-    if (v.is_number() || v.kind == Value::Kind::Dyn) {
+    if (v.is_number() || v.kind() == Value::Kind::Dyn) {
       // Static numbers become run-time values (Int32/Float32/Boolean); shared
       // dynamic values get a local of their own.
       ir::ExprRef e = to_expr(v, r);
@@ -540,8 +529,8 @@ void merge_envs(Env& out, const Env& a, const Env& b, std::map<std::string, sour
       continue;
     }
     const auto& bb = ib->second;
-    if (ba.value.kind == Value::Kind::Undef || bb.value.kind == Value::Kind::Undef) {
-      merged[k] = ba.value.kind == Value::Kind::Undef ? ba : bb;  // poisoned on a path: stays quiet
+    if (ba.value.kind() == Value::Kind::Undef || bb.value.kind() == Value::Kind::Undef) {
+      merged[k] = ba.value.kind() == Value::Kind::Undef ? ba : bb;  // poisoned on a path: stays quiet
       continue;
     }
     bool same = (!ba.owned_var.empty() && ba.owned_var == bb.owned_var) || ev.static_equal(ba.value, bb.value);
@@ -585,11 +574,11 @@ std::map<std::string, int64_t> Evaluator::divisibility_facts(const ir::ExprRef& 
 
 Flow Evaluator::exec_if(const ast::If& s) {
   Value c = eval(*s.test);
-  if (c.kind == Value::Kind::SymDim) c = resolve_symbol(c, s.test->range);
+  if (c.kind() == Value::Kind::SymDim) c = resolve_symbol(c, s.test->range);
   if (c.is_static()) {
     return truthy_static(c, s.test->range) ? exec_body(s.body) : exec_body(s.orelse);
   }
-  if (c.kind != Value::Kind::Dyn)
+  if (c.kind() != Value::Kind::Dyn)
     fail(diag::Kind::ConditionNotBoolean, s.test->range, "condition must be a boolean or number, found " + describe(c));
   auto cond = to_expr_as(c, ScalarType::Boolean, s.test->range);
   std::set<std::string> assigned = assigned_names(s.body);
@@ -642,12 +631,12 @@ Flow Evaluator::exec_for(const ast::For& s) {
   bool is_range_call = false, is_constexpr_range = false;
   if (call) {
     Value callee = eval(*call->func);
-    is_range_call = callee.kind == Value::Kind::Builtin && callee.builtin == BuiltinId::Range;
-    is_constexpr_range = callee.kind == Value::Kind::Builtin && callee.builtin == BuiltinId::RangeConstexpr;
+    is_range_call = callee.kind() == Value::Kind::Builtin && callee.builtin() == BuiltinId::Range;
+    is_constexpr_range = callee.kind() == Value::Kind::Builtin && callee.builtin() == BuiltinId::RangeConstexpr;
   }
   if (!s.orelse.empty()) fail(diag::Kind::UnsupportedOperation, s.range, "for ... else is not supported in tileslc");
-  if (!is_range_call && (is_constexpr_range || it.kind == Value::Kind::Tuple)) {
-    const auto& items = *it.elts;
+  if (!is_range_call && (is_constexpr_range || it.kind() == Value::Kind::Tuple)) {
+    const auto& items = it.elts();
     if (items.size() > 4096)
       fail(diag::Kind::UnrollTooLarge, s.iter->range,
            "loop unrolled at compile time has " + std::to_string(items.size()) + " iterations, more than the limit of 4096");
@@ -667,12 +656,12 @@ Flow Evaluator::exec_for(const ast::For& s) {
          "for loops iterate over range(...), cutlass.range_constexpr(...) or a static tuple, found " + describe(it));
   // Run-time loop: `it` is a Slice-like tuple (start, stop, step) from range().
   if (!fn_) fail(diag::Kind::NotStatic, s.range, "run-time loops cannot appear at module level");
-  const auto& parts = *it.elts;
+  const auto& parts = it.elts();
   Value start = parts[0], stop = parts[1], step = parts[2];
   step = resolve_symbol(step, call->range);
   int64_t step_v = 0;  // 0: known only at run time
-  if (step.kind == Value::Kind::Dyn) {
-    if (!ir::is_integer(step.type)) fail(diag::Kind::TypeMismatch, call->range, "range() step must be an integer, found " + describe(step));
+  if (step.kind() == Value::Kind::Dyn) {
+    if (!ir::is_integer(step.type())) fail(diag::Kind::TypeMismatch, call->range, "range() step must be an integer, found " + describe(step));
     step = materialize(step, "step", call->range);  // evaluated once, as Python does
   } else {
     step_v = require_static_int(step, call->range, "the step of a run-time range");

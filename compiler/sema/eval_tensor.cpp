@@ -15,19 +15,19 @@ using ir::ScalarType;
 namespace {
 
 bool has_none(const Value& v) {
-  if (v.kind == Value::Kind::None) return true;
-  if (v.kind == Value::Kind::Tuple)
-    for (const auto& e : *v.elts)
+  if (v.kind() == Value::Kind::None) return true;
+  if (v.kind() == Value::Kind::Tuple)
+    for (const auto& e : v.elts())
       if (has_none(e)) return true;
   return false;
 }
 
 /// The coordinate's structure for layout::slice: None -> `_`, anything else 0.
 layout::IntTuple slice_pattern(const Value& v) {
-  if (v.kind == Value::Kind::None) return layout::IntTuple::underscore();
-  if (v.kind == Value::Kind::Tuple) {
+  if (v.kind() == Value::Kind::None) return layout::IntTuple::underscore();
+  if (v.kind() == Value::Kind::Tuple) {
     std::vector<layout::IntTuple> xs;
-    for (const auto& e : *v.elts) xs.push_back(slice_pattern(e));
+    for (const auto& e : v.elts()) xs.push_back(slice_pattern(e));
     return layout::IntTuple::tuple(std::move(xs));
   }
   return layout::IntTuple(0);
@@ -67,10 +67,7 @@ layout::IntTuple project(const layout::IntTuple& t, size_t k) {
 }  // namespace
 
 Value Evaluator::tensor_value(TensorValue t) {
-  Value v;
-  v.kind = Value::Kind::Tensor;
-  v.tensor = std::make_shared<TensorValue>(std::move(t));
-  return v;
+  return Value::of(std::make_shared<TensorValue>(std::move(t)));
 }
 
 std::string Evaluator::shape_text(const layout::IntTuple& shape) {
@@ -89,24 +86,19 @@ Value Evaluator::tensor_size(const TensorValue& t, source::SourceRange r) {
 }
 
 Value Evaluator::tensor_attribute(const Value& tv, const std::string& attr, source::SourceRange r) {
-  const auto& t = *tv.tensor;
+  const auto& t = *tv.tensor();
   if (attr == "shape") return from_int_tuple(t.layout.shape, r);
   if (attr == "stride") {
     if (t.space == MemSpace::Coord) fail(diag::Kind::UnsupportedOperation, r, "a coordinate tensor's strides are basis elements, not integers");
     return from_int_tuple(t.layout.stride, r);
   }
   if (attr == "layout") {
-    Value v;
-    v.kind = Value::Kind::Layout;
-    v.layout = std::make_shared<const layout::Layout>(t.layout);
-    return v;
+    return Value::of(t.layout);
   }
   if (attr == "element_type" || attr == "dtype") return Value::scalar_type(t.dtype);
   if (attr == "rank") return Value::integer(static_cast<int64_t>(t.layout.rank()));
   if (const BuiltinInfo* m = find_method(Value::Kind::Tensor, attr)) {
-    Value v = Value::make_builtin(m->id);
-    v.self = std::make_shared<Value>(tv);
-    return v;
+    return Value::method(m->id, tv);
   }
   std::string available = "shape, stride, layout, element_type, rank";
   for (const auto& m : method_names(Value::Kind::Tensor)) available += ", " + m;  // builtins.def's Tensor rows
@@ -116,7 +108,7 @@ Value Evaluator::tensor_attribute(const Value& tv, const std::string& attr, sour
 Value Evaluator::layout_offset(const layout::Layout& l, const Value& coord, source::SourceRange r) {
   // Coordinates, extents and strides are Values: static parts fold, run-time
   // parts become Int64 arithmetic.
-  auto is_int = [](const Value& v, int64_t x) { return v.kind == Value::Kind::Int && v.i == x; };
+  auto is_int = [](const Value& v, int64_t x) { return v.kind() == Value::Kind::Int && v.i() == x; };
   auto mul = [&](const Value& a, const Value& b) {
     if (is_int(a, 0) || is_int(b, 0)) return Value::integer(0);
     if (is_int(a, 1)) return b;
@@ -130,50 +122,50 @@ Value Evaluator::layout_offset(const layout::Layout& l, const Value& coord, sour
   };
   auto wide = [&](Value c) {
     c = resolve_symbol(c, r);
-    if (c.kind == Value::Kind::Dyn) {
-      if (!ir::is_integer(c.type) && c.type != ScalarType::Boolean)
+    if (c.kind() == Value::Kind::Dyn) {
+      if (!ir::is_integer(c.type()) && c.type() != ScalarType::Boolean)
         fail(diag::Kind::TypeMismatch, r, "tensor coordinates must be integers, found " + describe(c));
-      return Value::dyn(ir::cast(c.expr, ScalarType::Int64), c.origin);
+      return Value::dyn(ir::cast(c.expr(), ScalarType::Int64), c.origin());
     }
-    if (!(c.kind == Value::Kind::Int || c.kind == Value::Kind::Bool))
+    if (!(c.kind() == Value::Kind::Int || c.kind() == Value::Kind::Bool))
       fail(diag::Kind::TypeMismatch, r, "tensor coordinates must be integers, found " + describe(c));
-    return Value::integer(c.i);
+    return Value::integer(c.i());
   };
   std::function<Value(const Value&, const layout::IntTuple&, const layout::IntTuple&)> dot =
       [&](const Value& c, const layout::IntTuple& shape, const layout::IntTuple& stride) -> Value {
-    if (c.kind == Value::Kind::None) return Value::integer(0);
+    if (c.kind() == Value::Kind::None) return Value::integer(0);
     if (shape.is_leaf()) {
-      if (c.kind == Value::Kind::Tuple) {
-        if (c.elts->size() == 1) return dot((*c.elts)[0], shape, stride);
+      if (c.kind() == Value::Kind::Tuple) {
+        if (c.elts().size() == 1) return dot(c.elts()[0], shape, stride);
         fail(diag::Kind::RankMismatch, r, "coordinate " + repr(c) + " has more modes than the extent " + shape.to_string());
       }
       Value ci = wide(c);
-      if (ci.kind == Value::Kind::Int && shape.value().has_value() && (ci.i < 0 || ci.i >= shape.value().value())) {
+      if (ci.kind() == Value::Kind::Int && shape.value().has_value() && (ci.i() < 0 || ci.i() >= shape.value().value())) {
         auto& d = error(diag::Kind::IndexOutOfRange, r,
-                        "coordinate " + std::to_string(ci.i) + " is out of range for a mode of extent " + shape.value().to_string());
+                        "coordinate " + std::to_string(ci.i()) + " is out of range for a mode of extent " + shape.value().to_string());
         d.note("the tensor's layout is " + l.to_string());
         abort_entry();
       }
       return mul(ci, int_value(stride.value(), r));
     }
     std::vector<Value> parts;
-    if (c.kind == Value::Kind::Tuple) {
-      if (c.elts->size() != shape.rank()) {
+    if (c.kind() == Value::Kind::Tuple) {
+      if (c.elts().size() != shape.rank()) {
         auto& d = error(diag::Kind::RankMismatch, r,
-                        "coordinate " + repr(c) + " has " + std::to_string(c.elts->size()) + " modes, the shape " +
+                        "coordinate " + repr(c) + " has " + std::to_string(c.elts().size()) + " modes, the shape " +
                             shape.to_string() + " has " + std::to_string(shape.rank()));
         d.note("the tensor's layout is " + l.to_string());
         abort_entry();
       }
-      parts = *c.elts;
+      parts = c.elts();
     } else {
       // An integer into a tuple mode: colexicographic split (CuTe's idx2crd).
       Value rest = wide(c);
-      if (rest.kind == Value::Kind::Int) {
+      if (rest.kind() == Value::Kind::Int) {
         auto total = layout::size(shape);
-        if (total.has_value() && (rest.i < 0 || rest.i >= total.value())) {
+        if (total.has_value() && (rest.i() < 0 || rest.i() >= total.value())) {
           auto& d = error(diag::Kind::IndexOutOfRange, r,
-                          "index " + std::to_string(rest.i) + " is out of range for " + total.to_string() + " elements");
+                          "index " + std::to_string(rest.i()) + " is out of range for " + total.to_string() + " elements");
           d.note("the tensor's layout is " + l.to_string());
           abort_entry();
         }
@@ -184,9 +176,9 @@ Value Evaluator::layout_offset(const layout::Layout& l, const Value& coord, sour
           break;
         }
         Value extent = int_value(layout::size(shape[k]), r);
-        if ((rest.kind == Value::Kind::Int && rest.i == 0) || (extent.kind == Value::Kind::Int && extent.i == 1)) {
+        if ((rest.kind() == Value::Kind::Int && rest.i() == 0) || (extent.kind() == Value::Kind::Int && extent.i() == 1)) {
           parts.push_back(Value::integer(0));
-        } else if (rest.kind == Value::Kind::Dyn && extent.kind == Value::Kind::Dyn) {
+        } else if (rest.kind() == Value::Kind::Dyn && extent.kind() == Value::Kind::Dyn) {
           // Valid coordinates are non-negative: C's truncating / and % are
           // CuTe's idx2crd here, and cheaper than Python's floor forms.
           auto re = to_expr_as(rest, ScalarType::Int64, r), ee = to_expr_as(extent, ScalarType::Int64, r);
@@ -225,9 +217,9 @@ Value Evaluator::coord_element(const TensorValue& t, const Value& coord, source:
 ir::ExprRef Evaluator::tensor_offset(const TensorValue& t, const Value& index, source::SourceRange r) {
   if (!fn_ || !fn_->is_kernel)
     fail(diag::Kind::UnsupportedOperation, r, "tensor elements can only be read or written inside a @cute.kernel");
-  if (index.kind == Value::Kind::Tuple && index.elts->size() != t.layout.rank()) {
+  if (index.kind() == Value::Kind::Tuple && index.elts().size() != t.layout.rank()) {
     auto& d = error(diag::Kind::RankMismatch, r,
-                    "tensor of rank " + std::to_string(t.layout.rank()) + " indexed with " + std::to_string(index.elts->size()) +
+                    "tensor of rank " + std::to_string(t.layout.rank()) + " indexed with " + std::to_string(index.elts().size()) +
                         " coordinates");
     d.note("the tensor's shape is " + shape_text(t.layout.shape));
     abort_entry();
@@ -249,7 +241,7 @@ ir::ExprRef Evaluator::tensor_offset(const TensorValue& t, const Value& index, s
 }
 
 Value Evaluator::tensor_slice(const Value& tv, const Value& coord, source::SourceRange r) {
-  const auto& t = *tv.tensor;
+  const auto& t = *tv.tensor();
   TensorValue out = t;
   try {
     out.layout = layout::slice(slice_pattern(coord), t.layout);
@@ -260,7 +252,7 @@ Value Evaluator::tensor_slice(const Value& tv, const Value& coord, source::Sourc
   }
   if (t.space == MemSpace::Coord) {
     Value c = coord_element(t, coord, r);
-    std::vector<Value> xs = c.kind == Value::Kind::Tuple ? *c.elts : std::vector<Value>{c};
+    std::vector<Value> xs = c.kind() == Value::Kind::Tuple ? c.elts() : std::vector<Value>{c};
     for (size_t k = 0; k < xs.size(); ++k) out.coord_offset[k] = to_expr_as(xs[k], ScalarType::Int64, r);
     return tensor_value(std::move(out));
   }
@@ -273,27 +265,27 @@ Value Evaluator::tensor_slice(const Value& tv, const Value& coord, source::Sourc
 
 Value Evaluator::tensor_load(const Value& tv, const Value& index, source::SourceRange r) {
   if (has_none(index)) return tensor_slice(tv, index, r);
-  const auto& t = *tv.tensor;
+  const auto& t = *tv.tensor();
   if (t.space == MemSpace::Coord) return coord_element(t, index, r);
   auto off = tensor_offset(t, index, r);
   return Value::dyn(ir::load(t.ptr, off, t.dtype), r);
 }
 
 void Evaluator::tensor_store(const Value& tv, const Value& index, const Value& v, source::SourceRange r) {
-  const auto& t = *tv.tensor;
+  const auto& t = *tv.tensor();
   if (t.space == MemSpace::Coord) fail(diag::Kind::StoreToNonTensor, r, "a coordinate (identity) tensor cannot be written");
   if (has_none(index)) fail(diag::Kind::UnsupportedOperation, r, "assigning to a slice is not supported; use .store() or cute.copy");
   auto off = tensor_offset(t, index, r);
   Value val = resolve_symbol(v, r);
-  if (!(val.is_number() || val.kind == Value::Kind::Dyn)) {
+  if (!(val.is_number() || val.kind() == Value::Kind::Dyn)) {
     auto& d = error(diag::Kind::TypeMismatch, r,
                     std::string("cannot store ") + describe(val) + " into an element of a " + ir::type_name(t.dtype) + " tensor");
-    if (val.kind == Value::Kind::Tensor) d.help("index the source tensor too, e.g. gB[i] = gA[i]");
+    if (val.kind() == Value::Kind::Tensor) d.help("index the source tensor too, e.g. gB[i] = gA[i]");
     abort_entry();
   }
-  if (((val.kind == Value::Kind::Dyn && ir::is_float(val.type)) || val.kind == Value::Kind::Float) && !ir::is_float(t.dtype)) {
+  if (((val.kind() == Value::Kind::Dyn && ir::is_float(val.type())) || val.kind() == Value::Kind::Float) && !ir::is_float(t.dtype)) {
     auto& d = error(diag::Kind::LossyConversion, r,
-                    std::string("storing a ") + (val.kind == Value::Kind::Float ? std::string("float") : ir::type_name(val.type)) +
+                    std::string("storing a ") + (val.kind() == Value::Kind::Float ? std::string("float") : ir::type_name(val.type())) +
                         " value into a " + ir::type_name(t.dtype) + " tensor would drop its fraction");
     d.help(std::string("convert explicitly: cutlass.") + ir::type_name(t.dtype) + "(value)");
     abort_entry();

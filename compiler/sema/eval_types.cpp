@@ -86,34 +86,34 @@ void Evaluator::fail(diag::Kind k, source::SourceRange r, std::string msg) {
 }
 
 std::optional<ScalarType> Evaluator::natural_type(const Value& v) {
-  switch (v.kind) {
-    case Value::Kind::Int: return (v.i >= INT32_MIN && v.i <= INT32_MAX) ? ScalarType::Int32 : ScalarType::Int64;
+  switch (v.kind()) {
+    case Value::Kind::Int: return (v.i() >= INT32_MIN && v.i() <= INT32_MAX) ? ScalarType::Int32 : ScalarType::Int64;
     case Value::Kind::Float: return ScalarType::Float32;
     case Value::Kind::Bool: return ScalarType::Boolean;
-    case Value::Kind::Dyn: return v.type;
+    case Value::Kind::Dyn: return v.type();
     default: return std::nullopt;
   }
 }
 
 Value Evaluator::resolve_symbol(const Value& v, source::SourceRange r) {
-  if (v.kind != Value::Kind::SymDim) return v;
+  if (v.kind() != Value::Kind::SymDim) return v;
   if (fn_) {
-    if (auto it = fn_->symbols.find(v.s); it != fn_->symbols.end()) return Value::dyn(it->second, r);
+    if (auto it = fn_->symbols.find(v.s()); it != fn_->symbols.end()) return Value::dyn(it->second, r);
     auto& d = error(diag::Kind::NotStatic, r,
-                    "symbolic extent '" + v.s + "' is not bound by a tensor parameter of this function");
-    d.help("use it in a parameter annotation such as cute.Tensor[cutlass.Float32, (" + v.s + ",)]");
+                    "symbolic extent '" + v.s() + "' is not bound by a tensor parameter of this function");
+    d.help("use it in a parameter annotation such as cute.Tensor[cutlass.Float32, (" + v.s() + ",)]");
     abort_entry();
   }
-  fail(diag::Kind::NotStatic, r, "symbolic extent '" + v.s + "' has no value while compiling");
+  fail(diag::Kind::NotStatic, r, "symbolic extent '" + v.s() + "' has no value while compiling");
 }
 
 ir::ExprRef Evaluator::to_expr(const Value& in, source::SourceRange r) {
   Value v = resolve_symbol(in, r);
-  switch (v.kind) {
-    case Value::Kind::Int: return ir::int_const(v.i, *natural_type(v));
-    case Value::Kind::Bool: return ir::bool_const(v.i != 0);
-    case Value::Kind::Float: return ir::float_const(v.f, ScalarType::Float32);
-    case Value::Kind::Dyn: return v.expr;
+  switch (v.kind()) {
+    case Value::Kind::Int: return ir::int_const(v.i(), *natural_type(v));
+    case Value::Kind::Bool: return ir::bool_const(v.i() != 0);
+    case Value::Kind::Float: return ir::float_const(v.f(), ScalarType::Float32);
+    case Value::Kind::Dyn: return v.expr();
     default:
       fail(diag::Kind::TypeMismatch, r, "expected a number, found " + describe(v));
   }
@@ -121,21 +121,21 @@ ir::ExprRef Evaluator::to_expr(const Value& in, source::SourceRange r) {
 
 ir::ExprRef Evaluator::to_expr_as(const Value& in, ScalarType t, source::SourceRange r) {
   Value v = resolve_symbol(in, r);
-  if (v.kind == Value::Kind::Int) {
-    if (ir::is_float(t)) return ir::cast(ir::float_const(static_cast<double>(v.i), ScalarType::Float32), t);
-    if (t == ScalarType::Boolean) return ir::bool_const(v.i != 0);
+  if (v.kind() == Value::Kind::Int) {
+    if (ir::is_float(t)) return ir::cast(ir::float_const(static_cast<double>(v.i()), ScalarType::Float32), t);
+    if (t == ScalarType::Boolean) return ir::bool_const(v.i() != 0);
     int bits = ir::bit_width(t);
-    bool fits = bits == 64 ? (ir::is_signed(t) || v.i >= 0)
-                           : ir::is_signed(t) ? (v.i >= -(int64_t{1} << (bits - 1)) && v.i < (int64_t{1} << (bits - 1)))
-                                              : (v.i >= 0 && v.i < (int64_t{1} << bits));
+    bool fits = bits == 64 ? (ir::is_signed(t) || v.i() >= 0)
+                           : ir::is_signed(t) ? (v.i() >= -(int64_t{1} << (bits - 1)) && v.i() < (int64_t{1} << (bits - 1)))
+                                              : (v.i() >= 0 && v.i() < (int64_t{1} << bits));
     if (!fits)
-      fail(diag::Kind::LossyConversion, r, std::to_string(v.i) + " does not fit in " + ir::type_name(t));
-    return ir::int_const(v.i, t);
+      fail(diag::Kind::LossyConversion, r, std::to_string(v.i()) + " does not fit in " + ir::type_name(t));
+    return ir::int_const(v.i(), t);
   }
-  if (v.kind == Value::Kind::Float) {
+  if (v.kind() == Value::Kind::Float) {
     if (ir::is_float(t)) {
-      if (t == ScalarType::Float32 || t == ScalarType::Float64) return ir::float_const(v.f, t);
-      return ir::cast(ir::float_const(v.f, ScalarType::Float32), t);
+      if (t == ScalarType::Float32 || t == ScalarType::Float64) return ir::float_const(v.f(), t);
+      return ir::cast(ir::float_const(v.f(), ScalarType::Float32), t);
     }
     if (ir::is_integer(t)) {
       // The conversion truncates toward zero; a value whose truncation does not fit (or NaN)
@@ -143,12 +143,12 @@ ir::ExprRef Evaluator::to_expr_as(const Value& in, ScalarType t, source::SourceR
       const int bits = ir::bit_width(t);
       const double lo = ir::is_signed(t) ? -std::ldexp(1.0, bits - 1) : 0.0;
       const double hi = ir::is_signed(t) ? std::ldexp(1.0, bits - 1) : std::ldexp(1.0, bits);
-      const double tr = std::trunc(v.f);
+      const double tr = std::trunc(v.f());
       if (!(tr >= lo && tr < hi)) fail(diag::Kind::LossyConversion, r, repr(v) + " does not fit in " + ir::type_name(t));
     }
-    return ir::cast(ir::float_const(v.f, ScalarType::Float64), t);
+    return ir::cast(ir::float_const(v.f(), ScalarType::Float64), t);
   }
-  if (v.kind == Value::Kind::Bool) return ir::cast(ir::bool_const(v.i != 0), t);
+  if (v.kind() == Value::Kind::Bool) return ir::cast(ir::bool_const(v.i() != 0), t);
   auto e = to_expr(v, r);
   if (e->type == t) return e;
   // Narrow float <-> anything goes through Float32, which codegen knows how to convert.
@@ -188,8 +188,8 @@ ScalarType promote_dyn(ScalarType a, ScalarType b) {
 }  // namespace
 
 ScalarType Evaluator::promote(const Value& a, const Value& b, source::SourceRange r) {
-  bool da = a.kind == Value::Kind::Dyn, db = b.kind == Value::Kind::Dyn;
-  if (da && db) return promote_dyn(a.type, b.type);
+  bool da = a.kind() == Value::Kind::Dyn, db = b.kind() == Value::Kind::Dyn;
+  if (da && db) return promote_dyn(a.type(), b.type());
   if (!da && !db) {
     auto ta = natural_type(a), tb = natural_type(b);
     if (!ta || !tb) fail(diag::Kind::TypeMismatch, r, "expected numbers, found " + describe(ta ? b : a));
@@ -197,130 +197,131 @@ ScalarType Evaluator::promote(const Value& a, const Value& b, source::SourceRang
   }
   const Value& d = da ? a : b;
   const Value& s = da ? b : a;
-  if (s.kind == Value::Kind::Float) return ir::is_float(d.type) ? d.type : ScalarType::Float32;
-  if (s.kind == Value::Kind::Int) {
-    if (d.type == ScalarType::Boolean) return *natural_type(s);
+  if (s.kind() == Value::Kind::Float) return ir::is_float(d.type()) ? d.type() : ScalarType::Float32;
+  if (s.kind() == Value::Kind::Int) {
+    if (d.type() == ScalarType::Boolean) return *natural_type(s);
     // A literal that does not fit the dynamic integer type widens it to 64 bits.
-    if (ir::is_integer(d.type) && ir::bit_width(d.type) < 64) {
-      int64_t lim = (int64_t{1} << (ir::bit_width(d.type) - (ir::is_signed(d.type) ? 1 : 0))) - 1;
-      if (s.i > lim || s.i < (ir::is_signed(d.type) ? -lim - 1 : 0))
-        return ir::is_signed(d.type) || s.i < 0 ? ScalarType::Int64 : ScalarType::Uint64;
+    if (ir::is_integer(d.type()) && ir::bit_width(d.type()) < 64) {
+      int64_t lim = (int64_t{1} << (ir::bit_width(d.type()) - (ir::is_signed(d.type()) ? 1 : 0))) - 1;
+      if (s.i() > lim || s.i() < (ir::is_signed(d.type()) ? -lim - 1 : 0))
+        return ir::is_signed(d.type()) || s.i() < 0 ? ScalarType::Int64 : ScalarType::Uint64;
     }
-    return d.type;
+    return d.type();
   }
   auto st = natural_type(s);
   if (!st) fail(diag::Kind::TypeMismatch, r, "expected a number, found " + describe(s));
-  return promote_dyn(d.type, *st);
+  return promote_dyn(d.type(), *st);
 }
 
 bool Evaluator::truthy_static(const Value& v, source::SourceRange r) {
-  switch (v.kind) {
+  switch (v.kind()) {
     case Value::Kind::None: return false;
-    case Value::Kind::Int: case Value::Kind::Bool: return v.i != 0;
-    case Value::Kind::Float: return v.f != 0;
-    case Value::Kind::Str: return !v.s.empty();
-    case Value::Kind::Tuple: return !v.elts->empty();
+    case Value::Kind::Int: case Value::Kind::Bool: return v.i() != 0;
+    case Value::Kind::Float: return v.f() != 0;
+    case Value::Kind::Str: return !v.s().empty();
+    case Value::Kind::Tuple: return !v.elts().empty();
     default: return true;
   }
 }
 
 const Value& Evaluator::require_static(const Value& v, source::SourceRange r, const std::string& what) {
-  if (v.is_static() && v.kind != Value::Kind::SymDim) return v;
+  if (v.is_static() && v.kind() != Value::Kind::SymDim) return v;
   auto& d = error(diag::Kind::NotStatic, r, what + " must be known while compiling, but this value is only known at run time");
-  if (v.kind == Value::Kind::Dyn && v.origin.valid() && (v.origin.begin != r.begin || v.origin.end != r.end))
-    d.label(v.origin, "run-time value originates here");
-  if (v.kind == Value::Kind::SymDim)
-    d.note("'" + v.s + "' is a symbolic extent: its value comes from the caller's tensors at run time");
+  if (v.kind() == Value::Kind::Dyn && v.origin().valid() && (v.origin().begin != r.begin || v.origin().end != r.end))
+    d.label(v.origin(), "run-time value originates here");
+  if (v.kind() == Value::Kind::SymDim)
+    d.note("'" + v.s() + "' is a symbolic extent: its value comes from the caller's tensors at run time");
   d.help("static values are literals, module constants, Constexpr parameters, range_constexpr indices and arithmetic on them");
   abort_entry();
 }
 
 int64_t Evaluator::require_static_int(const Value& v, source::SourceRange r, const std::string& what) {
   const Value& s = require_static(v, r, what);
-  if (s.kind != Value::Kind::Int && s.kind != Value::Kind::Bool)
+  if (s.kind() != Value::Kind::Int && s.kind() != Value::Kind::Bool)
     fail(diag::Kind::TypeMismatch, r, what + " must be an integer, found " + describe(s));
-  return s.i;
+  return s.i();
 }
 
 bool Evaluator::static_equal(const Value& a, const Value& b) {
-  if (a.kind != b.kind) {
-    if (a.is_number() && b.is_number() && a.kind != Value::Kind::Float && b.kind != Value::Kind::Float)
-      return a.i == b.i;
+  if (a.kind() != b.kind()) {
+    if (a.is_number() && b.is_number() && a.kind() != Value::Kind::Float && b.kind() != Value::Kind::Float)
+      return a.i() == b.i();
     return false;
   }
-  switch (a.kind) {
+  switch (a.kind()) {
     case Value::Kind::None: case Value::Kind::Ellipsis: return true;
-    case Value::Kind::Int: case Value::Kind::Bool: return a.i == b.i;
-    case Value::Kind::Float: return a.f == b.f;
-    case Value::Kind::Str: case Value::Kind::SymDim: return a.s == b.s;
-    case Value::Kind::Type: return a.type == b.type;
+    case Value::Kind::Int: case Value::Kind::Bool: return a.i() == b.i();
+    case Value::Kind::Float: return a.f() == b.f();
+    case Value::Kind::Str: case Value::Kind::SymDim: return a.s() == b.s();
+    case Value::Kind::Type: return a.type() == b.type();
     case Value::Kind::Tuple:
-      if (a.elts->size() != b.elts->size()) return false;
-      for (size_t i = 0; i < a.elts->size(); ++i)
-        if (!static_equal((*a.elts)[i], (*b.elts)[i])) return false;
+      if (a.elts().size() != b.elts().size()) return false;
+      for (size_t i = 0; i < a.elts().size(); ++i)
+        if (!static_equal(a.elts()[i], b.elts()[i])) return false;
       return true;
-    case Value::Kind::Dyn: return a.expr == b.expr;
-    case Value::Kind::Tensor: return a.tensor == b.tensor;
-    case Value::Kind::Layout: return a.layout->identical(*b.layout);
-    case Value::Kind::Module: return a.module == b.module;
-    case Value::Kind::Function: return a.fn == b.fn;
-    case Value::Kind::Builtin: return a.builtin == b.builtin && a.self == b.self;
-    case Value::Kind::TensorSSA: return a.elts == b.elts;
-    case Value::Kind::CopyAtom: return a.atom == b.atom;
-    case Value::Kind::TiledCopy: return a.tiled_copy == b.tiled_copy;
-    case Value::Kind::MmaAtom: return a.mma == b.mma;
-    case Value::Kind::TmaAtom: return a.tma == b.tma;
-    case Value::Kind::ComposedLayout: return a.composed == b.composed;
-    case Value::Kind::TiledMma: return a.tiled_mma == b.tiled_mma;
+    case Value::Kind::Dyn: return a.expr() == b.expr();
+    case Value::Kind::Tensor: return a.tensor() == b.tensor();
+    case Value::Kind::Layout: return a.layout().identical(b.layout());
+    case Value::Kind::Module: return a.module() == b.module();
+    case Value::Kind::Function: return a.fn() == b.fn();
+    case Value::Kind::Builtin: return a.builtin() == b.builtin() && a.self() == b.self();
+    case Value::Kind::TensorSSA: return &a.elts() == &b.elts();  // the same elements (one .load())
+    case Value::Kind::CopyAtom: return a.atom() == b.atom();
+    case Value::Kind::TiledCopy: return a.tiled_copy() == b.tiled_copy();
+    case Value::Kind::MmaAtom: return a.mma() == b.mma();
+    case Value::Kind::TmaAtom: return a.tma() == b.tma();
+    case Value::Kind::ComposedLayout: return &a.composed() == &b.composed();
+    case Value::Kind::TiledMma: return a.tiled_mma() == b.tiled_mma();
     case Value::Kind::SmemAllocator: return true;  // one per kernel: its state is the kernel's
-    case Value::Kind::Marker: return a.builtin == b.builtin && repr(a) == repr(b);
-    case Value::Kind::KernelCall: return a.kcall == b.kcall;
-    case Value::Kind::TensorSpec: return a.spec == b.spec;
-    case Value::Kind::ConstexprSpec: case Value::Kind::Slice: return a.elts == b.elts;
+    case Value::Kind::Marker: return a.builtin() == b.builtin() && repr(a) == repr(b);
+    case Value::Kind::KernelCall: return a.kcall() == b.kcall();
+    case Value::Kind::TensorSpec: return a.spec() == b.spec();
+    case Value::Kind::ConstexprSpec: return true;
+    case Value::Kind::Slice: return &a.elts() == &b.elts();
     default: return false;
   }
 }
 
 std::string repr(const Value& v) {
-  switch (v.kind) {
+  switch (v.kind()) {
     case Value::Kind::Undef: return "<undefined>";
     case Value::Kind::None: return "None";
-    case Value::Kind::Int: return std::to_string(v.i);
-    case Value::Kind::Bool: return v.i ? "True" : "False";
+    case Value::Kind::Int: return std::to_string(v.i());
+    case Value::Kind::Bool: return v.i() ? "True" : "False";
     case Value::Kind::Float: {
       // Python's repr: the shortest form that reads back as the same double.
-      if (std::isnan(v.f)) return "nan";
-      if (std::isinf(v.f)) return v.f < 0 ? "-inf" : "inf";
+      if (std::isnan(v.f())) return "nan";
+      if (std::isinf(v.f())) return v.f() < 0 ? "-inf" : "inf";
       char buf[64];
       for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, v.f);
-        if (std::strtod(buf, nullptr) == v.f) break;
+        std::snprintf(buf, sizeof buf, "%.*g", precision, v.f());
+        if (std::strtod(buf, nullptr) == v.f()) break;
       }
       std::string s = buf;
-      int exponent = v.f == 0 ? 0 : static_cast<int>(std::floor(std::log10(std::fabs(v.f))));
+      int exponent = v.f() == 0 ? 0 : static_cast<int>(std::floor(std::log10(std::fabs(v.f()))));
       if (s.find('e') != std::string::npos && exponent >= -4 && exponent < 16) {
-        std::snprintf(buf, sizeof buf, "%.17f", v.f);  // Python writes these positionally
+        std::snprintf(buf, sizeof buf, "%.17f", v.f());  // Python writes these positionally
         s = buf;
         for (int precision = 0; precision <= 17; ++precision) {
-          std::snprintf(buf, sizeof buf, "%.*f", precision, v.f);
-          if (std::strtod(buf, nullptr) == v.f) { s = buf; break; }
+          std::snprintf(buf, sizeof buf, "%.*f", precision, v.f());
+          if (std::strtod(buf, nullptr) == v.f()) { s = buf; break; }
         }
       }
       if (s.find_first_of(".e") == std::string::npos) s += ".0";
       return s;
     }
-    case Value::Kind::Str: return "'" + v.s + "'";
+    case Value::Kind::Str: return "'" + v.s() + "'";
     case Value::Kind::Tuple: {
       std::string s = "(";
-      for (size_t i = 0; i < v.elts->size(); ++i) s += (i ? ", " : "") + repr((*v.elts)[i]);
-      if (v.elts->size() == 1) s += ",";
+      for (size_t i = 0; i < v.elts().size(); ++i) s += (i ? ", " : "") + repr(v.elts()[i]);
+      if (v.elts().size() == 1) s += ",";
       return s + ")";
     }
-    case Value::Kind::Type: return ir::type_name(v.type);
-    case Value::Kind::Dyn: return std::string("<run-time ") + ir::type_name(v.type) + ">";
+    case Value::Kind::Type: return ir::type_name(v.type());
+    case Value::Kind::Dyn: return std::string("<run-time ") + ir::type_name(v.type()) + ">";
     case Value::Kind::Tensor: {
       static const char* spaces[] = {"", "smem ", "rmem ", "coord "};
-      const auto& sh = v.tensor->layout.shape;
+      const auto& sh = v.tensor()->layout.shape;
       std::string dims;
       bool flat = sh.is_tuple();
       if (flat) for (const auto& e : sh.elems()) flat = flat && e.is_leaf();
@@ -331,52 +332,52 @@ std::string repr(const Value& v) {
       } else {
         dims = sh.to_string();
       }
-      return std::string("Tensor[") + spaces[static_cast<int>(v.tensor->space)] +
-             (v.tensor->space == MemSpace::Coord ? "" : std::string(ir::type_name(v.tensor->dtype)) + ", ") + dims + "]";
+      return std::string("Tensor[") + spaces[static_cast<int>(v.tensor()->space)] +
+             (v.tensor()->space == MemSpace::Coord ? "" : std::string(ir::type_name(v.tensor()->dtype)) + ", ") + dims + "]";
     }
     case Value::Kind::Module:
-      return is_opaque(v) ? "<" + describe_opaque(*v.module) + ">" : "<module '" + v.module->name + "'>";
-    case Value::Kind::Function: return "<function " + v.fn->def->name + ">";
+      return is_opaque(v) ? "<" + describe_opaque(*v.module()) + ">" : "<module '" + v.module()->name + "'>";
+    case Value::Kind::Function: return "<function " + v.fn()->def->name + ">";
     // The row's name: print() shows it, and kernel specialization keys tell two builtins apart by it.
-    case Value::Kind::Builtin: return std::string(v.self ? "<method " : "<builtin ") + builtin_info(v.builtin).name + ">";
-    case Value::Kind::KernelCall: return "<kernel call " + v.kcall->fn->def->name + "(...)>";
-    case Value::Kind::SymDim: return v.s;
+    case Value::Kind::Builtin: return std::string(v.self() ? "<method " : "<builtin ") + builtin_info(v.builtin()).name + ">";
+    case Value::Kind::KernelCall: return "<kernel call " + v.kcall()->fn->def->name + "(...)>";
+    case Value::Kind::SymDim: return v.s();
     case Value::Kind::TensorSpec: return "<tensor type>";
     case Value::Kind::ConstexprSpec: return "Constexpr";
     case Value::Kind::Ellipsis: return "...";
     case Value::Kind::Slice: return "<slice>";
-    case Value::Kind::Layout: return v.layout->to_string();
-    case Value::Kind::TensorSSA: return std::string("TensorSSA[") + ir::type_name(v.type) + ", " + v.layout->shape.to_string() + "]";
+    case Value::Kind::Layout: return v.layout().to_string();
+    case Value::Kind::TensorSSA: return std::string("TensorSSA[") + ir::type_name(v.type()) + ", " + v.layout().shape.to_string() + "]";
     case Value::Kind::CopyAtom: {
       // The kind is part of a specialization key (entry.cpp): name it.
-      std::string kind = v.atom->ldsm_matrices ? std::string(v.atom->stsm ? "stmatrix.x" : "ldmatrix.x") + std::to_string(v.atom->ldsm_matrices) + (v.atom->ldsm_trans ? ".trans" : "")
-                         : v.atom->cp_async    ? "cp.async"
+      std::string kind = v.atom()->ldsm_matrices ? std::string(v.atom()->stsm ? "stmatrix.x" : "ldmatrix.x") + std::to_string(v.atom()->ldsm_matrices) + (v.atom()->ldsm_trans ? ".trans" : "")
+                         : v.atom()->cp_async    ? "cp.async"
                                                : "universal";
-      return "CopyAtom[" + kind + ", " + ir::type_name(v.atom->dtype) + ", " + std::to_string(v.atom->bits) + " bits]";
+      return "CopyAtom[" + kind + ", " + ir::type_name(v.atom()->dtype) + ", " + std::to_string(v.atom()->bits) + " bits]";
     }
     case Value::Kind::TiledCopy:
-      return "TiledCopy[tile " + v.tiled_copy->tiler.to_string() + ", tv " + v.tiled_copy->tv.to_string() + "]";
+      return "TiledCopy[tile " + v.tiled_copy()->tiler.to_string() + ", tv " + v.tiled_copy()->tv.to_string() + "]";
     case Value::Kind::SmemAllocator: return "<SmemAllocator>";
     case Value::Kind::Marker:
-      if (v.elts && v.elts->size() == 2)  // LdMatrix8x8x16bOp(transpose, num_matrices)
-        return v.s + "(transpose=" + ((*v.elts)[0].i ? "True" : "False") + ", num_matrices=" + std::to_string((*v.elts)[1].i) + ")";
-      return v.s + "()";
+      if (v.elts().size() == 2)  // LdMatrix8x8x16bOp(transpose, num_matrices)
+        return v.s() + "(transpose=" + (v.elts()[0].i() ? "True" : "False") + ", num_matrices=" + std::to_string(v.elts()[1].i()) + ")";
+      return v.s() + "()";
     case Value::Kind::ComposedLayout:
-      return v.composed->layout.shape.is_leaf() && v.composed->layout.shape.value().is_constant(0) ? v.composed->swizzle.to_string()
-                                                                                                   : v.composed->to_string();
-    case Value::Kind::MmaAtom: return "MmaAtom[" + v.mma->name + ", " + ir::type_name(v.mma->ab) + " -> " + ir::type_name(v.mma->acc) + "]";
+      return v.composed().layout.shape.is_leaf() && v.composed().layout.shape.value().is_constant(0) ? v.composed().swizzle.to_string()
+                                                                                                   : v.composed().to_string();
+    case Value::Kind::MmaAtom: return "MmaAtom[" + v.mma()->name + ", " + ir::type_name(v.mma()->ab) + " -> " + ir::type_name(v.mma()->acc) + "]";
     case Value::Kind::TmaAtom:
-      return "TmaAtom[" + std::string(ir::type_name(v.tma->dtype)) + ", (" + std::to_string(v.tma->tile[0]) + ", " + std::to_string(v.tma->tile[1]) +
-             ")" + (v.tma->swizzle_bytes ? ", swizzle " + std::to_string(v.tma->swizzle_bytes) + "B" : std::string()) +
-             (v.tma->multicast ? ", multicast" : "") + "]";
+      return "TmaAtom[" + std::string(ir::type_name(v.tma()->dtype)) + ", (" + std::to_string(v.tma()->tile[0]) + ", " + std::to_string(v.tma()->tile[1]) +
+             ")" + (v.tma()->swizzle_bytes ? ", swizzle " + std::to_string(v.tma()->swizzle_bytes) + "B" : std::string()) +
+             (v.tma()->multicast ? ", multicast" : "") + "]";
     case Value::Kind::TiledMma:
-      return "TiledMma[" + v.tiled_mma->atom.name + " x (" + std::to_string(v.tiled_mma->am) + ", " + std::to_string(v.tiled_mma->an) + ")]";
+      return "TiledMma[" + v.tiled_mma()->atom.name + " x (" + std::to_string(v.tiled_mma()->am) + ", " + std::to_string(v.tiled_mma()->an) + ")]";
   }
   return "?";
 }
 
 std::string describe(const Value& v) {
-  switch (v.kind) {
+  switch (v.kind()) {
     case Value::Kind::Undef: return "an undefined value";
     case Value::Kind::None: return "None";
     case Value::Kind::Int: return "int " + repr(v);
@@ -384,19 +385,19 @@ std::string describe(const Value& v) {
     case Value::Kind::Float: return "float " + repr(v);
     case Value::Kind::Str: return "string " + repr(v);
     case Value::Kind::Tuple: return "tuple " + repr(v);
-    case Value::Kind::Type: return std::string("type ") + ir::type_name(v.type);
-    case Value::Kind::Dyn: return std::string("run-time ") + ir::type_name(v.type) + " value";
+    case Value::Kind::Type: return std::string("type ") + ir::type_name(v.type());
+    case Value::Kind::Dyn: return std::string("run-time ") + ir::type_name(v.type()) + " value";
     case Value::Kind::Tensor: return "tensor " + repr(v);
-    case Value::Kind::Module: return is_opaque(v) ? describe_opaque(*v.module) : "module '" + v.module->name + "'";
-    case Value::Kind::Function: return "function '" + v.fn->def->name + "'";
+    case Value::Kind::Module: return is_opaque(v) ? describe_opaque(*v.module()) : "module '" + v.module()->name + "'";
+    case Value::Kind::Function: return "function '" + v.fn()->def->name + "'";
     case Value::Kind::Builtin: return "builtin function";
     case Value::Kind::KernelCall: return "kernel call";
-    case Value::Kind::SymDim: return "symbolic extent '" + v.s + "'";
+    case Value::Kind::SymDim: return "symbolic extent '" + v.s() + "'";
     case Value::Kind::TensorSpec: return "tensor type";
     case Value::Kind::ConstexprSpec: return "Constexpr marker";
     case Value::Kind::Ellipsis: return "Ellipsis";
     case Value::Kind::Slice: return "slice";
-    case Value::Kind::Layout: return "layout " + v.layout->to_string();
+    case Value::Kind::Layout: return "layout " + v.layout().to_string();
     case Value::Kind::TensorSSA: return "tensor value " + repr(v);
     case Value::Kind::CopyAtom: return "copy atom " + repr(v);
     case Value::Kind::TiledCopy: return "tiled copy " + repr(v);

@@ -405,7 +405,7 @@ std::string canonical_module_name(const std::string& dotted);
 std::string opaque_display_name(const ModuleValue& m);
 std::string describe_opaque(const ModuleValue& m);
 /// True for an opaque stand-in (host_modules.cpp).
-inline bool is_opaque(const Value& v) { return v.kind == Value::Kind::Module && v.module->opaque != ModuleValue::Opaque::No; }
+inline bool is_opaque(const Value& v) { return v.kind() == Value::Kind::Module && v.module()->opaque != ModuleValue::Opaque::No; }
 
 /// True for names the generated C++ cannot use for a function or variable
 /// (keywords, CUDA and C library names, tileslc's own).

@@ -67,27 +67,23 @@ std::shared_ptr<ModuleValue> Evaluator::import_opaque(const std::string& dotted,
 
 Value Evaluator::opaque_attribute(const Value& base, const std::string& attr) {
   // Cached in the parent so that `torch.float16` is one object wherever it is read.
-  auto& g = base.module->globals;
+  auto& g = base.module()->globals;
   if (auto it = g.find(attr); it != g.end()) return it->second.value;
   auto child = std::make_shared<ModuleValue>();
-  child->name = base.module->name + "." + attr;
-  child->opaque = base.module->opaque == Opaque::Stream ? Opaque::HostOnly : base.module->opaque;
-  child->opaque_from = base.module->opaque_from;
-  Value v;
-  v.kind = Value::Kind::Module;
-  v.module = child;
+  child->name = base.module()->name + "." + attr;
+  child->opaque = base.module()->opaque == Opaque::Stream ? Opaque::HostOnly : base.module()->opaque;
+  child->opaque_from = base.module()->opaque_from;
+  Value v = Value::of(child);
   g[attr] = Binding{v, "", {}};
   return v;
 }
 
 Value Evaluator::opaque_decorated(const ast::FunctionDef& d, const Value& decorator) {
-  Value v;
-  v.kind = Value::Kind::Module;
-  v.module = std::make_shared<ModuleValue>();
-  v.module->name = d.name + " (decorated with @" + opaque_display_name(*decorator.module) + ")";
-  v.module->opaque = decorator.module->opaque;
-  v.module->opaque_from = decorator.module->opaque_from;
-  return v;
+  auto m = std::make_shared<ModuleValue>();
+  m->name = d.name + " (decorated with @" + opaque_display_name(*decorator.module()) + ")";
+  m->opaque = decorator.module()->opaque;
+  m->opaque_from = decorator.module()->opaque_from;
+  return Value::of(m);
 }
 
 std::string opaque_display_name(const ModuleValue& m) { return cutlass_name(m.name); }
@@ -103,18 +99,15 @@ std::string describe_opaque(const ModuleValue& m) {
 }
 
 Value Evaluator::opaque_call(const Value& callee, source::SourceRange at) {
-  const ModuleValue& m = *callee.module;
+  const ModuleValue& m = *callee.module();
   if (m.opaque != Opaque::HostOnly || m.opaque_from.rfind("cuda", 0) != 0 || m.name.size() < 9 ||
       m.name.compare(m.name.size() - 9, 9, ".CUstream") != 0)
     opaque_use(callee, at, true);
-  Value v;
-  v.kind = Value::Kind::Module;
-  v.module = opaque_module(m.name + "(...)", Opaque::HostOnly, m.opaque_from);
-  return v;
+  return Value::of(opaque_module(m.name + "(...)", Opaque::HostOnly, m.opaque_from));
 }
 
 void Evaluator::opaque_use(const Value& v, source::SourceRange at, bool call) {
-  const ModuleValue& m = *v.module;
+  const ModuleValue& m = *v.module();
   const std::string where = fn_ ? "it cannot run in a tileslc kernel or @cute.jit function"
                                 : "tileslc does not run host-only Python while it compiles a module";
   if (m.opaque == Opaque::NotYet) {
@@ -139,17 +132,14 @@ void Evaluator::opaque_use(const Value& v, source::SourceRange at, bool call) {
 }
 
 bool Evaluator::bind_host_stream(const ast::Param& p, const Value& ann) {
-  if (ann.kind != Value::Kind::Module || ann.module->opaque != Opaque::HostOnly ||
-      (ann.module->name != "cuda.bindings.driver.CUstream" && ann.module->name != "cuda.CUstream"))
+  if (ann.kind() != Value::Kind::Module || ann.module()->opaque != Opaque::HostOnly ||
+      (ann.module()->name != "cuda.bindings.driver.CUstream" && ann.module()->name != "cuda.CUstream"))
     return false;
   auto m = std::make_shared<ModuleValue>();
   m->name = p.name;
   m->opaque = Opaque::Stream;
   m->opaque_from = "cuda.bindings.driver";
-  Value v;
-  v.kind = Value::Kind::Module;
-  v.module = m;
-  frame().env[p.name] = Binding{v, "", p.range};
+  frame().env[p.name] = Binding{Value::of(m), "", p.range};
   return true;
 }
 

@@ -15,21 +15,18 @@ namespace tileslc::sema {
 namespace {
 
 Value layout_value(layout::Layout l) {
-  Value v;
-  v.kind = Value::Kind::Layout;
-  v.layout = std::make_shared<const layout::Layout>(std::move(l));
-  return v;
+  return Value::of(std::move(l));
 }
 
 }  // namespace
 
 layout::IntTuple Evaluator::to_int_tuple(const Value& v, source::SourceRange r, const std::string& what) {
-  switch (v.kind) {
-    case Value::Kind::Int: return layout::IntTuple(layout::Int(v.i));
+  switch (v.kind()) {
+    case Value::Kind::Int: return layout::IntTuple(layout::Int(v.i()));
     case Value::Kind::None: return layout::IntTuple::underscore();
     case Value::Kind::Tuple: {
       std::vector<layout::IntTuple> xs;
-      for (const auto& e : *v.elts) xs.push_back(to_int_tuple(e, r, what));
+      for (const auto& e : v.elts()) xs.push_back(to_int_tuple(e, r, what));
       return layout::IntTuple::tuple(std::move(xs));
     }
     case Value::Kind::Dyn: case Value::Kind::SymDim: {
@@ -54,19 +51,19 @@ Value Evaluator::from_int_tuple(const layout::IntTuple& t, source::SourceRange r
 }
 
 layout::Layout Evaluator::to_layout(const Value& v, source::SourceRange r, const std::string& what) {
-  if (v.kind == Value::Kind::Layout) return *v.layout;
-  if (v.kind == Value::Kind::Int || v.kind == Value::Kind::Tuple) return layout::make_layout(to_int_tuple(v, r, what));
+  if (v.kind() == Value::Kind::Layout) return v.layout();
+  if (v.kind() == Value::Kind::Int || v.kind() == Value::Kind::Tuple) return layout::make_layout(to_int_tuple(v, r, what));
   fail(diag::Kind::BadLayoutArgument, r, what + " must be a layout, found " + describe(v));
 }
 
 layout::Tiler Evaluator::to_tiler(const Value& v, source::SourceRange r, const std::string& what) {
-  switch (v.kind) {
-    case Value::Kind::Layout: return layout::Tiler(*v.layout);
+  switch (v.kind()) {
+    case Value::Kind::Layout: return layout::Tiler(v.layout());
     case Value::Kind::None: return layout::Tiler::underscore();
-    case Value::Kind::Int: return layout::Tiler(layout::make_layout(layout::IntTuple(layout::Int(v.i))));
+    case Value::Kind::Int: return layout::Tiler(layout::make_layout(layout::IntTuple(layout::Int(v.i()))));
     case Value::Kind::Tuple: {
       std::vector<layout::Tiler> modes;
-      for (const auto& e : *v.elts) modes.push_back(to_tiler(e, r, what));
+      for (const auto& e : v.elts()) modes.push_back(to_tiler(e, r, what));
       return layout::Tiler::tuple(std::move(modes));
     }
     default:
@@ -80,7 +77,7 @@ Value Evaluator::evaluate_layout(const layout::Layout& l, const Value& coord, so
   // static strides, so only the run-time parts become arithmetic.
   bool all_static = true;
   std::function<void(const Value&)> scan = [&](const Value& v) {
-    if (v.kind == Value::Kind::Tuple) for (const auto& e : *v.elts) scan(e);
+    if (v.kind() == Value::Kind::Tuple) for (const auto& e : v.elts()) scan(e);
     else if (!v.is_number()) all_static = false;
   };
   scan(coord);
@@ -103,10 +100,10 @@ Value Evaluator::evaluate_layout(const layout::Layout& l, const Value& coord, so
       return eval_binop(ast::BinOpKind::Mul, resolve_symbol(c, r), s, r, r);
     }
     std::vector<Value> parts;
-    if (c.kind == Value::Kind::Tuple) {
-      if (c.elts->size() != shape.rank())
+    if (c.kind() == Value::Kind::Tuple) {
+      if (c.elts().size() != shape.rank())
         fail(diag::Kind::RankMismatch, r, "coordinate " + repr(c) + " does not match the layout's shape " + shape.to_string());
-      parts = *c.elts;
+      parts = c.elts();
     } else {
       // An integer into a tuple mode: colexicographic split (CuTe's idx2crd).
       Value rest = c;
@@ -125,7 +122,7 @@ Value Evaluator::evaluate_layout(const layout::Layout& l, const Value& coord, so
       acc = eval_binop(ast::BinOpKind::Add, acc, dot(parts[k], shape[k], stride[k]), r, r);
     return acc;
   };
-  if (coord.kind != Value::Kind::Tuple && l.shape.is_tuple() && l.shape.rank() == 1)
+  if (coord.kind() != Value::Kind::Tuple && l.shape.is_tuple() && l.shape.rank() == 1)
     return dot(coord, l.shape[0], l.stride[0]);
   return dot(coord, l.shape, l.stride);
 }
@@ -141,7 +138,7 @@ Value algebra(Evaluator& ev, BuiltinCall& c, F&& f) {
   } catch (const layout::LayoutError& e) {
     auto& d = ev.error(diag::Kind::LayoutAlgebraError, c.site.range, e.what());
     for (size_t i = 0; i < c.slots.size(); ++i)
-      if (c.given(i) && c[i].kind == Value::Kind::Layout) d.label(c.range(i), "this is " + c[i].layout->to_string());
+      if (c.given(i) && c[i].kind() == Value::Kind::Layout) d.label(c.range(i), "this is " + c[i].layout().to_string());
     ev.abort_entry();
   }
 }
@@ -156,7 +153,7 @@ layout::Tiler tiler_arg(Evaluator& ev, BuiltinCall& c, size_t i) { return ev.to_
 std::vector<size_t> modes_arg(Evaluator& ev, BuiltinCall& c, size_t i) {
   std::vector<size_t> out;
   const Value& v = c[i];
-  std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
+  std::vector<Value> xs = v.kind() == Value::Kind::Tuple ? v.elts() : std::vector<Value>{v};
   for (const auto& x : xs) {
     int64_t m = ev.require_static_int(x, c.range(i), "a mode index");
     if (m < 0) ev.fail(diag::Kind::IndexOutOfRange, c.range(i), "a mode index must not be negative, found " + std::to_string(m));
@@ -235,8 +232,8 @@ Value layout_cosize(Evaluator& ev, BuiltinCall& c) {
 
 Value layout_rank(Evaluator& ev, BuiltinCall& c) {
   const Value& a = c[0];
-  if (a.kind == Value::Kind::Layout || a.kind == Value::Kind::Tensor) {
-    const layout::Layout& l = a.kind == Value::Kind::Layout ? *a.layout : a.tensor->layout;
+  if (a.kind() == Value::Kind::Layout || a.kind() == Value::Kind::Tensor) {
+    const layout::Layout& l = a.kind() == Value::Kind::Layout ? a.layout() : a.tensor()->layout;
     return Value::integer(static_cast<int64_t>(layout_mode(ev, c, l, 1).rank()));
   }
   layout::IntTuple t = ev.to_int_tuple(a, c.range(0), "the argument");
@@ -250,7 +247,7 @@ Value layout_rank(Evaluator& ev, BuiltinCall& c) {
 
 Value layout_depth(Evaluator& ev, BuiltinCall& c) {
   const Value& a = c[0];
-  if (a.kind == Value::Kind::Layout) return Value::integer(static_cast<int64_t>(layout::depth(*a.layout)));
+  if (a.kind() == Value::Kind::Layout) return Value::integer(static_cast<int64_t>(layout::depth(a.layout())));
   return Value::integer(static_cast<int64_t>(layout::depth(ev.to_int_tuple(a, c.range(0), "the argument"))));
 }
 
@@ -281,7 +278,7 @@ Value layout_inverse(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value layout_by_tiler(Evaluator& ev, BuiltinCall& c) {
-  if (c[0].kind == Value::Kind::Tensor) {
+  if (c[0].kind() == Value::Kind::Tensor) {
     // Divides and composition of a tensor: the tensor family (tensor_ops.cpp).
     return ev.tensor_by_tiler(c);
   }
@@ -337,7 +334,7 @@ Value layout_idx2crd(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value layout_flatten(Evaluator& ev, BuiltinCall& c) {
-  if (c[0].kind == Value::Kind::Layout) return layout_value(layout::flatten(*c[0].layout));
+  if (c[0].kind() == Value::Kind::Layout) return layout_value(layout::flatten(c[0].layout()));
   return ev.from_int_tuple(layout::flatten(ev.to_int_tuple(c[0], c.range(0), "the argument")), c.site.range);
 }
 
@@ -346,12 +343,12 @@ namespace {
 /// True for the IntTuple forms CuTe DSL's get/select/group_modes take besides layouts: a tuple or
 /// a single integer (static or run-time). They return a tuple then, not a layout.
 bool is_int_tuple_value(const Value& v) {
-  return v.kind == Value::Kind::Tuple || v.kind == Value::Kind::Int || v.kind == Value::Kind::Dyn ||
-         v.kind == Value::Kind::SymDim;
+  return v.kind() == Value::Kind::Tuple || v.kind() == Value::Kind::Int || v.kind() == Value::Kind::Dyn ||
+         v.kind() == Value::Kind::SymDim;
 }
 
 /// The modes of a tuple value (an integer is a rank-1 tuple).
-std::vector<Value> modes_of(const Value& v) { return v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v}; }
+std::vector<Value> modes_of(const Value& v) { return v.kind() == Value::Kind::Tuple ? v.elts() : std::vector<Value>{v}; }
 
 /// Mode `m` of a tuple value, or E0409 naming the tuple.
 Value tuple_mode(Evaluator& ev, BuiltinCall& c, const Value& t, size_t m, size_t mode_slot) {
@@ -404,11 +401,11 @@ Value layout_group_modes(Evaluator& ev, BuiltinCall& c) {
 /// dtype (CuTe DSL; cosize, so a strided layout counts its holes; a swizzled layout counts its
 /// outer layout; None is 0). Every tileslc element type is a whole number of bytes.
 Value layout_size_in_bytes(Evaluator& ev, BuiltinCall& c) {
-  if (c[0].kind != Value::Kind::Type)
+  if (c[0].kind() != Value::Kind::Type)
     ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes an element type first, found " + describe(c[0]));
-  const int64_t bytes = ir::bit_width(c[0].type) / 8;
-  if (c[1].kind == Value::Kind::None) return Value::integer(0);
-  const layout::Layout& l = c[1].kind == Value::Kind::ComposedLayout ? c[1].composed->layout : layout_arg(ev, c, 1);
+  const int64_t bytes = ir::bit_width(c[0].type()) / 8;
+  if (c[1].kind() == Value::Kind::None) return Value::integer(0);
+  const layout::Layout& l = c[1].kind() == Value::Kind::ComposedLayout ? c[1].composed().layout : layout_arg(ev, c, 1);
   Value elems = algebra(ev, c, [&] { return ev.int_value(layout::cosize(l), c.site.range); });
   return ev.eval_binop(ast::BinOpKind::Mul, elems, Value::integer(bytes), c.site.range, c.site.range);
 }

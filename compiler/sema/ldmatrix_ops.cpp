@@ -89,17 +89,17 @@ std::string numbers_text(const std::vector<int>& xs, const char* prefix, const c
 /// warp-level tiled MMA (not a thread's slice) whose operands it can move.
 std::pair<const CopyAtom*, const TiledMma*> tiled_copy_args(Evaluator& ev, BuiltinCall& c, bool store) {
   const std::string name = c.name();
-  if (c[0].kind != Value::Kind::CopyAtom || !c[0].atom->ldsm_matrices || c[0].atom->stsm != store) {
+  if (c[0].kind() != Value::Kind::CopyAtom || !c[0].atom()->ldsm_matrices || c[0].atom()->stsm != store) {
     auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(0),
                        name + "() takes " + (store ? "a stmatrix" : "an ldmatrix") + " copy atom, found " + describe(c[0]));
     d.help(store ? "cute.make_copy_atom(cute.nvgpu.warp.StMatrix8x8x16bOp(False, 2), cutlass.BFloat16)"
                  : "cute.make_copy_atom(cute.nvgpu.warp.LdMatrix8x8x16bOp(False, 4), cutlass.BFloat16)");
     ev.abort_entry();
   }
-  if (c[1].kind != Value::Kind::TiledMma || c[1].tiled_mma->thread)
+  if (c[1].kind() != Value::Kind::TiledMma || c[1].tiled_mma()->thread)
     ev.fail(diag::Kind::TypeMismatch, c.range(1), name + "() takes a tiled MMA (cute.make_tiled_mma) second, found " + describe(c[1]));
-  const CopyAtom& atom = *c[0].atom;
-  const TiledMma& tm = *c[1].tiled_mma;
+  const CopyAtom& atom = *c[0].atom();
+  const TiledMma& tm = *c[1].tiled_mma();
   if (!tm.atom.device || tm.atom.threads != 32) {
     auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(1), std::string(store ? "stmatrix stores" : "ldmatrix feeds") +
                                                                 " a warp-level MMA's fragments (mma.sync); this tiled MMA is made of " + tm.atom.name);
@@ -175,27 +175,27 @@ void Evaluator::set_permutation(TiledMma& tm, const Value& perm, source::SourceR
   // CuTe DSL: make_tiled_mma(op, atom_layout_mnk, permutation_mnk=(M, N, K)). tileslc takes
   // integer tiles (CuTe's identity permutations): partition_A/B/C are unchanged and the tiled
   // copies of make_tiled_copy_A/B cover (M, K) and (N, K).
-  if (perm.kind != Value::Kind::Tuple || perm.elts->size() != 3)
+  if (perm.kind() != Value::Kind::Tuple || perm.elts().size() != 3)
     fail(diag::Kind::BadLayoutArgument, r, "permutation_mnk must be a tuple (M, N, K) of tile extents, found " + repr(perm));
   const MmaAtom& a = tm.atom;
   const int64_t least[3] = {a.m * tm.am, a.n * tm.an, a.k};
   int64_t* out[3] = {&tm.tile_m, &tm.tile_n, &tm.tile_k};
   for (size_t i = 0; i < 3; ++i) {
-    const Value& e = (*perm.elts)[i];
-    if (e.kind == Value::Kind::None) continue;
-    if (e.kind != Value::Kind::Int) {
+    const Value& e = perm.elts()[i];
+    if (e.kind() == Value::Kind::None) continue;
+    if (e.kind() != Value::Kind::Int) {
       auto& d = error(diag::Kind::BadLayoutArgument, r, "permutation_mnk[" + std::to_string(i) + "] must be an integer tile extent, found " + describe(e));
       d.note("tileslc supports CuTe's identity permutations only: a tile extent per mode");
       abort_entry();
     }
-    if (e.i < least[i] || e.i % least[i] != 0) {
+    if (e.i() < least[i] || e.i() % least[i] != 0) {
       auto& d = error(diag::Kind::BadLayoutArgument, r,
-                      "permutation_mnk[" + std::to_string(i) + "] = " + std::to_string(e.i) + " is not a multiple of the atoms' extent " +
+                      "permutation_mnk[" + std::to_string(i) + "] = " + std::to_string(e.i()) + " is not a multiple of the atoms' extent " +
                           std::to_string(least[i]));
       d.note("the tiled MMA's atoms cover " + std::to_string(least[0]) + " x " + std::to_string(least[1]) + " x " + std::to_string(least[2]));
       abort_entry();
     }
-    *out[i] = e.i;
+    *out[i] = e.i();
   }
 }
 
@@ -203,14 +203,14 @@ Value Evaluator::make_ldmatrix_atom(BuiltinCall& c) {
   // cute.make_copy_atom(LdMatrix8x8x16bOp(transpose, num_matrices), dtype): the op's row of the table.
   const Value& op = c[0];
   const BuiltinId maker = op.is_op(BuiltinId::StMatrix8x8x16bOp) ? BuiltinId::StMatrix8x8x16bOp : BuiltinId::LdMatrix8x8x16bOp;
-  const CopyTraits& ct = *find_copy_traits(maker, static_cast<int>((*op.elts)[1].i), (*op.elts)[0].i != 0);
+  const CopyTraits& ct = *find_copy_traits(maker, static_cast<int>(op.elts()[1].i()), op.elts()[0].i() != 0);
   auto atom = std::make_shared<CopyAtom>();
   atom->ldsm_trans = ct.trans;
   atom->ldsm_matrices = ct.matrices;
   atom->stsm = ct.store;
-  if (c[1].kind != Value::Kind::Type)
+  if (c[1].kind() != Value::Kind::Type)
     fail(diag::Kind::TypeMismatch, c.range(1), "expected an element type such as cutlass.BFloat16, found " + describe(c[1]));
-  atom->dtype = c[1].type;
+  atom->dtype = c[1].type();
   if (ir::bit_width(atom->dtype) != ct.elem_bits) {
     auto& d = error(diag::Kind::BadCopyAtom, c.range(1),
                     std::string(ct.instr) + " moves " + std::to_string(ct.elem_bits) + "-bit elements (.b" + std::to_string(ct.elem_bits) + "), found " +
@@ -229,9 +229,9 @@ Value ldmatrix_op(Evaluator& ev, BuiltinCall& c) {
   // CuTe DSL: cute.nvgpu.warp.LdMatrix8x8x16bOp(transpose=False, num_matrices=1, unpack_bits=None),
   // and StMatrix8x8x16bOp with the same parameters (sm_90: the row's Arch). The pair selects a row
   // of the copy table when cute.make_copy_atom gives the element type.
-  if (c[0].kind != Value::Kind::Bool)
+  if (c[0].kind() != Value::Kind::Bool)
     ev.fail(diag::Kind::TypeMismatch, c.range(0), "transpose= takes True or False, found " + describe(c[0]));
-  const bool trans = c[0].i != 0;
+  const bool trans = c[0].i() != 0;
   const int64_t n = ev.require_static_int(c[1], c.range(1), "num_matrices");
   const std::vector<int> counts = copy_matrix_counts(c.id());
   const std::string_view instr = find_copy_traits(c.id(), counts.front(), false)->instr;
@@ -246,9 +246,7 @@ Value ldmatrix_op(Evaluator& ev, BuiltinCall& c) {
     d.help("leave unpack_bits out");
     ev.abort_entry();
   }
-  Value v = Value::op_marker(c.id(), c.info.export_name);
-  v.elts = std::make_shared<std::vector<Value>>(std::vector<Value>{Value::boolean(trans), Value::integer(n)});
-  return v;
+  return Value::op_marker(c.id(), c.info.export_name, {Value::boolean(trans), Value::integer(n)});
 }
 
 Value ldmatrix_make_tiled_copy_A(Evaluator& ev, BuiltinCall& c) { return make_tiled_copy(ev, c, 0); }
@@ -256,13 +254,13 @@ Value ldmatrix_make_tiled_copy_B(Evaluator& ev, BuiltinCall& c) { return make_ti
 Value ldmatrix_make_tiled_copy_C(Evaluator& ev, BuiltinCall& c) { return make_tiled_copy(ev, c, 2); }
 
 Value ldmatrix_retile(Evaluator& ev, BuiltinCall& c) {
-  if (c[0].kind != Value::Kind::Tensor)
+  if (c[0].kind() != Value::Kind::Tensor)
     ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a tensor, found " + describe(c[0]));
-  return ev.retile(*c.self().tiled_copy, c[0], c.site.range);
+  return ev.retile(*c.self().tiled_copy(), c[0], c.site.range);
 }
 
 Value Evaluator::ldmatrix_partition(const TiledCopy& tc, const Value& tv, bool source, source::SourceRange r) {
-  const TensorValue& t = *tv.tensor;
+  const TensorValue& t = *tv.tensor();
   const CopyTraits& ct = copy_traits_of(tc.atom);
   const bool store = ct.store;  // stmatrix: the rows are the destination
   const std::string instr(ct.instr);
@@ -284,7 +282,7 @@ Value Evaluator::ldmatrix_partition(const TiledCopy& tc, const Value& tv, bool s
     fail(diag::Kind::BadCopyAtom, r, instr + " moves " + std::to_string(ct.elem_bits) + "-bit elements, the tensor holds " + ir::type_name(t.dtype));
   // (V, REST_M, REST_K, ...) -> ((8, V / 8), REST_M, REST_K, ...): CuTe's (CPY, CPY_M, CPY_K).
   Value p = thread_partition(tv, tc.tiler, tc.tv, *tc.thread, 0, (store ? "a " : "an ") + instr + " tiled copy", r);
-  auto out = std::make_shared<TensorValue>(*p.tensor);
+  auto out = std::make_shared<TensorValue>(*p.tensor());
   try {
     out->layout = split_values(out->layout, ct.row_elems);
   } catch (const layout::LayoutError& e) {
@@ -303,7 +301,7 @@ Value Evaluator::retile(const TiledCopy& tc, const Value& tv, source::SourceRang
     d.help("partition the destination with partition_D instead");
     abort_entry();
   }
-  const TensorValue& t = *tv.tensor;
+  const TensorValue& t = *tv.tensor();
   if (t.space != MemSpace::Rmem)
     fail(diag::Kind::BadCopyAtom, r, std::string("retile() views a register fragment, found a ") + space_name(t.space) + " tensor");
   const TiledMma& tm = *tc.mma;
@@ -374,8 +372,8 @@ void check_matrix_copy(Evaluator& ev, const CopyTraits& ct, const std::string& w
   const bool store = ct.store;
   if (rows.space != MemSpace::Smem || regs.space != MemSpace::Rmem) {
     auto& d = ev.error(diag::Kind::BadCopyAtom, r, what + (store ? " copies registers to shared memory" : " copies shared memory to registers") +
-                                                       "; this copy is from a " + space_name(src_v.tensor->space) + " tensor to a " +
-                                                       space_name(dst_v.tensor->space) + " tensor");
+                                                       "; this copy is from a " + space_name(src_v.tensor()->space) + " tensor to a " +
+                                                       space_name(dst_v.tensor()->space) + " tensor");
     d.help(store ? "source: thr_copy.retile(fragment); destination: thr_copy.partition_D(smem tile)"
                  : "source: thr_copy.partition_S(smem tile); destination: thr_copy.retile(fragment)");
     ev.abort_entry();
@@ -391,7 +389,7 @@ void check_matrix_copy(Evaluator& ev, const CopyTraits& ct, const std::string& w
   for (size_t m = 1; ok && m < rows.layout.rank(); ++m) ok = mode_size(rows.layout, m) == mode_size(regs.layout, m);
   if (!ok) {
     auto& d = ev.error(diag::Kind::TensorShapeMismatch, r, "cute.copy through " + what + " between tensors of shapes " +
-                                                               ev.shape_text(src_v.tensor->layout.shape) + " and " + ev.shape_text(dst_v.tensor->layout.shape));
+                                                               ev.shape_text(src_v.tensor()->layout.shape) + " and " + ev.shape_text(dst_v.tensor()->layout.shape));
     const std::string values = std::to_string(atom_v) + " register values per thread", row = std::to_string(ct.row_elems) + " elements (one row)";
     if (store) {
       d.note("each atom reads " + values + " and writes " + row + "; mode 0 holds the atoms, the other modes must agree");
@@ -419,7 +417,7 @@ ir::ExprRef row_address(Evaluator& ev, const CopyTraits& ct, const TensorValue& 
   Value first = ev.layout_offset(rows.layout, Value::integer(at), r);
   for (int64_t q = 1; q < ct.row_elems; ++q) {
     Value o = ev.layout_offset(rows.layout, Value::integer(at + q), r);
-    if (first.kind != Value::Kind::Int || o.kind != Value::Kind::Int || o.i != first.i + q) {
+    if (first.kind() != Value::Kind::Int || o.kind() != Value::Kind::Int || o.i() != first.i() + q) {
       auto& d = ev.error(diag::Kind::BadCopyAtom, r, "each thread's " + std::string(ct.instr) + " row must be " + std::to_string(ct.row_elems) +
                                                          " contiguous elements of shared memory; this one is not");
       d.note(std::string(side) + " layout is " + rows.layout.to_string());
@@ -453,7 +451,7 @@ void register_addresses(Evaluator& ev, const CopyTraits& ct, const TensorValue& 
   std::optional<int64_t> base = regs.offset ? ir::as_int_const(regs.offset) : std::optional<int64_t>(0);
   for (int64_t k = 0; k < ct.matrices; ++k) {
     Value lo = ev.layout_offset(regs.layout, Value::integer(at + 2 * k), r), hi = ev.layout_offset(regs.layout, Value::integer(at + 2 * k + 1), r);
-    if (!base || lo.kind != Value::Kind::Int || hi.kind != Value::Kind::Int || hi.i != lo.i + 1 || (*base + lo.i) % 2 != 0) {
+    if (!base || lo.kind() != Value::Kind::Int || hi.kind() != Value::Kind::Int || hi.i() != lo.i() + 1 || (*base + lo.i()) % 2 != 0) {
       auto& d = ev.error(diag::Kind::BadCopyAtom, r,
                          ct.store ? "stmatrix reads 32-bit registers: each pair of source values must be adjacent fragment elements at an even offset"
                                   : "ldmatrix fills 32-bit registers: each pair of destination values must be adjacent fragment elements at an even offset");
@@ -462,7 +460,7 @@ void register_addresses(Evaluator& ev, const CopyTraits& ct, const TensorValue& 
                       : "copy into thr_copy.retile(tiled_mma.make_fragment_A/B(...)), a compact fragment");
       ev.abort_entry();
     }
-    out.push_back(ir::address_of(regs.ptr, ir::int_const(*base + lo.i, ScalarType::Int64), regs.dtype));
+    out.push_back(ir::address_of(regs.ptr, ir::int_const(*base + lo.i(), ScalarType::Int64), regs.dtype));
   }
 }
 
@@ -472,8 +470,8 @@ void Evaluator::ldmatrix_copy(const CopyAtom& atom, const Value& src_v, const Va
                               source::SourceRange r) {
   // ldmatrix: shared-memory rows to registers; stmatrix: registers to the rows.
   const CopyTraits& ct = copy_traits_of(atom);
-  const TensorValue& rows = *(ct.store ? dst_v : src_v).tensor;
-  const TensorValue& regs = *(ct.store ? src_v : dst_v).tensor;
+  const TensorValue& rows = *(ct.store ? dst_v : src_v).tensor();
+  const TensorValue& regs = *(ct.store ? src_v : dst_v).tensor();
   const std::string what = std::string(ct.instr) + " .x" + std::to_string(ct.matrices) + (ct.trans ? ".trans" : "");
   if (pred) fail(diag::Kind::UnsupportedOperation, r, std::string(ct.store ? "a " : "an ") + what + " copy cannot be predicated: the warp " +
                                                           (ct.store ? "stores" : "loads") + " whole matrices");

@@ -80,9 +80,9 @@ Value mma_value(MmaAtom a) {
 
 /// Argument i as an element type (cutlass.Float32, ...).
 ScalarType element_type(Evaluator& ev, BuiltinCall& c, size_t i) {
-  if (c[i].kind != Value::Kind::Type)
+  if (c[i].kind() != Value::Kind::Type)
     ev.fail(diag::Kind::TypeMismatch, c.range(i), "expected an element type such as cutlass.Float32, found " + describe(c[i]));
-  return c[i].type;
+  return c[i].type();
 }
 
 std::string mnk_text(const MmaTraits& t) {
@@ -108,15 +108,15 @@ std::vector<const MmaTraits*> rows_of_shape(Evaluator& ev, BuiltinCall& c, const
 enum Operand : int { OperandA = 0, OperandB = 1, OperandC = 2 };
 
 const TensorValue& tensor_arg(Evaluator& ev, BuiltinCall& c) {
-  if (c[0].kind != Value::Kind::Tensor)
+  if (c[0].kind() != Value::Kind::Tensor)
     ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a tensor, found " + describe(c[0]));
-  return *c[0].tensor;
+  return *c[0].tensor();
 }
 
 /// thr_mma.partition_A/B/C(t): this thread's (V, REST_M|N, REST_K|N) values of t.
 Value partition_operand(Evaluator& ev, BuiltinCall& c, Operand op) {
   tensor_arg(ev, c);
-  const TiledMma& tm = *c.self().tiled_mma;
+  const TiledMma& tm = *c.self().tiled_mma();
   const MmaAtom& a = tm.atom;
   const std::string method = std::string(c.info.attribute());
   if (!tm.thread)
@@ -132,13 +132,13 @@ Value partition_operand(Evaluator& ev, BuiltinCall& c, Operand op) {
 /// tiled_mma.make_fragment_A/B/C(t): a compact register tensor of t's shape in the operand's type.
 Value make_fragment(Evaluator& ev, BuiltinCall& c, Operand op) {
   const TensorValue& t = tensor_arg(ev, c);
-  const MmaAtom& a = c.self().tiled_mma->atom;
+  const MmaAtom& a = c.self().tiled_mma()->atom;
   // wgmma reads B, and A unless it comes from registers (RS), through descriptors of the shared-memory tile itself.
   if (a.wgmma && (op == OperandB || (op == OperandA && !a.a_rmem))) return c[0];
   Value frag = ev.make_rmem(layout::make_layout(t.layout.shape), op == OperandC ? a.acc : a.ab, c.site.range);
   if (a.wgmma && op == OperandC) {
-    int64_t count = layout::size(frag.tensor->layout).require_value("accumulators");
-    ev.fn_->wgmma_accumulators.emplace_back(frag.tensor->ptr, count);
+    int64_t count = layout::size(frag.tensor()->layout).require_value("accumulators");
+    ev.fn_->wgmma_accumulators.emplace_back(frag.tensor()->ptr, count);
   }
   return frag;
 }
@@ -148,8 +148,8 @@ std::pair<int64_t, int64_t> atom_layout(Evaluator& ev, BuiltinCall& c, size_t at
   if (!c.has(at)) return {1, 1};
   const source::SourceRange r = c.range(at);
   Value v = c[at];
-  if (v.kind == Value::Kind::Layout) v = ev.from_int_tuple(v.layout->shape, r);
-  std::vector<Value> xs = v.kind == Value::Kind::Tuple ? *v.elts : std::vector<Value>{v};
+  if (v.kind() == Value::Kind::Layout) v = ev.from_int_tuple(v.layout().shape, r);
+  std::vector<Value> xs = v.kind() == Value::Kind::Tuple ? v.elts() : std::vector<Value>{v};
   if (xs.size() < 2 || xs.size() > 3)
     ev.fail(diag::Kind::BadLayoutArgument, r, "atom_layout_mnk must be (AM, AN) or (AM, AN, 1), found " + repr(v));
   int64_t am = ev.require_static_int(xs[0], r, "atom_layout_mnk");
@@ -198,18 +198,18 @@ Value mma_warp_op(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value mma_make_mma_atom(Evaluator& ev, BuiltinCall& c) {
-  if (c[0].kind != Value::Kind::MmaAtom)
+  if (c[0].kind() != Value::Kind::MmaAtom)
     ev.fail(diag::Kind::BadCopyAtom, c.range(0), "cute.make_mma_atom() takes an MMA operation such as cute.nvgpu.warp.MmaF16BF16Op(...)");
   return c[0];
 }
 
 Value mma_make_tiled_mma(Evaluator& ev, BuiltinCall& c) {
   // CuTe DSL: make_tiled_mma(op_or_atom, atom_layout_mnk=(1, 1, 1), permutation_mnk=None).
-  if (c[0].kind != Value::Kind::MmaAtom)
+  if (c[0].kind() != Value::Kind::MmaAtom)
     ev.fail(diag::Kind::BadCopyAtom, c.range(0), "cute.make_tiled_mma() takes an MMA atom or operation first");
   auto [am, an] = atom_layout(ev, c, 1);
   auto tm = std::make_shared<TiledMma>();
-  tm->atom = *c[0].mma;
+  tm->atom = *c[0].mma();
   tm->am = am;
   tm->an = an;
   if (c.has(2)) ev.set_permutation(*tm, c[2], c.range(2));
@@ -228,11 +228,11 @@ Value mma_make_tiled_mma(Evaluator& ev, BuiltinCall& c) {
 Value mma_gemm(Evaluator& ev, BuiltinCall& c) {
   // CuTe DSL: gemm(atom, d, a, b, c), D = A * B + C; the atom may be a tiled MMA.
   TiledMma tm;
-  if (c[0].kind == Value::Kind::TiledMma) tm = *c[0].tiled_mma;
-  else if (c[0].kind == Value::Kind::MmaAtom) tm.atom = *c[0].mma;
+  if (c[0].kind() == Value::Kind::TiledMma) tm = *c[0].tiled_mma();
+  else if (c[0].kind() == Value::Kind::MmaAtom) tm.atom = *c[0].mma();
   else ev.fail(diag::Kind::BadCopyAtom, c.range(0), "cute.gemm() needs a tiled MMA or MMA atom first, found " + describe(c[0]));
   for (size_t i = 1; i < 5; ++i)
-    if (c[i].kind != Value::Kind::Tensor)
+    if (c[i].kind() != Value::Kind::Tensor)
       ev.fail(diag::Kind::TypeMismatch, c.range(i), "cute.gemm() needs register tensors for d, a, b and c, found " + describe(c[i]));
   if (tm.atom.wgmma) ev.wgmma_gemm(tm, c[1], c[2], c[3], c[4], c.site.range);
   else ev.gemm(tm, c[1], c[2], c[3], c[4], c.site.range);
@@ -347,7 +347,7 @@ GemmBlocks check_gemm_operands(Evaluator& ev, const MmaAtom& atom, const TensorV
 
 void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const Value& bv, const Value& cv, source::SourceRange r) {
   const MmaAtom& atom = tm.atom;
-  const TensorValue &d = *dv.tensor, &a = *av.tensor, &b = *bv.tensor, &c = *cv.tensor;
+  const TensorValue &d = *dv.tensor(), &a = *av.tensor(), &b = *bv.tensor(), &c = *cv.tensor();
   const auto [am, bn, ak] = check_gemm_operands(*this, atom, d, a, b, c, r);
   auto off = [&](const TensorValue& t, int64_t x, int64_t y) {
     Value o = t.layout.rank() == 2 ? layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x)}), r)
@@ -355,7 +355,7 @@ void Evaluator::gemm(const TiledMma& tm, const Value& dv, const Value& av, const
     // A slice of a fragment (tCrA[None, None, k]) keeps its origin in t.offset, static for registers.
     std::optional<int64_t> base = t.offset ? ir::as_int_const(t.offset) : std::optional<int64_t>(0);
     if (!base) fail(diag::Kind::FragmentNotStatic, r, "cute.gemm() needs register fragments at static offsets");
-    return ir::int_const(*base + o.i, ScalarType::Int64);
+    return ir::int_const(*base + o.i(), ScalarType::Int64);
   };
   const source::SourceRange loc = stmt_loc_.valid() ? stmt_loc_ : r;
   for (int64_t k = 0; k < ak; ++k) {

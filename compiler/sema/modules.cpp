@@ -60,8 +60,7 @@ std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& written
     if (!parent) return nullptr;  // already reported for the parent
   }
   auto bind_in_parent = [&](const std::shared_ptr<ModuleValue>& m) {
-    if (parent) parent->globals[dotted.substr(dot + 1)] = Binding{[&] {
-      Value v; v.kind = Value::Kind::Module; v.module = m; return v; }(), "", at};
+    if (parent) parent->globals[dotted.substr(dot + 1)] = Binding{Value::of(m), "", at};
     return m;
   };
   // Below an opaque module everything is opaque (torch.nn.functional); host-only modules are never

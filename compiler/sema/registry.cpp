@@ -142,7 +142,7 @@ std::vector<std::string> method_names(Value::Kind kind) {
   return out;
 }
 
-bool BuiltinCall::has(size_t i) const { return i < slots.size() && slots[i] && slots[i]->kind != Value::Kind::None; }
+bool BuiltinCall::has(size_t i) const { return i < slots.size() && slots[i] && slots[i]->kind() != Value::Kind::None; }
 
 void bind_builtin_args(Evaluator& ev, BuiltinCall& call, std::vector<Value>& args, Kwargs& kwargs) {
   const BuiltinInfo& info = call.info;
@@ -213,7 +213,7 @@ void bind_builtin_args(Evaluator& ev, BuiltinCall& call, std::vector<Value>& arg
 }
 
 Value Evaluator::call_builtin(const Value& callee, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
-  const BuiltinInfo& info = builtin_info(callee.builtin);
+  const BuiltinInfo& info = builtin_info(callee.builtin());
   const std::string fn = info.name;
   switch (info.context) {
     case BuiltinContext::Anywhere: break;

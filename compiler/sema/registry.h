@@ -94,7 +94,7 @@ struct BuiltinCall {
   /// Where parameter i was written; the whole call when it took its default.
   source::SourceRange range(size_t i) const { return i < ranges.size() ? ranges[i] : site.range; }
   /// The receiver of a method call.
-  const Value& self() const { return *callee->self; }
+  const Value& self() const { return *callee->self(); }
 };
 
 /// Binds `args` and `kwargs` to the row's parameters (Python's rules), or

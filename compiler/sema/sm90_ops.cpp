@@ -54,7 +54,7 @@ int64_t swizzle_span_bytes(const layout::Swizzle& sw, int64_t elem_bytes) {
 /// Parameter i as an Int32 operand; E0404 unless an integer.
 ir::ExprRef integer_arg(Evaluator& ev, BuiltinCall& c, size_t i, const std::string& what) {
   Value v = ev.resolve_symbol(c[i], c.range(i));
-  if (!(v.kind == Value::Kind::Int || (v.kind == Value::Kind::Dyn && ir::is_integer(v.type))))
+  if (!(v.kind() == Value::Kind::Int || (v.kind() == Value::Kind::Dyn && ir::is_integer(v.type()))))
     ev.fail(diag::Kind::TypeMismatch, c.range(i), what + " must be an integer, found " + describe(v));
   return ev.to_expr_as(v, ScalarType::Int32, c.range(i));
 }
@@ -87,9 +87,9 @@ void Evaluator::require_arch(const char* what, bool needs_90a, source::SourceRan
 
 ir::ExprRef Evaluator::barrier_address(const Value& bar, source::SourceRange r, const std::string& fn) {
   // (barriers, coordinate): one 64-bit mbarrier word in shared memory.
-  if (bar.kind != Value::Kind::Tuple || bar.elts->size() != 2 || (*bar.elts)[0].kind != Value::Kind::Tensor)
+  if (bar.kind() != Value::Kind::Tuple || bar.elts().size() != 2 || bar.elts()[0].kind() != Value::Kind::Tensor)
     fail(diag::Kind::TypeMismatch, r, fn + " needs an mbarrier as (tensor, coordinate), found " + describe(bar));
-  const TensorValue& t = *(*bar.elts)[0].tensor;
+  const TensorValue& t = *bar.elts()[0].tensor();
   if (t.space != MemSpace::Smem || (t.dtype != ScalarType::Int64 && t.dtype != ScalarType::Uint64)) {
     auto& d = error(diag::Kind::BadCopyAtom, r, fn + " needs an mbarrier: an Int64 element of a shared-memory tensor, found a " +
                                                     std::string(ir::type_name(t.dtype)) + " tensor in " +
@@ -98,7 +98,7 @@ ir::ExprRef Evaluator::barrier_address(const Value& bar, source::SourceRange r, 
     abort_entry();
   }
   fn_->stored_ptrs[t.ptr] += 1;
-  return ir::address_of(t.ptr, tensor_offset(t, (*bar.elts)[1], r), t.dtype);
+  return ir::address_of(t.ptr, tensor_offset(t, bar.elts()[1], r), t.dtype);
 }
 
 // ---- mbarriers, fences, groups, setmaxnreg, elect.sync ---------------------
@@ -150,9 +150,9 @@ Value sm90_wait_group(Evaluator& ev, BuiltinCall& c) {
   if (n < 0 || n > 7) ev.fail(diag::Kind::BadLaunch, c.range(0), c.name() + "() takes 0 to 7 pending groups, found " + std::to_string(n));
   if (!wgmma && c.has(1)) {
     const Value& read = ev.require_static(c[1], c.range(1), "read");
-    if (read.kind != Value::Kind::Bool)
+    if (read.kind() != Value::Kind::Bool)
       ev.fail(diag::Kind::TypeMismatch, c.range(1), "read must be True or False, found " + describe(read));
-    if (!read.i) {
+    if (!read.i()) {
       auto& d = ev.error(diag::Kind::UnsupportedOperation, c.range(1), c.name() + "() supports read=True only, found read=False");
       d.note("tileslc emits cp.async.bulk.wait_group.read, which waits until the groups have read their shared memory, "
              "not until their writes are complete");
@@ -189,7 +189,7 @@ Value sm90_elect_one(Evaluator& ev, BuiltinCall& c) {
 
 Value sm90_make_warp_uniform(Evaluator& ev, BuiltinCall& c) {
   Value v = ev.resolve_symbol(c[0], c.range(0));
-  if (v.kind == Value::Kind::Int) return v;
+  if (v.kind() == Value::Kind::Int) return v;
   return Value::dyn(
       ir::intrinsic(ir::Intrinsic::WarpUniform, {}, {integer_arg(ev, c, 0, "the value")}, ScalarType::Int32),
       c.site.range);
@@ -206,13 +206,13 @@ Value sm90_multiprocessor_count(Evaluator& ev, BuiltinCall& c) {
 /// CuTe DSL: cutlass.utils.HardwareInfo().get_max_active_clusters(cluster_size).
 Value sm90_max_active_clusters(Evaluator& ev, BuiltinCall& c) {
   Value n = c[0];
-  if (n.kind == Value::Kind::SymDim) n = ev.resolve_symbol(n, c.range(0));
-  if (n.kind == Value::Kind::Int && (n.i < 1 || n.i > 16)) {
-    auto& d = ev.error(diag::Kind::ClusterMismatch, c.range(0), "get_max_active_clusters(" + std::to_string(n.i) + "): a cluster has 1 to 16 blocks");
+  if (n.kind() == Value::Kind::SymDim) n = ev.resolve_symbol(n, c.range(0));
+  if (n.kind() == Value::Kind::Int && (n.i() < 1 || n.i() > 16)) {
+    auto& d = ev.error(diag::Kind::ClusterMismatch, c.range(0), "get_max_active_clusters(" + std::to_string(n.i()) + "): a cluster has 1 to 16 blocks");
     d.note("8 is the portable maximum; 16 needs the non-portable cluster size attribute (sm_90)");
     ev.abort_entry();
   }
-  if (n.kind != Value::Kind::Int && !(n.kind == Value::Kind::Dyn && ir::is_integer(n.type)))
+  if (n.kind() != Value::Kind::Int && !(n.kind() == Value::Kind::Dyn && ir::is_integer(n.type())))
     ev.fail(diag::Kind::TypeMismatch, c.range(0), "get_max_active_clusters() takes the cluster's size in blocks, an integer, found " + describe(n));
   return ev.materialize(Value::dyn(ir::intrinsic(ir::Intrinsic::MaxActiveClusters, {},
                                                  {ev.to_expr_as(n, ScalarType::Int64, c.range(0))}, ScalarType::Int64),
@@ -284,18 +284,18 @@ Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
   if (!op_ok)
     ev.fail(diag::Kind::BadCopyAtom, c.range(0), fn + "() takes cute.nvgpu.cpasync.CopyBulkTensorTileG2SOp(), CopyBulkTensorTileG2SMulticastOp(), "
                                                       "CopyBulkTensorTileS2GOp() or CopyReduceBulkTensorTileS2GOp() first, found " + describe(op));
-  if (c[1].kind != Value::Kind::Tensor || c[1].tensor->space != MemSpace::Gmem || c[1].tensor->host_index < 0)
+  if (c[1].kind() != Value::Kind::Tensor || c[1].tensor()->space != MemSpace::Gmem || c[1].tensor()->host_index < 0)
     ev.fail(diag::Kind::BadCopyAtom, c.range(1), fn + "() needs a global-memory tensor parameter of this function, found " + describe(c[1]));
-  const TensorValue& g = *c[1].tensor;
+  const TensorValue& g = *c[1].tensor();
   if (g.layout.rank() != 2)
     ev.fail(diag::Kind::BadCopyAtom, c.range(1), fn + "() supports rank-2 tensors here, found rank " + std::to_string(g.layout.rank()));
   const int inner = contiguous_mode(ev, g, c.range(1));
   // The shared-memory tile: a layout or swizzle o layout, compact with the same contiguous mode.
   layout::Layout sl;
   std::optional<layout::Swizzle> sw;
-  if (c[2].kind == Value::Kind::ComposedLayout) {
-    sl = c[2].composed->layout;
-    sw = c[2].composed->swizzle;
+  if (c[2].kind() == Value::Kind::ComposedLayout) {
+    sl = c[2].composed().layout;
+    sw = c[2].composed().swizzle;
   } else {
     sl = ev.to_layout(c[2], c.range(2), "the shared-memory layout");
   }
@@ -335,9 +335,7 @@ Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
       g.dtype != ScalarType::BFloat16 && g.dtype != ScalarType::Int32 && g.dtype != ScalarType::Uint32)
     ev.fail(diag::Kind::BadCopyAtom, c.range(1),
             std::string("a TMA reduce-add has no ") + ir::type_name(g.dtype) + " form here (Float32, Float16, BFloat16, Int32, Uint32)");
-  Value a;
-  a.kind = Value::Kind::TmaAtom;
-  a.tma = atom;
+  Value a = Value::of(atom);
   // The TMA tensor: coordinates over the global tensor's shape.
   TensorValue tv;
   tv.space = MemSpace::Coord;
@@ -359,8 +357,8 @@ void check_tma_tiles(Evaluator& ev, const TmaAtom& atom, const Value& src, const
   const bool load = atom.direction == TmaAtom::Direction::Load;
   const Value& coords = load ? src : dst;
   const Value& smem = load ? dst : src;
-  const TensorValue& ct = *coords.tensor;
-  const TensorValue& st = *smem.tensor;
+  const TensorValue& ct = *coords.tensor();
+  const TensorValue& st = *smem.tensor();
   const std::string tile = "(" + std::to_string(atom.tile[0]) + ", " + std::to_string(atom.tile[1]) + ")";
   auto shape_is_tile = [&](const TensorValue& t) {
     return t.layout.rank() == 2 && layout::size(layout::get(t.layout, 0)).has_value() && layout::size(layout::get(t.layout, 1)).has_value() &&
@@ -408,7 +406,7 @@ struct TmaBox {
 
 TmaBox tma_box(Evaluator& ev, const TmaAtom& atom, const TensorValue& coords, source::SourceRange r) {
   Value origin = ev.coord_element(coords, Value::tuple({Value::integer(0), Value::integer(0)}), r);
-  std::vector<Value> c = *origin.elts;
+  std::vector<Value> c = origin.elts();
   auto coord = [&](int m) { return ev.to_expr_as(ev.resolve_symbol(c.at(static_cast<size_t>(m)), r), ScalarType::Int32, r); };
   ir::ExprRef desc = ir::address_of(atom.param, nullptr, ScalarType::Uint8);  // the whole tensor map
   ir::ExprRef inner = coord(atom.inner_mode);
@@ -422,8 +420,8 @@ void tma_store(Evaluator& ev, const TmaAtom& atom, const Value& src, const Value
   if (bar)
     ev.fail(diag::Kind::BadCopyAtom, r, "a TMA store completes through cute.arch.cp_async_bulk_commit_group()/wait_group(), not an mbarrier: drop tma_bar_ptr");
   check_tma_tiles(ev, atom, src, dst, r);
-  const TensorValue& s = *src.tensor;
-  TmaBox box = tma_box(ev, atom, *dst.tensor, r);
+  const TensorValue& s = *src.tensor();
+  TmaBox box = tma_box(ev, atom, *dst.tensor(), r);
   ev.emit_effect(
       ir::intrinsic(
           reduce ? ir::Intrinsic::TmaReduceAdd2d : ir::Intrinsic::TmaStore2d, {},
@@ -456,7 +454,7 @@ void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst
     abort_entry();
   }
   check_tma_tiles(*this, atom, src, dst, r);
-  const TensorValue& d = *dst.tensor;
+  const TensorValue& d = *dst.tensor();
   // The destination must start on the swizzle pattern's period (1024 bytes
   // for 128-byte rows) so the copy engine's swizzle matches the layout's.
   const int64_t elem = ir::bit_width(d.dtype) / 8;
@@ -473,7 +471,7 @@ void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst
     abort_entry();
   }
   auto barrier = barrier_address(*bar, r, "cute.copy(tma_atom, ...)");
-  TmaBox box = tma_box(*this, atom, *src.tensor, r);
+  TmaBox box = tma_box(*this, atom, *src.tensor(), r);
   fn_->stored_ptrs[d.ptr] += 1;
   std::vector<ir::ExprRef> ops{ir::address_of(d.ptr, d.offset ? d.offset : ir::int_const(0, ScalarType::Int64), d.dtype), box.desc, barrier,
                                box.inner, box.outer};
@@ -497,22 +495,22 @@ Value sm90_warpgroup_mma_op(Evaluator& ev, BuiltinCall& c) {
   bool a_rmem = false;
   if (c.has(src_slot)) {
     Value v = ev.resolve_symbol(c[src_slot], c.range(src_slot));
-    if (v.kind != Value::Kind::Int || (v.i != 0 && v.i != 1))
+    if (v.kind() != Value::Kind::Int || (v.i() != 0 && v.i() != 1))
       ev.fail(diag::Kind::TypeMismatch, c.range(src_slot), "a_src is warpgroup.OperandSource.SMEM or warpgroup.OperandSource.RMEM, found " + describe(v));
-    a_rmem = v.i == 1;
+    a_rmem = v.i() == 1;
   }
   auto type_of = [&](size_t i) {
-    if (c[i].kind != Value::Kind::Type) ev.fail(diag::Kind::TypeMismatch, c.range(i), "expected an element type, found " + describe(c[i]));
-    return c[i].type;
+    if (c[i].kind() != Value::Kind::Type) ev.fail(diag::Kind::TypeMismatch, c.range(i), "expected an element type, found " + describe(c[i]));
+    return c[i].type();
   };
   ScalarType ab = type_of(0), b = f8 ? type_of(1) : ab, acc = type_of(shape_slot - 1);
   const WgmmaTraits& row = find_wgmma_traits(c.id(), a_rmem);
   const int64_t kk = row.k;
   const Value& shape = c[shape_slot];
-  std::vector<Value> mnk = shape.kind == Value::Kind::Tuple ? *shape.elts : std::vector<Value>{};
-  int64_t n = mnk.size() == 3 && mnk[1].kind == Value::Kind::Int ? mnk[1].i : 0;
-  bool ok = mnk.size() == 3 && mnk[0].kind == Value::Kind::Int && mnk[0].i == row.m && mnk[2].kind == Value::Kind::Int &&
-            mnk[2].i == kk && std::count(row.ns.begin(), row.ns.end(), n);
+  std::vector<Value> mnk = shape.kind() == Value::Kind::Tuple ? shape.elts() : std::vector<Value>{};
+  int64_t n = mnk.size() == 3 && mnk[1].kind() == Value::Kind::Int ? mnk[1].i() : 0;
+  bool ok = mnk.size() == 3 && mnk[0].kind() == Value::Kind::Int && mnk[0].i() == row.m && mnk[2].kind() == Value::Kind::Int &&
+            mnk[2].i() == kk && std::count(row.ns.begin(), row.ns.end(), n);
   if (!ok) {
     std::string ns;
     for (int64_t x : row.ns) ns += (ns.empty() ? "" : ", ") + std::to_string(x);
@@ -592,7 +590,7 @@ WgmmaOperand wgmma_smem_operand(Evaluator& ev, const MmaAtom& atom, const Tensor
 /// instruction's V values contiguous: four 32-bit registers, V = 8 16-bit or
 /// 16 8-bit values.
 WgmmaOperand wgmma_register_a(Evaluator& ev, const MmaAtom& atom, const Value& av, source::SourceRange r) {
-  const TensorValue& a = *av.tensor;
+  const TensorValue& a = *av.tensor();
   const int64_t va = layout::size(layout::get(atom.a_tv, 1)).require_value("A values");
   const std::string frag = "(" + std::to_string(va) + ", M, K)";
   const char* help = "tCrA = tiled_mma.make_fragment_A(thr_mma.partition_A(sA)); cute.copy(atom, thr_mma.partition_A(sA), tCrA)";
@@ -619,7 +617,7 @@ WgmmaOperand wgmma_register_a(Evaluator& ev, const MmaAtom& atom, const Value& a
 void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av, const Value& bv, const Value& cv, source::SourceRange r) {
   require_arch("wgmma", true, r);
   const MmaAtom& atom = tm.atom;
-  const TensorValue &d = *dv.tensor, &a = *av.tensor, &b = *bv.tensor, &c = *cv.tensor;
+  const TensorValue &d = *dv.tensor(), &a = *av.tensor(), &b = *bv.tensor(), &c = *cv.tensor();
   if (d.ptr != c.ptr || !d.layout.identical(c.layout)) {
     auto& e = error(diag::Kind::BadCopyAtom, r, "wgmma accumulates in place: cute.gemm's D and C must be the same fragment");
     e.help("cute.gemm(tiled_mma, acc, tCsA, tCsB, acc)");
@@ -640,7 +638,7 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
   }
   auto off = [&](const TensorValue& t, int64_t x, int64_t y) -> ir::ExprRef {
     Value o = layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x), Value::integer(y)}), r);
-    auto stat = ir::int_const(o.i, ScalarType::Int64);
+    auto stat = ir::int_const(o.i(), ScalarType::Int64);
     return t.offset ? ir::binary(ir::Op::Add, t.offset, stat, ScalarType::Int64) : stat;
   };
   auto desc = [&](const TensorValue& t, const WgmmaOperand& o, int64_t x, int64_t k) {
@@ -656,12 +654,12 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
         ir::ExprRef a_operand;
         if (atom.a_rmem) {
           Value ao = layout_offset(a.layout, Value::tuple({Value::integer(0), Value::integer(m), Value::integer(k)}), r);
-          a_operand = ir::address_of(a.ptr, ir::int_const(ao.i, ScalarType::Int64), a.dtype);
+          a_operand = ir::address_of(a.ptr, ir::int_const(ao.i(), ScalarType::Int64), a.dtype);
         } else {
           a_operand = desc(a, oa, m, k);
         }
         emit_effect(ir::intrinsic(*atom.device,
-                                  {ir::address_of(d.ptr, ir::int_const(o.i, ScalarType::Int64), d.dtype),
+                                  {ir::address_of(d.ptr, ir::int_const(o.i(), ScalarType::Int64), d.dtype),
                                    std::move(a_operand), desc(b, ob, n, k), ir::int_const(1, ScalarType::Int32)},
                                   ScalarType::Int32),
                     r);

@@ -28,25 +28,25 @@ bool is_basis_leaf(const std::string& name) { return name.size() > 2 && name[0] 
 
 layout::Int Evaluator::symbol_for(const Value& in, source::SourceRange r) {
   Value v = resolve_symbol(in, r);
-  if (v.kind == Value::Kind::Int || v.kind == Value::Kind::Bool) return layout::Int(v.i);
-  if (v.kind != Value::Kind::Dyn || !ir::is_integer(v.type))
+  if (v.kind() == Value::Kind::Int || v.kind() == Value::Kind::Bool) return layout::Int(v.i());
+  if (v.kind() != Value::Kind::Dyn || !ir::is_integer(v.type()))
     fail(diag::Kind::BadLayoutArgument, r, "layout extents and strides must be integers, found " + describe(v));
-  if (auto c = ir::as_int_const(v.expr)) return layout::Int(*c);
+  if (auto c = ir::as_int_const(v.expr())) return layout::Int(*c);
   // A run-time value used by name: an existing leaf keeps its name, others
   // are moved into an immutable local first (later assignments must not
   // change a layout that was already built).
-  if (in.kind == Value::Kind::SymDim) return layout::Int::symbol(in.s);
+  if (in.kind() == Value::Kind::SymDim) return layout::Int::symbol(in.s());
   for (const auto& [name, e] : fn_->symbols)
-    if (e == v.expr) return layout::Int::symbol(name);
-  Value m = materialize(Value::dyn(ir::cast(v.expr, ScalarType::Int64), v.origin), "dim", r);
+    if (e == v.expr()) return layout::Int::symbol(name);
+  Value m = materialize(Value::dyn(ir::cast(v.expr(), ScalarType::Int64), v.origin()), "dim", r);
   // materialize leaves a local, a parameter or a hardware index (blockIdx.x is Int64).
-  const auto* hw = m.expr->get_if<ir::Builtin>();
-  const std::string* leaf = hw ? &hw->name : ir::value_name(*m.expr);
+  const auto* hw = m.expr()->get_if<ir::Builtin>();
+  const std::string* leaf = hw ? &hw->name : ir::value_name(*m.expr());
   std::string name = leaf ? *leaf : "";
   // Leaves passed in from the host keep the host's names; never let a local
   // of the same spelling take one over.
-  while (fn_->symbols.count(name) && fn_->symbols[name] != m.expr) name += "'";
-  fn_->symbols[name] = m.expr;
+  while (fn_->symbols.count(name) && fn_->symbols[name] != m.expr()) name += "'";
+  fn_->symbols[name] = m.expr();
   return layout::Int::symbol(name);
 }
 

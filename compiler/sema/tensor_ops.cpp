@@ -64,7 +64,7 @@ SwizzleSplit Evaluator::split_at_swizzle_span(const layout::Swizzle& sw, const i
 Value Evaluator::swizzled(const TensorValue& t, const Value& off, source::SourceRange r) {
   if (!t.swizzle || t.swizzle->bits == 0) return off;
   const layout::Swizzle& sw = *t.swizzle;
-  if (off.kind == Value::Kind::Int) return Value::integer(sw(off.i));
+  if (off.kind() == Value::Kind::Int) return Value::integer(sw(off.i()));
   // swizzle(x + y) = swizzle(x) + y when y is a multiple of the swizzle's span: such terms (a
   // stage's offset, a constant step between the accesses of one copy) go outside, where an
   // address carries them as an immediate or a plain add, and the accesses of one base share
@@ -85,7 +85,7 @@ Value Evaluator::swizzled(const TensorValue& t, const Value& off, source::Source
 }
 
 Value Evaluator::materialize_offset(const TensorValue& t, const Value& off, source::SourceRange r) {
-  if (off.kind != Value::Kind::Dyn) return off;
+  if (off.kind() != Value::Kind::Dyn) return off;
   if (!t.swizzle || t.swizzle->bits == 0) return materialize(off, "offset", r);
   // Two locals, the part inside the swizzle and the multiple of its span, so that swizzled()
   // still tells them apart when the tensor is indexed (the second keeps its known divisor).
@@ -93,7 +93,7 @@ Value Evaluator::materialize_offset(const TensorValue& t, const Value& off, sour
   if (!parts.inside || !parts.outside) return materialize(off, "offset", r);
   Value inside = materialize(Value::dyn(parts.inside, r), "offset", r);
   Value outside = materialize(Value::dyn(parts.outside, r), "offset", r);
-  return Value::dyn(ir::binary(ir::Op::Add, inside.expr, outside.expr, ScalarType::Int64), r);
+  return Value::dyn(ir::binary(ir::Op::Add, inside.expr(), outside.expr(), ScalarType::Int64), r);
 }
 
 void Evaluator::unroll_limit(int64_t n, const std::string& what, source::SourceRange r) {
@@ -160,37 +160,33 @@ Value Evaluator::make_rmem(const layout::Layout& l, ScalarType t, source::Source
 }
 
 Value Evaluator::ssa_load(const Value& tv, source::SourceRange r) {
-  const auto& t = *tv.tensor;
+  const auto& t = *tv.tensor();
   if (t.space == MemSpace::Coord) fail(diag::Kind::UnsupportedOperation, r, "a coordinate tensor has no .load(); index it instead");
   int64_t n = static_size(t.layout.shape);
   if (n < 0) fail(diag::Kind::FragmentNotStatic, r, ".load() needs a tensor of static shape, found " + shape_text(t.layout.shape));
   unroll_limit(n, ".load()", r);
-  Value v;
-  v.kind = Value::Kind::TensorSSA;
-  v.type = t.dtype;
-  v.layout = std::make_shared<const layout::Layout>(layout::make_layout(t.layout.shape));
   std::vector<Value> xs;
   // A snapshot: each element moves into a local now, so later stores to the
   // tensor do not change the value (CuTe DSL's TensorSSA is a value).
   for (int64_t i = 0; i < n; ++i) xs.push_back(materialize(tensor_load(tv, Value::integer(i), r), "v", r));
-  v.elts = std::make_shared<std::vector<Value>>(std::move(xs));
-  return v;
+  return payload::TensorSSA{std::make_shared<const std::vector<Value>>(std::move(xs)),
+                            std::make_shared<const layout::Layout>(layout::make_layout(t.layout.shape)), t.dtype};
 }
 
 void Evaluator::ssa_store(const Value& tv, const Value& v, source::SourceRange r) {
-  const auto& t = *tv.tensor;
+  const auto& t = *tv.tensor();
   int64_t n = static_size(t.layout.shape);
   if (n < 0) fail(diag::Kind::FragmentNotStatic, r, ".store() needs a tensor of static shape, found " + shape_text(t.layout.shape));
   unroll_limit(n, ".store()", r);
-  if (v.kind == Value::Kind::TensorSSA) {
-    if (static_cast<int64_t>(v.elts->size()) != n) {
+  if (v.kind() == Value::Kind::TensorSSA) {
+    if (static_cast<int64_t>(v.elts().size()) != n) {
       auto& d = error(diag::Kind::TensorShapeMismatch, r,
-                      "cannot store a value of shape " + shape_text(v.layout->shape) + " into a tensor of shape " +
+                      "cannot store a value of shape " + shape_text(v.layout().shape) + " into a tensor of shape " +
                           shape_text(t.layout.shape));
-      d.note("the two must have the same number of elements (" + std::to_string(v.elts->size()) + " vs " + std::to_string(n) + ")");
+      d.note("the two must have the same number of elements (" + std::to_string(v.elts().size()) + " vs " + std::to_string(n) + ")");
       abort_entry();
     }
-    for (int64_t i = 0; i < n; ++i) tensor_store(tv, Value::integer(i), (*v.elts)[i], r);
+    for (int64_t i = 0; i < n; ++i) tensor_store(tv, Value::integer(i), v.elts()[i], r);
     return;
   }
   for (int64_t i = 0; i < n; ++i) tensor_store(tv, Value::integer(i), v, r);
@@ -198,28 +194,25 @@ void Evaluator::ssa_store(const Value& tv, const Value& v, source::SourceRange r
 
 Value Evaluator::ssa_map(const Value& a, const Value* b, const std::function<Value(const Value&, const Value*)>& f,
                          source::SourceRange r) {
-  const Value* shape_of = a.kind == Value::Kind::TensorSSA ? &a : b;
-  size_t n = shape_of->elts->size();
-  if (a.kind == Value::Kind::TensorSSA && b && b->kind == Value::Kind::TensorSSA && b->elts->size() != n) {
+  const Value* shape_of = a.kind() == Value::Kind::TensorSSA ? &a : b;
+  size_t n = shape_of->elts().size();
+  if (a.kind() == Value::Kind::TensorSSA && b && b->kind() == Value::Kind::TensorSSA && b->elts().size() != n) {
     auto& d = error(diag::Kind::TensorShapeMismatch, r,
-                    "element-wise operation on values of shapes " + shape_text(a.layout->shape) + " and " +
-                        shape_text(b->layout->shape));
+                    "element-wise operation on values of shapes " + shape_text(a.layout().shape) + " and " +
+                        shape_text(b->layout().shape));
     d.note("both operands must have the same number of elements");
     abort_entry();
   }
-  Value out;
-  out.kind = Value::Kind::TensorSSA;
-  out.layout = shape_of->layout;
   std::vector<Value> xs;
   for (size_t i = 0; i < n; ++i) {
-    const Value& ai = a.kind == Value::Kind::TensorSSA ? (*a.elts)[i] : a;
+    const Value& ai = a.kind() == Value::Kind::TensorSSA ? a.elts()[i] : a;
     Value bi;
-    if (b) bi = b->kind == Value::Kind::TensorSSA ? (*b->elts)[i] : *b;
+    if (b) bi = b->kind() == Value::Kind::TensorSSA ? b->elts()[i] : *b;
     xs.push_back(f(ai, b ? &bi : nullptr));
   }
-  out.type = xs.empty() || xs[0].kind != Value::Kind::Dyn ? shape_of->type : xs[0].type;
-  out.elts = std::make_shared<std::vector<Value>>(std::move(xs));
-  return out;
+  const ir::ScalarType type = xs.empty() || xs[0].kind() != Value::Kind::Dyn ? shape_of->type() : xs[0].type();
+  return payload::TensorSSA{std::make_shared<const std::vector<Value>>(std::move(xs)),
+                            shape_of->get<payload::TensorSSA>().shape, type};
 }
 
 Value Evaluator::thread_partition(const Value& tv, const layout::IntTuple& tile_shape, const layout::Layout& tv_layout,
@@ -228,7 +221,7 @@ Value Evaluator::thread_partition(const Value& tv, const layout::IntTuple& tile_
   // (thread, value) layout, and keep this thread's values. With atom_v > 1
   // the values split into (atom values, rest), so cute.copy issues one
   // access per atom: (ATOM, REST_V, REST_TILES); otherwise (V, REST_TILES...).
-  const auto& t = *tv.tensor;
+  const auto& t = *tv.tensor();
   if (t.layout.rank() < tile_shape.rank()) {
     auto& d = error(diag::Kind::RankMismatch, r,
                     "a rank-" + std::to_string(t.layout.rank()) + " tensor cannot be partitioned by " + what + " over " +
@@ -277,7 +270,7 @@ Value Evaluator::thread_partition(const Value& tv, const layout::IntTuple& tile_
       auto sliced = std::make_shared<TensorValue>(t);
       sliced->layout = layout::make_layout(std::vector<layout::Layout>{thr});
       Value c0 = coord_element(*sliced, Value::tuple({thread}), r);
-      std::vector<Value> xs = c0.kind == Value::Kind::Tuple ? *c0.elts : std::vector<Value>{c0};
+      std::vector<Value> xs = c0.kind() == Value::Kind::Tuple ? c0.elts() : std::vector<Value>{c0};
       for (size_t k = 0; k < xs.size(); ++k) out.coord_offset[k] = to_expr_as(materialize(xs[k], "crd", r), ScalarType::Int64, r);
       return tensor_value(std::move(out));
     }
@@ -295,7 +288,7 @@ Value Evaluator::thread_partition(const Value& tv, const layout::IntTuple& tile_
 }
 
 Value Evaluator::partition(const TiledCopy& tc, const Value& tv, source::SourceRange r) {
-  const TensorValue& t = *tv.tensor;
+  const TensorValue& t = *tv.tensor();
   if (t.space != MemSpace::Coord && ir::bit_width(t.dtype) != ir::bit_width(tc.atom.dtype)) {
     auto& d = error(diag::Kind::BadCopyAtom, r,
                     std::string("a tiled copy made for ") + ir::type_name(tc.atom.dtype) + " partitions a " + ir::type_name(t.dtype) +
@@ -407,14 +400,14 @@ void check_cp_async(Evaluator& ev, const CopyAtom& atom, const TensorValue& src,
 
 /// cute.copy's pred=: a Boolean tensor of one flag per element (n) or per atom (rest). Returns its size.
 int64_t copy_pred_size(Evaluator& ev, const Value& pred, const TensorValue& src, int64_t n, int64_t rest, source::SourceRange r) {
-  if (pred.kind != Value::Kind::Tensor || pred.tensor->dtype != ScalarType::Boolean || pred.tensor->space == MemSpace::Coord)
+  if (pred.kind() != Value::Kind::Tensor || pred.tensor()->dtype != ScalarType::Boolean || pred.tensor()->space == MemSpace::Coord)
     ev.fail(diag::Kind::TypeMismatch, r, "cute.copy's pred= must be a tensor of Booleans, found " + describe(pred));
-  int64_t size = static_size(pred.tensor->layout.shape);
+  int64_t size = static_size(pred.tensor()->layout.shape);
   if (size != n && size != rest) {
     auto& d = ev.error(diag::Kind::TensorShapeMismatch, r,
                        "cute.copy's predicate has " + std::to_string(size) + " elements; expected " + std::to_string(n) +
                            " (one per element) or " + std::to_string(rest) + " (one per atom)");
-    d.note("the predicate's shape is " + ev.shape_text(pred.tensor->layout.shape) + ", the source's " + ev.shape_text(src.layout.shape));
+    d.note("the predicate's shape is " + ev.shape_text(pred.tensor()->layout.shape) + ", the source's " + ev.shape_text(src.layout.shape));
     ev.abort_entry();
   }
   return size;
@@ -444,8 +437,8 @@ void emit_copy_access(Evaluator& ev, const CopyAtom& atom, const TensorValue& sr
 void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_v, const std::optional<Value>& pred,
                      source::SourceRange r) {
   if (atom.ldsm_matrices) return ldmatrix_copy(atom, src_v, dst_v, pred, r);
-  const auto& src = *src_v.tensor;
-  const auto& dst = *dst_v.tensor;
+  const auto& src = *src_v.tensor();
+  const auto& dst = *dst_v.tensor();
   const int64_t n = check_copy_operands(*this, src, dst, r);
   const int64_t s0 = static_size(layout::get(src.layout, 0).shape);
   const int64_t rest = n / std::max<int64_t>(s0, 1);
@@ -526,23 +519,23 @@ Value tensor_algebra(Evaluator& ev, BuiltinCall& c, F&& f) {
     auto& d = ev.error(diag::Kind::LayoutAlgebraError, c.site.range, e.what());
     for (size_t i = 0; i < c.slots.size(); ++i) {
       if (!c.given(i)) continue;
-      if (c[i].kind == Value::Kind::Layout) d.label(c.range(i), "this is " + c[i].layout->to_string());
-      if (c[i].kind == Value::Kind::Tensor) d.label(c.range(i), "this tensor's layout is " + c[i].tensor->layout.to_string());
+      if (c[i].kind() == Value::Kind::Layout) d.label(c.range(i), "this is " + c[i].layout().to_string());
+      if (c[i].kind() == Value::Kind::Tensor) d.label(c.range(i), "this tensor's layout is " + c[i].tensor()->layout.to_string());
     }
     ev.abort_entry();
   }
 }
 
 const TensorValue& tensor_arg(Evaluator& ev, BuiltinCall& c, size_t i) {
-  if (c[i].kind != Value::Kind::Tensor)
+  if (c[i].kind() != Value::Kind::Tensor)
     ev.fail(diag::Kind::TypeMismatch, c.range(i), c.name() + "() needs a tensor here, found " + describe(c[i]));
-  return *c[i].tensor;
+  return *c[i].tensor();
 }
 
 ScalarType dtype_arg(Evaluator& ev, BuiltinCall& c, size_t i) {
-  if (c[i].kind != Value::Kind::Type)
+  if (c[i].kind() != Value::Kind::Type)
     ev.fail(diag::Kind::TypeMismatch, c.range(i), "expected an element type such as cutlass.Float32, found " + describe(c[i]));
-  return c[i].type;
+  return c[i].type();
 }
 
 std::optional<Value> optional_arg(BuiltinCall& c, size_t i) { return c.has(i) ? std::optional<Value>(c[i]) : std::nullopt; }
@@ -589,22 +582,22 @@ void check_tiles_divide(Evaluator& ev, const TensorValue& t, const layout::Tiler
 /// positions of the modes it keeps, out of `rank`.
 std::vector<size_t> diced_modes(Evaluator& ev, BuiltinCall& c, size_t p, size_t rank, const std::string& what) {
   const Value& proj = c[p];
-  if (proj.kind != Value::Kind::Tuple) bad_projection(ev, c, p, "None or a tuple of 1 and None");
-  if (proj.elts->size() != rank)
+  if (proj.kind() != Value::Kind::Tuple) bad_projection(ev, c, p, "None or a tuple of 1 and None");
+  if (proj.elts().size() != rank)
     ev.fail(diag::Kind::RankMismatch, c.range(p),
-            "proj= " + repr(proj) + " has " + std::to_string(proj.elts->size()) + " modes, but " + what + " has " + std::to_string(rank));
+            "proj= " + repr(proj) + " has " + std::to_string(proj.elts().size()) + " modes, but " + what + " has " + std::to_string(rank));
   std::vector<size_t> keep;
   for (size_t k = 0; k < rank; ++k) {
-    const Value& e = (*proj.elts)[k];
-    if (e.kind == Value::Kind::Int) keep.push_back(k);
-    else if (e.kind != Value::Kind::None) bad_projection(ev, c, p, "a tuple of 1 and None");
+    const Value& e = proj.elts()[k];
+    if (e.kind() == Value::Kind::Int) keep.push_back(k);
+    else if (e.kind() != Value::Kind::None) bad_projection(ev, c, p, "a tuple of 1 and None");
   }
   return keep;
 }
 
 /// The modes of a tuple argument (slot `i`) that the projection in slot `p` keeps.
 Value diced(Evaluator& ev, BuiltinCall& c, size_t i, size_t p, const std::string& what) {
-  std::vector<Value> all = c[i].kind == Value::Kind::Tuple ? *c[i].elts : std::vector<Value>{c[i]};
+  std::vector<Value> all = c[i].kind() == Value::Kind::Tuple ? c[i].elts() : std::vector<Value>{c[i]};
   std::vector<Value> kept;
   for (size_t k : diced_modes(ev, c, p, all.size(), what + " " + repr(c[i]))) kept.push_back(all[k]);
   return Value::tuple(std::move(kept));
@@ -622,7 +615,7 @@ layout::Layout divide(BuiltinId id, const layout::Layout& l, const layout::Tiler
 /// get_slice's thr_idx: a static or run-time integer.
 Value thread_index_arg(Evaluator& ev, BuiltinCall& c) {
   Value thr = ev.resolve_symbol(c[0], c.range(0));
-  if (!(thr.kind == Value::Kind::Int || (thr.kind == Value::Kind::Dyn && ir::is_integer(thr.type))))
+  if (!(thr.kind() == Value::Kind::Int || (thr.kind() == Value::Kind::Dyn && ir::is_integer(thr.type()))))
     ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a thread index, found " + describe(thr));
   return thr;
 }
@@ -682,8 +675,8 @@ Value tensor_local_partition(Evaluator& ev, BuiltinCall& c) {
     const source::SourceRange at = c.site.range;
     const TensorValue& t = tensor_arg(ev, c, 0);
     layout::Layout thr = ev.to_layout(c[1], c.range(1), "the thread layout");
-    if (c[3].kind == Value::Kind::Tuple) thr = layout::select(thr, diced_modes(ev, c, 3, thr.rank(), "the thread layout " + thr.to_string()));
-    else if (c[3].kind != Value::Kind::Int) bad_projection(ev, c, 3, "1 or a tuple of 1 and None");
+    if (c[3].kind() == Value::Kind::Tuple) thr = layout::select(thr, diced_modes(ev, c, 3, thr.rank(), "the thread layout " + thr.to_string()));
+    else if (c[3].kind() != Value::Kind::Int) bad_projection(ev, c, 3, "1 or a tuple of 1 and None");
     std::vector<layout::Tiler> modes;
     for (size_t m = 0; m < thr.rank(); ++m) modes.push_back(layout::Tiler(layout::make_layout(layout::IntTuple(layout::size(thr.shape[m])))));
     TensorValue out = t;
@@ -713,14 +706,14 @@ Value tensor_make_identity(Evaluator& ev, BuiltinCall& c) {
   // An identity (coordinate) tensor, or with make_identity_layout CuTe's identity layout:
   // coordinate -> itself, strides the basis E<k> (printed 1@k).
   return tensor_algebra(ev, c, [&] {
-    Value sv = c[0].kind == Value::Kind::Tuple ? c[0] : Value::tuple({c[0]});
+    Value sv = c[0].kind() == Value::Kind::Tuple ? c[0] : Value::tuple({c[0]});
     std::vector<layout::IntTuple> shape, stride;
     TensorValue tv;
     tv.space = MemSpace::Coord;
     tv.dtype = ScalarType::Int64;
-    for (size_t k = 0; k < sv.elts->size(); ++k) {
-      const Value& e = (*sv.elts)[k];
-      if (e.kind == Value::Kind::Tuple)
+    for (size_t k = 0; k < sv.elts().size(); ++k) {
+      const Value& e = sv.elts()[k];
+      if (e.kind() == Value::Kind::Tuple)
         ev.fail(diag::Kind::BadLayoutArgument, c.range(0), c.name() + "() supports flat shapes only, found " + repr(c[0]));
       shape.push_back(ev.symbol_for(e, c.range(0)));
       stride.push_back(layout::Int::symbol("1@" + std::to_string(k)));
@@ -731,10 +724,7 @@ Value tensor_make_identity(Evaluator& ev, BuiltinCall& c) {
     }
     tv.layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));
     if (c.id() == BuiltinId::MakeIdentityTensor) return ev.tensor_value(std::move(tv));
-    Value v;
-    v.kind = Value::Kind::Layout;
-    v.layout = std::make_shared<const layout::Layout>(tv.layout);
-    return v;
+    return Value::of(tv.layout);
   });
 }
 
@@ -750,41 +740,35 @@ Value tensor_make_swizzle(Evaluator& ev, BuiltinCall& c) {
             c.name() + "(bits, base, shift) needs 0 <= bits, base <= 16 and bits <= |shift| <= 16 (CuTe's Swizzle<B, M, S>), found " +
                 sw.swizzle.to_string());
   sw.layout = layout::make_layout(layout::IntTuple(0));  // no layout: a bare swizzle
-  Value v;
-  v.kind = Value::Kind::ComposedLayout;
-  v.composed = std::make_shared<const layout::ComposedLayout>(sw);
-  return v;
+  return Value::of(sw);
 }
 
 Value tensor_make_composed_layout(Evaluator& ev, BuiltinCall& c) {
   // CuTe DSL: make_composed_layout(inner, offset, outer) = inner o offset o outer.
-  if (c[0].kind != Value::Kind::ComposedLayout)
+  if (c[0].kind() != Value::Kind::ComposedLayout)
     ev.fail(diag::Kind::BadLayoutArgument, c.range(0),
             c.name() + "() takes a swizzle first (cute.make_swizzle(b, m, s)), found " + describe(c[0]));
-  layout::ComposedLayout composed = *c[0].composed;
+  layout::ComposedLayout composed = c[0].composed();
   composed.offset = layout::Int(ev.require_static_int(c[1], c.range(1), "the offset"));
   composed.layout = ev.to_layout(c[2], c.range(2), "the outer layout");
-  Value v;
-  v.kind = Value::Kind::ComposedLayout;
-  v.composed = std::make_shared<const layout::ComposedLayout>(composed);
-  return v;
+  return Value::of(composed);
 }
 
 Value tensor_elem_less(Evaluator& ev, BuiltinCall& c) {
   const source::SourceRange at = c.site.range;
   std::function<Value(const Value&, const Value&)> less = [&](const Value& a0, const Value& b0) -> Value {
     // A rank-1 coordinate is a number or a 1-tuple; compare them alike.
-    auto unwrap = [](const Value& v) { return v.kind == Value::Kind::Tuple && v.elts->size() == 1 ? (*v.elts)[0] : v; };
+    auto unwrap = [](const Value& v) { return v.kind() == Value::Kind::Tuple && v.elts().size() == 1 ? v.elts()[0] : v; };
     Value a = unwrap(a0), b = unwrap(b0);
-    if (a.kind != Value::Kind::Tuple && b.kind != Value::Kind::Tuple)
+    if (a.kind() != Value::Kind::Tuple && b.kind() != Value::Kind::Tuple)
       return ev.eval_compare(ast::CmpOpKind::Lt, ev.resolve_symbol(a, at), ev.resolve_symbol(b, at), at);
-    if (a.kind != Value::Kind::Tuple || b.kind != Value::Kind::Tuple || a.elts->size() != b.elts->size())
+    if (a.kind() != Value::Kind::Tuple || b.kind() != Value::Kind::Tuple || a.elts().size() != b.elts().size())
       ev.fail(diag::Kind::RankMismatch, at, c.name() + "() compares coordinates of the same rank, found " + repr(a) + " and " + repr(b));
     Value acc = Value::boolean(true);
-    for (size_t i = 0; i < a.elts->size(); ++i) {
-      Value ci = less((*a.elts)[i], (*b.elts)[i]);
-      if (acc.kind == Value::Kind::Bool && acc.i) acc = ci;
-      else if (ci.kind == Value::Kind::Bool) acc = ci.i ? acc : ci;
+    for (size_t i = 0; i < a.elts().size(); ++i) {
+      Value ci = less(a.elts()[i], b.elts()[i]);
+      if (acc.kind() == Value::Kind::Bool && acc.i()) acc = ci;
+      else if (ci.kind() == Value::Kind::Bool) acc = ci.i() ? acc : ci;
       else acc = Value::dyn(ir::binary(ir::Op::LogicalAnd, ev.to_expr_as(acc, ScalarType::Boolean, at),
                                        ev.to_expr_as(ci, ScalarType::Boolean, at), ScalarType::Boolean), at);
     }
@@ -796,7 +780,7 @@ Value tensor_elem_less(Evaluator& ev, BuiltinCall& c) {
 Value tensor_make_rmem_tensor(Evaluator& ev, BuiltinCall& c) {
   return tensor_algebra(ev, c, [&] {
     ScalarType t = dtype_arg(ev, c, 1);
-    layout::Layout l = c[0].kind == Value::Kind::Layout ? *c[0].layout : layout::make_layout(ev.to_int_tuple(c[0], c.range(0), "the shape"));
+    layout::Layout l = c[0].kind() == Value::Kind::Layout ? c[0].layout() : layout::make_layout(ev.to_int_tuple(c[0], c.range(0), "the shape"));
     return ev.make_rmem(l, t, c.site.range);
   });
 }
@@ -805,8 +789,8 @@ Value tensor_make_fragment_like(Evaluator& ev, BuiltinCall& c) {
   // A compact column-major layout of the source's shape: mode 0 (a copy's atom) stays
   // contiguous, so copies into the fragment vectorize.
   return tensor_algebra(ev, c, [&] {
-    if (c[0].kind == Value::Kind::Layout)
-      return ev.make_rmem(layout::make_layout(c[0].layout->shape), c.has(1) ? dtype_arg(ev, c, 1) : ScalarType::Float32, c.site.range);
+    if (c[0].kind() == Value::Kind::Layout)
+      return ev.make_rmem(layout::make_layout(c[0].layout().shape), c.has(1) ? dtype_arg(ev, c, 1) : ScalarType::Float32, c.site.range);
     const TensorValue& t = tensor_arg(ev, c, 0);
     ScalarType et = c.has(1) ? dtype_arg(ev, c, 1) : (t.space == MemSpace::Coord ? ScalarType::Int32 : t.dtype);
     return ev.make_rmem(layout::make_layout(t.layout.shape), et, c.site.range);
@@ -824,7 +808,7 @@ Value tensor_make_copy_atom(Evaluator& ev, BuiltinCall& c) {
     auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(0),
                        c.name() + "() takes a copy operation: cute.nvgpu.CopyUniversalOp(), "
                                   "cute.nvgpu.cpasync.CopyG2SOp() or cute.nvgpu.warp.LdMatrix8x8x16bOp(...), found " + describe(op));
-    if (op.kind == Value::Kind::Builtin) d.help("call the operation: CopyUniversalOp() with parentheses");
+    if (op.kind() == Value::Kind::Builtin) d.help("call the operation: CopyUniversalOp() with parentheses");
     ev.abort_entry();
   }
   auto atom = std::make_shared<CopyAtom>();
@@ -843,13 +827,13 @@ Value tensor_make_copy_atom(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value tensor_make_tiled_copy_tv(Evaluator& ev, BuiltinCall& c) {
-  if (c[0].kind != Value::Kind::CopyAtom)
+  if (c[0].kind() != Value::Kind::CopyAtom)
     ev.fail(diag::Kind::BadCopyAtom, c.range(0), c.name() + "() needs a copy atom first, found " + describe(c[0]));
   return tensor_algebra(ev, c, [&] {
     layout::Layout thr = ev.to_layout(c[1], c.range(1), "the thread layout");
     layout::Layout val = ev.to_layout(c[2], c.range(2), "the value layout");
     auto tc = std::make_shared<TiledCopy>();
-    tc->atom = *c[0].atom;
+    tc->atom = *c[0].atom();
     std::tie(tc->tiler, tc->tv) = layout::make_layout_tv(thr, val);
     int64_t atom_v = tc->atom.bits / ir::bit_width(tc->atom.dtype);
     int64_t vals = layout::size(val).require_value("value layout size");
@@ -867,15 +851,15 @@ Value tensor_make_tiled_copy_tv(Evaluator& ev, BuiltinCall& c) {
 Value tensor_copy(Evaluator& ev, BuiltinCall& c) {
   // Slots: atom, src, dst, then the keywords pred, tma_bar_ptr, mcast_mask.
   return tensor_algebra(ev, c, [&] {
-    if (c[0].kind == Value::Kind::TmaAtom) {
+    if (c[0].kind() == Value::Kind::TmaAtom) {
       tensor_arg(ev, c, 1);
       tensor_arg(ev, c, 2);
-      ev.tma_copy(*c[0].tma, c[1], c[2], optional_arg(c, 4), c.site.range, optional_arg(c, 5), c.range(5));
+      ev.tma_copy(*c[0].tma(), c[1], c[2], optional_arg(c, 4), c.site.range, optional_arg(c, 5), c.range(5));
       return Value::none();
     }
     CopyAtom atom;
-    if (c[0].kind == Value::Kind::CopyAtom) atom = *c[0].atom;
-    else if (c[0].kind == Value::Kind::TiledCopy) atom = c[0].tiled_copy->atom;
+    if (c[0].kind() == Value::Kind::CopyAtom) atom = *c[0].atom();
+    else if (c[0].kind() == Value::Kind::TiledCopy) atom = c[0].tiled_copy()->atom;
     else ev.fail(diag::Kind::BadCopyAtom, c.range(0), c.name() + "() needs a copy atom or tiled copy first, found " + describe(c[0]));
     tensor_arg(ev, c, 1);
     tensor_arg(ev, c, 2);
@@ -884,11 +868,7 @@ Value tensor_copy(Evaluator& ev, BuiltinCall& c) {
   });
 }
 
-Value tensor_smem_allocator(Evaluator&, BuiltinCall&) {
-  Value v;
-  v.kind = Value::Kind::SmemAllocator;
-  return v;
-}
+Value tensor_smem_allocator(Evaluator&, BuiltinCall&) { return payload::SmemAllocator{}; }
 
 // ---- methods
 
@@ -897,22 +877,22 @@ Value tensor_method_load(Evaluator& ev, BuiltinCall& c) { return ev.ssa_load(c.s
 Value tensor_method_store(Evaluator& ev, BuiltinCall& c) {
   // Tensor.store(data) and Tensor.fill(value): every element.
   Value v = ev.resolve_symbol(c[0], c.range(0));
-  if (c.id() == BuiltinId::MethodFill && v.kind == Value::Kind::TensorSSA)
+  if (c.id() == BuiltinId::MethodFill && v.kind() == Value::Kind::TensorSSA)
     ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a scalar; use .store() for a whole value");
   ev.ssa_store(c.self(), v, c.site.range);
   return Value::none();
 }
 
 Value tensor_ssa_to(Evaluator& ev, BuiltinCall& c) {
-  if (c[0].kind != Value::Kind::Type)
+  if (c[0].kind() != Value::Kind::Type)
     ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes an element type, found " + describe(c[0]));
-  const ScalarType t = c[0].type;
+  const ScalarType t = c[0].type();
   const source::SourceRange at = c.site.range;
   return ev.ssa_map(c.self(), nullptr, [&](const Value& x, const Value*) { return Value::dyn(ir::cast(ev.to_expr(x, at), t), at); }, at);
 }
 
 Value tensor_copy_get_slice(Evaluator& ev, BuiltinCall& c) {
-  auto tc = std::make_shared<TiledCopy>(*c.self().tiled_copy);
+  auto tc = std::make_shared<TiledCopy>(*c.self().tiled_copy());
   Value thr = thread_index_arg(ev, c);
   int64_t threads = layout::size(layout::get(tc->tv, 0)).require_value("thread count");
   if (auto known = static_block_threads(ev)) {
@@ -921,8 +901,8 @@ Value tensor_copy_get_slice(Evaluator& ev, BuiltinCall& c) {
     // the extra ones cannot reach the copy: get_slice under a run-time
     // branch, or with an index other than the raw thread index.
     auto raw_tid = [](const Value& v) {
-      if (v.kind != Value::Kind::Dyn) return false;
-      ir::ExprRef e = v.expr;
+      if (v.kind() != Value::Kind::Dyn) return false;
+      ir::ExprRef e = v.expr();
       while (const auto* c = e->get_if<ir::Cast>()) e = c->value;
       const auto* b = e->get_if<ir::Builtin>();
       return b && b->name == "threadIdx.x";
@@ -948,7 +928,7 @@ Value tensor_copy_get_slice(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value tensor_mma_get_slice(Evaluator& ev, BuiltinCall& c) {
-  auto tm = std::make_shared<TiledMma>(*c.self().tiled_mma);
+  auto tm = std::make_shared<TiledMma>(*c.self().tiled_mma());
   Value thr = thread_index_arg(ev, c);
   int64_t threads = tm->atom.threads * tm->am * tm->an;
   if (auto block = static_block_threads(ev); block && *block < threads) {
@@ -963,8 +943,8 @@ Value tensor_mma_get_slice(Evaluator& ev, BuiltinCall& c) {
 
 Value tensor_partition(Evaluator& ev, BuiltinCall& c) {
   // TiledCopy.partition_S(src) / partition_D(dst) of one thread's slice.
-  const TiledCopy& tc = *c.self().tiled_copy;
-  if (c[0].kind != Value::Kind::Tensor)
+  const TiledCopy& tc = *c.self().tiled_copy();
+  if (c[0].kind() != Value::Kind::Tensor)
     ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() needs a tensor, found " + describe(c[0]));
   if (!tc.thread) {
     const std::string attr(c.info.attribute());
@@ -988,10 +968,10 @@ struct SmemLayout {
 SmemLayout smem_layout_arg(Evaluator& ev, BuiltinCall& c) {
   SmemLayout out;
   const Value& l = c[1];
-  if (l.kind == Value::Kind::ComposedLayout) {
-    out.swizzle = l.composed->swizzle;
-    out.offset = l.composed->offset.require_value("offset");
-    out.layout = l.composed->layout;
+  if (l.kind() == Value::Kind::ComposedLayout) {
+    out.swizzle = l.composed().swizzle;
+    out.offset = l.composed().offset.require_value("offset");
+    out.layout = l.composed().layout;
     if (out.offset < 0) {
       auto& d = ev.error(diag::Kind::BadLayoutArgument, c.range(1),
                          "a shared-memory tensor's composed layout has offset " + std::to_string(out.offset) +
@@ -1003,9 +983,9 @@ SmemLayout smem_layout_arg(Evaluator& ev, BuiltinCall& c) {
     out.layout = ev.to_layout(l, c.range(1), "the layout");
   }
   if (c.has(3)) {
-    if (c[3].kind != Value::Kind::ComposedLayout)
+    if (c[3].kind() != Value::Kind::ComposedLayout)
       ev.fail(diag::Kind::BadLayoutArgument, c.range(3), "swizzle= takes cute.make_swizzle(b, m, s), found " + describe(c[3]));
-    out.swizzle = c[3].composed->swizzle;
+    out.swizzle = c[3].composed().swizzle;
   }
   return out;
 }
@@ -1037,9 +1017,9 @@ int64_t smem_cosize(Evaluator& ev, BuiltinCall& c, const SmemLayout& s) {
 Value tensor_allocate_tensor(Evaluator& ev, BuiltinCall& c) {
   // SmemAllocator.allocate_tensor(element_type, layout, byte_alignment, swizzle): the next
   // aligned block of the kernel's static shared memory.
-  if (c[0].kind != Value::Kind::Type)
+  if (c[0].kind() != Value::Kind::Type)
     ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes the element type first, found " + describe(c[0]));
-  const ScalarType dtype = c[0].type;
+  const ScalarType dtype = c[0].type();
   SmemLayout s = smem_layout_arg(ev, c);
   int64_t align = ev.require_static_int(c[2], c.range(2), "byte_alignment");
   if (align <= 0 || (align & (align - 1)) || align > 1024)

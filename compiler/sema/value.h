@@ -6,6 +6,8 @@
 #pragma once
 
 #include <map>
+#include <type_traits>
+#include <variant>
 #include <optional>
 #include <memory>
 #include <string>
@@ -149,70 +151,223 @@ struct KernelCall {
   source::SourceRange range;
 };
 
+// ---------------------------------------------------------------- payloads
+
+// One struct per kind of value, holding what that kind has. Large or shared
+// parts sit behind shared_ptr so a Value stays small and copies cheaply:
+// tuples, layouts and atoms are immutable once built; tensors, modules and
+// functions are objects that several values alias.
+namespace payload {
+struct Undef {};
+struct None {};
+struct Int {
+  int64_t value = 0;
+};
+struct Float {
+  double value = 0;
+};
+struct Bool {
+  bool value = false;
+};
+struct Str {
+  std::string value;
+};
+struct Tuple {
+  std::shared_ptr<const std::vector<Value>> elts;
+};
+/// A scalar type (Float32, Int64, ...) used as a value.
+struct Type {
+  ir::ScalarType type = ir::ScalarType::Int32;
+};
+/// A run-time value: a typed IR expression.
+struct Dyn {
+  ir::ExprRef expr;
+  ir::ScalarType type = ir::ScalarType::Int32;
+  source::SourceRange origin;  ///< where it became dynamic
+};
+struct Tensor {
+  std::shared_ptr<TensorValue> tensor;
+};
+struct Module {
+  std::shared_ptr<ModuleValue> module;
+};
+struct Function {
+  std::shared_ptr<FunctionValue> fn;
+};
+/// A builtin function or object, or a method bound to its receiver.
+struct Builtin {
+  BuiltinId id{};
+  std::shared_ptr<Value> self;  ///< methods: the receiver; null otherwise
+};
+struct KernelCall {
+  std::shared_ptr<sema::KernelCall> call;
+};
+/// A symbolic extent (cute.sym_int): a run-time integer named `name`.
+struct SymDim {
+  std::string name;
+  int64_t divisibility = 0;  ///< its declared divisibility; 0: none
+};
+struct TensorSpec {
+  std::shared_ptr<sema::TensorSpec> spec;
+};
+/// `cute.Constexpr[...]` as written in an annotation.
+struct ConstexprSpec {};
+struct Ellipsis {};
+/// lower:upper:step, each None when left out.
+struct Slice {
+  std::shared_ptr<const std::vector<Value>> parts;  ///< (lower, upper, step)
+};
+struct Layout {
+  std::shared_ptr<const layout::Layout> layout;
+};
+/// A register value of a whole tensor (.load()): its elements flat, in the order of `shape`'s compact layout.
+struct TensorSSA {
+  std::shared_ptr<const std::vector<Value>> elts;
+  std::shared_ptr<const layout::Layout> shape;
+  ir::ScalarType type = ir::ScalarType::Float32;
+};
+struct CopyAtom {
+  std::shared_ptr<sema::CopyAtom> atom;
+};
+struct TiledCopy {
+  std::shared_ptr<sema::TiledCopy> tiled_copy;
+};
+struct SmemAllocator {};
+/// A copy or MMA operation marker (CopyUniversalOp(), CopyG2SOp(), LdMatrix8x8x16bOp(...)): `op` is the
+/// builtins.def row that made it, which code compares; `name` its name, which messages print.
+struct OpMarker {
+  BuiltinId op{};
+  std::string name;
+  std::shared_ptr<const std::vector<Value>> args;  ///< the marker's parameters where it has any (ldmatrix: transpose, count)
+};
+struct MmaAtom {
+  std::shared_ptr<sema::MmaAtom> mma;
+};
+struct TiledMma {
+  std::shared_ptr<sema::TiledMma> tiled_mma;
+};
+/// swizzle o offset o layout; a bare Swizzle is one with an empty layout.
+struct ComposedLayout {
+  std::shared_ptr<const layout::ComposedLayout> composed;
+};
+struct TmaAtom {
+  std::shared_ptr<sema::TmaAtom> tma;
+};
+
+template <class P, class Variant>
+struct IsAlternative;
+template <class P, class... Ts>
+struct IsAlternative<P, std::variant<Ts...>> : std::bool_constant<(std::is_same_v<P, Ts> || ...)> {};
+}  // namespace payload
+
+/// A value: one payload (the kind's fields). kind() is the payload's; the
+/// named readers (i(), s(), elts(), layout(), ...) read the field their name
+/// says from the kinds listed on each and throw std::logic_error (an internal
+/// error, never undefined behaviour) on any other kind.
 struct Value {
+  /// The kinds, in the order of Node's alternatives.
   enum class Kind : uint8_t {
     Undef, None, Int, Float, Bool, Str, Tuple, Type, Dyn, Tensor, Module, Function, Builtin,
-    KernelCall, SymDim, TensorSpec, ConstexprSpec, Ellipsis, Slice, Layout,
-    TensorSSA,   ///< a register value of a whole tensor (.load()): elts flat, `layout` its static shape
-    CopyAtom, TiledCopy, SmemAllocator, Marker, MmaAtom, TiledMma,
-    ComposedLayout,  ///< swizzle o offset o layout; a bare Swizzle is one with an empty layout
-    TmaAtom,
+    KernelCall, SymDim, TensorSpec, ConstexprSpec, Ellipsis, Slice, Layout, TensorSSA,
+    CopyAtom, TiledCopy, SmemAllocator, Marker, MmaAtom, TiledMma, ComposedLayout, TmaAtom,
   };
-  Kind kind = Kind::Undef;
-  int64_t i = 0;                           ///< Int, Bool; SymDim: its declared divisibility (0: none)
-  double f = 0;                            ///< Float
-  std::string s;                           ///< Str; SymDim name
-  std::shared_ptr<std::vector<Value>> elts;  ///< Tuple; Slice (lower, upper, step)
-  ir::ScalarType type = ir::ScalarType::Int32;  ///< Type; Dyn
-  ir::ExprRef expr;                        ///< Dyn
-  std::shared_ptr<TensorValue> tensor;
-  std::shared_ptr<ModuleValue> module;
-  std::shared_ptr<FunctionValue> fn;
-  BuiltinId builtin{};                     ///< Builtin; Marker: the operation's row
-  std::shared_ptr<Value> self;             ///< Builtin methods: the receiver
-  std::shared_ptr<KernelCall> kcall;
-  std::shared_ptr<TensorSpec> spec;
-  std::shared_ptr<const layout::Layout> layout;  ///< Layout; TensorSSA: its shape (compact)
-  std::shared_ptr<const layout::ComposedLayout> composed;  ///< ComposedLayout
-  std::shared_ptr<CopyAtom> atom;
-  std::shared_ptr<TiledCopy> tiled_copy;
-  std::shared_ptr<MmaAtom> mma;
-  std::shared_ptr<TiledMma> tiled_mma;
-  std::shared_ptr<TmaAtom> tma;
-  source::SourceRange origin;              ///< Dyn: where it became dynamic
+  using Node = std::variant<payload::Undef, payload::None, payload::Int, payload::Float, payload::Bool, payload::Str,
+                            payload::Tuple, payload::Type, payload::Dyn, payload::Tensor, payload::Module,
+                            payload::Function, payload::Builtin, payload::KernelCall, payload::SymDim,
+                            payload::TensorSpec, payload::ConstexprSpec, payload::Ellipsis, payload::Slice,
+                            payload::Layout, payload::TensorSSA, payload::CopyAtom, payload::TiledCopy,
+                            payload::SmemAllocator, payload::OpMarker, payload::MmaAtom, payload::TiledMma,
+                            payload::ComposedLayout, payload::TmaAtom>;
+  Node node;
 
-  bool is_static() const {
-    if (kind == Kind::TiledCopy) return !tiled_copy || !tiled_copy->thread;
-    if (kind == Kind::TiledMma) return !tiled_mma || !tiled_mma->thread;
-    return kind != Kind::Dyn && kind != Kind::Tensor && kind != Kind::Undef && kind != Kind::TensorSSA &&
-           kind != Kind::SmemAllocator && kind != Kind::TmaAtom;
-  }
-  bool is_number() const { return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool; }
+  Value() = default;
+  /// A value of the payload's kind (`Value v = payload::Int{3};`).
+  template <class P>
+    requires payload::IsAlternative<P, Node>::value
+  Value(P p) : node(std::move(p)) {}
 
-  static Value none() { Value v; v.kind = Kind::None; return v; }
-  static Value integer(int64_t x) { Value v; v.kind = Kind::Int; v.i = x; return v; }
-  static Value floating(double x) { Value v; v.kind = Kind::Float; v.f = x; return v; }
-  static Value boolean(bool x) { Value v; v.kind = Kind::Bool; v.i = x; return v; }
-  static Value str(std::string x) { Value v; v.kind = Kind::Str; v.s = std::move(x); return v; }
-  static Value tuple(std::vector<Value> xs) {
-    Value v; v.kind = Kind::Tuple; v.elts = std::make_shared<std::vector<Value>>(std::move(xs)); return v;
+  Kind kind() const { return static_cast<Kind>(node.index()); }
+  template <class P>
+  bool is() const {
+    return std::holds_alternative<P>(node);
   }
-  static Value scalar_type(ir::ScalarType t) { Value v; v.kind = Kind::Type; v.type = t; return v; }
-  static Value dyn(ir::ExprRef e, source::SourceRange origin) {
-    Value v; v.kind = Kind::Dyn; v.type = e->type; v.expr = std::move(e); v.origin = origin; return v;
+  /// The payload P; throws std::logic_error when the value is another kind.
+  template <class P>
+  const P& get() const {
+    if (const P* p = std::get_if<P>(&node)) return *p;
+    wrong_kind("get<>()");
   }
-  static Value make_builtin(BuiltinId id) { Value v; v.kind = Kind::Builtin; v.builtin = id; return v; }
-  /// A copy or MMA operation marker (CopyUniversalOp(), CopyG2SOp(), LdMatrix8x8x16bOp(...)): `builtin` is the
-  /// builtins.def row that made it, which code compares; `s` its name, which messages print.
-  static Value op_marker(BuiltinId op, std::string name) {
-    Value v; v.kind = Kind::Marker; v.builtin = op; v.s = std::move(name); return v;
+  /// The payload P, or null.
+  template <class P>
+  const P* get_if() const {
+    return std::get_if<P>(&node);
   }
-  bool is_op(BuiltinId op) const { return kind == Kind::Marker && builtin == op; }
-  static Value of(std::shared_ptr<CopyAtom> a) { Value v; v.kind = Kind::CopyAtom; v.atom = std::move(a); return v; }
-  static Value of(std::shared_ptr<TiledCopy> t) { Value v; v.kind = Kind::TiledCopy; v.tiled_copy = std::move(t); return v; }
-  static Value of(std::shared_ptr<MmaAtom> m) { Value v; v.kind = Kind::MmaAtom; v.mma = std::move(m); return v; }
-  static Value of(std::shared_ptr<TiledMma> t) { Value v; v.kind = Kind::TiledMma; v.tiled_mma = std::move(t); return v; }
+
+  /// Known while compiling, so it folds: every kind but Undef, run-time values
+  /// (Dyn), tensors and their register values (TensorSSA), the shared-memory
+  /// allocator, TMA atoms, and tiled copies and MMAs sliced per thread.
+  bool is_static() const;
+  bool is_number() const { return kind() == Kind::Int || kind() == Kind::Float || kind() == Kind::Bool; }
+
+  // Named readers, by the kinds that have the field.
+  int64_t i() const;                              ///< Int; Bool (0 or 1); SymDim: its divisibility (0: none)
+  double f() const;                               ///< Float
+  const std::string& s() const;                   ///< Str; SymDim and Marker: the name
+  const std::vector<Value>& elts() const;         ///< Tuple; Slice (lower, upper, step); TensorSSA; Marker's arguments
+  ir::ScalarType type() const;                    ///< Type; Dyn; TensorSSA: the element type
+  const ir::ExprRef& expr() const;                ///< Dyn
+  source::SourceRange origin() const;             ///< Dyn: where it became dynamic; other kinds: an empty range
+  const std::shared_ptr<TensorValue>& tensor() const;          ///< Tensor
+  const std::shared_ptr<ModuleValue>& module() const;          ///< Module
+  const std::shared_ptr<FunctionValue>& fn() const;            ///< Function
+  BuiltinId builtin() const;                                   ///< Builtin; Marker: the operation's row
+  const std::shared_ptr<Value>& self() const;                  ///< Builtin: a method's receiver, null for a function
+  const std::shared_ptr<sema::KernelCall>& kcall() const;      ///< KernelCall
+  const std::shared_ptr<sema::TensorSpec>& spec() const;       ///< TensorSpec
+  const layout::Layout& layout() const;                        ///< Layout; TensorSSA: its shape (compact)
+  const layout::ComposedLayout& composed() const;              ///< ComposedLayout
+  const std::shared_ptr<sema::CopyAtom>& atom() const;         ///< CopyAtom
+  const std::shared_ptr<sema::TiledCopy>& tiled_copy() const;  ///< TiledCopy
+  const std::shared_ptr<sema::MmaAtom>& mma() const;           ///< MmaAtom
+  const std::shared_ptr<sema::TiledMma>& tiled_mma() const;    ///< TiledMma
+  const std::shared_ptr<sema::TmaAtom>& tma() const;           ///< TmaAtom
+
+  static Value none() { return payload::None{}; }
+  static Value integer(int64_t x) { return payload::Int{x}; }
+  static Value floating(double x) { return payload::Float{x}; }
+  static Value boolean(bool x) { return payload::Bool{x}; }
+  static Value str(std::string x) { return payload::Str{std::move(x)}; }
+  static Value tuple(std::vector<Value> xs);
+  static Value scalar_type(ir::ScalarType t) { return payload::Type{t}; }
+  static Value dyn(ir::ExprRef e, source::SourceRange origin);
+  static Value make_builtin(BuiltinId id) { return payload::Builtin{id, nullptr}; }
+  /// Builtin method `id` bound to its receiver.
+  static Value method(BuiltinId id, Value self);
+  /// A copy or MMA operation marker (payload::OpMarker), with its parameters if it has any.
+  static Value op_marker(BuiltinId op, std::string name, std::vector<Value> args = {});
+  bool is_op(BuiltinId op) const {
+    const auto* m = get_if<payload::OpMarker>();
+    return m && m->op == op;
+  }
+  static Value of(layout::Layout l);
+  static Value of(layout::ComposedLayout l);
+  static Value of(std::shared_ptr<TensorValue> t) { return payload::Tensor{std::move(t)}; }
+  static Value of(std::shared_ptr<ModuleValue> m) { return payload::Module{std::move(m)}; }
+  static Value of(std::shared_ptr<FunctionValue> f) { return payload::Function{std::move(f)}; }
+  static Value of(std::shared_ptr<sema::KernelCall> k) { return payload::KernelCall{std::move(k)}; }
+  static Value of(std::shared_ptr<sema::TensorSpec> s) { return payload::TensorSpec{std::move(s)}; }
+  static Value of(std::shared_ptr<CopyAtom> a) { return payload::CopyAtom{std::move(a)}; }
+  static Value of(std::shared_ptr<TiledCopy> t) { return payload::TiledCopy{std::move(t)}; }
+  static Value of(std::shared_ptr<MmaAtom> m) { return payload::MmaAtom{std::move(m)}; }
+  static Value of(std::shared_ptr<TiledMma> t) { return payload::TiledMma{std::move(t)}; }
+  static Value of(std::shared_ptr<TmaAtom> t) { return payload::TmaAtom{std::move(t)}; }
+
+ private:
+  /// Throws the internal error for reader `reader` on this value's kind.
+  [[noreturn]] void wrong_kind(const char* reader) const;
 };
+
+static_assert(std::variant_size_v<Value::Node> == static_cast<size_t>(Value::Kind::TmaAtom) + 1);
 
 /// A name's binding: its value, the local variable it owns (if any), and
 /// where it was bound (for "declared here" labels).
