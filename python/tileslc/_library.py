@@ -27,6 +27,37 @@ _SCALARS = {
 }
 
 
+# torch dtypes (by str(dtype)) as tileslc_dtype codes (tileslc/c_api.h), for the
+# direct path below; a dtype missing here takes the DLPack path and its error.
+_TORCH_DTYPES = {
+    "torch.bool": 0, "torch.int8": 1, "torch.int16": 2, "torch.int32": 3, "torch.int64": 4, "torch.uint8": 5,
+    "torch.uint16": 6, "torch.uint32": 7, "torch.uint64": 8, "torch.float16": 9, "torch.bfloat16": 10,
+    "torch.float32": 11, "torch.float64": 12, "torch.float8_e4m3fn": 14, "torch.float8_e5m2": 15,
+}
+
+
+def _torch_cuda_view(t):
+    """A TensorView of a torch CUDA tensor read from its attributes, or None when
+    `t` is something else (the DLPack path then imports or refuses it). Why not
+    DLPack here: torch's __dlpack__(stream=...) costs about 20 us a tensor on
+    the H200 (an event between streams), more than the launch; the view is the
+    same (data_ptr() includes the storage offset, strides are in elements)."""
+    if not (type(t).__module__.startswith("torch") and getattr(t, "is_cuda", False)):
+        return None
+    code = _TORCH_DTYPES.get(str(t.dtype))
+    rank = t.dim()
+    if code is None or rank > MAX_RANK:
+        return None
+    view = TensorView()
+    view.data = t.data_ptr()
+    view.dtype = code
+    view.rank = rank
+    view.shape[:rank] = t.shape
+    view.stride[:rank] = t.stride()
+    view.device = t.device.index
+    return view
+
+
 def _torch_stream(tensors):
     """torch's current stream (an int) when a tensor is a torch CUDA tensor, else None."""
     for t in tensors:
@@ -83,6 +114,13 @@ class HostFunction:
         for v, p in zip(values, self.params):
             if p["kind"] != "tensor":
                 c_args.append(v)
+                continue
+            view = _torch_cuda_view(v) if self._library.target == "cuda" else None
+            if view is not None:
+                # Launched on torch's current stream (or the caller's `stream=`): ordered after
+                # the work that made the tensor, as a torch operation would be.
+                keep.append(v)
+                c_args.append(ctypes.byref(view))
                 continue
             cuda = _dlpack.is_cuda(v)
             # DLPack's stream argument: the consumer's stream (1 is CUDA's legacy default).
