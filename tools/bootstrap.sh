@@ -59,3 +59,20 @@ else
   echo "bootstrap: CUDA: nvcc not found (looked in \$CUDA_PATH/bin, /usr/local/cuda/bin and PATH):" \
        "the compiler and its tests build; the runtime, samples and GPU tests are skipped"
 fi
+
+# pyright, for ctest stubs.pyright (the editor stubs checked over every sample): from npm,
+# pinned, into a cache outside the tree; skipped quietly offline or without npm (the test then
+# reports itself skipped).
+pyright_dir="${XDG_CACHE_HOME:-$HOME/.cache}/tileslc/pyright"
+pyright_version=1.1.414
+if [[ -x "$pyright_dir/node_modules/.bin/pyright" ]]; then
+  echo "bootstrap: pyright: $pyright_dir ($pyright_version)"
+elif command -v npm >/dev/null 2>&1; then
+  if timeout 300 npm install --silent --no-audit --no-fund --prefix "$pyright_dir" "pyright@$pyright_version" >/dev/null 2>&1; then
+    echo "bootstrap: pyright $pyright_version installed in $pyright_dir"
+  else
+    echo "bootstrap: could not install pyright from npm: ctest stubs.pyright will be skipped"
+  fi
+else
+  echo "bootstrap: npm not found: ctest stubs.pyright will be skipped"
+fi
