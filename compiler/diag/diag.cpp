@@ -3,8 +3,11 @@
 #include "diag/diag.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "diag/sarif.h"
 
 namespace tileslc::diag {
 
@@ -280,17 +283,22 @@ void DiagnosticEngine::render_sarif(std::ostream& out, const std::vector<const D
   auto level = [](Level l) { return l == Level::Error ? "error" : l == Level::Warning ? "warning" : "note"; };
   ordered_json rules = ordered_json::array();
   for (const auto& k : all_kinds()) {
-    rules.push_back({{"id", std::string(k.code)},
-                     {"name", std::string(k.name)},
-                     {"shortDescription", {{"text", std::string(k.summary)}}},
-                     {"helpUri", "https://github.com/tileslc/tileslc/blob/main/docs/diagnostics.md#" + std::string(k.code)},
-                     {"defaultConfiguration", {{"level", level(k.level)}}}});
+    ordered_json rule = {{"id", std::string(k.code)},
+                         {"name", std::string(k.name)},
+                         {"shortDescription", {{"text", std::string(k.summary)}}}};
+    sarif::add_rule_help(rule, k.kind);
+    rule["helpUri"] = "https://github.com/tileslc/tileslc/blob/main/docs/diagnostics/" + std::string(k.code) + ".md";
+    rule["defaultConfiguration"] = {{"level", level(k.level)}};
+    rules.push_back(rule);
   }
+  std::error_code cwd_error;
+  const std::filesystem::path cwd = std::filesystem::current_path(cwd_error);
   auto location = [&](source::SourceRange r, const std::string& message) {
     auto b = char_line_col(sm_, r.start());
     auto e = char_line_col(sm_, {r.file, r.end});
     ordered_json region = {{"startLine", b.line}, {"startColumn", b.column}, {"endLine", e.line}, {"endColumn", e.column}};
-    ordered_json physical = {{"artifactLocation", {{"uri", sm_.file(r.file).path()}}}, {"region", region}};
+    ordered_json physical = {{"artifactLocation", sarif::artifact_location(sm_.file(r.file).path(), cwd)},
+                             {"region", region}};
     ordered_json loc = {{"physicalLocation", physical}};
     if (!message.empty()) loc["message"] = {{"text", message}};
     return loc;
@@ -317,7 +325,10 @@ void DiagnosticEngine::render_sarif(std::ostream& out, const std::vector<const D
                          {"version", opts.tool_version},
                          {"informationUri", "https://github.com/tileslc/tileslc"},
                          {"rules", rules}};
-  ordered_json run = {{"tool", {{"driver", driver}}}, {"columnKind", "unicodeCodePoints"}, {"results", results}};
+  ordered_json run = {{"tool", {{"driver", driver}}},
+                      {"originalUriBaseIds", {{sarif::kSrcRoot, {{"uri", sarif::directory_uri(cwd)}}}}},
+                      {"columnKind", "unicodeCodePoints"},
+                      {"results", results}};
   ordered_json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                       {"version", "2.1.0"},
                       {"runs", ordered_json::array({run})}};

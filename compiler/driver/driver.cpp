@@ -24,6 +24,7 @@
 #include "diag/diag.h"
 #include "diag/explain.h"
 #include "driver/layout_cli.h"
+#include "driver/log.h"
 #include "ir/print.h"
 #include "ir/verify.h"
 #include "parse/parse.h"
@@ -133,7 +134,10 @@ bool write_outputs(const std::vector<std::pair<std::string, std::string>>& outpu
     }
     // An unchanged output keeps its time stamp: what includes it (a main.cu including
     // the header) is not rebuilt when only an import of the .tpy was touched.
-    if (fs::is_regular_file(st) && has_contents(target, text)) continue;
+    if (fs::is_regular_file(st) && has_contents(target, text)) {
+      log::info("unchanged, not rewritten: " + path);
+      continue;
+    }
     // A short temporary name: the target's own may be as long as a name can be.
     fs::path tmp = target.parent_path() / (".tileslc." + std::to_string(::getpid()) + "." + std::to_string(index++) + ".tmp");
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -157,6 +161,7 @@ bool write_outputs(const std::vector<std::pair<std::string, std::string>>& outpu
     std::error_code ec;
     fs::rename(st.tmp, st.target, ec);
     if (ec) return fail("cannot move '" + st.tmp.string() + "' to '" + st.target.string() + "': " + ec.message());
+    log::info("wrote " + st.target.string());
   }
   return true;
 }
@@ -241,7 +246,8 @@ struct CommandLine {
   std::string input, out_cu, out_h, out_json, arch = "sm_90a", target = "cuda", depfile, diag_format = "human", color = "auto", stdlib_flag;
   std::string explain_code, kernel_namespace, host_prefix;
   std::vector<std::string> includes, defines, warning_flags;
-  bool syntax_only = false, dump_ast = false, dump_ir = false, no_warnings = false, version = false, compile_only = false;
+  bool syntax_only = false, dump_ast = false, dump_ir = false, no_warnings = false, version = false, compile_only = false,
+       verbose = false;
   int max_errors = -1;
   CLI::Option* max_errors_opt = nullptr;
   /// --diagnostics-format as argv spells it, read before parsing: command-line errors are rendered in it.
@@ -280,7 +286,15 @@ void add_options(CLI::App& app, CommandLine& cl) {
   app.add_flag("--dump-ast", cl.dump_ast, "print the AST and stop");
   app.add_flag("--dump-ir", cl.dump_ir, "print the IR after semantic analysis and stop (no outputs are written)");
   app.add_option("--explain", cl.explain_code, "explain a diagnostic code, e.g. --explain E0402");
-  app.add_flag("--version", cl.version, "print the version");
+  app.add_flag("--version", cl.version, "print the version and the git revision it was built from");
+  app.add_flag("-v,--verbose", cl.verbose, "log the phases with their times, the files written and the nvcc command on stderr");
+  app.footer(
+      "Subcommands:\n"
+      "  tileslc layout OP ARG...   CuTe's layout algebra on the command line ('tileslc layout --help')\n"
+      "\n"
+      "Exit status: 0 success (warnings allowed); 1 errors in the program (diagnostics printed), or nvcc\n"
+      "failed with -c; 2 usage errors and files that cannot be read or written; 3 an internal error\n"
+      "(the IR failed its verifier: please report it).\n");
 }
 
 /// Command-line errors honor --diagnostics-format=json|sarif (CI reads them like any
@@ -556,7 +570,11 @@ std::vector<std::pair<std::string, std::string>> generate(const ir::Program& pro
 int compile_object(const CommandLine& cl, const OutputPlan& plan, Session& ses, const char* argv0) {
   NvccJob job{plan.cu, plan.object_tmp.string(), cl.arch, find_runtime_include(argv0), {}};
   std::string unmapped;
-  int rc = run_nvcc(job, ses.sm, ses.diags, &unmapped);
+  int rc = 0;
+  {
+    log::PhaseTimer timer("nvcc");
+    rc = run_nvcc(job, ses.sm, ses.diags, &unmapped);
+  }
   std::error_code ec;
   fs::remove(plan.cu, ec);
   // nvcc's own lines that name no .tpy line: only in human output, where they help.
@@ -601,7 +619,12 @@ int compile(const CommandLine& cl, const Settings& settings, const char* argv0) 
     return ses.finish(ses.diags.has_errors() ? 1 : 0);
   }
   std::vector<std::string> deps;
-  auto program = sema::analyze(ses.sm, *fid, settings.sema, ses.diags, &deps);
+  log::info("compiling " + cl.input + " for " + cl.arch + " (target " + cl.target + ")");
+  std::optional<ir::Program> program;
+  {
+    log::PhaseTimer timer("parse and sema");
+    program = sema::analyze(ses.sm, *fid, settings.sema, ses.diags, &deps);
+  }
   if (!program || ses.diags.has_errors()) return ses.finish(1);
   // The dump comes first: it is what shows an invalid IR.
   if (cl.dump_ir) std::cout << ir::print(*program) << std::flush;
@@ -613,7 +636,12 @@ int compile(const CommandLine& cl, const Settings& settings, const char* argv0) 
   OutputPlan plan;
   if (auto rc = plan_outputs(cl, deps, ses, plan)) return *rc;
   if (cl.target == "cpu" && !check_emulated(*program, ses.diags)) return ses.finish(1);
-  if (!write_outputs(generate(*program, cl, plan, deps, ses.sm), &err)) {
+  std::vector<std::pair<std::string, std::string>> outputs;
+  {
+    log::PhaseTimer timer("codegen");
+    outputs = generate(*program, cl, plan, deps, ses.sm);
+  }
+  if (!write_outputs(outputs, &err)) {
     ses.diags.report(diag::Kind::CannotWriteFile, {}, err);
     return ses.finish(2);
   }
@@ -637,9 +665,10 @@ int run(int argc, char** argv) {
     return command_line_error(cl.early_format, diag::Kind::BadCommandLine, e.what(), "run 'tileslc --help' for usage");
   }
   if (cl.version) {
-    std::cout << "tileslc " << TILESLC_VERSION << "\n";
+    std::cout << "tileslc " << TILESLC_VERSION << " (git " << TILESLC_GIT_REVISION << ")\n";
     return 0;
   }
+  if (cl.verbose) log::enable();
   if (!cl.explain_code.empty()) return explain(cl.explain_code);
   Settings settings;
   if (auto rc = settings_from(app, cl, argv[0], settings)) return *rc;

@@ -1,5 +1,6 @@
 // Running nvcc for `tileslc -c` and mapping its messages back to .tpy lines.
 #include "driver/nvcc.h"
+#include "driver/log.h"
 
 #include <sys/wait.h>
 
@@ -61,6 +62,7 @@ int run_nvcc(const NvccJob& job, const source::SourceManager& sm, diag::Diagnost
   std::string cmd = shell_quote(nvcc) + " -std=c++17 " + gencode(job.arch) + " -I" + shell_quote(job.include_dir) +
                     " -c " + shell_quote(job.cu_path) + " -o " + shell_quote(job.object_path);
   for (const auto& f : job.extra_flags) cmd += " " + shell_quote(f);
+  log::info("nvcc: " + cmd);
   cmd += " 2>&1";
   FILE* pipe = ::popen(cmd.c_str(), "r");
   if (!pipe) {
