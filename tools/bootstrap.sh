@@ -5,13 +5,14 @@
 # compiler and its tests build without it; the runtime, samples and GPU tests
 # need it. libboost-context-dev gives the CPU emulation target its fibers (one
 # per emulated thread; runtime/src/cpu/grid.cpp). libdlpack-dev is DLPack's
-# header (the runtime's DLPack import); python3-numpy and python3-torch (CPU
-# only) are what the python.* tests call kernels with; libspdlog-dev is the
-# compiler's log (tileslc -v).
+# header (the runtime's DLPack import). libutf8proc-dev gives the lexer Python's
+# Unicode identifier rule and diagnostics the display width of characters.
+# python3-numpy and python3-torch (CPU only) are what the python.* tests call
+# kernels with; libspdlog-dev is the compiler's log (tileslc -v).
 set -euo pipefail
 
-packages=(cmake ninja-build g++ python3 libcli11-dev nlohmann-json3-dev libspdlog-dev libgtest-dev libboost-context-dev libdlpack-dev
-          python3-numpy python3-torch)
+packages=(cmake ninja-build g++ python3 libcli11-dev nlohmann-json3-dev libspdlog-dev libgtest-dev libboost-context-dev
+          libdlpack-dev libutf8proc-dev python3-numpy python3-torch)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 

@@ -2,6 +2,8 @@
 // (human with caret/underline, gcc one-line, JSON lines).
 #include "diag/diag.h"
 
+#include <utf8proc.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -44,21 +46,75 @@ constexpr const char* kReset = "\x1b[0m";
 constexpr const char* kGreen = "\x1b[1;32m";
 constexpr const char* kBlue = "\x1b[1;34m";
 
-/// Number of display columns of `s` (UTF-8 code points; tabs count as one
-/// here because the snippet printer replaces them with a single space).
-size_t display_width(std::string_view s) {
+/// Number of code points of `s` (continuation bytes are not counted).
+size_t code_points(std::string_view s) {
   size_t n = 0;
   for (unsigned char c : s)
     if ((c & 0xC0) != 0x80) ++n;
   return n;
 }
 
+/// Columns between tab stops when a snippet shows a tab: Python's tokenizer counts a tab to
+/// the next multiple of 8 (https://docs.python.org/3/reference/lexical_analysis.html#indentation).
+constexpr size_t kTabStop = 8;
+
+/// A source line as a terminal shows it: one piece per code point with the terminal column it
+/// starts at. Wide characters (CJK, fullwidth forms, most emoji) take two columns and combining
+/// marks none, by utf8proc_charwidth (Unicode's East_Asian_Width); a tab is spaces up to the
+/// next tab stop; a byte that is not UTF-8 is shown as is, one column. Carets placed by these
+/// columns stay under their characters.
+struct ShownLine {
+  struct Piece {
+    size_t byte;    ///< offset of the code point in the line
+    size_t column;  ///< first terminal column (0-based)
+    std::string_view text;  ///< what is printed for it (a tab: spaces)
+  };
+  std::vector<Piece> pieces;
+  size_t width = 0;  ///< total columns
+
+  explicit ShownLine(std::string_view line) {
+    static const std::string spaces(kTabStop, ' ');
+    for (size_t i = 0; i < line.size();) {
+      utf8proc_int32_t cp = -1;
+      utf8proc_ssize_t len = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(line.data() + i),
+                                              static_cast<utf8proc_ssize_t>(line.size() - i), &cp);
+      if (len <= 0) len = 1, cp = -1;
+      size_t w;
+      std::string_view text = line.substr(i, static_cast<size_t>(len));
+      if (cp == '\t') {
+        w = kTabStop - width % kTabStop;
+        text = std::string_view(spaces).substr(0, w);
+      } else {
+        w = cp < 0 ? 1 : static_cast<size_t>(std::max(0, utf8proc_charwidth(cp)));
+      }
+      pieces.push_back({i, width, text});
+      width += w;
+      i += static_cast<size_t>(len);
+    }
+  }
+
+  /// The terminal column of byte `b` of the line (the end of the line past its last byte).
+  size_t column_of(size_t b) const {
+    for (const auto& p : pieces)
+      if (p.byte >= b) return p.column;
+    return width;
+  }
+
+  /// The text of the columns [from, to): the code points that start there.
+  std::string text(size_t from, size_t to) const {
+    std::string out;
+    for (const auto& p : pieces)
+      if (p.column >= from && p.column < to) out += p.text;
+    return out;
+  }
+};
+
 /// `at` as (line, column) with the column counted in code points (1-based), as
 /// editors and SARIF's unicodeCodePoints count it; SourceManager counts bytes.
 source::LineCol char_line_col(const source::SourceManager& sm, source::SourceLoc at) {
   source::LineCol lc = sm.line_col(at);
   const std::string_view line = sm.file(at.file).line_text(lc.line);
-  lc.column = static_cast<uint32_t>(display_width(line.substr(0, std::min<size_t>(lc.column - 1, line.size()))) + 1);
+  lc.column = static_cast<uint32_t>(code_points(line.substr(0, std::min<size_t>(lc.column - 1, line.size()))) + 1);
   return lc;
 }
 
@@ -135,35 +191,31 @@ struct Renderer {
     if (!r.valid()) return;
     const auto& f = sm.file(r.file);
     auto lc = sm.line_col(r.start());
-    std::string line(f.line_text(lc.line));
-    for (auto& ch : line)
-      if (ch == '\t') ch = ' ';
+    const std::string_view source_line = f.line_text(lc.line);
+    const ShownLine shown(source_line);
     std::string num = std::to_string(lc.line);
     if (num.size() < gutter) num = std::string(gutter - num.size(), ' ') + num;
     std::string pad(num.size(), ' ');
-    size_t col = display_width(std::string_view(line).substr(0, std::min<size_t>(lc.column - 1, line.size())));
+    const size_t begin_byte = std::min<size_t>(lc.column - 1, source_line.size());
+    size_t col = shown.column_of(begin_byte);
     // Clamp the underline to this line: multi-line spans underline to its end.
     size_t line_start_off = r.begin - (lc.column - 1);
-    size_t end = std::min<size_t>(r.end, line_start_off + line.size());
-    size_t width = end > r.begin ? display_width(std::string_view(line).substr(lc.column - 1, end - r.begin)) : 1;
+    size_t end = std::min<size_t>(r.end, line_start_off + source_line.size());
+    size_t width = end > r.begin ? shown.column_of(end - line_start_off) - col : 1;
     if (width == 0) width = 1;
-    // A very long line (generated code, minified data) shows a window of kShown code points
+    // A very long line (generated code, minified data) shows a window of kShown columns
     // around the span, with "..." where it was cut.
     constexpr size_t kShown = 160;
-    const size_t total = display_width(line);
+    const size_t total = shown.width;
     const bool cut = total > kShown;
+    std::string line;
     if (cut) {
       const size_t from = col > kShown / 4 ? std::min(col - kShown / 4, total - kShown) : 0;
-      auto byte_of = [&](size_t cp) {  // byte offset of code point `cp`
-        size_t seen = 0;
-        for (size_t i = 0; i < line.size(); ++i)
-          if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80 && seen++ == cp) return i;
-        return line.size();
-      };
-      const size_t b0 = byte_of(from), b1 = byte_of(from + kShown);
-      line = (from > 0 ? "..." : "") + line.substr(b0, b1 - b0) + (from + kShown < total ? "..." : "");
+      line = (from > 0 ? "..." : "") + shown.text(from, from + kShown) + (from + kShown < total ? "..." : "");
       col = col - from + (from > 0 ? 3 : 0);
       width = std::max<size_t>(1, std::min(width, kShown - std::min(kShown, col - (from > 0 ? 3 : 0))));
+    } else {
+      line = shown.text(0, total + 1);
     }
     // Labels on the line just shown reuse it: only their underline is printed (a cut line
     // is shown again, its window may differ).

@@ -333,12 +333,18 @@ void Lexer::lex_name() {
     }
     if (static_cast<unsigned char>(c) < 0x80) break;
     utf8::Decoded d = utf8::decode(text_, pos_);
-    if (d.len == 0 || !utf8::is_identifier_char(d.cp)) break;
+    if (d.len == 0 || !utf8::is_xid_continue(d.cp)) break;
     pos_ += d.len;
     ascii = false;
   }
   std::string_view name = text_.substr(b, pos_ - b);
-  TokenKind k = ascii ? keyword_kind(name) : TokenKind::Identifier;
+  if (!ascii) {
+    // Python keeps every identifier in NFKC form (PEP 3131): `ﬁle` is `file`. A keyword is
+    // recognised only as written, in ASCII, as in CPython's tokenizer.
+    emit(TokenKind::Identifier, b, pos(), utf8::nfkc(name));
+    return;
+  }
+  TokenKind k = keyword_kind(name);
   emit(k, b, pos(), k == TokenKind::Identifier ? std::string(name) : std::string());
 }
 
@@ -348,7 +354,7 @@ void Lexer::lex_non_ascii() {
     invalid_utf8();
     return;
   }
-  if (utf8::is_identifier_char(d.cp)) {
+  if (utf8::is_xid_start(d.cp)) {
     lex_name();
     return;
   }

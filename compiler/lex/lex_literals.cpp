@@ -61,7 +61,7 @@ void Lexer::consume_name_chars() {
       ++pos_;
     } else if (static_cast<unsigned char>(c) >= 0x80) {
       utf8::Decoded d = utf8::decode(text_, pos_);
-      if (d.len == 0 || !utf8::is_identifier_char(d.cp)) return;
+      if (d.len == 0 || !utf8::is_xid_continue(d.cp)) return;
       pos_ += d.len;
     } else {
       return;
@@ -156,7 +156,7 @@ void Lexer::lex_number() {
     bool runs_on = is_name_start(c);
     if (static_cast<unsigned char>(c) >= 0x80) {
       utf8::Decoded d = utf8::decode(text_, pos_);
-      runs_on = d.len != 0 && utf8::is_identifier_char(d.cp);
+      runs_on = d.len != 0 && utf8::is_xid_start(d.cp);
     }
     if (runs_on)
       problem = "found " + (static_cast<unsigned char>(c) >= 0x80 ? std::string("a letter")

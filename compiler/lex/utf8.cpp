@@ -1,6 +1,11 @@
-// UTF-8 decoding/encoding and the approximate Unicode identifier predicate
-// used by the lexer.
+// UTF-8 decoding/encoding, and Python's Unicode identifier predicates and
+// normalization over utf8proc, used by the lexer.
 #include "lex/utf8.h"
+
+#include <utf8proc.h>
+
+#include <cstdlib>
+#include <initializer_list>
 
 namespace tileslc::lex::utf8 {
 
@@ -48,40 +53,70 @@ void append(std::string& out, char32_t cp) {
   }
 }
 
-// A practical approximation of Python's identifier rule (XID_Start then
-// XID_Continue, after NFKC normalization) that needs no Unicode tables:
-// every code point >= U+0080 is accepted except the ranges below, which are
-// spaces, controls, punctuation and symbols that commonly sneak into source
-// by copy and paste. Known differences from Python: combining marks and
-// non-ASCII digits are also accepted at the start of a name, some symbols
-// outside these ranges are accepted, and names are not NFKC-normalized (so
-// two spellings that Python treats as the same name stay different here).
-bool is_identifier_char(char32_t cp) {
-  if (cp < 0x80) return false;
-  if (cp <= 0xBF) {
-    // C1 controls and Latin-1 punctuation/symbols (NBSP, ¡, §, «, °, ±, ...),
-    // except the letters ª µ º and the middle dot (XID_Continue).
-    return cp == 0xAA || cp == 0xB5 || cp == 0xBA || cp == 0xB7;
+// Python's identifier rule is Unicode's (UAX #31, https://www.unicode.org/reports/tr31/):
+// XID_Start then XID_Continue. The properties are derived from the general category, which
+// utf8proc's tables give for every code point of its Unicode version, plus the few code points
+// that UAX #31 and DerivedCoreProperties.txt name one by one. Keeping our own copy of the
+// category tables (~4,000 ranges, changed by every Unicode release) would be the larger and
+// the staler table; the lists below are the part the standard itself spells out.
+namespace {
+
+bool in(char32_t cp, std::initializer_list<char32_t> set) {
+  for (char32_t c : set)
+    if (c == cp) return true;
+  return false;
+}
+
+/// Other_ID_Start (PropList.txt): kept as identifier starts for backward compatibility.
+bool other_id_start(char32_t cp) { return in(cp, {0x1885, 0x1886, 0x2118, 0x212E, 0x309B, 0x309C}); }
+
+/// Other_ID_Continue (PropList.txt).
+bool other_id_continue(char32_t cp) { return in(cp, {0xB7, 0x387, 0x19DA}) || (cp >= 0x1369 && cp <= 0x1371); }
+
+/// Code points whose NFKC form is not an identifier on its own, taken out of XID_Start and
+/// XID_Continue (UAX #31 section 5.1); U+2E2F is Pattern_Syntax, never part of a name.
+bool nfkc_excluded(char32_t cp) {
+  return in(cp, {0x37A, 0x309B, 0x309C, 0xFDFA, 0xFDFB, 0x2E2F}) || (cp >= 0xFC5E && cp <= 0xFC63) ||
+         (cp >= 0xFE70 && cp <= 0xFE7E && cp % 2 == 0);
+}
+
+bool id_start_category(char32_t cp) {
+  switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
+    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT: case UTF8PROC_CATEGORY_LM:
+    case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_NL:
+      return true;
+    default:
+      return false;
   }
-  if (cp == 0xD7 || cp == 0xF7) return false;                // × ÷
-  if (cp >= 0x2000 && cp <= 0x206F)                           // general punctuation,
-    return cp == 0x203F || cp == 0x2040 || cp == 0x2054;      // but ‿ ⁀ ⁔ connect words
-  if (cp >= 0x20A0 && cp <= 0x20CF) return false;             // currency symbols
-  if (cp >= 0x2190 && cp <= 0x2BFF) return false;             // arrows, math, boxes, shapes, dingbats
-  if (cp >= 0x2E00 && cp <= 0x2E7F) return false;             // supplemental punctuation
-  if (cp >= 0x3000 && cp <= 0x3004) return false;             // ideographic space, 、。
-  if (cp >= 0x3008 && cp <= 0x3020) return false;             // CJK brackets 「」【】...
-  if (cp >= 0xE000 && cp <= 0xF8FF) return false;             // private use
-  if (cp >= 0xFE10 && cp <= 0xFE6F && !(cp >= 0xFE20 && cp <= 0xFE2F) && cp != 0xFE33 &&
-      cp != 0xFE34 && !(cp >= 0xFE4D && cp <= 0xFE4F))
-    return false;                                             // vertical/small forms
-  if (cp == 0xFEFF) return false;                             // BOM / zero-width no-break space
-  if (cp >= 0xFF01 && cp <= 0xFF0F) return false;             // fullwidth ！＂＃...／
-  if (cp >= 0xFF1A && cp <= 0xFF20) return false;             // fullwidth ：；＜＝＞？＠
-  if (cp >= 0xFFF0 && cp <= 0xFFFF) return false;             // specials, U+FFFD
-  if (cp >= 0x1F000 && cp <= 0x1FAFF) return false;           // emoji and pictographs
-  if (cp >= 0xF0000) return false;                            // supplementary private use
-  return true;
+}
+
+}  // namespace
+
+bool is_xid_start(char32_t cp) {
+  if (cp > 0x10FFFF || nfkc_excluded(cp)) return false;
+  // Starts only under XID_Continue: their NFKC forms begin with a combining mark.
+  if (cp == 0xE33 || cp == 0xEB3 || cp == 0xFF9E || cp == 0xFF9F) return false;
+  return id_start_category(cp) || other_id_start(cp);
+}
+
+bool is_xid_continue(char32_t cp) {
+  if (cp > 0x10FFFF || nfkc_excluded(cp)) return false;
+  if (id_start_category(cp) || other_id_start(cp) || other_id_continue(cp)) return true;
+  switch (utf8proc_category(static_cast<utf8proc_int32_t>(cp))) {
+    case UTF8PROC_CATEGORY_MN: case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ND: case UTF8PROC_CATEGORY_PC:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string nfkc(std::string_view name) {
+  std::string in_copy(name);  // utf8proc_NFKC reads a NUL-terminated string
+  utf8proc_uint8_t* out = utf8proc_NFKC(reinterpret_cast<const utf8proc_uint8_t*>(in_copy.c_str()));
+  if (!out) return in_copy;  // only on allocation failure: the name as written
+  std::string result(reinterpret_cast<const char*>(out));
+  std::free(out);
+  return result;
 }
 
 }  // namespace tileslc::lex::utf8

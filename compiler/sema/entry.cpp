@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "parse/parse.h"
+#include "sema/name_check.h"
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -125,6 +126,21 @@ void static_block_dims(Evaluator& ev, const std::vector<Value>& b, source::Sourc
                                     : "block of " + dims + " has z = " + std::to_string(out[2]) + ", over the limit of 64");
   d.note("CUDA limits a block to 1024 threads, and block z to 64");
   ev.abort_entry();
+}
+
+/// E0413 for a static grid dimension over CUDA's limits (CUDA C++ Programming Guide, "Technical
+/// Specifications per Compute Capability"): x up to 2^31 - 1, y and z up to 65535.
+void check_static_grid(Evaluator& ev, const std::vector<Value>& g, source::SourceRange at) {
+  static const char* const axes[] = {"x", "y", "z"};
+  for (int k = 0; k < 3; ++k) {
+    const int64_t limit = k == 0 ? 2147483647 : 65535;
+    if (g[k].kind() != Value::Kind::Int || g[k].i() <= limit) continue;
+    auto& d = ev.error(diag::Kind::BadLaunch, at,
+                       std::string("grid ") + axes[k] + " is " + std::to_string(g[k].i()) + ", over CUDA's limit of " +
+                           (k == 0 ? "2147483647 (2^31 - 1) for grid x" : "65535 for grid y and z"));
+    if (k > 0) d.help("put the large extent in grid x, which may hold up to 2^31 - 1 blocks, and derive the others from it");
+    ev.abort_entry();
+  }
 }
 
 /// smem= must be a non-negative integer number of bytes.
@@ -287,7 +303,10 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
   m->ast = std::make_unique<ast::Module>(parse::parse_file(sm_, main, diags_));
   if (diags_.has_errors()) return std::nullopt;
   exec_module_body(m);
-  if (diags_.has_errors()) return std::nullopt;
+  if (diags_.has_errors()) {
+    report_undefined_names(*m->ast, diags_);
+    return std::nullopt;
+  }
 
   for (const auto& [name, b] : m->globals)
     if (b.value.kind() == Value::Kind::Function && b.value.fn()->kind == FunctionValue::Kind::Jit &&
@@ -308,6 +327,8 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
     }
     flush_context();
   }
+  // After the evaluator's own E0301s, which name the specialization they were found in.
+  report_undefined_names(*m->ast, diags_);
   if (!diags_.has_errors()) warn_unused_imports(*m);
   if (entries == 0) {
     auto& d = diags_.report(diag::Kind::NoEntryPoints, source::SourceRange{main, 0, 0},
@@ -536,6 +557,7 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
   if (!fn_ || fn_->is_kernel) fail(diag::Kind::BadLaunch, site.range, "kernels are launched from @cute.jit host functions");
   LaunchConfig cfg = launch_config(*this, kwargs, site);
   auto g = launch_dims(*this, *cfg.grid, "grid", site);
+  check_static_grid(*this, g, keyword_range(site, "grid"));
   auto b = launch_dims(*this, *cfg.block, "block", site);
   int64_t static_block[3] = {0, 0, 0};
   static_block_dims(*this, b, keyword_range(site, "block"), static_block);
@@ -553,6 +575,16 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
   Value smem_total = Value::integer(program_.kernels.at(info->kernel).smem_bytes);
   if (cfg.smem)
     smem_total = eval_binop(ast::BinOpKind::Add, smem_total, resolve_symbol(*cfg.smem, keyword_range(site, "smem")), site.range, site.range);
+  if (smem_total.kind() == Value::Kind::Int && smem_total.i() > smem_limit_bytes()) {
+    const int64_t own = program_.kernels.at(info->kernel).smem_bytes;
+    auto& d = error(diag::Kind::SmemOverLimit, keyword_range(site, "smem"),
+                    "kernel '" + kc.fn->def->name + "' is launched with " + std::to_string(smem_total.i()) +
+                        " bytes of shared memory, over the " + program_.arch + " limit of " + std::to_string(smem_limit_bytes()) +
+                        " bytes per block");
+    d.note(std::to_string(own) + " bytes are the kernel's own allocations, " + std::to_string(smem_total.i() - own) + " come from smem=");
+    d.help("use smaller tiles or fewer pipeline stages");
+    abort_entry();
+  }
   info->smem = to_expr_as(smem_total, ScalarType::Int64, site.range);
   emit(ir::launch(site.range, std::move(info)));
 }
@@ -757,6 +789,11 @@ Value Evaluator::kernel_param_value(const KernelCall& kc, size_t i) {
     if (tv->space != MemSpace::Coord) {
       tv->ptr = unique_name(p.name);
       k.params.push_back({tv->ptr, true, false, tv->dtype});
+    } else {
+      // An identity tensor made by the host predicates its extents here too (no W0601 for them).
+      std::vector<std::string> leaves;
+      collect_leaves(tv->layout.shape, leaves);
+      fn_->predicated_leaves.insert(leaves.begin(), leaves.end());
     }
     return Value::of(tv);
   }

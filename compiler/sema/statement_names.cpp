@@ -111,6 +111,12 @@ const ast::Stmt* find_in(const ast::Body& body, source::SourceRange r) {
 
 const ast::Stmt* find_statement(const ast::Body& body, source::SourceRange r) { return find_in(body, r); }
 
+std::vector<const ast::Name*> names_read(const ast::Expr& e) {
+  Names out;
+  read_expr(&e, out);
+  return out;
+}
+
 std::vector<const ast::Name*> names_read(const ast::Stmt& s) {
   Names out;
   using K = ast::StmtKind;

@@ -22,4 +22,8 @@ const ast::Stmt* find_statement(const ast::Body& body, source::SourceRange r);
 /// Function definitions and imports read nothing here.
 std::vector<const ast::Name*> names_read(const ast::Stmt& s);
 
+/// The Name nodes that expression `e` reads, in source order (as names_read
+/// does for a statement's own expressions).
+std::vector<const ast::Name*> names_read(const ast::Expr& e);
+
 }  // namespace tileslc::sema

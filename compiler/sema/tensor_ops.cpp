@@ -16,6 +16,7 @@
 
 #include "sema/evaluator.h"
 #include "sema/registry.h"
+#include "sema/statement_names.h"
 
 namespace tileslc::sema {
 
@@ -383,18 +384,55 @@ int64_t copy_width(Evaluator& ev, const CopyAtom& atom, const TensorValue& src, 
   return width;
 }
 
+/// The alignment in bytes that every access of `w` elements of copy operand `t` is known to
+/// have: its pointer's, and that of each access's offset (what the offset is known to be
+/// divisible by), whichever is smaller.
+int64_t known_access_alignment(Evaluator& ev, const TensorValue& t, int64_t n, int64_t w, source::SourceRange r) {
+  const int64_t elem_bytes = std::max(1, ir::bit_width(t.dtype) / 8);
+  const int64_t s0 = static_size(layout::get(t.layout, 0).shape);
+  int64_t align = std::max<int64_t>(t.align_bytes, 1);
+  for (int64_t j = 0; j < n / std::max<int64_t>(s0, 1); ++j)
+    for (int64_t e = 0; e < s0; e += w)
+      align = std::gcd(align, std::min<int64_t>(ev.known_divisor(copy_offset(ev, t, j * s0 + e, false, r)), 1 << 20) * elem_bytes);
+  return align;
+}
+
 /// cp.async moves 4, 8 or 16 bytes from global to shared memory (PTX ISA, "cp.async"): E0708
-/// when the copy cannot be issued as the atom's accesses of `width` elements.
+/// when the copy cannot be issued as the atom's accesses of `width` elements. When alignment is
+/// what stops it, the operand is named with the alignment it is known to have and how to
+/// declare more.
 void check_cp_async(Evaluator& ev, const CopyAtom& atom, const TensorValue& src, const TensorValue& dst, int64_t width,
-                    source::SourceRange r) {
+                    int64_t n, source::SourceRange r) {
   const int elem_bits = ir::bit_width(src.dtype);
   std::string why;
   if (src.space != MemSpace::Gmem || dst.space != MemSpace::Smem) why = "it copies from global to shared memory only";
   else if (width * elem_bits != atom.bits) why = "only " + std::to_string(width * elem_bits) + "-bit accesses can be proved contiguous and aligned here";
   else if (atom.bits < 32) why = "it moves 32, 64 or 128 bits per copy";
   if (why.empty()) return;
+  const int64_t need = atom.bits / 8, atom_elems = std::max<int64_t>(1, atom.bits / elem_bits);
+  const TensorValue* misaligned = nullptr;
+  int64_t known = 0;
+  if (width * elem_bits != atom.bits && atom.bits >= 32 && src.space == MemSpace::Gmem && dst.space == MemSpace::Smem &&
+      static_size(layout::get(src.layout, 0).shape) % atom_elems == 0)
+    for (const TensorValue* t : {&src, &dst})
+      if (int64_t a = known_access_alignment(ev, *t, n, atom_elems, r); a % need != 0 && !misaligned) misaligned = t, known = a;
+  if (misaligned) {
+    const char* side = misaligned == &src ? "source" : "destination";
+    why = "its " + std::string(side) + " '" + misaligned->ptr + "' is known to be " + std::to_string(known) +
+          "-byte aligned, and " + std::to_string(need) + "-byte accesses need " + std::to_string(need);
+  }
   auto& d = ev.error(diag::Kind::BadCopyAtom, r, "this cp.async copy of " + std::to_string(atom.bits) + " bits cannot be issued: " + why);
   d.note("source layout " + src.layout.to_string() + ", destination layout " + dst.layout.to_string());
+  if (misaligned && misaligned->space == MemSpace::Gmem) {
+    d.note("a global tensor's alignment is its pointer's (the host parameter's annotation, 16 bytes unless it says less) and "
+           "what its run-time extents and strides are known to be divisible by");
+    d.help("declare more where it holds: the alignment in the host function's annotation (cute.Tensor[dtype, (M, N), " +
+           std::to_string(need) + "]) and the divisibility of the extents and strides that offset each access "
+           "(cute.sym_int(\"N\", divisibility=" + std::to_string(atom_elems) + ")); the host function checks both at run time");
+  } else if (misaligned) {
+    d.help("allocate it with byte_alignment=" + std::to_string(need) + " and keep each access's offset a multiple of " +
+           std::to_string(need) + " bytes");
+  }
   ev.abort_entry();
 }
 
@@ -443,7 +481,7 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
   const int64_t s0 = static_size(layout::get(src.layout, 0).shape);
   const int64_t rest = n / std::max<int64_t>(s0, 1);
   const int64_t width = copy_width(*this, atom, src, dst, n, r);
-  if (atom.cp_async) check_cp_async(*this, atom, src, dst, width, r);
+  if (atom.cp_async) check_cp_async(*this, atom, src, dst, width, n, r);
   std::optional<int64_t> pred_n;
   if (pred) pred_n = copy_pred_size(*this, *pred, src, n, rest, r);
 
@@ -627,10 +665,30 @@ std::optional<int64_t> static_block_threads(const Evaluator& ev) {
   return fn->static_block[0] * fn->static_block[1] * fn->static_block[2];
 }
 
+/// Whether `v` is the raw thread index threadIdx.x (through conversions): then its values run
+/// over the whole block.
+bool is_raw_thread_index(const Value& v) {
+  if (v.kind() != Value::Kind::Dyn) return false;
+  ir::ExprRef e = v.expr();
+  while (const auto* c = e->get_if<ir::Cast>()) e = c->value;
+  const auto* b = e->get_if<ir::Builtin>();
+  return b && b->name == "threadIdx.x";
+}
+
+/// Whether code is being compiled inside run-time control flow, in this frame or a caller's
+/// (then extra threads may never reach it).
+bool in_runtime_branch(const Evaluator& ev) {
+  for (auto it = ev.frames_.rbegin(); it != ev.frames_.rend(); ++it) {
+    if ((*it)->dyn_depth > 0) return true;
+    if ((*it)->is_entry) break;
+  }
+  return false;
+}
+
 /// E0707: the tiled copy or MMA (`what`) is made for `threads`, the launch gives `block`.
-diag::Diagnostic& thread_count_error(Evaluator& ev, BuiltinCall& c, const char* what, int64_t threads, int64_t block) {
+diag::Diagnostic& thread_count_error(Evaluator& ev, BuiltinCall& c, const std::string& what, int64_t threads, int64_t block) {
   return ev.error(diag::Kind::ThreadCountMismatch, c.site.range,
-                  std::string("the ") + what + " is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
+                  "the " + what + " is made for " + std::to_string(threads) + " threads, but the kernel is launched with " +
                       std::to_string(block) + " threads per block");
 }
 
@@ -668,6 +726,36 @@ Value tensor_local_tile(Evaluator& ev, BuiltinCall& c) {
   });
 }
 
+namespace {
+
+/// E0707 for local_partition: an index at or past the thread layout's size wraps around (the
+/// coordinate is taken modulo each mode), so two threads share one partition. Reported for a
+/// static index past the size, and for the raw thread index of a static block with more threads
+/// than the layout, unless the call is under a run-time branch that may guard the extra threads.
+void check_partition_covers_threads(Evaluator& ev, BuiltinCall& c, const layout::Layout& thr, const Value& idx) {
+  const layout::Int size = layout::size(thr.shape);
+  if (!size.has_value()) return;
+  const int64_t threads = size.value();
+  if (idx.kind() == Value::Kind::Int && (idx.i() >= threads || idx.i() < 0)) {
+    auto& d = ev.error(diag::Kind::ThreadCountMismatch, c.range(2),
+                       "local_partition's index " + std::to_string(idx.i()) + " is outside its thread layout " + thr.to_string() +
+                           " of " + std::to_string(threads) + " threads");
+    d.note("the index would wrap around to thread " + std::to_string(((idx.i() % threads) + threads) % threads) + "'s partition");
+    ev.abort_entry();
+  }
+  const std::optional<int64_t> block = static_block_threads(ev);
+  if (!block || *block <= threads || !is_raw_thread_index(idx) || in_runtime_branch(ev)) return;
+  auto& d = thread_count_error(ev, c, "local_partition's thread layout " + thr.to_string(), threads, *block);
+  d.note("threads " + std::to_string(threads) + " to " + std::to_string(*block - 1) + " would wrap around to the partitions of threads 0 to " +
+         std::to_string(threads - 1) + " (the index is taken modulo " + std::to_string(threads) + ") and repeat their work");
+  d.help("make the thread layout " + std::to_string(*block) + " threads, guard the extra threads (if tidx < " + std::to_string(threads) +
+         ":), or pass the index within a group of " + std::to_string(threads) + " (tidx % " + std::to_string(threads) +
+         ") where the repetition is meant");
+  ev.abort_entry();
+}
+
+}  // namespace
+
 Value tensor_local_partition(Evaluator& ev, BuiltinCall& c) {
   // local_partition(target, tiler, index, proj): thread `index`'s elements when the threads of
   // the thread layout tile the tensor (CuTe's outer_partition); proj drops thread-layout modes.
@@ -694,6 +782,7 @@ Value tensor_local_partition(Evaluator& ev, BuiltinCall& c) {
       Value q = ev.eval_binop(ast::BinOpKind::FloorDiv, idx, ev.int_value(flat.stride[k].value(), at), at, at);
       crd.push_back(ev.eval_binop(ast::BinOpKind::Mod, q, ev.int_value(flat.shape[k].value(), at), at, at));
     }
+    check_partition_covers_threads(ev, c, thr, idx);
     Value thread_crd = crd.size() == 1 ? crd[0] : Value::tuple(crd);
     std::vector<Value> rest(layout::get(out.layout, 1).rank(), Value::none());
     Value rest_modes = rest.size() == 1 ? Value::none() : Value::tuple(rest);
@@ -900,19 +989,7 @@ Value tensor_copy_get_slice(Evaluator& ev, BuiltinCall& c) {
     // Fewer threads leave parts of every tile uncopied. More are fine when
     // the extra ones cannot reach the copy: get_slice under a run-time
     // branch, or with an index other than the raw thread index.
-    auto raw_tid = [](const Value& v) {
-      if (v.kind() != Value::Kind::Dyn) return false;
-      ir::ExprRef e = v.expr();
-      while (const auto* c = e->get_if<ir::Cast>()) e = c->value;
-      const auto* b = e->get_if<ir::Builtin>();
-      return b && b->name == "threadIdx.x";
-    };
-    bool in_branch = false;  // inside run-time control flow, in this frame or a caller's
-    for (auto it = ev.frames_.rbegin(); it != ev.frames_.rend(); ++it) {
-      in_branch = in_branch || (*it)->dyn_depth > 0;
-      if ((*it)->is_entry) break;
-    }
-    bool unguarded_extra = block > threads && !in_branch && raw_tid(thr);
+    bool unguarded_extra = block > threads && !in_runtime_branch(ev) && is_raw_thread_index(thr);
     if (block < threads || unguarded_extra) {
       auto& d = thread_count_error(ev, c, "tiled copy", threads, block);
       if (unguarded_extra)
@@ -990,6 +1067,36 @@ SmemLayout smem_layout_arg(Evaluator& ev, BuiltinCall& c) {
   return out;
 }
 
+/// E0605 for a shared-memory layout with run-time extents or strides, naming the run-time
+/// values the layout argument reads (the names bound to run-time values where it is written).
+[[noreturn]] void runtime_smem_layout_error(Evaluator& ev, BuiltinCall& c, const layout::Layout& l) {
+  std::vector<std::string> names;
+  const ast::Expr* arg = nullptr;
+  for (const auto& a : c.site.args)
+    if (a->range.begin == c.range(1).begin && a->range.end == c.range(1).end) arg = a.get();
+  for (const auto& k : c.site.keywords)
+    if (k.value->range.begin == c.range(1).begin && k.value->range.end == c.range(1).end) arg = k.value.get();
+  if (arg)
+    for (const ast::Name* n : names_read(*arg)) {
+      auto it = ev.scope().find(n->id);
+      if (it != ev.scope().end() && !it->second.value.is_static() &&
+          std::find(names.begin(), names.end(), n->id) == names.end())
+        names.push_back(n->id);
+    }
+  std::string which;
+  for (size_t i = 0; i < names.size(); ++i) which += (i ? (i + 1 == names.size() ? " and '" : ", '") : "'") + names[i] + "'";
+  auto& d = ev.error(diag::Kind::FragmentNotStatic, c.range(1),
+                     names.empty() ? "shared memory tensors need a static layout, found " + l.to_string()
+                                   : "a shared-memory tensor's layout must be static, but it uses the run-time value" +
+                                         std::string(names.size() > 1 ? "s " : " ") + which);
+  if (!names.empty()) d.note("the layout is " + l.to_string());
+  d.note("shared memory is laid out while compiling: every allocation's size and offset are fixed in the kernel");
+  d.help(names.empty() ? std::string("build the layout from static extents (literals, module constants, cutlass.Constexpr parameters)")
+                       : "make " + which + " static (a cutlass.Constexpr parameter, set by the caller or -D, or a module constant), "
+                         "or allocate the largest size statically and use only the first elements at run time");
+  ev.abort_entry();
+}
+
 /// The elements the layout reaches, counted from element 0; E0605 unless static, E0603 when
 /// negative strides (or the offset) reach below element 0, where the allocation starts.
 int64_t smem_cosize(Evaluator& ev, BuiltinCall& c, const SmemLayout& s) {
@@ -1000,7 +1107,7 @@ int64_t smem_cosize(Evaluator& ev, BuiltinCall& c, const SmemLayout& s) {
     if (!n.is_static()) throw layout::LayoutError("");
     cos = n.value();
   } catch (const layout::LayoutError&) {
-    ev.fail(diag::Kind::FragmentNotStatic, c.range(1), "shared memory tensors need a static layout, found " + l.to_string());
+    runtime_smem_layout_error(ev, c, l);
   }
   if (int64_t lowest = s.offset + lowest_offset(l); lowest < 0) {
     auto& d = ev.error(diag::Kind::BadLayoutArgument, c.range(1),

@@ -5,11 +5,16 @@
 // explain.examples) checks the examples inside the files.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <string_view>
 
 #include "diag/diag.h"
 #include "diag/explain.h"
+#include "sema/sema.h"
+#include "source/source.h"
 
 namespace tileslc::diag {
 namespace {
@@ -45,6 +50,41 @@ TEST(Explain, LookupIgnoresCaseAndSurroundingSpace) {
   EXPECT_FALSE(find_code_for_explain("E9999").has_value());
   EXPECT_FALSE(find_code_for_explain("").has_value());
   EXPECT_FALSE(find_code_for_explain("0404").has_value());
+}
+
+/// `n` with a comma every three digits, as the documentation writes numbers.
+std::string with_commas(std::string digits) {
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
+  return digits;
+}
+
+TEST(Explain, TheEvaluationBudgetTheDocsStateIsTheOneE0512Enforces) {
+  // The erroneous example of E0512.md, compiled: its message names the real budget, which
+  // E0512.md and docs/language.md must state (they once said 500,000 against a limit of 200,000).
+  std::string md(explanation(Kind::EvaluationTooLarge));
+  const size_t section = md.find("## Erroneous example");
+  ASSERT_NE(section, std::string::npos);
+  const size_t begin = md.find("```python\n", section) + 10;
+  const std::string example = md.substr(begin, md.find("```", begin) - begin);
+  source::SourceManager sm;
+  source::FileId f = sm.add_buffer("e0512.tpy", example);
+  DiagnosticEngine diags(sm);
+  sema::Options opts;
+  opts.arch = "sm_90a";
+  opts.stdlib_dir = TILESLC_SOURCE_DIR "/stdlib";
+  EXPECT_FALSE(sema::analyze(sm, f, opts, diags, nullptr).has_value());
+  std::string budget;
+  for (const auto& d : diags.diagnostics()) {
+    std::smatch m;
+    if (d.kind == Kind::EvaluationTooLarge && std::regex_search(d.message, m, std::regex("ran ([0-9]+) "))) budget = m[1];
+  }
+  ASSERT_FALSE(budget.empty()) << "the erroneous example of E0512.md reports no E0512";
+  EXPECT_NE(md.find(with_commas(budget) + " "), std::string::npos) << "E0512.md does not state the budget " << budget;
+  std::ifstream language(TILESLC_SOURCE_DIR "/docs/language.md");
+  std::stringstream text;
+  text << language.rdbuf();
+  EXPECT_NE(text.str().find("after " + with_commas(budget) + " "), std::string::npos)
+      << "docs/language.md does not state the budget " << budget;
 }
 
 }  // namespace

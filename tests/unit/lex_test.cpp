@@ -220,10 +220,39 @@ TEST_F(LexTest, IdentifiersAndKeywords) {
 }
 
 TEST_F(LexTest, UnicodeIdentifiers) {
-  EXPECT_EQ(lex("αβ = café + 名前 + x·y + µ"),
-            "Name(αβ) = Name(café) + Name(名前) + Name(x·y) + Name(µ) NEWLINE EOF");
+  // U+00B5 MICRO SIGN is U+03BC GREEK SMALL LETTER MU once NFKC-normalized, as in Python.
+  EXPECT_EQ(lex("αβ = café + 名前 + x·y + \u00b5"),
+            "Name(αβ) = Name(café) + Name(名前) + Name(x·y) + Name(\u03bc) NEWLINE EOF");
   EXPECT_EQ(lex("Ω_1 = ñ2"), "Name(Ω_1) = Name(ñ2) NEWLINE EOF");
   EXPECT_EQ(diags.error_count(), 0u) << errors();
+}
+
+TEST_F(LexTest, IdentifiersFollowPythonsXidRule) {
+  // U+2122 TRADE MARK SIGN and U+2103 DEGREE CELSIUS are symbols (So), U+00B2 SUPERSCRIPT TWO a
+  // number (No): Python rejects all three in names (SyntaxError: invalid character).
+  EXPECT_EQ(lex("a\u2122 = b\u2103 + x\u00b2"), "Name(a) = Name(b) + Name(x) NEWLINE EOF");
+  EXPECT_EQ(errors(), "E0101 1:2-1:5, E0101 1:9-1:12, E0101 1:16-1:18");
+  EXPECT_EQ(message(0), "found character U+2122 '\u2122', expected a name, literal, operator or delimiter");
+}
+
+TEST_F(LexTest, IdentifierStartAndContinueDiffer) {
+  // A combining mark (U+0301) or an Arabic-Indic digit (U+0663) continues a name but cannot start
+  // one; U+2118 (Sm) starts one (Other_ID_Start); U+309B (Sk) is Other_ID_Start but its NFKC
+  // form begins with a combining mark, so XID_Start leaves it out; U+0E33 continues a name only.
+  // (NFKC spells U+0E33 THAI CHARACTER SARA AM as U+0E4D U+0E32.)
+  EXPECT_EQ(lex("x\u0663\u0301 + \u2118 + a\u0e33"), "Name(x\u0663\u0301) + Name(\u2118) + Name(a\u0e4d\u0e32) NEWLINE EOF");
+  EXPECT_EQ(diags.error_count(), 0u) << errors();
+  EXPECT_EQ(lex("\u0663x + \u309b + \u0e33"), "Name(x) + + NEWLINE EOF");
+  EXPECT_EQ(errors(), "E0101 1:1-1:3, E0101 1:7-1:10, E0101 1:13-1:16");
+}
+
+TEST_F(LexTest, IdentifiersAreNfkcNormalized) {
+  // U+FB01 LATIN SMALL LIGATURE FI, U+210C BLACK-LETTER CAPITAL H, e + U+0301 COMBINING ACUTE
+  // ACCENT, U+1D431 MATHEMATICAL BOLD SMALL X: Python stores each name in NFKC form (PEP 3131).
+  EXPECT_EQ(lex("\ufb01le + \u210c + e\u0301 + \U0001d431"), "Name(file) + Name(H) + Name(\u00e9) + Name(x) NEWLINE EOF");
+  EXPECT_EQ(diags.error_count(), 0u) << errors();
+  // A keyword is one only as written in ASCII: fullwidth `ｉｆ` is the name `if`, as in CPython.
+  EXPECT_EQ(lex("\uff49\uff46"), "Name(if) NEWLINE EOF");
 }
 
 TEST_F(LexTest, TokenPositions) {
