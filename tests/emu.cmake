@@ -4,6 +4,7 @@
 #                     runtime shim, its kernels emulated: the same float64
 #                     reference checks as gpu.<sample>;
 #   emu.tma_roundtrip tests/gpu's TMA load/store/reduce-add driver, emulated;
+#   emu.tma_batched   tests/gpu's TMA atoms of batched tensors' slices, emulated;
 #   emu.cpu_prelude.* unit tests of the emulator (barriers, shuffles, votes,
 #                     atomics, mma.sync fragments, cp.async groups);
 #   emu.cuda_runtime.* unit tests of the CUDA runtime shim (allocations,
@@ -57,6 +58,9 @@ endforeach()
 # loads, stores and reduce-adds on mbarriers).
 tileslc_emu_driver(tma_roundtrip "${CMAKE_CURRENT_SOURCE_DIR}/gpu/tma_roundtrip.tpy"
                    "${CMAKE_CURRENT_SOURCE_DIR}/gpu/tma_roundtrip.cu")
+# TMA atoms built from slices of batched tensors (issue 14: the maps cover the slices).
+tileslc_emu_driver(tma_batched "${CMAKE_CURRENT_SOURCE_DIR}/gpu/tma_batched.tpy"
+                   "${CMAKE_CURRENT_SOURCE_DIR}/gpu/tma_batched.cu")
 
 # The same histogram with CTAs on two host threads: shared- and global-memory
 # atomics from CTAs that really run side by side.

@@ -324,10 +324,23 @@ class CudaEmitter {
         // The tensor map is encoded for this launch (its address and extents are the call's).
         const auto& a = l.args.at(i)->as<ir::IntrinsicCall>();
         const auto& ops = a.operands;
-        const std::string& tensor = cur_host_->params.at(ops.at(0)->as<ir::TensorData>().tensor).name;
+        const std::string& param = cur_host_->params.at(ops.at(0)->as<ir::TensorData>().tensor).name;
+        std::string tensor = param;
+        if (a.id == ir::Intrinsic::MakeTmaDescriptorView) {
+          // The atom was built from a view of the parameter (a slice): the map covers that view.
+          tensor = name + "_view";
+          out_.line("tileslc::TensorView " + tensor + " = " + param + ";");
+          out_.line(tensor + ".data = static_cast<char*>(" + param + ".data) + (" + e(ops.at(5)) + ") * static_cast<int64_t>(tileslc::dtype_size(" +
+                    param + ".dtype));");
+          out_.line(tensor + ".rank = 2;");
+          for (int m = 0; m < 2; ++m) {
+            out_.line(tensor + ".shape[" + std::to_string(m) + "] = " + e(ops.at(6 + m)) + ";");
+            out_.line(tensor + ".stride[" + std::to_string(m) + "] = " + e(ops.at(8 + m)) + ";");
+          }
+        }
         out_.line("tileslc::TmaDescriptor " + name + ";");
         out_.line("if (tileslc::Status status = " + intrinsic_callee(a.id, a.imms, l.args.at(i)->type) + "(&" + name +
-                  ", " + tensor + ", " + c_string(fn) + ", " + c_string(tensor) + ", " + e(ops.at(1)) + ", " +
+                  ", " + tensor + ", " + c_string(fn) + ", " + c_string(param) + ", " + e(ops.at(1)) + ", " +
                   e(ops.at(2)) + ", " + e(ops.at(3)) + ", " + e(ops.at(4)) + "); !status) {");
         out_.line("  return status;");
         out_.line("}");

@@ -42,10 +42,10 @@ bool is_shift(Op op) { return op == Op::Shl || op == Op::Shr; }
 
 std::string tn(ScalarType t) { return type_name(t); }
 
-/// A TMA descriptor argument: MakeTmaDescriptor on a host tensor's data (and its box).
+/// A TMA descriptor argument: MakeTmaDescriptor(View) on a host tensor's data (and its box, and view).
 bool is_tma_descriptor(const Expr& a) {
   const auto* c = a.get_if<IntrinsicCall>();
-  return c && c->id == Intrinsic::MakeTmaDescriptor && !c->operands.empty() && c->operands[0] &&
+  return c && (c->id == Intrinsic::MakeTmaDescriptor || c->id == Intrinsic::MakeTmaDescriptorView) && !c->operands.empty() && c->operands[0] &&
          c->operands[0]->is<TensorData>();
 }
 

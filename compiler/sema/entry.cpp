@@ -237,13 +237,15 @@ void push_host_args(const std::vector<Value>& args, std::vector<ir::ExprRef>* ou
     if (a.kind() == Value::Kind::Tensor) {
       if (a.tensor()->space != MemSpace::Coord) out->push_back(ir::tensor_data(a.tensor()->host_index, a.tensor()->dtype));
     } else if (a.kind() == Value::Kind::TmaAtom) {
-      // tileslc::make_tma_descriptor(&arg, tensor, function, param, inner_mode, box_inner, box_outer, swizzle_bytes)
+      // tileslc::make_tma_descriptor(&arg, tensor, function, param, inner_mode, box_inner, box_outer, swizzle_bytes),
+      // of a view of the tensor (offset, extents, strides) when the atom was built from one.
       const TmaAtom& t = *a.tma();
       auto c = [](int64_t x) { return ir::int_const(x, ScalarType::Int32); };
-      out->push_back(ir::intrinsic(ir::Intrinsic::MakeTmaDescriptor, {},
-                                   {ir::tensor_data(t.host_index, t.dtype), c(t.inner_mode), c(t.tile[t.inner_mode]),
-                                    c(t.tile[1 - t.inner_mode]), c(t.swizzle_bytes)},
-                                   ScalarType::Uint8));
+      std::vector<ir::ExprRef> ops{ir::tensor_data(t.host_index, t.dtype), c(t.inner_mode), c(t.tile[t.inner_mode]),
+                                   c(t.tile[1 - t.inner_mode]), c(t.swizzle_bytes)};
+      ops.insert(ops.end(), t.view.begin(), t.view.end());
+      out->push_back(ir::intrinsic(t.view.empty() ? ir::Intrinsic::MakeTmaDescriptor : ir::Intrinsic::MakeTmaDescriptorView, {},
+                                   std::move(ops), ScalarType::Uint8));
     } else if (a.kind() == Value::Kind::Dyn) {
       out->push_back(a.expr());
     } else if (a.kind() == Value::Kind::Tuple) {
@@ -474,6 +476,7 @@ void Evaluator::bind_host_tensor(const ast::Param& p, const TensorSpec& spec, ir
   auto shape = host_tensor_shape(p, spec, index, hp, stride_symbols);
   auto stride = host_tensor_strides(p, spec, index, stride_symbols);
   tv->layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));
+  fn_->host_tensor_layouts[index] = tv->layout;
   frame().env[p.name] = Binding{Value::of(tv), "", p.range};
   fn_->host->params.push_back(std::move(hp));
 }

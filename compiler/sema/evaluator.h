@@ -57,6 +57,9 @@ struct FnCtx {
   std::set<std::string> predicated_leaves;
   /// wgmma accumulator fragments (array, elements): fenced at warpgroup fences and waits.
   std::vector<std::pair<std::string, int64_t>> wgmma_accumulators;
+  /// host: each tensor parameter's own layout, by HostParam index (a TMA atom built from a
+  /// view of it, e.g. a slice, encodes the view's extents and strides instead).
+  std::map<int, layout::Layout> host_tensor_layouts;
 };
 
 /// What a kernel specialization is cached on (Evaluator::kernel_cache_): the kernel, the
@@ -259,7 +262,8 @@ class Evaluator {
   Value tensor_by_tiler(BuiltinCall& c);
   Value partition(const TiledCopy& tc, const Value& t, source::SourceRange r);
   /// This thread's part of a tensor tiled by `tile_shape` under a (thread, value) layout
-  /// (tensor_ops.cpp); atom_v > 0 splits the values for copies, 0 keeps (V, REST...).
+  /// (tensor_ops.cpp), CuTe's mode structure: (V, REST_M, REST_N, ...) for atom_v 0 (a tiled
+  /// MMA's partition_A/B/C), ((ATOM_V, REST_V), REST_M, REST_N, ...) for a copy's atom_v > 0.
   Value thread_partition(const Value& t, const layout::IntTuple& tile_shape, const layout::Layout& tv_layout,
                          const Value& thread, int64_t atom_v, const std::string& what, source::SourceRange r);
   /// cute.gemm through a warp-level or universal atom (mma_ops.cpp; the MMA builtins are registry handlers).

@@ -280,15 +280,8 @@ Value Evaluator::ldmatrix_partition(const TiledCopy& tc, const Value& tv, bool s
   }
   if (ir::bit_width(t.dtype) != ct.elem_bits)
     fail(diag::Kind::BadCopyAtom, r, instr + " moves " + std::to_string(ct.elem_bits) + "-bit elements, the tensor holds " + ir::type_name(t.dtype));
-  // (V, REST_M, REST_K, ...) -> ((8, V / 8), REST_M, REST_K, ...): CuTe's (CPY, CPY_M, CPY_K).
-  Value p = thread_partition(tv, tc.tiler, tc.tv, *tc.thread, 0, (store ? "a " : "an ") + instr + " tiled copy", r);
-  auto out = std::make_shared<TensorValue>(*p.tensor());
-  try {
-    out->layout = split_values(out->layout, ct.row_elems);
-  } catch (const layout::LayoutError& e) {
-    fail(diag::Kind::LayoutAlgebraError, r, std::string("cannot partition the tensor: ") + e.what());
-  }
-  return tensor_value(std::move(*out));
+  // ((8, V / 8), REST_M, REST_K, ...): CuTe's (CPY, CPY_M, CPY_K), one row of 8 elements an atom.
+  return thread_partition(tv, tc.tiler, tc.tv, *tc.thread, ct.row_elems, (store ? "a " : "an ") + instr + " tiled copy", r);
 }
 
 Value Evaluator::retile(const TiledCopy& tc, const Value& tv, source::SourceRange r) {

@@ -271,6 +271,28 @@ int64_t check_tma_smem_layout(Evaluator& ev, source::SourceRange at, const layou
   return swizzle_bytes;
 }
 
+/// The view a TMA atom's tensor map covers when `g` is not its parameter's whole tensor (a
+/// slice a[None, None, l] of a batched tensor, CuTe DSL's usual way to build a rank-2 atom):
+/// host Int64 expressions (offset, shape0, shape1, stride0, stride1); empty for the parameter
+/// itself. E0708 for a view with nested modes, which no rank-2 tensor map describes.
+std::vector<ir::ExprRef> tma_view(Evaluator& ev, const TensorValue& g, source::SourceRange at) {
+  auto whole = ev.fn_->host_tensor_layouts.find(g.host_index);
+  if (!g.offset && whole != ev.fn_->host_tensor_layouts.end() && whole->second.identical(g.layout)) return {};
+  auto i64 = [&](const layout::Int& x) { return ev.to_expr_as(ev.int_value(x, at), ScalarType::Int64, at); };
+  std::vector<ir::ExprRef> view{g.offset ? ir::cast(g.offset, ScalarType::Int64) : ir::int_const(0, ScalarType::Int64)};
+  for (const layout::IntTuple* t : {&g.layout.shape, &g.layout.stride}) {
+    for (int m = 0; m < 2; ++m) {
+      if (!(*t)[m].is_leaf()) {
+        auto& d = ev.error(diag::Kind::BadCopyAtom, at, "a TMA atom's tensor must have flat modes, found the layout " + g.layout.to_string());
+        d.help("slice or select the modes the tile covers: a[None, None, l]");
+        ev.abort_entry();
+      }
+      view.push_back(i64((*t)[m].value()));
+    }
+  }
+  return view;
+}
+
 }  // namespace
 
 /// make_tiled_tma_atom(op, gmem_tensor, smem_layout, cta_tiler, num_multicast=1):
@@ -328,6 +350,7 @@ Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
   atom->swizzle = sw;
   atom->swizzle_bytes = swizzle_bytes;
   atom->multicast = multicast;
+  atom->view = tma_view(ev, g, c.range(1));
   atom->direction = op.is_op(BuiltinId::CopyBulkTensorTileG2SOp) || multicast ? TmaAtom::Direction::Load
                     : op.is_op(BuiltinId::CopyBulkTensorTileS2GOp)           ? TmaAtom::Direction::Store
                                                                   : TmaAtom::Direction::ReduceAdd;

@@ -218,10 +218,12 @@ Value Evaluator::ssa_map(const Value& a, const Value* b, const std::function<Val
 
 Value Evaluator::thread_partition(const Value& tv, const layout::IntTuple& tile_shape, const layout::Layout& tv_layout,
                                   const Value& thread, int64_t atom_v, const std::string& what, source::SourceRange r) {
-  // CuTe's tidfrg: tile the tensor by `tile_shape`, compose the tile with the
-  // (thread, value) layout, and keep this thread's values. With atom_v > 1
-  // the values split into (atom values, rest), so cute.copy issues one
-  // access per atom: (ATOM, REST_V, REST_TILES); otherwise (V, REST_TILES...).
+  // CuTe's tidfrg_S/D and ThrMMA::partition_A/B/C: tile the tensor by
+  // `tile_shape`, compose the tile with the (thread, value) layout, keep this
+  // thread's values and flatten the tiles' modes: (V, REST_M, REST_N, ...).
+  // With atom_v > 0 (a tiled copy) V splits into the atom's values and the
+  // rest, as ThrCopy::partition_S does: ((ATOM_V, REST_V), REST_M, REST_N, ...),
+  // so cute.copy issues one access per atom.
   const auto& t = *tv.tensor();
   if (t.layout.rank() < tile_shape.rank()) {
     auto& d = error(diag::Kind::RankMismatch, r,
@@ -249,22 +251,14 @@ Value Evaluator::thread_partition(const Value& tv, const layout::IntTuple& tile_
     layout::Layout tile = layout::get(z, 0), rest = layout::get(z, 1);
     layout::Layout c = layout::composition(tile, layout::Tiler(tv_layout));
     layout::Layout thr = layout::get(c, 0), val = layout::get(c, 1);
-    std::vector<layout::Layout> out_modes;
-    if (atom_v > 0) {
-      layout::Layout atom, rest_v;
-      if (atom_v > 1) {
-        layout::Layout vd = layout::zipped_divide(val, layout::Tiler(layout::make_layout(layout::IntTuple(atom_v))));
-        atom = layout::get(vd, 0);
-        rest_v = layout::get(vd, 1);
-      } else {
-        atom = layout::make_layout(layout::IntTuple(1), layout::IntTuple(0));
-        rest_v = val;
-      }
-      out_modes = {atom, rest_v, rest};
-    } else {
-      out_modes = {val};
-      for (size_t m = 0; m < rest.rank(); ++m) out_modes.push_back(layout::get(rest, m));
+    if (atom_v > 1) {
+      layout::Layout vd = layout::zipped_divide(val, layout::Tiler(layout::make_layout(layout::IntTuple(atom_v))));
+      val = layout::make_layout(std::vector<layout::Layout>{layout::get(vd, 0), layout::get(vd, 1)});
+    } else if (atom_v == 1) {
+      val = layout::make_layout(std::vector<layout::Layout>{layout::make_layout(layout::IntTuple(1), layout::IntTuple(0)), val});
     }
+    std::vector<layout::Layout> out_modes{val};
+    for (size_t m = 0; m < rest.rank(); ++m) out_modes.push_back(layout::get(rest, m));
     TensorValue out = t;
     out.layout = layout::make_layout(out_modes);
     if (t.space == MemSpace::Coord) {
@@ -436,19 +430,21 @@ void check_cp_async(Evaluator& ev, const CopyAtom& atom, const TensorValue& src,
   ev.abort_entry();
 }
 
-/// cute.copy's pred=: a Boolean tensor of one flag per element (n) or per atom (rest). Returns its size.
-int64_t copy_pred_size(Evaluator& ev, const Value& pred, const TensorValue& src, int64_t n, int64_t rest, source::SourceRange r) {
+/// cute.copy's pred=: a Boolean tensor of one flag per element (n), per atom (n / atom_n) or
+/// per mode-0 slice (n / s0, CuTe's copy_if). Returns the elements each flag guards.
+int64_t copy_pred_group(Evaluator& ev, const Value& pred, const TensorValue& src, int64_t n, int64_t atom_n, int64_t s0,
+                        source::SourceRange r) {
   if (pred.kind() != Value::Kind::Tensor || pred.tensor()->dtype != ScalarType::Boolean || pred.tensor()->space == MemSpace::Coord)
     ev.fail(diag::Kind::TypeMismatch, r, "cute.copy's pred= must be a tensor of Booleans, found " + describe(pred));
   int64_t size = static_size(pred.tensor()->layout.shape);
-  if (size != n && size != rest) {
-    auto& d = ev.error(diag::Kind::TensorShapeMismatch, r,
-                       "cute.copy's predicate has " + std::to_string(size) + " elements; expected " + std::to_string(n) +
-                           " (one per element) or " + std::to_string(rest) + " (one per atom)");
-    d.note("the predicate's shape is " + ev.shape_text(pred.tensor()->layout.shape) + ", the source's " + ev.shape_text(src.layout.shape));
-    ev.abort_entry();
-  }
-  return size;
+  for (int64_t g : {int64_t(1), atom_n, s0})
+    if (g > 0 && size * g == n) return g;
+  auto& d = ev.error(diag::Kind::TensorShapeMismatch, r,
+                     "cute.copy's predicate has " + std::to_string(size) + " elements; expected " + std::to_string(n) +
+                         " (one per element)" + (s0 != atom_n ? ", " : " or ") + std::to_string(n / atom_n) + " (one per atom)" +
+                         (s0 != atom_n ? " or " + std::to_string(n / s0) + " (one per mode-0 slice)" : std::string()));
+  d.note("the predicate's shape is " + ev.shape_text(pred.tensor()->layout.shape) + ", the source's " + ev.shape_text(src.layout.shape));
+  ev.abort_entry();
 }
 
 /// One access of a copy: `w` elements from element `e` (a linear index) on, a cp.async, a
@@ -479,11 +475,14 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
   const auto& dst = *dst_v.tensor();
   const int64_t n = check_copy_operands(*this, src, dst, r);
   const int64_t s0 = static_size(layout::get(src.layout, 0).shape);
-  const int64_t rest = n / std::max<int64_t>(s0, 1);
-  const int64_t width = copy_width(*this, atom, src, dst, n, r);
+  // A partition's mode 0 is (ATOM_V, REST_V) (CuTe's ThrCopy::partition_S): its first mode is one atom.
+  const layout::Layout mode0 = layout::get(src.layout, 0);
+  const int64_t atom_n = mode0.rank() > 1 ? static_size(layout::get(mode0, 0).shape) : s0;
+  int64_t width = copy_width(*this, atom, src, dst, n, r);
+  int64_t group = 0;  // the elements one predicate flag guards
+  if (pred) group = copy_pred_group(*this, *pred, src, n, atom_n, s0, r);
+  while (group > 1 && group % width != 0) width /= 2;
   if (atom.cp_async) check_cp_async(*this, atom, src, dst, width, n, r);
-  std::optional<int64_t> pred_n;
-  if (pred) pred_n = copy_pred_size(*this, *pred, src, n, rest, r);
 
   const source::SourceRange loc = stmt_loc_.valid() ? stmt_loc_ : r;
   auto access = [&](int64_t e, int64_t w) { emit_copy_access(*this, atom, src, dst, e, w, loc, r); };
@@ -512,12 +511,14 @@ void Evaluator::copy(const CopyAtom& atom, const Value& src_v, const Value& dst_
     return Value::dyn(ir::binary(ir::Op::LogicalAnd, to_expr_as(a, ScalarType::Boolean, r), to_expr_as(b, ScalarType::Boolean, r),
                                  ScalarType::Boolean), r);
   };
+  if (group > 1) {
+    // One predicate per atom or per mode-0 slice (CuTe's copy_if): it guards that group's accesses.
+    for (int64_t j = 0; j < n / group; ++j)
+      guarded(pred_at(j), [&] { for (int64_t e = 0; e < group; e += width) access(j * group + e, width); }, nullptr);
+    return;
+  }
+  const int64_t rest = n / std::max<int64_t>(s0, 1);
   for (int64_t j = 0; j < rest; ++j) {
-    if (pred && *pred_n == rest && rest != n) {
-      // One predicate per atom (CuTe's copy_if): it guards the atom's accesses.
-      guarded(pred_at(j), [&] { for (int64_t e = 0; e < s0; e += width) access(j * s0 + e, width); }, nullptr);
-      continue;
-    }
     for (int64_t e = 0; e < s0; e += width) {
       int64_t first = j * s0 + e;
       if (!pred) {

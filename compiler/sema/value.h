@@ -104,6 +104,9 @@ struct TmaAtom {
   int64_t swizzle_bytes = 0;           ///< 0, 32, 64 or 128
   enum class Direction : uint8_t { Load, Store, ReduceAdd } direction = Direction::Load;
   bool multicast = false;              ///< CopyBulkTensorTileG2SMulticastOp: loads take mcast_mask=
+  /// Host Int64 expressions (offset, shape0, shape1, stride0, stride1) of the view the atom was
+  /// built from when it is not the whole parameter (a slice a[None, None, l]); empty otherwise.
+  std::vector<ir::ExprRef> view;
   std::string param;
 };
 
