@@ -52,3 +52,5 @@ tileslc_layout_cli_test(not_divisible 1 "composition: stride 3 does not divide s
   ARGS composition "(4,3):(3,1)" "2:3")
 tileslc_layout_cli_test(unknown_op 2 "unknown layout operation 'frob'"
   ARGS frob "8:1")
+# crd2idx with a shape alone: CuTe's compact column-major strides (CuTe DSL's crd2idx(coord, shape)).
+tileslc_layout_cli_test(crd2idx_shape 0 "^6\n" ARGS crd2idx "(2,1)" "(4,5)")

@@ -223,6 +223,13 @@ class CudaEmitter {
         s.node);
   }
 
+  /// A loop's unroll pragma: full for loops indexing register arrays and cutlass.range(unroll_full=True),
+  /// `#pragma unroll N` for cutlass.range(unroll=N) (N = 1 keeps it rolled).
+  void unroll_pragma(const ir::For& f) {
+    if (f.unroll || f.unroll_factor < 0) out_.line("#pragma unroll");
+    else if (f.unroll_factor > 0) out_.line("#pragma unroll " + std::to_string(f.unroll_factor));
+  }
+
   void loop(const ir::For& f, source::SourceRange loc, bool is_kernel) {
     const std::string& v = f.var;
     auto step = ir::as_int_const(f.step);
@@ -233,13 +240,13 @@ class CudaEmitter {
       const std::string trips = "tl_trips_" + v, st = e(f.step);
       out_.line(v + " = " + e(f.begin) + ";");
       source_line(loc);
-      if (f.unroll) out_.line("#pragma unroll");
+      unroll_pragma(f);
       out_.line("for (uint64_t " + trips + " = tileslc::dev::range_trips(" + v + ", " + e(f.end) + ", " + st + "); " +
                 trips + " != 0; --" + trips + ", " + v + " = tileslc::dev::range_next(" + v + ", " + st + ")) {");
     } else {
       std::string inc = *step == 1 ? "++" + v : *step == -1 ? "--" + v : v + " += " + e(f.step);
       std::string cond = v + (*step > 0 ? " < " : " > ") + e(f.end);
-      if (f.unroll) out_.line("#pragma unroll");
+      unroll_pragma(f);
       out_.line("for (" + v + " = " + e(f.begin) + "; " + cond + "; " + inc + ") {");
     }
     nested(f.body, is_kernel);

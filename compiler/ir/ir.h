@@ -288,6 +288,7 @@ struct For {
   ScalarType var_type = ScalarType::Int32;
   bool unroll = false;  ///< unroll fully (its body indexes register arrays)
   int step_sign = 1;    ///< +1 or -1 (static sign of the step); 0: a run-time step (a variable or parameter)
+  int64_t unroll_factor = 0;  ///< cutlass.range's hint: N > 0 `#pragma unroll N` (1: not unrolled), -1 fully; 0 none
 };
 /// while (cond) body
 struct While {

@@ -289,6 +289,7 @@ class IrPrinter {
 
   void loop(const For& f, int indent) {
     std::string flags = f.unroll ? " unroll" : "";
+    if (f.unroll_factor) flags += " unroll_factor=" + std::to_string(f.unroll_factor);
     auto step = as_int_const(f.step);
     const int64_t sign = step ? (*step > 0) - (*step < 0) : 0;
     if (!step || sign != f.step_sign) flags += " step_sign=" + std::to_string(f.step_sign);

@@ -115,7 +115,9 @@ const std::map<std::string, OpSpec, std::less<>>& ops() {
                             return c.print(tile_to_shape(c.layout(0), c.tuple(1), order));
                           }};
     m["eval"] = {"LAYOUT COORD", 2, 2, [](const Ctx& c) { return c.print(c.layout(0)(c.tuple(1))); }};
-    m["crd2idx"] = {"COORD SHAPE STRIDE | COORD LAYOUT", 2, 3, [](const Ctx& c) {
+    m["crd2idx"] = {"COORD SHAPE STRIDE | COORD LAYOUT | COORD SHAPE", 2, 3, [](const Ctx& c) {
+                      // A shape alone has CuTe's compact column-major strides (CuTe DSL crd2idx(coord, shape)).
+                      if (c.args.size() == 2 && !looks_like_layout(c.args[1])) return c.print(make_layout(c.tuple(1))(c.tuple(0)));
                       if (c.args.size() == 2) return c.print(c.layout(1)(c.tuple(0)));
                       IntTuple s = c.tuple(1), d = c.tuple(2);
                       if (!congruent(s, d))

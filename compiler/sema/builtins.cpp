@@ -162,7 +162,7 @@ Value core_range(Evaluator& ev, BuiltinCall& c) {
   Value start = n >= 2 ? ev.resolve_symbol(args[0], at(0)) : Value::integer(0);
   Value stop = ev.resolve_symbol(n >= 2 ? args[1] : args[0], at(n >= 2 ? 1 : 0));
   Value step = n == 3 ? ev.resolve_symbol(args[2], at(2)) : Value::integer(1);
-  if (c.id() == BuiltinId::Range) return Value::tuple({start, stop, step});
+  if (c.id() != BuiltinId::RangeConstexpr) return Value::tuple({start, stop, step});  // range, cutlass.range: run-time loops
   int64_t a = ev.require_static_int(start, at(0), "range_constexpr's start");
   int64_t b = ev.require_static_int(stop, at(n >= 2 ? 1 : 0), "range_constexpr's stop");
   int64_t s = ev.require_static_int(step, at(2), "range_constexpr's step");
@@ -190,7 +190,7 @@ Value core_len(Evaluator& ev, BuiltinCall& c) {
 
 /// min(a, b, ...) and max(a, b, ...), or of one tuple: static values fold, run-time ones become Min/Max.
 Value core_min_max(Evaluator& ev, BuiltinCall& c) {
-  const bool is_min = c.id() == BuiltinId::Min;
+  const bool is_min = c.id() == BuiltinId::Min || c.id() == BuiltinId::CutlassMin;
   std::vector<Value> args = c.rest;
   auto at = [&](size_t i) { return arg_range_of(c.site, i); };
   if (args.size() == 1 && args[0].kind() == Value::Kind::Tuple) args = args[0].elts();

@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "parse/parse.h"
+#include "sema/compat_ops.h"
 #include "sema/name_check.h"
 #include "sema/evaluator.h"
 
@@ -617,6 +618,7 @@ void Evaluator::check_kernel_annotations(const KernelCall& kc) {
       continue;
     }
     if (ann.kind() == Value::Kind::TensorSpec) check_tensor_argument(*this, kc, i, *ann.spec(), unified);
+    else check_annotated_argument(*this, kc.fn->module, def->name, p, a, kc.range);  // cute.Layout, cute.Shape, ...
   }
 }
 

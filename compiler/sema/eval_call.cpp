@@ -4,6 +4,7 @@
 // convert, and builtins dispatch to builtins.cpp.
 #include <algorithm>
 
+#include "sema/compat_ops.h"
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -146,6 +147,9 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
       frames_.pop_back();
     }
     Value v = *bound[i];
+    // A parameter annotated with a CuTe DSL type name (cute.Layout, cute.Tensor, ...) checks its argument.
+    if (p.annotation)
+      check_annotated_argument(*this, fn.module, def->name, p, v, i < npos && i < site.args.size() ? site.args[i]->range : site.range);
     // Parameters get their own locals so assignments inside cannot reach the caller's.
     if (v.kind() == Value::Kind::Dyn && fn_) v = materialize(v, p.name, p.range);
     f.env[p.name] = Binding{v, "", p.range};

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "sema/compat_ops.h"
 #include "sema/evaluator.h"
 #include "sema/registry.h"
 #include "sema/statement_names.h"
@@ -277,6 +278,9 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
       abort_entry();
     }
     case Value::Kind::Tensor: return tensor_attribute(base, a.attr, a.range);
+    case Value::Kind::Builtin:
+      if (auto member = enum_member(base, a.attr)) return *member;  // utils.LayoutEnum.ROW_MAJOR
+      break;
     case Value::Kind::Type:
       if (a.attr == "width") return Value::integer(ir::bit_width(base.type()));
       break;

@@ -631,7 +631,8 @@ Flow Evaluator::exec_for(const ast::For& s) {
   bool is_range_call = false, is_constexpr_range = false;
   if (call) {
     Value callee = eval(*call->func);
-    is_range_call = callee.kind() == Value::Kind::Builtin && callee.builtin() == BuiltinId::Range;
+    is_range_call = callee.kind() == Value::Kind::Builtin &&
+                    (callee.builtin() == BuiltinId::Range || callee.builtin() == BuiltinId::CutlassRange);
     is_constexpr_range = callee.kind() == Value::Kind::Builtin && callee.builtin() == BuiltinId::RangeConstexpr;
   }
   if (!s.orelse.empty()) fail(diag::Kind::UnsupportedOperation, s.range, "for ... else is not supported in tileslc");
@@ -680,6 +681,7 @@ Flow Evaluator::exec_for(const ast::For& s) {
   auto step_e = step_v ? ir::int_const(step_v, t) : to_expr_as(step, t, call->range);
   const std::string var = new_local(target->id, t);
   auto stmt = ir::for_(s.range, var, t, begin, end, step_e, step_v > 0 ? 1 : step_v < 0 ? -1 : 0);
+  if (parts.size() == 4) stmt->as<ir::For>().unroll_factor = parts[3].i();  // cutlass.range(unroll=, unroll_full=)
   Env before = scope();
   scope()[target->id] = Binding{Value::dyn(ir::var_ref(var, t), s.target->range), "", s.target->range, f.dyn_depth + 1};
   run_loop_body(stmt, before, [&] { exec_body(s.body); });

@@ -5,6 +5,7 @@
 // the static part of every stride folded in. Global-memory offsets are Int64,
 // so tensors over 2^31 elements never wrap. A coordinate with None modes
 // slices (CuTe's slice): the result keeps the None modes and moves the origin.
+#include "sema/compat_ops.h"
 #include "sema/evaluator.h"
 #include "sema/registry.h"
 
@@ -97,10 +98,11 @@ Value Evaluator::tensor_attribute(const Value& tv, const std::string& attr, sour
   }
   if (attr == "element_type" || attr == "dtype") return Value::scalar_type(t.dtype);
   if (attr == "rank") return Value::integer(static_cast<int64_t>(t.layout.rank()));
+  if (auto v = compat_tensor_attribute(tv, attr)) return *v;  // .type, .memspace
   if (const BuiltinInfo* m = find_method(Value::Kind::Tensor, attr)) {
     return Value::method(m->id, tv);
   }
-  std::string available = "shape, stride, layout, element_type, rank";
+  std::string available = "shape, stride, layout, element_type, rank, type, memspace";
   for (const auto& m : method_names(Value::Kind::Tensor)) available += ", " + m;  // builtins.def's Tensor rows
   fail(diag::Kind::NoSuchAttribute, r, "tensor has no attribute '" + attr + "' (available: " + available + ")");
 }

@@ -321,6 +321,8 @@ std::string repr(const Value& v) {
     case Value::Kind::Dyn: return std::string("<run-time ") + ir::type_name(v.type()) + ">";
     case Value::Kind::Tensor: {
       static const char* spaces[] = {"", "smem ", "rmem ", "coord "};
+      if (v.tensor()->iterator)  // CuTe's Pointer (Tensor.iterator)
+        return std::string("Pointer[") + spaces[static_cast<int>(v.tensor()->space)] + ir::type_name(v.tensor()->dtype) + "]";
       const auto& sh = v.tensor()->layout.shape;
       std::string dims;
       bool flat = sh.is_tuple();
@@ -361,6 +363,7 @@ std::string repr(const Value& v) {
     case Value::Kind::Marker:
       if (v.elts().size() == 2)  // LdMatrix8x8x16bOp(transpose, num_matrices)
         return v.s() + "(transpose=" + (v.elts()[0].i() ? "True" : "False") + ", num_matrices=" + std::to_string(v.elts()[1].i()) + ")";
+      if (v.s().find('.') != std::string::npos) return v.s();  // an enum member: LayoutEnum.ROW_MAJOR
       return v.s() + "()";
     case Value::Kind::ComposedLayout:
       return v.composed().layout.shape.is_leaf() && v.composed().layout.shape.value().is_constant(0) ? v.composed().swizzle.to_string()

@@ -251,10 +251,14 @@ Value mma_make_fragment_C(Evaluator& ev, BuiltinCall& c) { return make_fragment(
 // ---- cp.async (PTX ISA, "cp.async", "cp.async.commit_group", "cp.async.wait_group")
 
 Value mma_copy_g2s_op(Evaluator& ev, BuiltinCall& c) {
-  // CuTe DSL: cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS); tileslc has no cache modes.
-  if (c.has(0)) {
-    auto& d = ev.error(diag::Kind::UnsupportedOperation, c.range(0), c.name() + "() has no cache modes here, found cache_mode=" + repr(c[0]));
-    d.note("cp.async caches 16-byte copies in L2 only (.cg) and smaller ones in L1 too (.ca)");
+  // CuTe DSL: cpasync.CopyG2SOp(cache_mode=LoadCacheMode.ALWAYS). tileslc picks the mode by the
+  // copy's width (16 bytes: .cg, GLOBAL; 4 and 8: .ca, ALWAYS, the only one PTX allows), so
+  // those two are accepted as what they ask for; the others are not here.
+  const bool width_picked = c[0].kind() == Value::Kind::Marker && c[0].builtin() == BuiltinId::LoadCacheMode &&
+                            (c[0].s() == "LoadCacheMode.GLOBAL" || c[0].s() == "LoadCacheMode.ALWAYS");
+  if (c.has(0) && !width_picked) {
+    auto& d = ev.error(diag::Kind::UnsupportedOperation, c.range(0), c.name() + "() takes cache_mode=LoadCacheMode.GLOBAL or ALWAYS here, found cache_mode=" + repr(c[0]));
+    d.note("cp.async caches 16-byte copies in L2 only (.cg) and smaller ones in L1 too (.ca): the copy's width picks the mode");
     d.help("leave cache_mode out");
     ev.abort_entry();
   }

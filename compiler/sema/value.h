@@ -58,6 +58,7 @@ struct TensorValue {
   int host_index = -1;                 ///< host: index of the HostParam
   int64_t align_bytes = 0;             ///< alignment of ptr, in bytes
   std::optional<layout::Swizzle> swizzle;  ///< smem: applied to the element offset from ptr (CuTe's composed layout)
+  bool iterator = false;               ///< CuTe's Pointer (Tensor.iterator): the origin alone, layout 1:0; make_tensor lays it out
 };
 
 /// A copy atom (CuTe DSL make_copy_atom): the universal copy moves
