@@ -54,6 +54,9 @@ def stdlib_modules():
         module = ".".join(rel)
         module = "cute" + module[len("tileslc.cute"):] if module.startswith("tileslc.cute") else "cutlass" + module[len("tileslc"):]
         out[module] = open(path).read()
+    # Python's standard-library modules the stdlib provides (math.tpy): their rows are named "math.ceil".
+    for path in glob.glob(os.path.join(root, "*.tpy")):
+        out[os.path.basename(path)[: -len(".tpy")]] = open(path).read()
     return out
 
 

@@ -162,7 +162,11 @@ Value core_range(Evaluator& ev, BuiltinCall& c) {
   Value start = n >= 2 ? ev.resolve_symbol(args[0], at(0)) : Value::integer(0);
   Value stop = ev.resolve_symbol(n >= 2 ? args[1] : args[0], at(n >= 2 ? 1 : 0));
   Value step = n == 3 ? ev.resolve_symbol(args[2], at(2)) : Value::integer(1);
-  if (c.id() != BuiltinId::RangeConstexpr) return Value::tuple({start, stop, step});  // range, cutlass.range: run-time loops
+  // A range object: (start, stop, step) as a Slice, which a run-time `for` loops over and
+  // Evaluator::iterate expands while compiling (comprehensions, list(range(n)), module-level loops).
+  if (c.id() == BuiltinId::Range)
+    return payload::Slice{std::make_shared<const std::vector<Value>>(std::vector<Value>{start, stop, step})};
+  if (c.id() != BuiltinId::RangeConstexpr) return Value::tuple({start, stop, step});  // cutlass.range: a run-time loop
   int64_t a = ev.require_static_int(start, at(0), "range_constexpr's start");
   int64_t b = ev.require_static_int(stop, at(n >= 2 ? 1 : 0), "range_constexpr's stop");
   int64_t s = ev.require_static_int(step, at(2), "range_constexpr's step");
@@ -185,7 +189,9 @@ Value core_len(Evaluator& ev, BuiltinCall& c) {
   if (x.kind() == Value::Kind::Tuple) return Value::integer(static_cast<int64_t>(x.elts().size()));
   if (x.kind() == Value::Kind::Str) return Value::integer(static_cast<int64_t>(x.s().size()));
   if (x.kind() == Value::Kind::Tensor) return Value::integer(static_cast<int64_t>(x.tensor()->layout.rank()));
-  ev.fail(diag::Kind::TypeMismatch, c.range(0), "len() needs a tuple or string, found " + describe(x));
+  if (x.kind() == Value::Kind::Dict) return Value::integer(static_cast<int64_t>(x.dict_items().size()));
+  if (x.kind() == Value::Kind::Slice) return Value::integer(static_cast<int64_t>(ev.iterate(x, c.range(0), "len()").size()));
+  ev.fail(diag::Kind::TypeMismatch, c.range(0), "len() needs a tuple, list, dict or string, found " + describe(x));
 }
 
 /// min(a, b, ...) and max(a, b, ...), or of one tuple: static values fold, run-time ones become Min/Max.
@@ -193,7 +199,9 @@ Value core_min_max(Evaluator& ev, BuiltinCall& c) {
   const bool is_min = c.id() == BuiltinId::Min || c.id() == BuiltinId::CutlassMin;
   std::vector<Value> args = c.rest;
   auto at = [&](size_t i) { return arg_range_of(c.site, i); };
-  if (args.size() == 1 && args[0].kind() == Value::Kind::Tuple) args = args[0].elts();
+  if (args.size() == 1 && (args[0].kind() == Value::Kind::Tuple || args[0].kind() == Value::Kind::Dict ||
+                           args[0].kind() == Value::Kind::Slice))
+    args = ev.iterate(args[0], at(0), c.name() + "()");
   else if (args.size() == 1)  // Python: min(x) iterates x; a number is not iterable
     ev.fail(diag::Kind::TypeMismatch, at(0), c.name() + "() of one argument needs a tuple, found " + describe(args[0]));
   if (args.empty()) ev.fail(diag::Kind::WrongArity, c.site.range, c.name() + "() needs at least one argument");
@@ -243,7 +251,10 @@ Value core_print(Evaluator& ev, BuiltinCall& c) {
   std::string out;
   for (size_t i = 0; i < c.rest.size(); ++i) {
     out += i ? sep : "";
-    out += c.rest[i].kind() == Value::Kind::Str ? c.rest[i].s() : repr(c.rest[i]);
+    // print() writes str(x): a string as itself, an exception as its message; other values as repr() does.
+    const Value& x = c.rest[i];
+    const bool exception = x.kind() == Value::Kind::Builtin && x.self() && is_exception_class(x.builtin());
+    out += x.kind() == Value::Kind::Str ? x.s() : exception ? ev.format_value(x, 's', "", c.rest_ranges[i]) : repr(x);
   }
   std::cout << out << end;
   return Value::none();
@@ -280,8 +291,6 @@ Value core_not_callable(Evaluator& ev, BuiltinCall& c) {
       ev.fail(diag::Kind::NotCallable, r, "cute.Tensor is a type for annotations: cute.Tensor[cutlass.Float32, (N,)]");
     case BuiltinId::ConstexprMarker:
       ev.fail(diag::Kind::NotCallable, r, "cutlass.Constexpr is an annotation for parameters, not a function");
-    case BuiltinId::Isinstance:
-      ev.fail(diag::Kind::UnsupportedOperation, r, "isinstance() is not supported yet");
     default:  // cute.kernel, cute.jit
       ev.fail(diag::Kind::NotCallable, r, "cute.kernel and cute.jit are decorators; write @cute.kernel above a def");
   }
@@ -426,14 +435,11 @@ Value core_fma(Evaluator& ev, BuiltinCall& c) {
 /// order they are written.
 Value core_launch(Evaluator& ev, BuiltinCall& c) {
   const auto& params = c.info.params;
+  // The keywords given, written or unpacked from a dict (`.launch(**config)`).
   Kwargs kwargs;
-  for (const auto& k : c.site.keywords) {
-    size_t i = 0;
-    while (i < params.size() && params[i].name != k.name) ++i;
-    if (i < params.size()) kwargs.emplace_back(k.name, c[i]);
-    for (const auto& [name, v] : c.extra)
-      if (name == k.name) kwargs.emplace_back(name, v);
-  }
+  for (size_t i = 0; i < params.size(); ++i)
+    if (c.given(i)) kwargs.emplace_back(params[i].name, c[i]);
+  for (const auto& [name, v] : c.extra) kwargs.emplace_back(name, v);
   ev.launch(*c.self().kcall(), std::move(kwargs), c.site);
   return Value::none();
 }

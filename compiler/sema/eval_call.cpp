@@ -12,9 +12,28 @@ namespace tileslc::sema {
 Value Evaluator::eval_call(const ast::Call& c) {
   Value callee = eval(*c.func);
   std::vector<Value> args;
-  for (const auto& a : c.args) args.push_back(eval(*a));
+  for (const auto& a : c.args) {
+    if (const auto* st = a->as<ast::Starred>()) {  // f(*xs): the static iterable's elements
+      for (auto& x : iterate(eval(*st->value), st->value->range, "a star-argument (*args)")) args.push_back(std::move(x));
+      continue;
+    }
+    args.push_back(eval(*a));
+  }
   std::vector<std::pair<std::string, Value>> kwargs;
-  for (const auto& k : c.keywords) kwargs.emplace_back(k.name, eval(*k.value));
+  for (const auto& k : c.keywords) {
+    if (!k.name.empty()) {
+      kwargs.emplace_back(k.name, eval(*k.value));
+      continue;
+    }
+    Value d = eval(*k.value);  // f(**kw): a dict with string keys
+    if (d.kind() != Value::Kind::Dict)
+      fail(diag::Kind::TypeMismatch, k.value->range, "'**' in a call needs a dict, found " + describe(d));
+    for (const auto& [key, v] : d.dict_items()) {
+      if (key.kind() != Value::Kind::Str)
+        fail(diag::Kind::TypeMismatch, k.value->range, "keywords must be strings, found " + describe(key));
+      kwargs.emplace_back(key.s(), v);
+    }
+  }
   return call_value(callee, std::move(args), std::move(kwargs), c);
 }
 
@@ -57,7 +76,22 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
       if (!fn_) fail(diag::Kind::NotStatic, site.range, "typed run-time values cannot be created at module level");
       return Value::dyn(to_expr_as(a, callee.type(), site.range), site.range);
     }
-    case Value::Kind::Builtin: return call_builtin(callee, args, kwargs, site);
+    case Value::Kind::Builtin:
+      if (callee.builtin() == BuiltinId::PyPartial && callee.self()) {
+        // functools.partial(func, *args, **kwargs)(...): func with the stored arguments first.
+        const auto& parts = callee.self()->elts();
+        std::vector<Value> all = parts[1].elts();
+        all.insert(all.end(), args.begin(), args.end());
+        std::vector<std::pair<std::string, Value>> kw;
+        for (const auto& [k, v] : parts[2].dict_items()) kw.emplace_back(k.s(), v);
+        for (auto& [k, v] : kwargs) {
+          auto it = std::find_if(kw.begin(), kw.end(), [&](const auto& e) { return e.first == k; });
+          if (it != kw.end()) it->second = v;
+          else kw.emplace_back(k, v);
+        }
+        return call_value(parts[0], std::move(all), std::move(kw), site);
+      }
+      return call_builtin(callee, args, kwargs, site);
     case Value::Kind::Module:
       if (is_opaque(callee)) return opaque_call(callee, site.range);
       break;
@@ -82,59 +116,81 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
 Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
                              std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site) {
   const auto* def = fn.def;
+  const std::vector<ast::Param>& params = def ? def->params : fn.lambda->params;
+  const std::string name = fn.name();
+  const source::SourceRange declared = def ? def->name_range : fn.lambda->range;
   // Recursion is allowed when static arguments bound it (metaprogramming);
   // the inlining depth limit stops the rest.
   if (inline_stack_.size() >= 64) {
-    bool recursive = std::find(inline_stack_.begin(), inline_stack_.end(), def) != inline_stack_.end();
+    bool recursive = def && std::find(inline_stack_.begin(), inline_stack_.end(), def) != inline_stack_.end();
     auto& diag = error(recursive ? diag::Kind::Recursion : diag::Kind::InlineTooDeep, site.range,
-                       recursive ? "recursive call to '" + def->name + "' does not terminate while compiling"
+                       recursive ? "recursive call to '" + name + "' does not terminate while compiling"
                                  : "helper calls nested more than 64 deep");
-    diag.label(def->name_range, "'" + def->name + "' declared here");
+    diag.label(declared, "'" + name + "' declared here");
     if (recursive)
       diag.note("helpers are inlined while compiling; a recursion must end on a static condition within 64 calls");
     abort_entry();
   }
   count_step(site.range);
-  check_def_supported(*def, site.range);
+  if (def) check_def_supported(*def, site.range);
   Frame f;
   f.module = fn.module;
   f.def = def;
   f.call_site = site.range;
-  // Bind parameters: positional, then keywords, then defaults (evaluated in
-  // the defining module, like Python at def time).
-  std::vector<std::optional<Value>> bound(def->params.size());
+  if (fn.closure) f.env = *fn.closure;
+  // Bind parameters as Python does: positional ones, the rest of the positional arguments to
+  // *args, keywords by name (the unknown ones to **kwargs), then defaults (evaluated in the
+  // defining module, like Python at def time).
+  std::vector<std::optional<Value>> bound(params.size());
+  std::optional<size_t> var_positional, var_keyword;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i].var_positional) var_positional = i;
+    if (params[i].var_keyword) var_keyword = i;
+  }
   size_t npos = 0;
-  for (size_t i = 0; i < def->params.size() && npos < args.size(); ++i) {
-    if (def->params[i].keyword_only) break;
+  for (size_t i = 0; i < params.size() && npos < args.size(); ++i) {
+    if (params[i].keyword_only || params[i].var_positional || params[i].var_keyword) break;
     bound[i] = args[npos++];
+  }
+  if (var_positional) {
+    bound[*var_positional] = Value::tuple(std::vector<Value>(args.begin() + static_cast<std::ptrdiff_t>(npos), args.end()));
+    npos = args.size();
   }
   if (npos < args.size()) {
     auto& d = error(diag::Kind::WrongArity, site.range,
-                    "'" + def->name + "' takes " + std::to_string(npos) + " positional argument" + (npos == 1 ? "" : "s") +
+                    "'" + name + "' takes " + std::to_string(npos) + " positional argument" + (npos == 1 ? "" : "s") +
                         " but " + std::to_string(args.size()) + " were given");
-    d.label(def->name_range, "'" + def->name + "' declared here");
+    d.label(declared, "'" + name + "' declared here");
     abort_entry();
   }
-  for (auto& [name, v] : kwargs) {
+  Value extra_kw = Value::dict();
+  for (auto& [kw, v] : kwargs) {
     size_t i = 0;
-    while (i < def->params.size() && def->params[i].name != name) ++i;
-    if (i == def->params.size()) {
-      auto& d = error(diag::Kind::UnknownKeyword, site.range, "'" + def->name + "' has no parameter named '" + name + "'");
-      d.label(def->name_range, "'" + def->name + "' declared here");
+    while (i < params.size() &&
+           (params[i].name != kw || params[i].var_positional || params[i].var_keyword || params[i].positional_only))
+      ++i;
+    if (i == params.size()) {
+      if (var_keyword) {
+        extra_kw.dict_items().emplace_back(Value::str(kw), v);
+        continue;
+      }
+      auto& d = error(diag::Kind::UnknownKeyword, site.range, "'" + name + "' has no parameter named '" + kw + "'");
+      d.label(declared, "'" + name + "' declared here");
       abort_entry();
     }
-    if (bound[i]) fail(diag::Kind::WrongArity, site.range, "'" + def->name + "' got multiple values for '" + name + "'");
+    if (bound[i]) fail(diag::Kind::WrongArity, site.range, "'" + name + "' got multiple values for '" + kw + "'");
     bound[i] = v;
   }
+  if (var_keyword) bound[*var_keyword] = extra_kw;
   frames_.push_back(&f);
   struct Pop { Evaluator& ev; ~Pop() { ev.frames_.pop_back(); ev.inline_stack_.pop_back(); } } pop{*this};
   inline_stack_.push_back(def);
-  for (size_t i = 0; i < def->params.size(); ++i) {
-    const auto& p = def->params[i];
+  for (size_t i = 0; i < params.size(); ++i) {
+    const auto& p = params[i];
     if (!bound[i]) {
       if (!p.default_value) {
         frames_.pop_back();
-        auto& d = error(diag::Kind::WrongArity, site.range, "'" + def->name + "' is missing argument '" + p.name + "'");
+        auto& d = error(diag::Kind::WrongArity, site.range, "'" + name + "' is missing argument '" + p.name + "'");
         d.label(p.range, "parameter declared here");
         frames_.push_back(&f);
         abort_entry();
@@ -142,6 +198,7 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
       Frame df;
       df.module = fn.module;
       df.is_module = false;
+      if (fn.closure) df.env = *fn.closure;
       frames_.push_back(&df);
       bound[i] = eval(*p.default_value);
       frames_.pop_back();
@@ -154,6 +211,7 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
     if (v.kind() == Value::Kind::Dyn && fn_) v = materialize(v, p.name, p.range);
     f.env[p.name] = Binding{v, "", p.range};
   }
+  if (fn.lambda) return eval(*fn.lambda->body);
   exec_body(def->body);
   return f.return_value;
 }

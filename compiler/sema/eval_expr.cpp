@@ -17,8 +17,6 @@ using ir::ScalarType;
 
 namespace {
 
-const char* const kPythonBuiltins[] = {"range", "len", "min", "max", "abs", "print", "int", "float", "bool", "isinstance"};
-
 /// Levenshtein distance, for did-you-mean suggestions.
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -118,14 +116,11 @@ Value Evaluator::eval(const ast::Expr& e) {
     case K::BoolLit: return Value::boolean(e.as<ast::BoolLit>()->value);
     case K::NoneLit: return Value::none();
     case K::EllipsisLit: return payload::Ellipsis{};
-    case K::Tuple: case K::List: {
-      const auto& elts = e.kind == K::Tuple ? e.as<ast::Tuple>()->elts : e.as<ast::List>()->elts;
-      std::vector<Value> vs;
-      for (const auto& x : elts) vs.push_back(eval(*x));
-      return Value::tuple(std::move(vs));
-    }
-    case K::Dict:
-      fail(diag::Kind::UnsupportedOperation, e.range, "dict values are not supported in tileslc yet");
+    case K::Tuple: case K::List: case K::Set: return eval_display(e);
+    case K::Dict: return eval_dict(*e.as<ast::Dict>());
+    case K::Comp: return eval_comp(*e.as<ast::Comp>());
+    case K::Lambda: return eval_lambda(*e.as<ast::Lambda>());
+    case K::JoinedStr: return eval_fstring(*e.as<ast::JoinedStr>());
     case K::Attribute: return eval_attribute(*e.as<ast::Attribute>());
     case K::Subscript: return eval_subscript(*e.as<ast::Subscript>());
     case K::Slice: {
@@ -134,7 +129,7 @@ Value Evaluator::eval(const ast::Expr& e) {
       for (const auto* p : {s->lower.get(), s->upper.get(), s->step.get()}) parts.push_back(p ? eval(*p) : Value::none());
       return payload::Slice{std::make_shared<const std::vector<Value>>(std::move(parts))};
     }
-    case K::Call: check_call_supported(*e.as<ast::Call>()); return eval_call(*e.as<ast::Call>());
+    case K::Call: return eval_call(*e.as<ast::Call>());
     case K::BinOp: {
       const auto* b = e.as<ast::BinOp>();
       Value l = eval(*b->lhs);
@@ -167,26 +162,22 @@ Value Evaluator::eval(const ast::Expr& e) {
       return result;
     }
     case K::IfExp: return eval_ifexp(*e.as<ast::IfExp>());
-    case K::Starred: case K::Set: case K::Lambda: case K::Comp: case K::NamedExpr: case K::Yield: case K::Await:
-    case K::JoinedStr: case K::FormattedValue: reject_unsupported(e);
+    case K::Starred: case K::NamedExpr: case K::Yield: case K::Await: case K::FormattedValue: reject_unsupported(e);
   }
   fail(diag::Kind::UnsupportedOperation, e.range, "unsupported expression");
 }
 
 namespace {
 
-bool is_python_builtin(const std::string& id) {
-  for (const char* b : kPythonBuiltins)
-    if (id == b) return true;
-  return false;
-}
+bool is_python_builtin(const std::string& id) { return find_python_builtin(id) != nullptr; }
 
 /// E0301 for `n`, with the closest name visible here as a did-you-mean.
 void report_undefined(Evaluator& ev, const ast::Name& n) {
   std::vector<std::string> candidates;
   for (const auto& [k, _] : ev.scope()) candidates.push_back(k);
   for (const auto& [k, _] : ev.frame().module->globals) candidates.push_back(k);
-  for (const char* b : kPythonBuiltins) candidates.push_back(b);
+  for (const auto& info : builtin_table())
+    if (find_python_builtin(info.name) == &info) candidates.push_back(info.name);
   auto& d = ev.error(diag::Kind::UndefinedName, n.range, "name '" + n.id + "' is not defined");
   std::string best = closest_name(n.id, candidates);
   if (!best.empty()) d.help("did you mean '" + best + "'?");
@@ -239,8 +230,7 @@ Value Evaluator::eval_name(const ast::Name& n) {
     if (it->second.value.kind() == Value::Kind::Undef) abort_entry();
     return it->second.value;
   }
-  for (const char* b : kPythonBuiltins)
-    if (n.id == b) return builtins_module()->globals.at(b).value;
+  if (const BuiltinInfo* b = find_python_builtin(n.id)) return Value::make_builtin(b->id);
   report_undefined(*this, n);
   report_undefined_in_statement(*this, n);
   abort_entry();
@@ -252,56 +242,67 @@ Value bound_method(BuiltinId id, const Value& self) { return Value::method(id, s
 
 }  // namespace
 
-Value Evaluator::eval_attribute(const ast::Attribute& a) {
-  Value base = eval(*a.value);
+std::optional<Value> Evaluator::find_attribute(const Value& base, const std::string& attr, source::SourceRange r) {
   // Methods come from the registry (builtins.def's TILESLC_METHOD rows).
-  if (const BuiltinInfo* m = find_method(base.kind(), a.attr)) return bound_method(m->id, base);
+  if (const BuiltinInfo* m = find_method(base.kind(), attr)) return bound_method(m->id, base);
   switch (base.kind()) {
     case Value::Kind::Module: {
-      if (is_opaque(base)) return opaque_attribute(base, a.attr);
+      if (is_opaque(base)) return opaque_attribute(base, attr);
       auto& g = base.module()->globals;
-      if (auto it = g.find(a.attr); it != g.end()) return it->second.value;
-      std::vector<std::string> candidates;
-      for (const auto& [k, _] : g) candidates.push_back(k);
-      auto& d = error(diag::Kind::NoSuchAttribute, a.attr_range,
-                      "module '" + base.module()->name + "' has no attribute '" + a.attr + "'");
-      std::string best = closest_name(a.attr, candidates);
-      if (!best.empty()) d.help("did you mean '" + best + "'?");
-      // A user's tileslc.tpy (or tileslc/ folder) beside the input is found before the stdlib, as in Python.
-      const std::string& mod = base.module()->name;
-      if ((mod == "tileslc" || mod.rfind("tileslc.", 0) == 0) && base.module()->file != source::kNoFile) {
-        const std::string path = sm_.file(base.module()->file).path();
-        if (path.rfind(opts_.stdlib_dir, 0) != 0)
-          d.note("module '" + mod + "' was loaded from " + path + ", which hides tileslc's stdlib (" + opts_.stdlib_dir +
-                 "): rename that file");
-      }
-      abort_entry();
-    }
-    case Value::Kind::Tensor: return tensor_attribute(base, a.attr, a.range);
-    case Value::Kind::Builtin:
-      if (auto member = enum_member(base, a.attr)) return *member;  // utils.LayoutEnum.ROW_MAJOR
+      if (auto it = g.find(attr); it != g.end()) return it->second.value;
       break;
+    }
+    case Value::Kind::Tensor: return tensor_attribute(base, attr, r);
     case Value::Kind::Type:
-      if (a.attr == "width") return Value::integer(ir::bit_width(base.type()));
+      if (attr == "width") return Value::integer(ir::bit_width(base.type()));
       break;
     case Value::Kind::Dyn:
-      if (a.attr == "dtype") return Value::scalar_type(base.type());
+      if (attr == "dtype") return Value::scalar_type(base.type());
       break;
     case Value::Kind::Layout:
-      if (a.attr == "shape") return from_int_tuple(base.layout().shape, a.range);
-      if (a.attr == "stride") return from_int_tuple(base.layout().stride, a.range);
+      if (attr == "shape") return from_int_tuple(base.layout().shape, r);
+      if (attr == "stride") return from_int_tuple(base.layout().stride, r);
       break;
     case Value::Kind::TensorSSA:
-      if (a.attr == "shape") return from_int_tuple(base.layout().shape, a.range);
-      if (a.attr == "dtype" || a.attr == "element_type") return Value::scalar_type(base.type());
+      if (attr == "shape") return from_int_tuple(base.layout().shape, r);
+      if (attr == "dtype" || attr == "element_type") return Value::scalar_type(base.type());
       break;
     case Value::Kind::TiledCopy:
-      if (a.attr == "tiler_mn") return from_int_tuple(base.tiled_copy()->tiler, a.range);
-      if (a.attr == "layout_tv_tiled") {
-        return Value::of(base.tiled_copy()->tv);
-      }
+      if (attr == "tiler_mn") return from_int_tuple(base.tiled_copy()->tiler, r);
+      if (attr == "layout_tv_tiled") return Value::of(base.tiled_copy()->tv);
+      break;
+    case Value::Kind::Builtin:
+      if (auto member = enum_member(base, attr)) return *member;  // utils.LayoutEnum.ROW_MAJOR
+      // An exception's arguments (`except ValueError as e: e.args`).
+      if (attr == "args" && base.self() && base.self()->kind() == Value::Kind::Tuple &&
+          find_python_builtin(builtin_info(base.builtin()).name) == &builtin_info(base.builtin()))
+        return *base.self();
       break;
     default: break;
+  }
+  return std::nullopt;
+}
+
+Value Evaluator::eval_attribute(const ast::Attribute& a) {
+  Value base = eval(*a.value);
+  if (auto v = find_attribute(base, a.attr, a.range)) return *v;
+  if (base.kind() == Value::Kind::Module) {
+    auto& g = base.module()->globals;
+    std::vector<std::string> candidates;
+    for (const auto& [k, _] : g) candidates.push_back(k);
+    auto& d = error(diag::Kind::NoSuchAttribute, a.attr_range,
+                    "module '" + base.module()->name + "' has no attribute '" + a.attr + "'");
+    std::string best = closest_name(a.attr, candidates);
+    if (!best.empty()) d.help("did you mean '" + best + "'?");
+    // A user's tileslc.tpy (or tileslc/ folder) beside the input is found before the stdlib, as in Python.
+    const std::string& mod = base.module()->name;
+    if ((mod == "tileslc" || mod.rfind("tileslc.", 0) == 0) && base.module()->file != source::kNoFile) {
+      const std::string path = sm_.file(base.module()->file).path();
+      if (path.rfind(opts_.stdlib_dir, 0) != 0)
+        d.note("module '" + mod + "' was loaded from " + path + ", which hides tileslc's stdlib (" + opts_.stdlib_dir +
+               "): rename that file");
+    }
+    abort_entry();
   }
   auto& d = error(diag::Kind::NoSuchAttribute, a.attr_range, describe(base) + " has no attribute '" + a.attr + "'");
   std::string best = closest_name(a.attr, method_names(base.kind()));
@@ -405,6 +406,10 @@ Value Evaluator::eval_subscript(const ast::Subscript& s) {
   Value idx = eval(*s.index);
   if (base.kind() == Value::Kind::Tensor) return tensor_load(base, idx, s.range);
   if (base.kind() == Value::Kind::Tuple || base.kind() == Value::Kind::Str) return index_sequence(*this, base, idx, s);
+  if (base.kind() == Value::Kind::Dict) {
+    if (const Value* v = dict_find(base, idx, s.index->range)) return *v;
+    fail(diag::Kind::IndexOutOfRange, s.index->range, "KeyError: " + format_value(idx, 'r', "", s.index->range) + " is not in the dict");
+  }
   fail(diag::Kind::NotSubscriptable, s.value->range, describe(base) + " cannot be indexed");
 }
 
@@ -419,7 +424,7 @@ std::optional<Value> sequence_binop(Evaluator& ev, B op, const Value& l, const V
       ev.fail(diag::Kind::EvaluationTooLarge, range, "static tuple of more than 65536 elements");
     auto xs = l.elts();
     xs.insert(xs.end(), r.elts().begin(), r.elts().end());
-    return Value::tuple(std::move(xs));
+    return l.is_list() && r.is_list() ? Value::list(std::move(xs)) : Value::tuple(std::move(xs));
   }
   if (l.kind() == Value::Kind::Tuple && r.kind() == Value::Kind::Int && op == B::Mul) {
     if (r.i() > 0 && static_cast<int64_t>(l.elts().size()) * r.i() > (int64_t{1} << 16))
@@ -427,7 +432,7 @@ std::optional<Value> sequence_binop(Evaluator& ev, B op, const Value& l, const V
               "static tuple of " + std::to_string(static_cast<int64_t>(l.elts().size()) * r.i()) + " elements is over the limit of 65536");
     std::vector<Value> xs;
     for (int64_t k = 0; k < r.i(); ++k) xs.insert(xs.end(), l.elts().begin(), l.elts().end());
-    return Value::tuple(std::move(xs));
+    return l.is_list() ? Value::list(std::move(xs)) : Value::tuple(std::move(xs));
   }
   if (l.kind() == Value::Kind::Str && r.kind() == Value::Kind::Str && op == B::Add) return Value::str(l.s() + r.s());
   return std::nullopt;
@@ -645,10 +650,15 @@ Value Evaluator::eval_compare(ast::CmpOpKind op, Value l, Value r, source::Sourc
     bool same = static_equal(l, r);
     return Value::boolean(op == C::Is ? same : !same);
   }
+  if ((op == C::In || op == C::NotIn) && r.kind() == Value::Kind::Str && l.kind() == Value::Kind::Str)
+    return Value::boolean((r.s().find(l.s()) != std::string::npos) == (op == C::In));
+  if ((op == C::In || op == C::NotIn) && r.kind() == Value::Kind::Dict)
+    return Value::boolean((dict_find(r, l, range) != nullptr) == (op == C::In));
   if (op == C::In || op == C::NotIn) {
-    if (r.kind() != Value::Kind::Tuple) fail(diag::Kind::UnsupportedOperation, range, "'in' needs a static tuple on the right");
+    if (r.kind() != Value::Kind::Tuple && r.kind() != Value::Kind::Slice)
+      fail(diag::Kind::UnsupportedOperation, range, "'in' needs a static tuple, list, dict or string on the right");
     bool found = false;
-    for (const auto& x : r.elts()) found = found || static_equal(require_static(l, range, "the left operand of 'in'"), x);
+    for (const auto& x : iterate(r, range, "'in'")) found = found || static_equal(require_static(l, range, "the left operand of 'in'"), x);
     return Value::boolean(op == C::In ? found : !found);
   }
   if (l.is_static() && r.is_static()) {

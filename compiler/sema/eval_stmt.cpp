@@ -171,6 +171,11 @@ Value Evaluator::materialize(const Value& v, const std::string& hint, source::So
     emit(ir::assign(r, name, v.expr()));
     return Value::dyn(ir::var_ref(name, v.type()), v.origin());
   }
+  if (v.is_list()) {  // a list stays one object: its elements are materialized in place
+    auto& items = v.list_items();
+    for (size_t i = 0; i < items.size(); ++i) items[i] = materialize(items[i], hint + "_" + std::to_string(i), r);
+    return v;
+  }
   if (v.kind() == Value::Kind::Tuple) {
     std::vector<Value> xs;
     for (size_t i = 0; i < v.elts().size(); ++i) xs.push_back(materialize(v.elts()[i], hint + "_" + std::to_string(i), r));
@@ -249,21 +254,53 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
   if (const auto* n = target.as<ast::Name>()) return bind_name(n->id, std::move(v), target.range);
   if (target.kind == ast::ExprKind::Tuple || target.kind == ast::ExprKind::List) {
     const auto& elts = target.kind == ast::ExprKind::Tuple ? target.as<ast::Tuple>()->elts : target.as<ast::List>()->elts;
-    for (const auto& e : elts) if (e->kind == ast::ExprKind::Starred) reject_unsupported(*e);
-    if (v.kind() != Value::Kind::Tuple)
+    size_t star = elts.size();
+    for (size_t i = 0; i < elts.size(); ++i)
+      if (elts[i]->kind == ast::ExprKind::Starred) {
+        if (star != elts.size()) fail(diag::Kind::InvalidAssignTarget, elts[i]->range, "multiple starred expressions in assignment");
+        star = i;
+      }
+    if (v.kind() != Value::Kind::Tuple && v.kind() != Value::Kind::Dict && v.kind() != Value::Kind::Str &&
+        v.kind() != Value::Kind::Slice)
       fail(diag::Kind::TypeMismatch, r, "cannot unpack " + describe(v) + " into " + std::to_string(elts.size()) + " names");
-    if (v.elts().size() != elts.size())
-      fail(diag::Kind::WrongArity, target.range, "expected " + std::to_string(elts.size()) + " values to unpack, found " +
-                                                     std::to_string(v.elts().size()));
-    auto vals = v.elts();
-    for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], vals[i], r);
+    auto vals = iterate(v, r, "unpacking");
+    const size_t fixed = elts.size() - (star < elts.size() ? 1 : 0);
+    if (star == elts.size() ? vals.size() != elts.size() : vals.size() < fixed)
+      fail(diag::Kind::WrongArity, target.range, "expected " + std::string(star < elts.size() ? "at least " : "") +
+                                                     std::to_string(fixed) + " values to unpack, found " +
+                                                     std::to_string(vals.size()));
+    if (star == elts.size()) {
+      for (size_t i = 0; i < elts.size(); ++i) assign(*elts[i], vals[i], r);
+      return;
+    }
+    // a, *rest, z = xs: the starred name takes the middle as a list.
+    const size_t tail = elts.size() - star - 1, middle = vals.size() - fixed;
+    for (size_t i = 0; i < star; ++i) assign(*elts[i], vals[i], r);
+    assign(*elts[star]->as<ast::Starred>()->value,
+           Value::list(std::vector<Value>(vals.begin() + static_cast<std::ptrdiff_t>(star),
+                                          vals.begin() + static_cast<std::ptrdiff_t>(star + middle))), r);
+    for (size_t i = 0; i < tail; ++i) assign(*elts[star + 1 + i], vals[star + middle + i], r);
     return;
   }
   if (const auto* s = target.as<ast::Subscript>()) {
     Value base = eval(*s->value);
+    Value idx = eval(*s->index);
+    if (base.is_list()) {  // l[i] = x: the list object changes, every name bound to it sees it
+      auto& items = base.list_items();
+      const int64_t n = static_cast<int64_t>(items.size());
+      int64_t i = require_static_int(resolve_symbol(idx, s->index->range), s->index->range, "a list index");
+      if (i < -n || i >= n)
+        fail(diag::Kind::IndexOutOfRange, s->index->range,
+             "list assignment index " + std::to_string(i) + " is out of range for a list of length " + std::to_string(n));
+      items[static_cast<size_t>(i < 0 ? i + n : i)] = std::move(v);
+      return;
+    }
+    if (base.kind() == Value::Kind::Dict) {
+      dict_set(base, resolve_symbol(idx, s->index->range), std::move(v), s->index->range);
+      return;
+    }
     if (base.kind() != Value::Kind::Tensor)
       fail(diag::Kind::StoreToNonTensor, s->value->range, "cannot store an element into " + describe(base));
-    Value idx = eval(*s->index);
     tensor_store(base, idx, v, target.range);
     return;
   }
@@ -284,25 +321,30 @@ Flow Evaluator::exec_body(const ast::Body& body) {
     // module, restore the evaluator's stacks, poison the names the statement
     // would have bound (their uses abort silently, so one mistake gives one
     // error), and go on to find the next mistake.
-    size_t nframes = frames_.size(), ninline = inline_stack_.size(), nloops = fr.loops.size();
-    FnCtx* fn = fn_;
-    size_t nblocks = fn ? fn->blocks.size() : 0;
-    int depth = fr.dyn_depth;
+    const UnwindPoint point = unwind_point();
     try {
       Flow f = exec(*s);
       if (f != Flow::Normal) return f;
     } catch (const AbortEntry&) {
-      frames_.resize(nframes);
-      inline_stack_.resize(ninline);
-      fn_ = fn;
-      if (fn_) fn_->blocks.resize(nblocks);
-      fr.dyn_depth = depth;
-      fr.loops.resize(nloops);
+      unwind_to(point);
       if (diags_.error_count() >= 100) throw;
-      for (const auto& name : bound_by(*s)) scope()[name] = Binding{Value{}, "", s->range, depth};
+      for (const auto& name : bound_by(*s)) scope()[name] = Binding{Value{}, "", s->range, point.dyn_depth};
     }
   }
   return Flow::Normal;
+}
+
+Evaluator::UnwindPoint Evaluator::unwind_point() {
+  return {frames_.size(), inline_stack_.size(), frame().loops.size(), fn_ ? fn_->blocks.size() : 0, fn_, frame().dyn_depth};
+}
+
+void Evaluator::unwind_to(const UnwindPoint& p) {
+  frames_.resize(p.frames);
+  inline_stack_.resize(p.inlined);
+  fn_ = p.fn;
+  if (fn_) fn_->blocks.resize(p.blocks);
+  frame().dyn_depth = p.dyn_depth;
+  frame().loops.resize(p.loops);
 }
 
 Flow Evaluator::exec(const ast::Stmt& s) {
@@ -326,7 +368,9 @@ Flow Evaluator::exec(const ast::Stmt& s) {
     case K::FunctionDef: exec_function_def(*s.as<ast::FunctionDef>()); break;
     case K::Import: exec_import(*s.as<ast::Import>()); break;
     case K::ImportFrom: exec_import_from(*s.as<ast::ImportFrom>()); break;
-    case K::ClassDef: case K::With: case K::Try: case K::Raise: case K::Global: case K::Nonlocal: case K::Delete:
+    case K::Try: return exec_try(*s.as<ast::Try>());
+    case K::Raise: exec_raise(*s.as<ast::Raise>());
+    case K::ClassDef: case K::With: case K::Global: case K::Nonlocal: case K::Delete:
       reject_unsupported(s);
   }
   return Flow::Normal;
@@ -426,19 +470,33 @@ void Evaluator::exec_function_def(const ast::FunctionDef& d) {
   auto fn = std::make_shared<FunctionValue>();
   fn->def = &d;
   fn->module = frame().module;
+  fn->closure = capture_closure(frame());  // a def inside a function sees that function's names
+  std::vector<const ast::Expr*> user_decorators;
   for (const auto& deco : d.decorators) {
     const ast::Expr* target = deco.get();
     if (const auto* c = deco->as<ast::Call>()) target = c->func.get();
     Value dv = eval(*target);
-    if (is_opaque(dv)) {  // @functools.lru_cache: the function is host-only Python
+    if (is_opaque(dv)) {  // @some_host_module.decorator: the function is host-only Python
       scope()[d.name] = Binding{opaque_decorated(d, dv), "", d.name_range, frame().dyn_depth};
       return;
     }
+    // @functools.lru_cache, @functools.cache, @functools.wraps(f): nothing to do while compiling.
+    if (dv.kind() == Value::Kind::Builtin &&
+        (dv.builtin() == BuiltinId::PyLruCache || dv.builtin() == BuiltinId::PyCache || dv.builtin() == BuiltinId::PyWraps))
+      continue;
     if (dv.kind() == Value::Kind::Builtin && dv.builtin() == BuiltinId::KernelDecorator) fn->kind = FunctionValue::Kind::Kernel;
     else if (dv.kind() == Value::Kind::Builtin && dv.builtin() == BuiltinId::JitDecorator) fn->kind = FunctionValue::Kind::Jit;
-    else fail(diag::Kind::UnsupportedOperation, deco->range, "unknown decorator: only @cute.kernel and @cute.jit are supported");
+    else if (dv.kind() == Value::Kind::Function) user_decorators.push_back(deco.get());  // a Python decorator: applied below
+    else fail(diag::Kind::UnsupportedOperation, deco->range, "unknown decorator: only @cute.kernel, @cute.jit and Python functions are supported");
   }
-  scope()[d.name] = Binding{Value::of(fn), "", d.name_range, frame().dyn_depth};
+  // Python decorators run while compiling, the innermost first: @deco gives deco(f), @deco(args) gives deco(args)(f).
+  Value result = Value::of(fn);
+  for (auto it = user_decorators.rbegin(); it != user_decorators.rend(); ++it) {
+    Value decorator = eval(**it);
+    ast::Call site((*it)->range);
+    result = call_value(decorator, {result}, {}, site);
+  }
+  scope()[d.name] = Binding{result, "", d.name_range, frame().dyn_depth};
 }
 
 void Evaluator::exec_import(const ast::Import& imp) {
@@ -636,8 +694,10 @@ Flow Evaluator::exec_for(const ast::For& s) {
     is_constexpr_range = callee.kind() == Value::Kind::Builtin && callee.builtin() == BuiltinId::RangeConstexpr;
   }
   if (!s.orelse.empty()) fail(diag::Kind::UnsupportedOperation, s.range, "for ... else is not supported in tileslc");
-  if (!is_range_call && (is_constexpr_range || it.kind() == Value::Kind::Tuple)) {
-    const auto& items = it.elts();
+  // At module level (Python run on import) and over dicts and strings, every loop runs while compiling.
+  const bool static_loop = (is_range_call && !fn_) || it.kind() == Value::Kind::Dict || it.kind() == Value::Kind::Str;
+  if (static_loop || (!is_range_call && (is_constexpr_range || it.kind() == Value::Kind::Tuple))) {
+    const auto items = iterate(it, s.iter->range, "a for loop");
     if (items.size() > 4096)
       fail(diag::Kind::UnrollTooLarge, s.iter->range,
            "loop unrolled at compile time has " + std::to_string(items.size()) + " iterations, more than the limit of 4096");

@@ -220,6 +220,7 @@ bool Evaluator::truthy_static(const Value& v, source::SourceRange r) {
     case Value::Kind::Float: return v.f() != 0;
     case Value::Kind::Str: return !v.s().empty();
     case Value::Kind::Tuple: return !v.elts().empty();
+    case Value::Kind::Dict: return !v.dict_items().empty();
     default: return true;
   }
 }
@@ -278,6 +279,7 @@ bool Evaluator::static_equal(const Value& a, const Value& b) {
     case Value::Kind::TensorSpec: return a.spec() == b.spec();
     case Value::Kind::ConstexprSpec: return true;
     case Value::Kind::Slice: return &a.elts() == &b.elts();
+    case Value::Kind::Dict: return &a.dict_items() == &b.dict_items();
     default: return false;
   }
 }
@@ -312,10 +314,16 @@ std::string repr(const Value& v) {
     }
     case Value::Kind::Str: return "'" + v.s() + "'";
     case Value::Kind::Tuple: {
-      std::string s = "(";
+      std::string s = v.is_list() ? "[" : "(";
       for (size_t i = 0; i < v.elts().size(); ++i) s += (i ? ", " : "") + repr(v.elts()[i]);
-      if (v.elts().size() == 1) s += ",";
-      return s + ")";
+      if (v.elts().size() == 1 && !v.is_list()) s += ",";
+      return s + (v.is_list() ? "]" : ")");
+    }
+    case Value::Kind::Dict: {
+      std::string s = "{";
+      for (size_t i = 0; i < v.dict_items().size(); ++i)
+        s += (i ? ", " : "") + repr(v.dict_items()[i].first) + ": " + repr(v.dict_items()[i].second);
+      return s + "}";
     }
     case Value::Kind::Type: return ir::type_name(v.type());
     case Value::Kind::Dyn: return std::string("<run-time ") + ir::type_name(v.type()) + ">";
@@ -339,9 +347,19 @@ std::string repr(const Value& v) {
     }
     case Value::Kind::Module:
       return is_opaque(v) ? "<" + describe_opaque(*v.module()) + ">" : "<module '" + v.module()->name + "'>";
-    case Value::Kind::Function: return "<function " + v.fn()->def->name + ">";
+    case Value::Kind::Function: return "<function " + v.fn()->name() + ">";
     // The row's name: print() shows it, and kernel specialization keys tell two builtins apart by it.
-    case Value::Kind::Builtin: return std::string(v.self() ? "<method " : "<builtin ") + builtin_info(v.builtin()).name + ">";
+    case Value::Kind::Builtin: {
+      const BuiltinInfo& info = builtin_info(v.builtin());
+      // Python's exception classes and instances: <class 'ValueError'>, ValueError('message').
+      if (is_exception_class(v.builtin())) {
+        if (!v.self()) return "<class '" + std::string(info.name) + "'>";
+        std::string s = std::string(info.name) + "(";
+        for (size_t i = 0; i < v.self()->elts().size(); ++i) s += (i ? ", " : "") + repr(v.self()->elts()[i]);
+        return s + ")";
+      }
+      return std::string(v.self() ? "<method " : "<builtin ") + info.name + ">";
+    }
     case Value::Kind::KernelCall: return "<kernel call " + v.kcall()->fn->def->name + "(...)>";
     case Value::Kind::SymDim: return v.s();
     case Value::Kind::TensorSpec: return "<tensor type>";
@@ -387,12 +405,13 @@ std::string describe(const Value& v) {
     case Value::Kind::Bool: return "bool " + repr(v);
     case Value::Kind::Float: return "float " + repr(v);
     case Value::Kind::Str: return "string " + repr(v);
-    case Value::Kind::Tuple: return "tuple " + repr(v);
+    case Value::Kind::Tuple: return (v.is_list() ? "list " : "tuple ") + repr(v);
+    case Value::Kind::Dict: return "dict " + repr(v);
     case Value::Kind::Type: return std::string("type ") + ir::type_name(v.type());
     case Value::Kind::Dyn: return std::string("run-time ") + ir::type_name(v.type()) + " value";
     case Value::Kind::Tensor: return "tensor " + repr(v);
     case Value::Kind::Module: return is_opaque(v) ? describe_opaque(*v.module()) : "module '" + v.module()->name + "'";
-    case Value::Kind::Function: return "function '" + v.fn()->def->name + "'";
+    case Value::Kind::Function: return "function '" + v.fn()->name() + "'";
     case Value::Kind::Builtin: return "builtin function";
     case Value::Kind::KernelCall: return "kernel call";
     case Value::Kind::SymDim: return "symbolic extent '" + v.s() + "'";

@@ -1,13 +1,12 @@
 // The Python the parser accepts and sema does not compile yet: classes,
-// with, try, raise, global, nonlocal, del, async, lambdas, comprehensions,
-// generator expressions, set displays, f-strings, star-expressions, walrus,
-// yield, await, `*args`/`**kw` in calls and parameters. Each gets one E0206
-// naming it, where evaluation reaches it (module code as it runs on import,
-// a called helper, a compiled kernel or host function; an async function or
-// one with `*args`/`**kwargs` where it is called), so a CuTe DSL module
-// whose host-only code (its `__main__` block, helpers never called) uses
-// them still imports. A `raise` reached while compiling (not in run-time
-// control flow) is E0504, as a failed assert: Python would raise there.
+// with, global, nonlocal, del, async, walrus, yield, await, `raise` in
+// run-time control flow, starred assignment targets in comprehensions.
+// Each gets one E0206 naming it, where evaluation reaches it (module code as
+// it runs on import, a called helper, a compiled kernel or host function; an
+// async function where it is called), so a CuTe DSL module whose host-only
+// code (its `__main__` block, helpers never called) uses them still imports.
+// What is evaluated while compiling (comprehensions, lambdas, f-strings,
+// try/raise, ...) is in eval_python.cpp.
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -72,34 +71,9 @@ void help(diag::Diagnostic& d) {
       "and functions never called may use it");
 }
 
-/// E0504 for a `raise` executed while compiling, naming the exception and its message.
-[[noreturn]] void raise_reached(Evaluator& ev, const ast::Raise& r) {
-  // Python would raise here, on import or in this call; tileslc stops with the exception's own words,
-  // quoted from the source (its message is not evaluated).
-  std::string msg = "'raise' reached while compiling";
-  if (r.exc) {
-    const ast::Expr* type = r.exc.get();
-    const ast::Expr* arg = nullptr;
-    if (const auto* c = r.exc->as<ast::Call>()) {
-      type = c->func.get();
-      if (!c->args.empty()) arg = c->args[0].get();
-    }
-    msg = std::string(ev.sm_.text(type->range)) + " raised while compiling";
-    if (const auto* lit = arg ? arg->as<ast::StrLit>() : nullptr)
-      msg += ": " + lit->value;
-    else if (arg)
-      msg += ": " + std::string(ev.sm_.text(arg->range));
-  }
-  auto& d = ev.error(diag::Kind::StaticAssertFailed, r.range, msg);
-  d.help("this code runs while compiling, as Python runs it; the values it was given make it raise");
-  ev.abort_entry();
-}
-
 }  // namespace
 
 void Evaluator::reject_unsupported(const ast::Stmt& s) {
-  const auto* r = s.as<ast::Raise>();
-  if (r && frame().dyn_depth == 0) raise_reached(*this, *r);
   const char* what = construct_name(s);
   auto& d = error(diag::Kind::UnsupportedSyntax, header_of(s),
                   std::string(what ? what : "this statement") + " are not supported yet");
@@ -115,37 +89,11 @@ void Evaluator::reject_unsupported(const ast::Expr& e) {
   abort_entry();
 }
 
-void Evaluator::check_call_supported(const ast::Call& c) {
-  for (const auto& a : c.args)
-    if (a->kind == ast::ExprKind::Starred) {
-      auto& d = error(diag::Kind::UnsupportedSyntax, a->range, "star-arguments (*args) in calls are not supported yet");
-      help(d);
-      abort_entry();
-    }
-  for (const auto& k : c.keywords)
-    if (k.name.empty()) {
-      auto& d = error(diag::Kind::UnsupportedSyntax, source::SourceRange::join(k.name_range, k.value->range),
-                      "keyword argument unpacking (**) in calls is not supported yet");
-      help(d);
-      abort_entry();
-    }
-}
-
 void Evaluator::check_def_supported(const ast::FunctionDef& def, source::SourceRange site) {
   if (def.is_async) {
     auto& d =
         error(diag::Kind::UnsupportedSyntax, site, "async functions are not supported yet: '" + def.name + "' is one");
     d.label(header_of(def), "declared here");
-    help(d);
-    abort_entry();
-  }
-  for (const auto& p : def.params) {
-    if (!p.var_positional && !p.var_keyword) continue;
-    auto& d =
-        error(diag::Kind::UnsupportedSyntax, site,
-              std::string(p.var_positional ? "variadic parameters (*args)" : "variadic keyword parameters (**kwargs)") +
-                  " are not supported yet: '" + def.name + "' has '" + (p.var_positional ? "*" : "**") + p.name + "'");
-    d.label(p.range, "declared here");
     help(d);
     abort_entry();
   }

@@ -83,6 +83,14 @@ struct KernelSignature;
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
 
+/// A Python exception raised while compiling inside a `try` (exec_raise), on its way to a handler.
+struct CompileTimeRaise {
+  Value exception;        ///< an instance: a Builtin of the class's row holding its arguments as `self`
+  std::string type;       ///< the class's name, for E0504 when no handler catches it
+  std::string message;    ///< str() of the exception
+  source::SourceRange at; ///< the raise
+};
+
 struct LoopInfo {
   bool dynamic = false;
   int dyn_depth = 0;  ///< frame's dyn_depth when the loop was entered
@@ -151,15 +159,41 @@ class Evaluator {
   // ---- Python the parser accepts but sema does not compile yet (eval_unsupported.cpp): E0206 where reached
   [[noreturn]] void reject_unsupported(const ast::Stmt& s);
   [[noreturn]] void reject_unsupported(const ast::Expr& e);
-  /// E0206 for `*args`/`**kw` arguments of a call; nothing for a plain call.
-  void check_call_supported(const ast::Call& c);
-  /// E0206 at `site` for a call of an async function or one with `*args` or `**kwargs` parameters.
+  /// E0206 at `site` for a call of an async function.
   void check_def_supported(const ast::FunctionDef& def, source::SourceRange site);
+
+  // ---- Python evaluated while compiling (eval_python.cpp): displays with star-expressions,
+  // dicts, comprehensions, lambdas, f-strings, try/except/raise
+  /// The elements of a static iterable (tuple, list, string, dict keys, range with static
+  /// bounds); E0401 for anything else, E0501 for a range with a run-time bound.
+  std::vector<Value> iterate(const Value& v, source::SourceRange r, const std::string& what);
+  Value eval_display(const ast::Expr& e);
+  Value eval_dict(const ast::Dict& d);
+  Value eval_comp(const ast::Comp& c);
+  /// A set's elements: the distinct static values of `xs` in first-seen order (a set is a tuple here).
+  Value set_of(std::vector<Value> xs, source::SourceRange r);
+  Value eval_lambda(const ast::Lambda& l);
+  Value eval_fstring(const ast::JoinedStr& j);
+  /// format(v, spec) with Python's format-spec mini-language; `conversion` is 0, 'r', 's' or 'a'.
+  std::string format_value(const Value& v, char conversion, const std::string& spec, source::SourceRange r);
+  /// str.format's template filled from `args` and `kwargs`.
+  std::string format_template(const std::string& tmpl, const std::vector<Value>& args, const Kwargs& kwargs,
+                              source::SourceRange r);
+  /// d[key] for a static key: the value, or null.
+  const Value* dict_find(const Value& d, const Value& key, source::SourceRange r);
+  void dict_set(const Value& d, const Value& key, Value v, source::SourceRange r);
+  Flow exec_try(const ast::Try& t);
+  /// `raise` while compiling: caught by an enclosing `try` of code run while compiling, else E0504.
+  [[noreturn]] void exec_raise(const ast::Raise& r);
+  /// isinstance(v, cls) for Python's and tileslc's types (and tuples of them).
+  bool isinstance_of(const Value& v, const Value& cls, source::SourceRange r);
 
   // ---- expressions (eval_expr.cpp)
   Value eval(const ast::Expr& e);
   Value eval_name(const ast::Name& n);
   Value eval_attribute(const ast::Attribute& a);
+  /// base.attr where `base` has it (a method, a module's global, a tensor's or layout's field), else nothing.
+  std::optional<Value> find_attribute(const Value& base, const std::string& attr, source::SourceRange r);
   Value eval_subscript(const ast::Subscript& s);
   Value eval_binop(ast::BinOpKind op, Value lhs, Value rhs, source::SourceRange r, source::SourceRange op_r);
   /// A binary operation with a run-time operand: IR in the promoted type (docs/language.md "Promotion").
@@ -187,6 +221,15 @@ class Evaluator {
   bool static_equal(const Value& a, const Value& b);
 
   // ---- statements (eval_stmt.cpp)
+  /// The evaluator's stacks where a statement starts, for abandoning it (an error, or an
+  /// exception raised while compiling): inlined frames, open run-time blocks, loops.
+  struct UnwindPoint {
+    size_t frames = 0, inlined = 0, loops = 0, blocks = 0;
+    FnCtx* fn = nullptr;
+    int dyn_depth = 0;
+  };
+  UnwindPoint unwind_point();
+  void unwind_to(const UnwindPoint& p);
   Flow exec_body(const ast::Body& body);
   Flow exec(const ast::Stmt& s);
   void exec_expr_stmt(const ast::ExprStmt& e);
@@ -379,6 +422,8 @@ class Evaluator {
   std::set<std::string> kernel_names_;
   std::vector<const ast::FunctionDef*> inline_stack_;
   std::set<std::string> used_defines_;
+  int try_depth_ = 0;                         ///< `try` bodies being run while compiling (exec_try)
+  std::vector<Value> handling_;               ///< exceptions being handled (a bare `raise` re-raises the last)
 
   Frame& frame() { return *frames_.back(); }
   /// The innermost scope names are bound in: a module's globals at module level.
@@ -410,6 +455,12 @@ std::string opaque_display_name(const ModuleValue& m);
 std::string describe_opaque(const ModuleValue& m);
 /// True for an opaque stand-in (host_modules.cpp).
 inline bool is_opaque(const Value& v) { return v.kind() == Value::Kind::Module && v.module()->opaque != ModuleValue::Opaque::No; }
+
+/// True for the rows of Python's exception classes (builtins.def's Exc* rows; eval_python.cpp).
+bool is_exception_class(BuiltinId id);
+
+/// The enclosing function's names as a def or lambda made in frame `f` sees them (null at module level).
+std::shared_ptr<const Env> capture_closure(const Frame& f);
 
 /// True for names the generated C++ cannot use for a function or variable
 /// (keywords, CUDA and C library names, tileslc's own).

@@ -21,8 +21,10 @@ using Opaque = ModuleValue::Opaque;
 /// Python modules that exist only on the host side of a CuTe DSL program: tensor libraries,
 /// the CUDA driver bindings, the standard library's process, timing and introspection modules,
 /// and CuTe DSL's host utilities (DLPack import, testing and benchmarking, torch helpers).
-constexpr std::array<std::string_view, 32> kHostOnlyModules = {
-    "torch", "numpy", "cupy", "jax", "tvm_ffi", "cuda", "argparse", "time", "typing", "functools", "operator",
+/// (`math`, `functools` and `operator` are stdlib modules: stdlib/math.tpy, ...; `typing` stays opaque: its
+/// names are only annotations here.)
+constexpr std::array<std::string_view, 31> kHostOnlyModules = {
+    "torch", "numpy", "cupy", "jax", "tvm_ffi", "cuda", "argparse", "time", "typing", "types",
     "inspect", "os", "sys", "random", "itertools", "json", "csv", "pathlib", "subprocess", "warnings", "logging",
     "contextlib", "copy", "pytest", "cutlass.torch", "cutlass.testing", "cutlass.cute.testing",
     "cutlass.cute.runtime", "cutlass.utils.tensor_helpers", "cutlass.cute.export", "cutlass.cutlass_dsl",

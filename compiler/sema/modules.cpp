@@ -31,10 +31,11 @@ std::shared_ptr<ModuleValue> Evaluator::builtins_module() {
 void Evaluator::bind_registry_names(ModuleValue& m) {
   // The stdlib's tileslc.cute.arch is what users write as cute.arch (import tileslc.cute as cute,
   // import tileslc as cutlass): a row named "cute.arch.thread_idx" lands there as thread_idx.
+  // Python's standard-library modules the stdlib provides (stdlib/math.tpy) keep their names: "math.ceil".
   std::string user = m.name == "tileslc" ? "cutlass"
                      : m.name.rfind("tileslc.cute", 0) == 0 ? "cute" + m.name.substr(std::string("tileslc.cute").size())
                      : m.name.rfind("tileslc.", 0) == 0     ? "cutlass" + m.name.substr(std::string("tileslc").size())
-                                                            : std::string();
+                                                            : m.name;
   if (user.empty()) return;
   for (const auto& info : builtin_table()) {
     if (info.is_method) continue;

@@ -135,6 +135,17 @@ const BuiltinInfo* find_method(Value::Kind kind, std::string_view attr) {
   return it == index.end() ? nullptr : it->second;
 }
 
+const BuiltinInfo* find_python_builtin(std::string_view name) {
+  static const auto index = [] {
+    std::map<std::string, const BuiltinInfo*, std::less<>> m;
+    for (const auto& info : builtin_table())
+      if (!info.is_method && std::string_view(info.name).find('.') == std::string_view::npos) m[info.name] = &info;
+    return m;
+  }();
+  auto it = index.find(name);
+  return it == index.end() ? nullptr : it->second;
+}
+
 std::vector<std::string> method_names(Value::Kind kind) {
   std::vector<std::string> out;
   for (const auto& info : builtin_table())

@@ -65,6 +65,9 @@ const std::vector<BuiltinInfo>& builtin_table();
 const BuiltinInfo& builtin_info(BuiltinId id);
 /// The method named `attr` on values of `kind`, if the registry has one.
 const BuiltinInfo* find_method(Value::Kind kind, std::string_view attr);
+/// The row of Python's builtin named `name` (a Name without a module: "range", "enumerate",
+/// "ValueError"), found from every module as in Python; null if there is none.
+const BuiltinInfo* find_python_builtin(std::string_view name);
 /// The attribute names of the methods on values of `kind` (for "available:" lists and did-you-mean).
 std::vector<std::string> method_names(Value::Kind kind);
 

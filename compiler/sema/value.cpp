@@ -15,7 +15,7 @@ const char* kind_name(Value::Kind k) {
       "Tuple",   "Type",       "Dyn",       "Tensor",         "Module",        "Function",
       "Builtin", "KernelCall", "SymDim",    "TensorSpec",     "ConstexprSpec", "Ellipsis",
       "Slice",   "Layout",     "TensorSSA", "CopyAtom",       "TiledCopy",     "SmemAllocator",
-      "Marker",  "MmaAtom",    "TiledMma",  "ComposedLayout", "TmaAtom",
+      "Marker",  "MmaAtom",    "TiledMma",  "ComposedLayout", "TmaAtom",       "Dict",
   };
   static_assert(std::size(kNames) == std::variant_size_v<Value::Node>);
   return kNames[static_cast<size_t>(k)];
@@ -119,6 +119,29 @@ const std::shared_ptr<TmaAtom>& Value::tma() const { return get<payload::TmaAtom
 
 Value Value::tuple(std::vector<Value> xs) {
   return payload::Tuple{std::make_shared<const std::vector<Value>>(std::move(xs))};
+}
+
+Value Value::list(std::vector<Value> xs) {
+  // Made non-const so that list_items() may mutate it through the const pointer Tuple holds.
+  std::shared_ptr<std::vector<Value>> storage = std::make_shared<std::vector<Value>>(std::move(xs));
+  return payload::Tuple{std::move(storage), true};
+}
+
+Value Value::dict(std::vector<std::pair<Value, Value>> items) {
+  return payload::Dict{std::make_shared<std::vector<std::pair<Value, Value>>>(std::move(items))};
+}
+
+std::vector<Value>& Value::list_items() const {
+  const auto* t = get_if<payload::Tuple>();
+  if (!t || !t->list) wrong_kind("list_items()");
+  // Defined: a list's vector was created non-const (Value::list).
+  return const_cast<std::vector<Value>&>(*t->elts);
+}
+
+std::vector<std::pair<Value, Value>>& Value::dict_items() const {
+  const auto* d = get_if<payload::Dict>();
+  if (!d) wrong_kind("dict_items()");
+  return *d->items;
 }
 
 Value Value::dyn(ir::ExprRef e, source::SourceRange origin) {

@@ -31,12 +31,22 @@ enum class BuiltinId : uint16_t {
   Count_
 };
 
-/// A `def` together with the module whose globals it sees.
+struct Binding;
+using Env = std::map<std::string, Binding>;
+
+/// A `def` (or a `lambda`) together with the module whose globals it sees
+/// and, for one made inside a function, the enclosing function's names
+/// (Python's closure; captured when the def or lambda runs).
 struct FunctionValue {
   enum class Kind : uint8_t { Helper, Kernel, Jit };
-  const ast::FunctionDef* def = nullptr;
+  const ast::FunctionDef* def = nullptr;  ///< null for a lambda
+  const ast::Lambda* lambda = nullptr;    ///< a lambda: its parameters and body expression
   std::shared_ptr<ModuleValue> module;
+  std::shared_ptr<const Env> closure;     ///< null at module level
   Kind kind = Kind::Helper;
+
+  /// The name messages use: the def's, or "<lambda>".
+  std::string name() const { return def ? def->name : "<lambda>"; }
 };
 
 /// Where a tensor's elements live. Coord tensors hold no data: element c of
@@ -176,8 +186,11 @@ struct Bool {
 struct Str {
   std::string value;
 };
+/// A tuple, or a Python list (`list`): a list is a tuple everywhere a sequence is read (shapes,
+/// iteration, indexing), and a mutable object its aliases share (`l[i] = x`, `l.append(x)`).
 struct Tuple {
   std::shared_ptr<const std::vector<Value>> elts;
+  bool list = false;  ///< a list: `elts` was made non-const (Value::list) and is mutated in place
 };
 /// A scalar type (Float32, Int64, ...) used as a value.
 struct Type {
@@ -257,6 +270,11 @@ struct ComposedLayout {
 struct TmaAtom {
   std::shared_ptr<sema::TmaAtom> tma;
 };
+/// A Python dict evaluated while compiling: static keys (compared as `static_equal`) in insertion
+/// order; a mutable object its aliases share.
+struct Dict {
+  std::shared_ptr<std::vector<std::pair<Value, Value>>> items;
+};
 
 template <class P, class Variant>
 struct IsAlternative;
@@ -274,6 +292,7 @@ struct Value {
     Undef, None, Int, Float, Bool, Str, Tuple, Type, Dyn, Tensor, Module, Function, Builtin,
     KernelCall, SymDim, TensorSpec, ConstexprSpec, Ellipsis, Slice, Layout, TensorSSA,
     CopyAtom, TiledCopy, SmemAllocator, Marker, MmaAtom, TiledMma, ComposedLayout, TmaAtom,
+    Dict,
   };
   using Node = std::variant<payload::Undef, payload::None, payload::Int, payload::Float, payload::Bool, payload::Str,
                             payload::Tuple, payload::Type, payload::Dyn, payload::Tensor, payload::Module,
@@ -281,7 +300,7 @@ struct Value {
                             payload::TensorSpec, payload::ConstexprSpec, payload::Ellipsis, payload::Slice,
                             payload::Layout, payload::TensorSSA, payload::CopyAtom, payload::TiledCopy,
                             payload::SmemAllocator, payload::OpMarker, payload::MmaAtom, payload::TiledMma,
-                            payload::ComposedLayout, payload::TmaAtom>;
+                            payload::ComposedLayout, payload::TmaAtom, payload::Dict>;
   Node node;
 
   Value() = default;
@@ -342,6 +361,17 @@ struct Value {
   static Value boolean(bool x) { return payload::Bool{x}; }
   static Value str(std::string x) { return payload::Str{std::move(x)}; }
   static Value tuple(std::vector<Value> xs);
+  /// A new Python list (a Tuple with `list` set) holding `xs`.
+  static Value list(std::vector<Value> xs);
+  static Value dict(std::vector<std::pair<Value, Value>> items = {});
+  bool is_list() const {
+    const auto* t = get_if<payload::Tuple>();
+    return t && t->list;
+  }
+  /// A list's elements, to mutate in place (every alias of the list sees it); throws on other kinds.
+  std::vector<Value>& list_items() const;
+  /// A dict's items, mutable; throws on other kinds.
+  std::vector<std::pair<Value, Value>>& dict_items() const;
   static Value scalar_type(ir::ScalarType t) { return payload::Type{t}; }
   static Value dyn(ir::ExprRef e, source::SourceRange origin);
   static Value make_builtin(BuiltinId id) { return payload::Builtin{id, nullptr}; }
@@ -371,7 +401,7 @@ struct Value {
   [[noreturn]] void wrong_kind(const char* reader) const;
 };
 
-static_assert(std::variant_size_v<Value::Node> == static_cast<size_t>(Value::Kind::TmaAtom) + 1);
+static_assert(std::variant_size_v<Value::Node> == static_cast<size_t>(Value::Kind::Dict) + 1);
 
 /// A name's binding: its value, the local variable it owns (if any), and
 /// where it was bound (for "declared here" labels).
@@ -381,8 +411,6 @@ struct Binding {
   source::SourceRange where;
   int depth = 0;          ///< run-time control-flow depth where it was bound
 };
-
-using Env = std::map<std::string, Binding>;
 
 /// A call's keyword arguments, in the order written.
 using Kwargs = std::vector<std::pair<std::string, Value>>;
