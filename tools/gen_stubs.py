@@ -130,13 +130,14 @@ def stub_params(params: str) -> str:
 
 
 def module_of(name: str) -> str:
-    """The stdlib module a row's Name binds it in, or "" for Python's builtins (`range`)."""
-    if "." not in name:
-        return ""
-    qual = name.rsplit(".", 1)[0]
-    if qual.startswith("cutlass"):
+    """The tileslc module a row's Name binds it in, or "" for Python's own builtins and
+    modules (`range`, `math.ceil`, `list.append`), which editors know from typeshed."""
+    qual = name.rsplit(".", 1)[0] if "." in name else ""
+    if qual == "cutlass" or qual.startswith("cutlass."):
         return "tileslc" + qual[len("cutlass"):]
-    return "tileslc." + qual
+    if qual == "cute" or qual.startswith("cute."):
+        return "tileslc." + qual
+    return ""
 
 
 def read_rows():
@@ -163,7 +164,8 @@ def builtins_stub(rows, native) -> str:
     for r in rows:
         if r["kind"] == "METHOD":
             cls, meth = r["name"].split(".", 1)
-            methods.setdefault(cls, []).append((meth, r))
+            if cls[:1].isupper():  # list.append, str.format: Python's own types
+                methods.setdefault(cls, []).append((meth, r))
     lines = [PRELUDE]
     classes = set()
     for r in rows:
@@ -283,7 +285,9 @@ def main(argv):
     rows = read_rows()
     stdlib = ROOT / "stdlib"
     files, native = {}, set()
-    for path in sorted(stdlib.rglob("*.tpy")):
+    # stdlib/math.tpy and the like are Python's modules as tileslc evaluates them; editors
+    # know them from typeshed.
+    for path in sorted((stdlib / "tileslc").rglob("*.tpy")):
         name = tpy_module_name(path, stdlib)
         try:
             tree = ast.parse(path.read_text(), filename=str(path))
