@@ -152,6 +152,10 @@ tileslc_emu_runtime_error(fail_range_step_zero step_zero
   "tests/emu/fail_runtime_errors.tpy:28: error: range() step must not be zero (thread (0,0,0) block (0,0,0))")
 tileslc_emu_runtime_error(fail_host_range_step_zero host_step_zero
   "fail_runtime_errors host_step_zero: tests/emu/fail_runtime_errors.tpy:40: range() step must not be zero")
+tileslc_emu_runtime_error(fail_launch_grid_y grid_y
+  "fail_runtime_errors grid_y: launch_config: cannot launch range_kernel_1: grid y is 70000, over the limit of 65535 for grid y and z")
+tileslc_emu_runtime_error(fail_launch_smem smem_over
+  "fail_runtime_errors smem_over: range_kernel_1: 300000 bytes of dynamic shared memory is over this GPU's limit of 232448 bytes per block (cudaDevAttrMaxSharedMemoryPerBlockOptin)")
 
 # Run-time operators against their definitions (operator_semantics_main.cpp):
 # PTX's clamping shifts, Python's float // and %, range() at the type's limit.

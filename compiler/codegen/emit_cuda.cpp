@@ -315,10 +315,9 @@ class CudaEmitter {
     out_.line("if (grid_x < 0 || grid_x > 2147483647 || grid_y < 0 || grid_y > 65535 || grid_z < 0 || grid_z > 65535 ||");
     out_.line("    block_x < 1 || block_y < 1 || block_z < 1 || block_x * block_y * block_z > 1024 || smem_bytes < 0) {");
     out_.indent();
-    out_.line("return tileslc::Status::error(std::string(" + c_string(fn + ": cannot launch " + k.name + " with grid (") +
-              ") + std::to_string(grid_x) + \", \" + std::to_string(grid_y) + \", \" + std::to_string(grid_z) + \"), block (\" + "
-              "std::to_string(block_x) + \", \" + std::to_string(block_y) + \", \" + std::to_string(block_z) + \"), smem \" + "
-              "std::to_string(smem_bytes));");
+    // The message names the dimension and its limit (runtime.h).
+    out_.line("return tileslc::check_launch_config(" + c_string(fn) + ", " + c_string(k.name) +
+              ", grid_x, grid_y, grid_z, block_x, block_y, block_z, smem_bytes);");
     out_.dedent();
     out_.line("}");
     out_.line("if (grid_x > 0 && grid_y > 0 && grid_z > 0) {");

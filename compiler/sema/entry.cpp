@@ -11,6 +11,7 @@
 #include "parse/parse.h"
 #include "sema/compat_ops.h"
 #include "sema/name_check.h"
+#include "sema/uniformity.h"
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -770,6 +771,7 @@ int Evaluator::generate_kernel(const KernelCall& kc, const KernelSignature& sig,
     if (p.is_pointer) p.is_const = !ctx.stored_ptrs.count(p.name);
   k.smem_bytes = ctx.smem_bytes;
   check_smem_limit(ctx, def->name);
+  check_barrier_uniformity(k, diags_);
   int index = static_cast<int>(program_.kernels.size());
   program_.kernels.push_back(std::move(k));
   kernel_cache_[sig.key] = index;

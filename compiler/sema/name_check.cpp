@@ -72,79 +72,80 @@ void bind_aliases(const std::vector<ast::Alias>& names, bool from_import, std::s
   }
 }
 
-/// Names bound by `:=` anywhere in `e`: they belong to the enclosing function, also from inside
-/// a comprehension (PEP 572); a lambda's are its own.
-void bind_walrus(const ast::Expr* e, std::set<std::string>& out);
-
-void bind_walrus_all(const std::vector<ast::ExprPtr>& es, std::set<std::string>& out) {
-  for (const auto& e : es) bind_walrus(e.get(), out);
+/// Calls `f` on each direct subexpression of `e` (null ones skipped), in source order except
+/// for a conditional expression (body, test, orelse, as Python's ast lists them).
+template <class F>
+void each_child(const ast::Expr& e, F&& f) {
+  auto one = [&](const ast::ExprPtr& x) {
+    if (x) f(*x);
+  };
+  auto all = [&](const std::vector<ast::ExprPtr>& xs) {
+    for (const auto& x : xs) one(x);
+  };
+  using K = ast::ExprKind;
+  switch (e.kind) {
+    case K::Name: case K::IntLit: case K::FloatLit: case K::StrLit: case K::BoolLit: case K::NoneLit:
+    case K::EllipsisLit:
+      return;
+    case K::Tuple: return all(e.as<ast::Tuple>()->elts);
+    case K::List: return all(e.as<ast::List>()->elts);
+    case K::Set: return all(e.as<ast::Set>()->elts);
+    case K::Dict:
+      all(e.as<ast::Dict>()->keys);
+      return all(e.as<ast::Dict>()->values);
+    case K::Attribute: return one(e.as<ast::Attribute>()->value);
+    case K::Subscript:
+      one(e.as<ast::Subscript>()->value);
+      return one(e.as<ast::Subscript>()->index);
+    case K::Slice:
+      one(e.as<ast::Slice>()->lower);
+      one(e.as<ast::Slice>()->upper);
+      return one(e.as<ast::Slice>()->step);
+    case K::Call:
+      one(e.as<ast::Call>()->func);
+      all(e.as<ast::Call>()->args);
+      for (const auto& k : e.as<ast::Call>()->keywords) one(k.value);
+      return;
+    case K::BinOp:
+      one(e.as<ast::BinOp>()->lhs);
+      return one(e.as<ast::BinOp>()->rhs);
+    case K::UnaryOp: return one(e.as<ast::UnaryOp>()->operand);
+    case K::BoolOp: return all(e.as<ast::BoolOp>()->values);
+    case K::Compare:
+      one(e.as<ast::Compare>()->left);
+      return all(e.as<ast::Compare>()->comparators);
+    case K::IfExp:
+      one(e.as<ast::IfExp>()->body);
+      one(e.as<ast::IfExp>()->test);
+      return one(e.as<ast::IfExp>()->orelse);
+    case K::Starred: return one(e.as<ast::Starred>()->value);
+    case K::Lambda: return one(e.as<ast::Lambda>()->body);
+    case K::Comp:
+      for (const auto& g : e.as<ast::Comp>()->generators) {
+        one(g.iter);
+        one(g.target);
+        all(g.ifs);
+      }
+      one(e.as<ast::Comp>()->elt);
+      return one(e.as<ast::Comp>()->value);
+    case K::NamedExpr:
+      one(e.as<ast::NamedExpr>()->target);
+      return one(e.as<ast::NamedExpr>()->value);
+    case K::Yield: return one(e.as<ast::Yield>()->value);
+    case K::Await: return one(e.as<ast::Await>()->value);
+    case K::JoinedStr: return all(e.as<ast::JoinedStr>()->values);
+    case K::FormattedValue:
+      one(e.as<ast::FormattedValue>()->value);
+      return one(e.as<ast::FormattedValue>()->format_spec);
+  }
 }
 
+/// Names bound by `:=` anywhere in `e`: they belong to the enclosing function, also from inside
+/// a comprehension (PEP 572); a lambda's are its own.
 void bind_walrus(const ast::Expr* e, std::set<std::string>& out) {
-  if (!e) return;
-  using K = ast::ExprKind;
-  switch (e->kind) {
-    case K::NamedExpr: {
-      const auto* n = e->as<ast::NamedExpr>();
-      bind_target(n->target.get(), out);
-      return bind_walrus(n->value.get(), out);
-    }
-    case K::Tuple: return bind_walrus_all(e->as<ast::Tuple>()->elts, out);
-    case K::List: return bind_walrus_all(e->as<ast::List>()->elts, out);
-    case K::Set: return bind_walrus_all(e->as<ast::Set>()->elts, out);
-    case K::Dict:
-      bind_walrus_all(e->as<ast::Dict>()->keys, out);
-      return bind_walrus_all(e->as<ast::Dict>()->values, out);
-    case K::Attribute: return bind_walrus(e->as<ast::Attribute>()->value.get(), out);
-    case K::Subscript:
-      bind_walrus(e->as<ast::Subscript>()->value.get(), out);
-      return bind_walrus(e->as<ast::Subscript>()->index.get(), out);
-    case K::Slice: {
-      const auto* s = e->as<ast::Slice>();
-      for (const ast::Expr* p : {s->lower.get(), s->upper.get(), s->step.get()}) bind_walrus(p, out);
-      return;
-    }
-    case K::Call: {
-      const auto* c = e->as<ast::Call>();
-      bind_walrus(c->func.get(), out);
-      bind_walrus_all(c->args, out);
-      for (const auto& k : c->keywords) bind_walrus(k.value.get(), out);
-      return;
-    }
-    case K::BinOp:
-      bind_walrus(e->as<ast::BinOp>()->lhs.get(), out);
-      return bind_walrus(e->as<ast::BinOp>()->rhs.get(), out);
-    case K::UnaryOp: return bind_walrus(e->as<ast::UnaryOp>()->operand.get(), out);
-    case K::BoolOp: return bind_walrus_all(e->as<ast::BoolOp>()->values, out);
-    case K::Compare:
-      bind_walrus(e->as<ast::Compare>()->left.get(), out);
-      return bind_walrus_all(e->as<ast::Compare>()->comparators, out);
-    case K::IfExp: {
-      const auto* i = e->as<ast::IfExp>();
-      for (const ast::Expr* p : {i->test.get(), i->body.get(), i->orelse.get()}) bind_walrus(p, out);
-      return;
-    }
-    case K::Starred: return bind_walrus(e->as<ast::Starred>()->value.get(), out);
-    case K::Comp: {
-      const auto* c = e->as<ast::Comp>();
-      bind_walrus(c->elt.get(), out);
-      bind_walrus(c->value.get(), out);
-      for (const auto& g : c->generators) {
-        bind_walrus(g.iter.get(), out);
-        bind_walrus_all(g.ifs, out);
-      }
-      return;
-    }
-    case K::Yield: return bind_walrus(e->as<ast::Yield>()->value.get(), out);
-    case K::Await: return bind_walrus(e->as<ast::Await>()->value.get(), out);
-    case K::JoinedStr: return bind_walrus_all(e->as<ast::JoinedStr>()->values, out);
-    case K::FormattedValue:
-      bind_walrus(e->as<ast::FormattedValue>()->value.get(), out);
-      return bind_walrus(e->as<ast::FormattedValue>()->format_spec.get(), out);
-    case K::Name: case K::IntLit: case K::FloatLit: case K::StrLit: case K::BoolLit: case K::NoneLit:
-    case K::EllipsisLit: case K::Lambda:
-      return;
-  }
+  if (!e || e->kind == ast::ExprKind::Lambda) return;
+  if (const auto* n = e->as<ast::NamedExpr>()) bind_target(n->target.get(), out);
+  each_child(*e, [&](const ast::Expr& x) { bind_walrus(&x, out); });
 }
 
 /// The names the statements of `body` bind in the scope that owns it: through if/for/while/
@@ -334,63 +335,16 @@ class Checker {
 
   void expr(const ast::Expr* e, const Scope& sc) {
     if (!e) return;
-    using K = ast::ExprKind;
-    switch (e->kind) {
-      case K::Name: return read(*e->as<ast::Name>(), sc);
-      case K::IntLit: case K::FloatLit: case K::StrLit: case K::BoolLit: case K::NoneLit: case K::EllipsisLit:
-        return;
-      case K::Tuple: return exprs(e->as<ast::Tuple>()->elts, sc);
-      case K::List: return exprs(e->as<ast::List>()->elts, sc);
-      case K::Set: return exprs(e->as<ast::Set>()->elts, sc);
-      case K::Dict:
-        exprs(e->as<ast::Dict>()->keys, sc);
-        return exprs(e->as<ast::Dict>()->values, sc);
-      case K::Attribute: return expr(e->as<ast::Attribute>()->value.get(), sc);
-      case K::Subscript:
-        expr(e->as<ast::Subscript>()->value.get(), sc);
-        return expr(e->as<ast::Subscript>()->index.get(), sc);
-      case K::Slice: {
-        const auto* s = e->as<ast::Slice>();
-        for (const ast::Expr* p : {s->lower.get(), s->upper.get(), s->step.get()}) expr(p, sc);
-        return;
-      }
-      case K::Call: {
-        const auto* c = e->as<ast::Call>();
-        expr(c->func.get(), sc);
-        exprs(c->args, sc);
-        for (const auto& k : c->keywords) expr(k.value.get(), sc);
-        return;
-      }
-      case K::BinOp:
-        expr(e->as<ast::BinOp>()->lhs.get(), sc);
-        return expr(e->as<ast::BinOp>()->rhs.get(), sc);
-      case K::UnaryOp: return expr(e->as<ast::UnaryOp>()->operand.get(), sc);
-      case K::BoolOp: return exprs(e->as<ast::BoolOp>()->values, sc);
-      case K::Compare:
-        expr(e->as<ast::Compare>()->left.get(), sc);
-        return exprs(e->as<ast::Compare>()->comparators, sc);
-      case K::IfExp: {
-        const auto* i = e->as<ast::IfExp>();
-        for (const ast::Expr* p : {i->body.get(), i->test.get(), i->orelse.get()}) expr(p, sc);
-        return;
-      }
-      case K::Starred: return expr(e->as<ast::Starred>()->value.get(), sc);
-      case K::Lambda: {
-        const auto* l = e->as<ast::Lambda>();
-        Scope inner{Scope::Kind::Function, enclosing(sc), {}};
-        params(l->params, sc, inner.names);
-        bind_walrus(l->body.get(), inner.names);
-        return expr(l->body.get(), inner);
-      }
-      case K::Comp: return comprehension(*e->as<ast::Comp>(), sc);
-      case K::NamedExpr: return expr(e->as<ast::NamedExpr>()->value.get(), sc);
-      case K::Yield: return expr(e->as<ast::Yield>()->value.get(), sc);
-      case K::Await: return expr(e->as<ast::Await>()->value.get(), sc);
-      case K::JoinedStr: return exprs(e->as<ast::JoinedStr>()->values, sc);
-      case K::FormattedValue:
-        expr(e->as<ast::FormattedValue>()->value.get(), sc);
-        return expr(e->as<ast::FormattedValue>()->format_spec.get(), sc);
+    if (const auto* n = e->as<ast::Name>()) return read(*n, sc);
+    if (const auto* l = e->as<ast::Lambda>()) {
+      Scope inner{Scope::Kind::Function, enclosing(sc), {}};
+      params(l->params, sc, inner.names);
+      bind_walrus(l->body.get(), inner.names);
+      return expr(l->body.get(), inner);
     }
+    if (const auto* c = e->as<ast::Comp>()) return comprehension(*c, sc);
+    if (const auto* n = e->as<ast::NamedExpr>()) return expr(n->value.get(), sc);  // its target is bound, not read
+    each_child(*e, [&](const ast::Expr& x) { expr(&x, sc); });
   }
 
   void function(const ast::FunctionDef& f, const Scope& sc) {

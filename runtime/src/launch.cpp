@@ -2,6 +2,7 @@
 // to a __global__ function. Validates the launch configuration on the host,
 // raises the dynamic shared memory limit when needed, launches through
 // cudaLaunchKernel and turns CUDA errors into Status messages naming the kernel.
+#include <cstdint>
 #include <string>
 
 #include "tileslc/runtime.h"
@@ -41,6 +42,36 @@ Status check_dim(const char* kernel, const char* what, const char* axis, unsigne
 
 }  // namespace
 
+Status check_launch_config(const char* function, const char* kernel_name, int64_t grid_x, int64_t grid_y,
+                           int64_t grid_z, int64_t block_x, int64_t block_y, int64_t block_z, int64_t smem_bytes) {
+  const std::string where = std::string(function) + ": cannot launch " + name_of(kernel_name) + ": ";
+  struct Dim {
+    const char* name;
+    int64_t value, min, max;
+    const char* limit;
+  };
+  const Dim dims[] = {
+      {"grid x", grid_x, 0, kMaxGridX, "2147483647 (2^31 - 1) for grid x"},
+      {"grid y", grid_y, 0, kMaxGridYZ, "65535 for grid y and z"},
+      {"grid z", grid_z, 0, kMaxGridYZ, "65535 for grid y and z"},
+      {"block x", block_x, 1, kMaxBlockXY, "1024 for block x and y"},
+      {"block y", block_y, 1, kMaxBlockXY, "1024 for block x and y"},
+      {"block z", block_z, 1, kMaxBlockZ, "64 for block z"},
+  };
+  for (const Dim& d : dims) {
+    if (d.value < d.min)
+      return Status::error(where + d.name + " is " + std::to_string(d.value) + ", expected " + (d.min ? "at least 1" : "at least 0"));
+    if (d.value > d.max)
+      return Status::error(where + d.name + " is " + std::to_string(d.value) + ", over the limit of " + d.limit);
+  }
+  if (block_x * block_y * block_z > static_cast<int64_t>(kMaxThreadsPerBlock))
+    return Status::error(where + "block (" + std::to_string(block_x) + ", " + std::to_string(block_y) + ", " + std::to_string(block_z) +
+                         ") is " + std::to_string(block_x * block_y * block_z) + " threads, over the limit of " +
+                         std::to_string(kMaxThreadsPerBlock) + " threads per block");
+  if (smem_bytes < 0) return Status::error(where + "dynamic shared memory is " + std::to_string(smem_bytes) + " bytes, expected at least 0");
+  return Status();
+}
+
 // The checks and the shared-memory attribute every launch path shares.
 Status launch_prepare(const void* kernel, const char* name, dim3 grid, dim3 block, size_t smem_bytes) {
   if (kernel == nullptr) return Status::error(name_of(name) + ": null kernel address, expected a __global__ function");
@@ -58,9 +89,22 @@ Status launch_prepare(const void* kernel, const char* name, dim3 grid, dim3 bloc
   }
   if (smem_bytes > kDefaultSmemLimit) {
     cudaError_t err =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes));
+        smem_bytes > static_cast<size_t>(INT32_MAX)
+            ? cudaErrorInvalidValue
+            : cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem_bytes));
     if (err != cudaSuccess) {
       (void)cudaGetLastError();  // clear the non-sticky error so it is not reported twice
+      // The usual cause: more than the device lets a block opt in to. Name that limit.
+      int device = 0, optin = 0;
+      if (cudaGetDevice(&device) == cudaSuccess &&
+          cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess && optin > 0 &&
+          smem_bytes > static_cast<size_t>(optin)) {
+        (void)cudaGetLastError();
+        return Status::error(name_of(name) + ": " + std::to_string(smem_bytes) +
+                             " bytes of dynamic shared memory is over this GPU's limit of " + std::to_string(optin) +
+                             " bytes per block (cudaDevAttrMaxSharedMemoryPerBlockOptin)");
+      }
+      (void)cudaGetLastError();
       return Status::error(name_of(name) + ": cannot raise the dynamic shared memory limit to " + std::to_string(smem_bytes) +
                            " bytes: " + cudaGetErrorString(err));
     }

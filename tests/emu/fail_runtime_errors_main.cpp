@@ -7,6 +7,9 @@
 //   step_zero     range(0, 10, 0) in a kernel
 //   host_step_zero  range(0, 4, 0) in a host function, which returns the
 //                 error (printed to stderr, exit status 1)
+//   grid_y        a run-time grid y of 70000 (over CUDA's 65535)
+//   smem_over     300000 bytes of dynamic shared memory (over the device's
+//                 opt-in limit per block)
 #include <climits>
 #include <cstdio>
 #include <string>
@@ -35,6 +38,10 @@ int main(int argc, char** argv) {
     s = range_step(mA, 0);
   else if (what == "host_step_zero")
     s = host_range_step(mA, 0);
+  else if (what == "grid_y")
+    s = launch_config(mA, 70000, 0);
+  else if (what == "smem_over")
+    s = launch_config(mA, 1, 300000);
   else
     return 2;
   if (s.ok()) {

@@ -173,6 +173,15 @@ Status check_extent_static(const TensorView& t, const char* function, const char
 // e.g. "f: N = 1000 is not divisible by 128".
 Status check_divisible(int64_t value, int64_t divisor, const char* function, const char* what);
 
+// The check generated host code makes before converting a launch's 64-bit
+// grid, block and dynamic shared memory sizes to dim3 and size_t: the first
+// value outside CUDA's limits, named with its dimension and the limit, e.g.
+// "f: cannot launch k: grid y is 70000, over the limit of 65535 for grid y
+// and z". Ok when every value is within them (a grid dimension of 0 is
+// allowed: the generated code then launches nothing).
+Status check_launch_config(const char* function, const char* kernel_name, int64_t grid_x, int64_t grid_y,
+                           int64_t grid_z, int64_t block_x, int64_t block_y, int64_t block_z, int64_t smem_bytes);
+
 // Launches `kernel` (a __global__ function's address) through cudaLaunchKernel.
 // First validates, without touching the GPU, that every grid dimension is > 0
 // (x <= 2^31-1, y and z <= 65535) and every block dimension is > 0 (x, y <=

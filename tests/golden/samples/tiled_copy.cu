@@ -684,7 +684,7 @@ tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, 
     const int64_t smem_bytes = int64_t{0};
     if (grid_x < 0 || grid_x > 2147483647 || grid_y < 0 || grid_y > 65535 || grid_z < 0 || grid_z > 65535 ||
         block_x < 1 || block_y < 1 || block_z < 1 || block_x * block_y * block_z > 1024 || smem_bytes < 0) {
-      return tileslc::Status::error(std::string("elementwise_add: cannot launch elementwise_add_kernel with grid (") + std::to_string(grid_x) + ", " + std::to_string(grid_y) + ", " + std::to_string(grid_z) + "), block (" + std::to_string(block_x) + ", " + std::to_string(block_y) + ", " + std::to_string(block_z) + "), smem " + std::to_string(smem_bytes));
+      return tileslc::check_launch_config("elementwise_add", "elementwise_add_kernel", grid_x, grid_y, grid_z, block_x, block_y, block_z, smem_bytes);
     }
     if (grid_x > 0 && grid_y > 0 && grid_z > 0) {
       const float* arg0 = static_cast<const float*>(mA.data);
@@ -748,7 +748,7 @@ tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView 
     const int64_t smem_bytes = int64_t{0};
     if (grid_x < 0 || grid_x > 2147483647 || grid_y < 0 || grid_y > 65535 || grid_z < 0 || grid_z > 65535 ||
         block_x < 1 || block_y < 1 || block_z < 1 || block_x * block_y * block_z > 1024 || smem_bytes < 0) {
-      return tileslc::Status::error(std::string("elementwise_add_any: cannot launch elementwise_add_kernel_1 with grid (") + std::to_string(grid_x) + ", " + std::to_string(grid_y) + ", " + std::to_string(grid_z) + "), block (" + std::to_string(block_x) + ", " + std::to_string(block_y) + ", " + std::to_string(block_z) + "), smem " + std::to_string(smem_bytes));
+      return tileslc::check_launch_config("elementwise_add_any", "elementwise_add_kernel_1", grid_x, grid_y, grid_z, block_x, block_y, block_z, smem_bytes);
     }
     if (grid_x > 0 && grid_y > 0 && grid_z > 0) {
       const float* arg0 = static_cast<const float*>(mA.data);
