@@ -122,6 +122,19 @@ Value sm90_mbarrier_op(Evaluator& ev, BuiltinCall& c) {
 /// Evaluator::mbarrier_arrive (a peer rank arrives on another block's barrier).
 Value sm90_mbarrier_arrive(Evaluator& ev, BuiltinCall& c) { return ev.mbarrier_arrive(c); }
 
+/// cpasync.prefetch_descriptor(tma_atom): prefetch.tensormap of the atom's tensor map, the
+/// kernel's TMA descriptor parameter (CuTe DSL issues it once per CTA before the first load).
+Value sm90_prefetch_descriptor(Evaluator& ev, BuiltinCall& c) {
+  if (c[0].kind() != Value::Kind::TmaAtom)
+    ev.fail(diag::Kind::BadCopyAtom, c.range(0), c.name() + "() takes a TMA atom (from make_tiled_tma_atom), found " + describe(c[0]));
+  const TmaAtom& atom = *c[0].tma();
+  if (atom.param.empty())
+    ev.fail(diag::Kind::UnsupportedOperation, c.range(0), "this TMA atom was not passed to the kernel as an argument");
+  ev.emit_effect(ir::intrinsic(ir::Intrinsic::PrefetchTensormap, {}, {ir::address_of(atom.param, nullptr, ScalarType::Uint8)}, ScalarType::Int32),
+                 c.site.range);
+  return Value::none();
+}
+
 /// The builtins without arguments that are one instruction each.
 Value sm90_instruction(Evaluator& ev, BuiltinCall& c) {
   ir::Intrinsic device;

@@ -149,6 +149,9 @@ TILESLC_CPU_BULK_WAIT(6)
 TILESLC_CPU_BULK_WAIT(7)
 #undef TILESLC_CPU_BULK_WAIT
 
+/// prefetch.tensormap: the emulator reads tensor maps where they are; nothing to prefetch.
+inline int32_t prefetch_tensormap(const void*) { return 0; }
+
 /// fence.proxy.async.shared::cta: one proxy on the CPU.
 inline int32_t fence_proxy_async() { return 0; }
 

@@ -116,6 +116,13 @@ TILESLC_DEVICE int32_t bulk_commit_group() {
 }
 TILESLC_WAIT_GROUPS(bulk_wait_group_read, "cp.async.bulk.wait_group.read")
 
+/// prefetch.tensormap (PTX ISA, "prefetch, prefetchu"): brings a TMA tensor map (a
+/// __grid_constant__ kernel parameter) into the cache before its first cp.async.bulk.tensor.
+TILESLC_DEVICE int32_t prefetch_tensormap(const void* desc) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(desc)) : "memory");
+  return 0;
+}
+
 /// fence.proxy.async.shared::cta: orders this thread's generic-proxy shared
 /// memory writes before later async-proxy (TMA, wgmma) accesses.
 TILESLC_DEVICE int32_t fence_proxy_async() {
