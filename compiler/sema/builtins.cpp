@@ -280,8 +280,6 @@ Value core_not_callable(Evaluator& ev, BuiltinCall& c) {
       ev.fail(diag::Kind::NotCallable, r, "cute.Tensor is a type for annotations: cute.Tensor[cutlass.Float32, (N,)]");
     case BuiltinId::ConstexprMarker:
       ev.fail(diag::Kind::NotCallable, r, "cutlass.Constexpr is an annotation for parameters, not a function");
-    case BuiltinId::Isinstance:
-      ev.fail(diag::Kind::UnsupportedOperation, r, "isinstance() is not supported yet");
     default:  // cute.kernel, cute.jit
       ev.fail(diag::Kind::NotCallable, r, "cute.kernel and cute.jit are decorators; write @cute.kernel above a def");
   }

@@ -19,6 +19,7 @@ Value Evaluator::eval_call(const ast::Call& c) {
 
 Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
                             std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site) {
+  if (auto v = call_object(callee, args, kwargs, site)) return *v;
   switch (callee.kind()) {
     case Value::Kind::Function: {
       const auto& fn = *callee.fn();
@@ -37,12 +38,16 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
         kc->range = site.range;
         return Value::of(kc);
       }
-      if (fn.kind == FunctionValue::Kind::Jit) {
+      // A @cute.jit function called from a kernel, a host function or a helper is traced inline, as
+      // CuTe DSL does: its body runs here like a helper's. At module level there is nothing to run it in.
+      if (fn.kind == FunctionValue::Kind::Jit && !fn_) {
         auto& d = error(diag::Kind::UnsupportedOperation, site.range,
-                        "calling a @cute.jit host function '" + fn.def->name + "' from tileslc code is not supported");
+                        "calling the @cute.jit function '" + fn.def->name + "' at module level is not supported");
         d.label(fn.def->name_range, "declared here");
+        d.help("tileslc compiles ahead of time: call it from the @cute.jit function that is the entry point");
         abort_entry();
       }
+      if (fn.kind == FunctionValue::Kind::Jit) inlined_jit_.insert(fn.def);
       return call_helper(fn, std::move(args), std::move(kwargs), site);
     }
     case Value::Kind::Type: {
@@ -81,6 +86,8 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
 Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
                              std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site) {
   const auto* def = fn.def;
+  // Messages name a method with its class, as Python does: 'Tiler.__init__'.
+  const std::string qual = fn.owner ? fn.owner->name + "." + def->name : def->name;
   // Recursion is allowed when static arguments bound it (metaprogramming);
   // the inlining depth limit stops the rest.
   if (inline_stack_.size() >= 64) {
@@ -98,6 +105,7 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
   Frame f;
   f.module = fn.module;
   f.def = def;
+  f.owner = fn.owner;
   f.call_site = site.range;
   // Bind parameters: positional, then keywords, then defaults (evaluated in
   // the defining module, like Python at def time).
@@ -109,7 +117,7 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
   }
   if (npos < args.size()) {
     auto& d = error(diag::Kind::WrongArity, site.range,
-                    "'" + def->name + "' takes " + std::to_string(npos) + " positional argument" + (npos == 1 ? "" : "s") +
+                    "'" + qual + "' takes " + std::to_string(npos) + " positional argument" + (npos == 1 ? "" : "s") +
                         " but " + std::to_string(args.size()) + " were given");
     d.label(def->name_range, "'" + def->name + "' declared here");
     abort_entry();
@@ -118,11 +126,11 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
     size_t i = 0;
     while (i < def->params.size() && def->params[i].name != name) ++i;
     if (i == def->params.size()) {
-      auto& d = error(diag::Kind::UnknownKeyword, site.range, "'" + def->name + "' has no parameter named '" + name + "'");
+      auto& d = error(diag::Kind::UnknownKeyword, site.range, "'" + qual + "' has no parameter named '" + name + "'");
       d.label(def->name_range, "'" + def->name + "' declared here");
       abort_entry();
     }
-    if (bound[i]) fail(diag::Kind::WrongArity, site.range, "'" + def->name + "' got multiple values for '" + name + "'");
+    if (bound[i]) fail(diag::Kind::WrongArity, site.range, "'" + qual + "' got multiple values for '" + name + "'");
     bound[i] = v;
   }
   frames_.push_back(&f);
@@ -133,7 +141,7 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
     if (!bound[i]) {
       if (!p.default_value) {
         frames_.pop_back();
-        auto& d = error(diag::Kind::WrongArity, site.range, "'" + def->name + "' is missing argument '" + p.name + "'");
+        auto& d = error(diag::Kind::WrongArity, site.range, "'" + qual + "' is missing argument '" + p.name + "'");
         d.label(p.range, "parameter declared here");
         frames_.push_back(&f);
         abort_entry();

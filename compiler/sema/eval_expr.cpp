@@ -16,7 +16,8 @@ using ir::ScalarType;
 
 namespace {
 
-const char* const kPythonBuiltins[] = {"range", "len", "min", "max", "abs", "print", "int", "float", "bool", "isinstance"};
+const char* const kPythonBuiltins[] = {"range", "len", "min", "max", "abs", "print", "int", "float", "bool", "isinstance",
+                                       "object", "staticmethod", "classmethod", "property", "super", "getattr", "hasattr"};
 
 /// Levenshtein distance, for did-you-mean suggestions.
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -255,6 +256,7 @@ Value Evaluator::eval_attribute(const ast::Attribute& a) {
   Value base = eval(*a.value);
   // Methods come from the registry (builtins.def's TILESLC_METHOD rows).
   if (const BuiltinInfo* m = find_method(base.kind(), a.attr)) return bound_method(m->id, base);
+  if (auto v = object_attribute(base, a.attr, a.attr_range)) return *v;
   switch (base.kind()) {
     case Value::Kind::Module: {
       if (is_opaque(base)) return opaque_attribute(base, a.attr);

@@ -45,6 +45,7 @@ std::set<std::string> bound_by(const ast::Stmt& s) {
   std::set<std::string> out;
   collect_stmt(s, out);
   if (const auto* d = s.as<ast::FunctionDef>()) out.insert(d->name);
+  if (const auto* c = s.as<ast::ClassDef>()) out.insert(c->name);
   if (const auto* imp = s.as<ast::Import>())
     for (const auto& a : imp->names) out.insert(a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname);
   if (const auto* imp = s.as<ast::ImportFrom>())
@@ -267,6 +268,11 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
     tensor_store(base, idx, v, target.range);
     return;
   }
+  if (const auto* at = target.as<ast::Attribute>()) {
+    Value base = eval(*at->value);
+    store_attribute(base, at->attr, std::move(v), at->attr_range);
+    return;
+  }
   if (target.kind == ast::ExprKind::Starred) reject_unsupported(target);
   fail(diag::Kind::InvalidAssignTarget, target.range, "cannot assign to this expression");
 }
@@ -326,7 +332,8 @@ Flow Evaluator::exec(const ast::Stmt& s) {
     case K::FunctionDef: exec_function_def(*s.as<ast::FunctionDef>()); break;
     case K::Import: exec_import(*s.as<ast::Import>()); break;
     case K::ImportFrom: exec_import_from(*s.as<ast::ImportFrom>()); break;
-    case K::ClassDef: case K::With: case K::Try: case K::Raise: case K::Global: case K::Nonlocal: case K::Delete:
+    case K::ClassDef: exec_class_def(*s.as<ast::ClassDef>()); break;
+    case K::With: case K::Try: case K::Raise: case K::Global: case K::Nonlocal: case K::Delete:
       reject_unsupported(s);
   }
   return Flow::Normal;
@@ -369,7 +376,7 @@ void Evaluator::exec_ann_assign(const ast::AnnAssign& a) {
 
 Flow Evaluator::exec_return(const ast::Return& r) {
   Frame& f = frame();
-  if (f.is_module) fail(diag::Kind::DynamicControlInStatic, r.range, "'return' outside a function");
+  if (f.is_module || f.class_body) fail(diag::Kind::DynamicControlInStatic, r.range, "'return' outside a function");
   Value v = r.value ? eval(*r.value) : Value::none();
   if (f.is_entry) {
     if (v.kind() != Value::Kind::None)
@@ -426,6 +433,8 @@ void Evaluator::exec_function_def(const ast::FunctionDef& d) {
   auto fn = std::make_shared<FunctionValue>();
   fn->def = &d;
   fn->module = frame().module;
+  // Decorators apply bottom-up, as in Python: `@staticmethod @cute.jit def f` is a static jit function.
+  std::vector<Value> decorators;
   for (const auto& deco : d.decorators) {
     const ast::Expr* target = deco.get();
     if (const auto* c = deco->as<ast::Call>()) target = c->func.get();
@@ -434,11 +443,11 @@ void Evaluator::exec_function_def(const ast::FunctionDef& d) {
       scope()[d.name] = Binding{opaque_decorated(d, dv), "", d.name_range, frame().dyn_depth};
       return;
     }
-    if (dv.kind() == Value::Kind::Builtin && dv.builtin() == BuiltinId::KernelDecorator) fn->kind = FunctionValue::Kind::Kernel;
-    else if (dv.kind() == Value::Kind::Builtin && dv.builtin() == BuiltinId::JitDecorator) fn->kind = FunctionValue::Kind::Jit;
-    else fail(diag::Kind::UnsupportedOperation, deco->range, "unknown decorator: only @cute.kernel and @cute.jit are supported");
+    decorators.push_back(std::move(dv));
   }
-  scope()[d.name] = Binding{Value::of(fn), "", d.name_range, frame().dyn_depth};
+  Value v = Value::of(fn);
+  for (size_t i = decorators.size(); i-- > 0;) v = decorate(*d.decorators[i], decorators[i], std::move(v));
+  scope()[d.name] = Binding{std::move(v), "", d.name_range, frame().dyn_depth};
 }
 
 void Evaluator::exec_import(const ast::Import& imp) {

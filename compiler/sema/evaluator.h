@@ -35,6 +35,7 @@ struct SwizzleSplit {
 /// The IR function under construction (a kernel or a host function).
 struct FnCtx {
   bool is_kernel = false;
+  int64_t serial = 0;                        ///< which function this is (run-time values stored on instances name it)
   ir::Kernel* kernel = nullptr;
   ir::HostFunction* host = nullptr;
   std::vector<ir::LocalVar>* locals = nullptr;
@@ -89,7 +90,9 @@ struct LoopInfo {
 struct Frame {
   Env env;
   std::shared_ptr<ModuleValue> module;
-  const ast::FunctionDef* def = nullptr;   ///< null for module bodies
+  const ast::FunctionDef* def = nullptr;   ///< null for module and class bodies
+  const ast::ClassDef* class_body = nullptr;  ///< a class body being executed: names bind in the class namespace
+  const ClassValue* owner = nullptr;       ///< methods: the class that defined the function (zero-argument super())
   bool is_module = false;
   bool is_entry = false;                   ///< the kernel or host function itself
   int dyn_depth = 0;                       ///< nesting of run-time if/for/while in this frame
@@ -109,6 +112,10 @@ class Evaluator {
   ~Evaluator() {
     for (auto& [name, m] : modules_) m->globals.clear();
     if (builtins_) builtins_->globals.clear();
+    // Instances may hold each other (and their classes' methods hold modules): clear what they hold.
+    for (auto& w : instances_)
+      if (auto o = w.lock()) o->attrs.clear();
+    for (auto& c : classes_) c->ns.clear();
   }
 
   std::optional<ir::Program> run(source::FileId main, std::vector<std::string>* deps);
@@ -152,6 +159,25 @@ class Evaluator {
   void check_call_supported(const ast::Call& c);
   /// E0206 at `site` for a call of an async function or one with `*args` or `**kwargs` parameters.
   void check_def_supported(const ast::FunctionDef& def, source::SourceRange site);
+
+  // ---- classes (class_ops.cpp): class statements, instances, attributes, methods, super()
+  void exec_class_def(const ast::ClassDef& d);
+  /// `base.attr` on a class, instance, super object, bound method or descriptor (Python's
+  /// object.__getattribute__ and type.__getattribute__); nullopt for other kinds of `base`.
+  std::optional<Value> object_attribute(const Value& base, const std::string& attr, source::SourceRange r);
+  /// `base.attr = v` (a property's setter, an instance attribute, a class attribute).
+  void store_attribute(const Value& base, const std::string& attr, Value v, source::SourceRange r);
+  /// Calling a class (an instance; __init__ runs now), an instance (its __call__), a bound method
+  /// or a staticmethod object; nullopt for other kinds of `callee`.
+  std::optional<Value> call_object(const Value& callee, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
+  /// What a decorator makes of `fn` in a `def` (@cute.kernel, @cute.jit, @staticmethod, @classmethod,
+  /// @property, @x.setter, @cutlass.dsl_user_op); E0206 for other decorators.
+  Value decorate(const ast::Expr& deco, const Value& dv, Value fn);
+  /// Whether `attr` names something on a class or instance (hasattr; the MRO then the instance's attributes).
+  bool object_has_attribute(const Value& base, const std::string& attr);
+  /// A kernel specialization's key text for an instance passed as an argument (`self` of a kernel
+  /// method): its class and the keys of its static attributes.
+  std::string instance_key(const InstanceValue& obj, int depth = 0);
 
   // ---- expressions (eval_expr.cpp)
   Value eval(const ast::Expr& e);
@@ -375,6 +401,11 @@ class Evaluator {
   std::set<std::string> kernel_names_;
   std::vector<const ast::FunctionDef*> inline_stack_;
   std::set<std::string> used_defines_;
+  std::set<const ast::FunctionDef*> inlined_jit_;         ///< @cute.jit functions called from compiled code (inlined)
+  int64_t fn_serials_ = 0;                                ///< FnCtx::serial of the last function begun
+  int64_t instance_serials_ = 0;
+  std::vector<std::shared_ptr<ClassValue>> classes_;      ///< every class made (their namespaces cleared at the end)
+  std::vector<std::weak_ptr<InstanceValue>> instances_;   ///< every instance made (cycles broken at the end)
 
   Frame& frame() { return *frames_.back(); }
   /// The innermost scope names are bound in: a module's globals at module level.
