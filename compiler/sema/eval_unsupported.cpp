@@ -1,5 +1,4 @@
-// The Python the parser accepts and sema does not compile yet: classes,
-// with, try, raise, global, nonlocal, del, async, lambdas, comprehensions,
+// The Python the parser accepts and sema does not compile yet: with, try, raise, global, nonlocal, del, async, lambdas, comprehensions,
 // generator expressions, set displays, f-strings, star-expressions, walrus,
 // yield, await, `*args`/`**kw` in calls and parameters. Each gets one E0206
 // naming it, where evaluation reaches it (module code as it runs on import,
@@ -18,7 +17,6 @@ namespace {
 const char* construct_name(const ast::Stmt& s) {
   using K = ast::StmtKind;
   switch (s.kind) {
-    case K::ClassDef: return "classes";
     case K::With: return s.as<ast::With>()->is_async ? "async with statements" : "with statements";
     case K::Try: return "try statements";
     case K::Raise: return "raise statements in run-time code";
