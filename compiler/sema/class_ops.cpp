@@ -271,8 +271,11 @@ void Evaluator::store_attribute(const Value& base, const std::string& attr, Valu
   bool runtime = contains_runtime(v);
   if (v.kind() == Kind::Dyn) {
     if (it != obj.attrs.end() && it->second.fn_serial == fn_->serial && it->second.value.kind() == Kind::Dyn) {
-      if (const auto* var = it->second.value.expr()->get_if<ir::Var>(); var && !fn_->immutable_vars.count(var->name)) {
-        ir::ScalarType t = it->second.value.type();
+      const auto* var = it->second.value.expr()->get_if<ir::Var>();
+      ir::ScalarType t = it->second.value.type();
+      // In a run-time loop or branch the variable is the attribute on every path; elsewhere a value
+      // of another type rebinds the attribute to a new variable, as Python rebinds it.
+      if (var && !fn_->immutable_vars.count(var->name) && (in_runtime_flow || t == v.type())) {
         emit(ir::assign(r, var->name, to_expr_as(v, t, r)));
         it->second.where = r;
         return;
