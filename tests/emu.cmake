@@ -198,3 +198,12 @@ add_test(NAME emu.cli_unknown_target
                  "-DEXPECTED=tileslc: error[E0803]: unknown --target 'gpu' (expected cuda or cpu)"
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
 set_tests_properties(emu.cli_unknown_target PROPERTIES LABELS emu TIMEOUT 60)
+
+# Class-based kernels (class_kernels_main.cpp): instances configured by __init__, a @cute.jit
+# __call__ launching a @cute.kernel method, one kernel per instance's tile; numerics checked.
+tileslc_add_cpu_kernels(emu_class_kernels_kernels SOURCES emu/class_kernels.tpy ARCH sm_80)
+add_executable(emu_class_kernels emu/class_kernels_main.cpp)
+target_include_directories(emu_class_kernels PRIVATE "${PROJECT_SOURCE_DIR}/samples/common")
+target_link_libraries(emu_class_kernels PRIVATE emu_class_kernels_kernels)
+add_test(NAME emu.class_kernels COMMAND emu_class_kernels)
+set_tests_properties(emu.class_kernels PROPERTIES LABELS emu TIMEOUT 60 PASS_REGULAR_EXPRESSION "class kernels: all checks passed")

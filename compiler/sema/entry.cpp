@@ -317,6 +317,10 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
         b.value.fn()->module == m)
       host_names_.insert(name);
   int entries = 0;
+  // The file's @cute.jit functions are its entry points, those with every parameter annotated
+  // first: one with an unannotated parameter that those called (inlined) is a jit helper, not an
+  // entry point (E0410 only for one nothing called).
+  std::vector<std::shared_ptr<FunctionValue>> annotated, unannotated;
   for (const auto& s : m->ast->body) {
     const auto* def = s->as<ast::FunctionDef>();
     if (!def) continue;
@@ -324,6 +328,12 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
     if (it == m->globals.end() || it->second.value.kind() != Value::Kind::Function) continue;
     auto fn = it->second.value.fn();
     if (fn->def != def || fn->kind != FunctionValue::Kind::Jit) continue;
+    bool all = std::all_of(def->params.begin(), def->params.end(), [](const ast::Param& p) { return p.annotation != nullptr; });
+    (all ? annotated : unannotated).push_back(fn);
+  }
+  annotated.insert(annotated.end(), unannotated.begin(), unannotated.end());
+  for (const auto& fn : annotated) {
+    if (inlined_jit_.count(fn->def)) continue;
     ++entries;
     try {
       build_host_function(fn);
@@ -394,8 +404,10 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
   Frame f;
   f.module = fn->module;
   f.def = def;
+  f.owner = fn->owner;
   f.is_entry = true;
   frames_.push_back(&f);
+  ctx.serial = ++fn_serials_;
   FnCtx* saved = fn_;
   fn_ = &ctx;
   struct Restore { Evaluator& ev; FnCtx* fn; ~Restore() { ev.fn_ = fn; ev.frames_.pop_back(); } } restore{*this, saved};
@@ -691,6 +703,8 @@ KernelKey::Arg Evaluator::kernel_arg_key(const KernelCall& kc, const ast::Param&
     abort_entry();
   }
   if (is_opaque(a)) opaque_use(a, kc.range, false);
+  // An instance (a kernel method's `self`): specialized on its class and its static attributes.
+  if (a.kind() == Value::Kind::Instance) return {"I" + instance_key(*a.obj())};
   if (a.is_static() && a.kind() != Value::Kind::KernelCall && a.kind() != Value::Kind::Module)
     return {"S" + repr(a), a.kind() == Value::Kind::Function ? a.fn().get() : nullptr};
   fail(diag::Kind::TypeMismatch, kc.range, "cannot pass " + describe(a) + " to a kernel");
@@ -738,7 +752,10 @@ std::string Evaluator::kernel_name(const std::string& source_name) {
 int Evaluator::generate_kernel(const KernelCall& kc, const KernelSignature& sig, const int64_t static_block[3], const int64_t cluster[3]) {
   const auto* def = kc.fn->def;
   ir::Kernel k;
-  k.name = kernel_name(def->name);
+  // A method's kernel is named after its class (SGemm_kernel); kernel.set_name_prefix(p) names it p.
+  k.name = kernel_name(!kc.fn->name_prefix.empty() ? kc.fn->name_prefix
+                       : kc.fn->owner          ? kc.fn->owner->name + "_" + def->name
+                                               : def->name);
   k.source_name = def->name;
   k.loc = def->name_range;
   k.specialization = sig.spec;
@@ -751,9 +768,11 @@ int Evaluator::generate_kernel(const KernelCall& kc, const KernelSignature& sig,
   for (int d = 0; d < 3; ++d) ctx.static_block[d] = static_block[d];
   if (cluster)
     for (int d = 0; d < 3; ++d) ctx.static_cluster[d] = k.cluster_dims[d] = cluster[d];
+  ctx.serial = ++fn_serials_;
   Frame f;
   f.module = kc.fn->module;
   f.def = def;
+  f.owner = kc.fn->owner;
   f.is_entry = true;
   f.context = "in kernel '" + def->name + "' launched at line " + std::to_string(sm_.line_col(kc.range.start()).line) + " with " + sig.spec;
   FnCtx* saved = fn_;

@@ -39,6 +39,7 @@ Value Evaluator::eval_call(const ast::Call& c) {
 
 Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
                             std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site) {
+  if (auto v = call_object(callee, args, kwargs, site)) return *v;
   switch (callee.kind()) {
     case Value::Kind::Function: {
       const auto& fn = *callee.fn();
@@ -57,12 +58,16 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
         kc->range = site.range;
         return Value::of(kc);
       }
-      if (fn.kind == FunctionValue::Kind::Jit) {
+      // A @cute.jit function called from a kernel, a host function or a helper is traced inline, as
+      // CuTe DSL does: its body runs here like a helper's. At module level there is nothing to run it in.
+      if (fn.kind == FunctionValue::Kind::Jit && !fn_) {
         auto& d = error(diag::Kind::UnsupportedOperation, site.range,
-                        "calling a @cute.jit host function '" + fn.def->name + "' from tileslc code is not supported");
+                        "calling the @cute.jit function '" + fn.def->name + "' at module level is not supported");
         d.label(fn.def->name_range, "declared here");
+        d.help("tileslc compiles ahead of time: call it from the @cute.jit function that is the entry point");
         abort_entry();
       }
+      if (fn.kind == FunctionValue::Kind::Jit) inlined_jit_.insert(fn.def);
       return call_helper(fn, std::move(args), std::move(kwargs), site);
     }
     case Value::Kind::Type: {
@@ -118,6 +123,8 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
   const auto* def = fn.def;
   const std::vector<ast::Param>& params = def ? def->params : fn.lambda->params;
   const std::string name = fn.name();
+  // Messages name a method with its class, as Python does: 'Tiler.__init__'.
+  const std::string qual = fn.owner && def ? fn.owner->name + "." + def->name : name;
   const source::SourceRange declared = def ? def->name_range : fn.lambda->range;
   // Recursion is allowed when static arguments bound it (metaprogramming);
   // the inlining depth limit stops the rest.
@@ -136,6 +143,7 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
   Frame f;
   f.module = fn.module;
   f.def = def;
+  f.owner = fn.owner;
   f.call_site = site.range;
   if (fn.closure) f.env = *fn.closure;
   // Bind parameters as Python does: positional ones, the rest of the positional arguments to
@@ -158,7 +166,7 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
   }
   if (npos < args.size()) {
     auto& d = error(diag::Kind::WrongArity, site.range,
-                    "'" + name + "' takes " + std::to_string(npos) + " positional argument" + (npos == 1 ? "" : "s") +
+                    "'" + qual + "' takes " + std::to_string(npos) + " positional argument" + (npos == 1 ? "" : "s") +
                         " but " + std::to_string(args.size()) + " were given");
     d.label(declared, "'" + name + "' declared here");
     abort_entry();
@@ -174,11 +182,11 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
         extra_kw.dict_items().emplace_back(Value::str(kw), v);
         continue;
       }
-      auto& d = error(diag::Kind::UnknownKeyword, site.range, "'" + name + "' has no parameter named '" + kw + "'");
+      auto& d = error(diag::Kind::UnknownKeyword, site.range, "'" + qual + "' has no parameter named '" + kw + "'");
       d.label(declared, "'" + name + "' declared here");
       abort_entry();
     }
-    if (bound[i]) fail(diag::Kind::WrongArity, site.range, "'" + name + "' got multiple values for '" + kw + "'");
+    if (bound[i]) fail(diag::Kind::WrongArity, site.range, "'" + qual + "' got multiple values for '" + kw + "'");
     bound[i] = v;
   }
   if (var_keyword) bound[*var_keyword] = extra_kw;
@@ -190,7 +198,7 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
     if (!bound[i]) {
       if (!p.default_value) {
         frames_.pop_back();
-        auto& d = error(diag::Kind::WrongArity, site.range, "'" + name + "' is missing argument '" + p.name + "'");
+        auto& d = error(diag::Kind::WrongArity, site.range, "'" + qual + "' is missing argument '" + p.name + "'");
         d.label(p.range, "parameter declared here");
         frames_.push_back(&f);
         abort_entry();

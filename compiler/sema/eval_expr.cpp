@@ -242,9 +242,11 @@ Value bound_method(BuiltinId id, const Value& self) { return Value::method(id, s
 
 }  // namespace
 
-std::optional<Value> Evaluator::find_attribute(const Value& base, const std::string& attr, source::SourceRange r) {
+std::optional<Value> Evaluator::find_attribute(const Value& base, const std::string& attr, source::SourceRange r,
+                                               source::SourceRange attr_range) {
   // Methods come from the registry (builtins.def's TILESLC_METHOD rows).
   if (const BuiltinInfo* m = find_method(base.kind(), attr)) return bound_method(m->id, base);
+  if (auto v = object_attribute(base, attr, attr_range)) return *v;
   switch (base.kind()) {
     case Value::Kind::Module: {
       if (is_opaque(base)) return opaque_attribute(base, attr);
@@ -285,7 +287,7 @@ std::optional<Value> Evaluator::find_attribute(const Value& base, const std::str
 
 Value Evaluator::eval_attribute(const ast::Attribute& a) {
   Value base = eval(*a.value);
-  if (auto v = find_attribute(base, a.attr, a.range)) return *v;
+  if (auto v = find_attribute(base, a.attr, a.range, a.attr_range)) return *v;
   if (base.kind() == Value::Kind::Module) {
     auto& g = base.module()->globals;
     std::vector<std::string> candidates;

@@ -567,6 +567,11 @@ bool Evaluator::isinstance_of(const Value& v, const Value& cls, source::SourceRa
   if (cls.kind() == Value::Kind::Type)  // cutlass.Float32: a run-time value of that type (CuTe DSL's Numeric instances)
     return v.kind() == Value::Kind::Dyn && v.type() == cls.type();
   if (is_opaque(cls)) return false;  // torch.Tensor, a host-only class: nothing compiled is one
+  if (cls.kind() == Value::Kind::Class) {  // a class of the program: by the instance's class MRO
+    if (v.kind() != Value::Kind::Instance) return false;
+    const auto& mro = v.obj()->cls->mro;
+    return std::find(mro.begin(), mro.end(), cls.cls().get()) != mro.end();
+  }
   if (cls.kind() == Value::Kind::Builtin && !cls.self()) {
     const auto k = v.kind();
     switch (cls.builtin()) {
@@ -578,6 +583,7 @@ bool Evaluator::isinstance_of(const Value& v, const Value& cls, source::SourceRa
       case BuiltinId::PyList: return v.is_list();
       case BuiltinId::PyDict: return k == Value::Kind::Dict;
       case BuiltinId::PySet: return false;  // sets are tuples here
+      case BuiltinId::Object: return true;   // everything is an object
       default:
         if (is_exception_class(cls.builtin())) {
           auto vc = exception_class_of(v);

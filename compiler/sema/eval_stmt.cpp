@@ -45,6 +45,7 @@ std::set<std::string> bound_by(const ast::Stmt& s) {
   std::set<std::string> out;
   collect_stmt(s, out);
   if (const auto* d = s.as<ast::FunctionDef>()) out.insert(d->name);
+  if (const auto* c = s.as<ast::ClassDef>()) out.insert(c->name);
   if (const auto* imp = s.as<ast::Import>())
     for (const auto& a : imp->names) out.insert(a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname);
   if (const auto* imp = s.as<ast::ImportFrom>())
@@ -304,6 +305,11 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
     tensor_store(base, idx, v, target.range);
     return;
   }
+  if (const auto* at = target.as<ast::Attribute>()) {
+    Value base = eval(*at->value);
+    store_attribute(base, at->attr, std::move(v), at->attr_range);
+    return;
+  }
   if (target.kind == ast::ExprKind::Starred) reject_unsupported(target);
   fail(diag::Kind::InvalidAssignTarget, target.range, "cannot assign to this expression");
 }
@@ -370,7 +376,8 @@ Flow Evaluator::exec(const ast::Stmt& s) {
     case K::ImportFrom: exec_import_from(*s.as<ast::ImportFrom>()); break;
     case K::Try: return exec_try(*s.as<ast::Try>());
     case K::Raise: exec_raise(*s.as<ast::Raise>());
-    case K::ClassDef: case K::With: case K::Global: case K::Nonlocal: case K::Delete:
+    case K::ClassDef: exec_class_def(*s.as<ast::ClassDef>()); break;
+    case K::With: case K::Global: case K::Nonlocal: case K::Delete:
       reject_unsupported(s);
   }
   return Flow::Normal;
@@ -413,7 +420,7 @@ void Evaluator::exec_ann_assign(const ast::AnnAssign& a) {
 
 Flow Evaluator::exec_return(const ast::Return& r) {
   Frame& f = frame();
-  if (f.is_module) fail(diag::Kind::DynamicControlInStatic, r.range, "'return' outside a function");
+  if (f.is_module || f.class_body) fail(diag::Kind::DynamicControlInStatic, r.range, "'return' outside a function");
   Value v = r.value ? eval(*r.value) : Value::none();
   if (f.is_entry) {
     if (v.kind() != Value::Kind::None)
@@ -471,7 +478,8 @@ void Evaluator::exec_function_def(const ast::FunctionDef& d) {
   fn->def = &d;
   fn->module = frame().module;
   fn->closure = capture_closure(frame());  // a def inside a function sees that function's names
-  std::vector<const ast::Expr*> user_decorators;
+  // Decorators apply bottom-up, as in Python: `@staticmethod @cute.jit def f` is a static jit function.
+  std::vector<std::pair<const ast::Expr*, Value>> decorators;
   for (const auto& deco : d.decorators) {
     const ast::Expr* target = deco.get();
     if (const auto* c = deco->as<ast::Call>()) target = c->func.get();
@@ -484,19 +492,22 @@ void Evaluator::exec_function_def(const ast::FunctionDef& d) {
     if (dv.kind() == Value::Kind::Builtin &&
         (dv.builtin() == BuiltinId::PyLruCache || dv.builtin() == BuiltinId::PyCache || dv.builtin() == BuiltinId::PyWraps))
       continue;
-    if (dv.kind() == Value::Kind::Builtin && dv.builtin() == BuiltinId::KernelDecorator) fn->kind = FunctionValue::Kind::Kernel;
-    else if (dv.kind() == Value::Kind::Builtin && dv.builtin() == BuiltinId::JitDecorator) fn->kind = FunctionValue::Kind::Jit;
-    else if (dv.kind() == Value::Kind::Function) user_decorators.push_back(deco.get());  // a Python decorator: applied below
-    else fail(diag::Kind::UnsupportedOperation, deco->range, "unknown decorator: only @cute.kernel, @cute.jit and Python functions are supported");
+    decorators.emplace_back(deco.get(), std::move(dv));
   }
-  // Python decorators run while compiling, the innermost first: @deco gives deco(f), @deco(args) gives deco(args)(f).
-  Value result = Value::of(fn);
-  for (auto it = user_decorators.rbegin(); it != user_decorators.rend(); ++it) {
-    Value decorator = eval(**it);
-    ast::Call site((*it)->range);
-    result = call_value(decorator, {result}, {}, site);
+  Value v = Value::of(fn);
+  for (size_t i = decorators.size(); i-- > 0;) {
+    const auto& [deco, dv] = decorators[i];
+    const auto k = dv.kind();
+    if (k == Value::Kind::Function || k == Value::Kind::Class || k == Value::Kind::Instance || k == Value::Kind::BoundMethod) {
+      // A Python decorator runs while compiling: @deco gives deco(f), @deco(args) gives deco(args)(f).
+      Value decorator = eval(*deco);
+      ast::Call site(deco->range);
+      v = call_value(decorator, {std::move(v)}, {}, site);
+    } else {
+      v = decorate(*deco, dv, std::move(v));
+    }
   }
-  scope()[d.name] = Binding{result, "", d.name_range, frame().dyn_depth};
+  scope()[d.name] = Binding{std::move(v), "", d.name_range, frame().dyn_depth};
 }
 
 void Evaluator::exec_import(const ast::Import& imp) {

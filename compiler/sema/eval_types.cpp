@@ -280,6 +280,14 @@ bool Evaluator::static_equal(const Value& a, const Value& b) {
     case Value::Kind::ConstexprSpec: return true;
     case Value::Kind::Slice: return &a.elts() == &b.elts();
     case Value::Kind::Dict: return &a.dict_items() == &b.dict_items();
+    // Python's default __eq__ is identity.
+    case Value::Kind::Class: return a.cls() == b.cls();
+    case Value::Kind::Instance: return a.obj() == b.obj();
+    case Value::Kind::BoundMethod: {
+      const auto &x = a.get<payload::BoundMethod>(), &y = b.get<payload::BoundMethod>();
+      return static_equal(*x.fn, *y.fn) && static_equal(*x.self, *y.self);
+    }
+    case Value::Kind::Descriptor: return a.get<payload::Descriptor>().fn == b.get<payload::Descriptor>().fn;
     default: return false;
   }
 }
@@ -393,6 +401,20 @@ std::string repr(const Value& v) {
              (v.tma()->multicast ? ", multicast" : "") + "]";
     case Value::Kind::TiledMma:
       return "TiledMma[" + v.tiled_mma()->atom.name + " x (" + std::to_string(v.tiled_mma()->am) + ", " + std::to_string(v.tiled_mma()->an) + ")]";
+    case Value::Kind::Class: return "<class '" + v.cls()->module->name + "." + v.cls()->name + "'>";
+    case Value::Kind::Instance: return "<" + v.obj()->cls->module->name + "." + v.obj()->cls->name + " object>";
+    case Value::Kind::BoundMethod: {
+      const auto& m = v.get<payload::BoundMethod>();
+      const Value& self = *m.self;
+      std::string owner = self.kind() == Value::Kind::Class ? self.cls()->name : self.obj()->cls->name;
+      return "<bound method " + owner + "." + m.fn->fn()->def->name + ">";
+    }
+    case Value::Kind::Descriptor: {
+      static const char* kinds[] = {"staticmethod", "classmethod", "property"};
+      const auto& d = v.get<payload::Descriptor>();
+      return std::string("<") + kinds[static_cast<int>(d.kind)] + " " + d.fn->fn()->def->name + ">";
+    }
+    case Value::Kind::Super: return "<super: " + v.get<payload::Super>().after->name + ">";
   }
   return "?";
 }
@@ -429,6 +451,11 @@ std::string describe(const Value& v) {
     case Value::Kind::TmaAtom: return "TMA atom " + repr(v);
     case Value::Kind::ComposedLayout: return "composed layout " + repr(v);
     case Value::Kind::TiledMma: return "tiled MMA " + repr(v);
+    case Value::Kind::Class: return "class '" + v.cls()->name + "'";
+    case Value::Kind::Instance: return "'" + v.obj()->cls->name + "' object";
+    case Value::Kind::BoundMethod: return "method " + repr(v);
+    case Value::Kind::Descriptor: return repr(v);
+    case Value::Kind::Super: return "super object";
   }
   return "value";
 }

@@ -1,12 +1,12 @@
-// The Python the parser accepts and sema does not compile yet: classes,
-// with, global, nonlocal, del, async, walrus, yield, await, `raise` in
-// run-time control flow, starred assignment targets in comprehensions.
-// Each gets one E0206 naming it, where evaluation reaches it (module code as
-// it runs on import, a called helper, a compiled kernel or host function; an
-// async function where it is called), so a CuTe DSL module whose host-only
-// code (its `__main__` block, helpers never called) uses them still imports.
-// What is evaluated while compiling (comprehensions, lambdas, f-strings,
-// try/raise, ...) is in eval_python.cpp.
+// The Python the parser accepts and sema does not compile yet: with, global,
+// nonlocal, del, async, walrus, yield, await, `raise` in run-time control
+// flow, starred assignment targets in comprehensions. Each gets one E0206
+// naming it, where evaluation reaches it (module code as it runs on import,
+// a called helper, a compiled kernel or host function; an async function
+// where it is called), so a CuTe DSL module whose host-only code (its
+// `__main__` block, helpers never called) uses them still imports. What is
+// evaluated while compiling (comprehensions, lambdas, f-strings, try/raise,
+// ...) is in eval_python.cpp; classes are in class_ops.cpp.
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -17,7 +17,6 @@ namespace {
 const char* construct_name(const ast::Stmt& s) {
   using K = ast::StmtKind;
   switch (s.kind) {
-    case K::ClassDef: return "classes";
     case K::With: return s.as<ast::With>()->is_async ? "async with statements" : "with statements";
     case K::Try: return "try statements";
     case K::Raise: return "raise statements in run-time code";

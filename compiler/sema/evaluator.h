@@ -35,6 +35,7 @@ struct SwizzleSplit {
 /// The IR function under construction (a kernel or a host function).
 struct FnCtx {
   bool is_kernel = false;
+  int64_t serial = 0;                        ///< which function this is (run-time values stored on instances name it)
   ir::Kernel* kernel = nullptr;
   ir::HostFunction* host = nullptr;
   std::vector<ir::LocalVar>* locals = nullptr;
@@ -100,7 +101,9 @@ struct LoopInfo {
 struct Frame {
   Env env;
   std::shared_ptr<ModuleValue> module;
-  const ast::FunctionDef* def = nullptr;   ///< null for module bodies
+  const ast::FunctionDef* def = nullptr;   ///< null for module and class bodies
+  const ast::ClassDef* class_body = nullptr;  ///< a class body being executed: names bind in the class namespace
+  const ClassValue* owner = nullptr;       ///< methods: the class that defined the function (zero-argument super())
   bool is_module = false;
   bool is_entry = false;                   ///< the kernel or host function itself
   int dyn_depth = 0;                       ///< nesting of run-time if/for/while in this frame
@@ -120,6 +123,10 @@ class Evaluator {
   ~Evaluator() {
     for (auto& [name, m] : modules_) m->globals.clear();
     if (builtins_) builtins_->globals.clear();
+    // Instances may hold each other (and their classes' methods hold modules): clear what they hold.
+    for (auto& w : instances_)
+      if (auto o = w.lock()) o->attrs.clear();
+    for (auto& c : classes_) c->ns.clear();
   }
 
   std::optional<ir::Program> run(source::FileId main, std::vector<std::string>* deps);
@@ -185,15 +192,36 @@ class Evaluator {
   Flow exec_try(const ast::Try& t);
   /// `raise` while compiling: caught by an enclosing `try` of code run while compiling, else E0504.
   [[noreturn]] void exec_raise(const ast::Raise& r);
-  /// isinstance(v, cls) for Python's and tileslc's types (and tuples of them).
+  /// isinstance(v, cls) for Python's and tileslc's types, the program's classes (by the MRO), and tuples of them.
   bool isinstance_of(const Value& v, const Value& cls, source::SourceRange r);
+  // ---- classes (class_ops.cpp): class statements, instances, attributes, methods, super()
+  void exec_class_def(const ast::ClassDef& d);
+  /// `base.attr` on a class, instance, super object, bound method or descriptor (Python's
+  /// object.__getattribute__ and type.__getattribute__); nullopt for other kinds of `base`.
+  std::optional<Value> object_attribute(const Value& base, const std::string& attr, source::SourceRange r);
+  /// `base.attr = v` (a property's setter, an instance attribute, a class attribute).
+  void store_attribute(const Value& base, const std::string& attr, Value v, source::SourceRange r);
+  /// Calling a class (an instance; __init__ runs now), an instance (its __call__), a bound method
+  /// or a staticmethod object; nullopt for other kinds of `callee`.
+  std::optional<Value> call_object(const Value& callee, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site);
+  /// What a decorator makes of `fn` in a `def` (@cute.kernel, @cute.jit, @staticmethod, @classmethod,
+  /// @property, @x.setter, @cutlass.dsl_user_op); E0206 for other decorators.
+  Value decorate(const ast::Expr& deco, const Value& dv, Value fn);
+  /// Whether `attr` names something on a class or instance (hasattr; the MRO then the instance's attributes).
+  bool object_has_attribute(const Value& base, const std::string& attr);
+  /// A kernel specialization's key text for an instance passed as an argument (`self` of a kernel
+  /// method): its class and the keys of its static attributes.
+  std::string instance_key(const InstanceValue& obj, int depth = 0);
 
   // ---- expressions (eval_expr.cpp)
   Value eval(const ast::Expr& e);
   Value eval_name(const ast::Name& n);
   Value eval_attribute(const ast::Attribute& a);
   /// base.attr where `base` has it (a method, a module's global, a tensor's or layout's field), else nothing.
-  std::optional<Value> find_attribute(const Value& base, const std::string& attr, source::SourceRange r);
+  /// A class, instance or super object reports a missing attribute itself (E0xxx at `attr_range`,
+  /// the attribute's name); `r` is the whole expression.
+  std::optional<Value> find_attribute(const Value& base, const std::string& attr, source::SourceRange r,
+                                      source::SourceRange attr_range);
   Value eval_subscript(const ast::Subscript& s);
   Value eval_binop(ast::BinOpKind op, Value lhs, Value rhs, source::SourceRange r, source::SourceRange op_r);
   /// A binary operation with a run-time operand: IR in the promoted type (docs/language.md "Promotion").
@@ -424,6 +452,11 @@ class Evaluator {
   std::set<std::string> used_defines_;
   int try_depth_ = 0;                         ///< `try` bodies being run while compiling (exec_try)
   std::vector<Value> handling_;               ///< exceptions being handled (a bare `raise` re-raises the last)
+  std::set<const ast::FunctionDef*> inlined_jit_;         ///< @cute.jit functions called from compiled code (inlined)
+  int64_t fn_serials_ = 0;                                ///< FnCtx::serial of the last function begun
+  int64_t instance_serials_ = 0;
+  std::vector<std::shared_ptr<ClassValue>> classes_;      ///< every class made (their namespaces cleared at the end)
+  std::vector<std::weak_ptr<InstanceValue>> instances_;   ///< every instance made (cycles broken at the end)
 
   Frame& frame() { return *frames_.back(); }
   /// The innermost scope names are bound in: a module's globals at module level.

@@ -324,7 +324,13 @@ Value py_getattr(Evaluator& ev, BuiltinCall& c) {
     ev.fail(diag::Kind::WrongArity, c.site.range, "getattr() takes 2 or 3 arguments, " + std::to_string(args.size()) + " given");
   if (args[1].kind() != Value::Kind::Str)
     ev.fail(diag::Kind::TypeMismatch, at(1), c.name() + "()'s attribute name must be a string, found " + describe(args[1]));
-  auto v = ev.find_attribute(args[0], args[1].s(), c.site.range);
+  // A class or an instance answers whether it has the attribute (its MRO, then the instance's own
+  // attributes) before it is read: reading a missing one is an error there, not nothing.
+  const auto k = args[0].kind();
+  const bool object = k == Value::Kind::Instance || k == Value::Kind::Class;
+  std::optional<Value> v;
+  if (!object || ev.object_has_attribute(args[0], args[1].s()) || (!has && args.size() == 2))
+    v = ev.find_attribute(args[0], args[1].s(), c.site.range, at(1));
   if (has) return Value::boolean(v.has_value());
   if (v) return *v;
   if (args.size() == 3) return args[2];

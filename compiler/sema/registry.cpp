@@ -4,6 +4,8 @@
 // builtin call is checked (context, arch, arguments) before its handler runs.
 #include "sema/registry.h"
 
+#include <algorithm>
+
 #include <cstdlib>
 #include <map>
 #include <stdexcept>
@@ -196,6 +198,9 @@ void bind_builtin_args(Evaluator& ev, BuiltinCall& call, std::vector<Value>& arg
     while (i < n && info.params[i].name != key) ++i;
     source::SourceRange at = k < site.keywords.size() ? site.keywords[k].name_range : site.range;
     if (i == n) {
+      // CuTe DSL's ops take loc= and ip= (MLIR source locations and insertion points), which a
+      // @cutlass.dsl_user_op function passes on; None there, they mean nothing here.
+      if ((key == "loc" || key == "ip") && value.kind() == Value::Kind::None) continue;
       if (info.varkw) {
         call.extra.emplace_back(key, std::move(value));
         continue;

@@ -16,6 +16,7 @@ const char* kind_name(Value::Kind k) {
       "Builtin", "KernelCall", "SymDim",    "TensorSpec",     "ConstexprSpec", "Ellipsis",
       "Slice",   "Layout",     "TensorSSA", "CopyAtom",       "TiledCopy",     "SmemAllocator",
       "Marker",  "MmaAtom",    "TiledMma",  "ComposedLayout", "TmaAtom",       "Dict",
+      "Class",   "Instance", "BoundMethod", "Descriptor", "Super",
   };
   static_assert(std::size(kNames) == std::variant_size_v<Value::Node>);
   return kNames[static_cast<size_t>(k)];
@@ -116,6 +117,8 @@ const std::shared_ptr<TiledCopy>& Value::tiled_copy() const { return get<payload
 const std::shared_ptr<MmaAtom>& Value::mma() const { return get<payload::MmaAtom>().mma; }
 const std::shared_ptr<TiledMma>& Value::tiled_mma() const { return get<payload::TiledMma>().tiled_mma; }
 const std::shared_ptr<TmaAtom>& Value::tma() const { return get<payload::TmaAtom>().tma; }
+const std::shared_ptr<ClassValue>& Value::cls() const { return get<payload::Class>().cls; }
+const std::shared_ptr<InstanceValue>& Value::obj() const { return get<payload::Instance>().obj; }
 
 Value Value::tuple(std::vector<Value> xs) {
   return payload::Tuple{std::make_shared<const std::vector<Value>>(std::move(xs))};

@@ -21,6 +21,8 @@ namespace tileslc::sema {
 
 struct Value;
 struct ModuleValue;
+struct ClassValue;
+struct InstanceValue;
 
 /// Natively implemented functions, objects and methods: one per row of
 /// builtins.def (registry.h reads the rows).
@@ -47,6 +49,11 @@ struct FunctionValue {
 
   /// The name messages use: the def's, or "<lambda>".
   std::string name() const { return def ? def->name : "<lambda>"; }
+  /// The class whose body defined it (a method), for super() and kernel names; null otherwise.
+  /// Not owning: the class owns its namespace, which holds the function.
+  const ClassValue* owner = nullptr;
+  /// Kernels: CuTe DSL's `kernel.set_name_prefix(p)`: the generated kernels' C++ name starts with it.
+  std::string name_prefix;
 };
 
 /// Where a tensor's elements live. Coord tensors hold no data: element c of
@@ -275,6 +282,31 @@ struct TmaAtom {
 struct Dict {
   std::shared_ptr<std::vector<std::pair<Value, Value>>> items;
 };
+/// A class made by a `class` statement while compiling (Python's type objects).
+struct Class {
+  std::shared_ptr<ClassValue> cls;
+};
+/// An instance of a Class: a static object whose attributes hold any value.
+struct Instance {
+  std::shared_ptr<InstanceValue> obj;
+};
+/// A function looked up on an instance (or a classmethod on its class): `self` is bound first.
+struct BoundMethod {
+  std::shared_ptr<const Value> fn;    ///< a Function
+  std::shared_ptr<const Value> self;  ///< an Instance, or a Class for a classmethod
+};
+/// What @staticmethod, @classmethod and @property make of a function in a class body
+/// (Python's descriptors): looked up on an instance or class, each binds differently.
+struct Descriptor {
+  enum class Kind : uint8_t { StaticMethod, ClassMethod, Property } kind = Kind::StaticMethod;
+  std::shared_ptr<const Value> fn;      ///< the function (a property's getter)
+  std::shared_ptr<const Value> setter;  ///< a property's setter (@name.setter); null when read-only
+};
+/// super() in a method: attribute lookup on `self`'s class MRO, after `after`.
+struct Super {
+  const ClassValue* after = nullptr;  ///< in the MRO of `self`'s class, which `self` keeps alive
+  std::shared_ptr<const Value> self;  ///< an Instance or a Class
+};
 
 template <class P, class Variant>
 struct IsAlternative;
@@ -293,6 +325,7 @@ struct Value {
     KernelCall, SymDim, TensorSpec, ConstexprSpec, Ellipsis, Slice, Layout, TensorSSA,
     CopyAtom, TiledCopy, SmemAllocator, Marker, MmaAtom, TiledMma, ComposedLayout, TmaAtom,
     Dict,
+    Class, Instance, BoundMethod, Descriptor, Super,
   };
   using Node = std::variant<payload::Undef, payload::None, payload::Int, payload::Float, payload::Bool, payload::Str,
                             payload::Tuple, payload::Type, payload::Dyn, payload::Tensor, payload::Module,
@@ -300,7 +333,8 @@ struct Value {
                             payload::TensorSpec, payload::ConstexprSpec, payload::Ellipsis, payload::Slice,
                             payload::Layout, payload::TensorSSA, payload::CopyAtom, payload::TiledCopy,
                             payload::SmemAllocator, payload::OpMarker, payload::MmaAtom, payload::TiledMma,
-                            payload::ComposedLayout, payload::TmaAtom, payload::Dict>;
+                            payload::ComposedLayout, payload::TmaAtom, payload::Dict, payload::Class, payload::Instance,
+                            payload::BoundMethod, payload::Descriptor, payload::Super>;
   Node node;
 
   Value() = default;
@@ -354,6 +388,8 @@ struct Value {
   const std::shared_ptr<sema::MmaAtom>& mma() const;           ///< MmaAtom
   const std::shared_ptr<sema::TiledMma>& tiled_mma() const;    ///< TiledMma
   const std::shared_ptr<sema::TmaAtom>& tma() const;           ///< TmaAtom
+  const std::shared_ptr<ClassValue>& cls() const;              ///< Class
+  const std::shared_ptr<InstanceValue>& obj() const;           ///< Instance
 
   static Value none() { return payload::None{}; }
   static Value integer(int64_t x) { return payload::Int{x}; }
@@ -395,13 +431,15 @@ struct Value {
   static Value of(std::shared_ptr<MmaAtom> m) { return payload::MmaAtom{std::move(m)}; }
   static Value of(std::shared_ptr<TiledMma> t) { return payload::TiledMma{std::move(t)}; }
   static Value of(std::shared_ptr<TmaAtom> t) { return payload::TmaAtom{std::move(t)}; }
+  static Value of(std::shared_ptr<ClassValue> c) { return payload::Class{std::move(c)}; }
+  static Value of(std::shared_ptr<InstanceValue> o) { return payload::Instance{std::move(o)}; }
 
  private:
   /// Throws the internal error for reader `reader` on this value's kind.
   [[noreturn]] void wrong_kind(const char* reader) const;
 };
 
-static_assert(std::variant_size_v<Value::Node> == static_cast<size_t>(Value::Kind::Dict) + 1);
+static_assert(std::variant_size_v<Value::Node> == static_cast<size_t>(Value::Kind::Super) + 1);
 
 /// A name's binding: its value, the local variable it owns (if any), and
 /// where it was bound (for "declared here" labels).
@@ -423,6 +461,36 @@ struct ModuleValue {
   bool loading = false;
   /// An opaque stand-in (host_modules.cpp) for a Python object tileslc cannot compile, from module `opaque_from`.
   enum class Opaque : uint8_t { No, HostOnly, NotYet, Stream } opaque = Opaque::No; std::string opaque_from;
+};
+
+/// A class made while compiling (class_ops.cpp): Python's type object, with
+/// its method resolution order (C3, as Python computes __mro__).
+struct ClassValue {
+  std::string name;
+  std::shared_ptr<ModuleValue> module;  ///< where it was defined
+  const ast::ClassDef* def = nullptr;
+  std::vector<std::shared_ptr<ClassValue>> bases;
+  std::vector<ClassValue*> mro;         ///< this class first, then its bases' linearization (C3); not owning
+  Env ns;                               ///< the class body's namespace: class attributes and methods
+  /// @dataclass: the fields (annotated class attributes, in order) its generated __init__ takes.
+  bool is_dataclass = false, frozen = false;
+  std::vector<std::string> fields;
+};
+
+/// An instance: a static object. `__init__` runs while compiling; attributes
+/// hold any value. A run-time value (Dyn, tensor) stored on it belongs to the
+/// function being built when it was stored (`fn_serial`): it is an error to
+/// read it in another (a kernel cannot see its host function's locals).
+struct InstanceValue {
+  std::shared_ptr<ClassValue> cls;
+  int64_t serial = 0;                   ///< creation order, for messages
+  struct Attr {
+    Value value;
+    source::SourceRange where;          ///< where it was last assigned
+    int64_t fn_serial = 0;              ///< run-time values: the function they belong to (0: static)
+  };
+  std::map<std::string, Attr> attrs;    ///< instance attributes (Python's __dict__), sorted by name
+  bool initialized = false;             ///< __init__ returned (frozen dataclasses refuse stores after)
 };
 
 /// Python-like repr of a static value, for messages and print().
