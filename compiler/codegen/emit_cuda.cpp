@@ -466,6 +466,26 @@ class CudaEmitter {
     out_.line("return status.ok() ? 0 : 1;");
     out_.dedent();
     out_.line("}");
+    c_packed(h);
+  }
+
+  // The packed twin: unpacks args[i] into the C twin's parameters.
+  void c_packed(const ir::HostFunction& h) {
+    std::string call = "tileslc_" + h.name + "(";
+    for (size_t i = 0; i < h.params.size(); ++i) {
+      const auto& p = h.params[i];
+      std::string arg = "args[" + std::to_string(i) + "]";
+      call += (i ? ", " : "");
+      call += p.kind == ir::HostParam::Tensor ? "static_cast<const tileslc_tensor_view*>(" + arg + ")"
+                                              : "*static_cast<const " + std::string(ir::cpp_type(p.type)) + "*>(" + arg + ")";
+    }
+    call += std::string(h.params.empty() ? "" : ", ") + "stream)";
+    out_.line("extern \"C\" " + c_packed_signature(h) + " {");
+    out_.indent();
+    if (h.params.empty()) out_.line("(void)args;");
+    out_.line("return " + call + ";");
+    out_.dedent();
+    out_.line("}");
   }
 };
 

@@ -263,4 +263,8 @@ std::string c_abi_signature(const ir::HostFunction& h) {
   return sig + (h.params.empty() ? "" : ", ") + "tileslc_stream stream)";
 }
 
+std::string c_packed_signature(const ir::HostFunction& h) {
+  return "int tileslc_" + h.name + "_packed(void* const* args, tileslc_stream stream)";
+}
+
 }  // namespace tileslc::codegen

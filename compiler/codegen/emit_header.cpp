@@ -43,6 +43,9 @@ std::string emit_header(const ir::Program& p, const Options& opts) {
     out.line("// " + h.name +
              "'s C ABI twin: returns TILESLC_OK (0) or TILESLC_ERROR (1), the message then in tileslc_last_error().");
     out.line(c_abi_signature(h) + ";");
+    out.line("// The same with the arguments packed: args[i] points to parameter i (for callers that build");
+    out.line("// the argument list at run time, such as the Python package).");
+    out.line(c_packed_signature(h) + ";");
   }
   out.line("");
   out.line("#ifdef __cplusplus");

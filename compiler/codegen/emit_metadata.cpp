@@ -38,6 +38,7 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
     nlohmann::ordered_json hj;
     hj["name"] = h.name;
     hj["c_abi_name"] = "tileslc_" + h.name;
+    hj["c_packed_name"] = "tileslc_" + h.name + "_packed";
     auto params = nlohmann::ordered_json::array();
     for (const auto& prm : h.params) {
       nlohmann::ordered_json pj;

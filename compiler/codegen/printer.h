@@ -53,6 +53,13 @@ std::string host_signature(const ir::HostFunction& h, bool header);
 /// `int tileslc_NAME(const tileslc_tensor_view* mA, ..., tileslc_stream stream)` (without extern "C"):
 /// C11 as well (tileslc/c_api.h; tileslc_stream is cudaStream_t).
 std::string c_abi_signature(const ir::HostFunction& h);
+
+/// The packed C entry of host function `h`: `int tileslc_NAME_packed(void* const* args,
+/// tileslc_stream stream)`, where args[i] points to parameter i (a `tileslc_tensor_view` for a
+/// tensor, the scalar's own C type otherwise). One signature for every host function, so a
+/// caller that knows the parameter list only at run time (the Python package's fast path)
+/// needs no foreign-function library; same return value as the C twin.
+std::string c_packed_signature(const ir::HostFunction& h);
 /// A C string literal with escapes for `s` (shared with the IR printer).
 using ir::c_string;
 

@@ -2,8 +2,9 @@
 import ctypes
 import json
 import os
+import sys
 
-from . import _dlpack
+from . import _dlpack, _fastcall_build
 
 MAX_RANK = 8  # TILESLC_MAX_RANK
 
@@ -58,6 +59,27 @@ def _torch_cuda_view(t):
     return view
 
 
+# Scalar parameter types as the fast path's kinds (Python's struct-module letters).
+_FAST_KINDS = {
+    "Boolean": "?", "Int8": "b", "Int16": "h", "Int32": "i", "Int64": "q", "Uint8": "B", "Uint16": "H",
+    "Uint32": "I", "Uint64": "Q", "Float32": "f", "Float64": "d", "TFloat32": "f",
+}
+
+_torch_given = False
+
+
+def _give_torch(fast):
+    """Hands torch's Tensor type, dtypes and raw-stream function to the fast path, once torch
+    has been imported by the caller (importing it here would cost seconds)."""
+    global _torch_given
+    torch = sys.modules.get("torch")
+    if _torch_given or torch is None or not hasattr(torch, "Tensor"):
+        return
+    codes = {getattr(torch, n[len("torch."):]): c for n, c in _TORCH_DTYPES.items() if hasattr(torch, n[len("torch."):])}
+    fast.set_torch(torch.Tensor, codes, getattr(torch._C, "_cuda_getCurrentRawStream", None))
+    _torch_given = True
+
+
 def _torch_stream(tensors):
     """torch's current stream (an int) when a tensor is a torch CUDA tensor, else None."""
     for t in tensors:
@@ -89,9 +111,21 @@ class HostFunction:
                                    % (self.name, p["name"], p["dtype"]))
         self._fn.argtypes = argtypes + [ctypes.c_void_p]
         self._fn.restype = ctypes.c_int
+        self._fast = self._fast_caller(meta)
         self.__doc__ = "%s(%s)" % (self.name, ", ".join(
             "%s: %s%s" % (p["name"], p["dtype"], "[%s]" % ", ".join(str(d) for d in p["shape"])
                           if p["kind"] == "tensor" else "") for p in self.params))
+
+    def _fast_caller(self, meta):
+        """The C fast path's caller of this function's packed entry, or None (libraries built
+        before packed entries existed, the fast path unavailable: see fast_path_status())."""
+        fast = _fastcall_build.module()
+        name = meta.get("c_packed_name")
+        packed = getattr(self._library._dll, name, None) if name else None
+        if fast is None or packed is None:
+            return None
+        kinds = "".join("t" if p["kind"] == "tensor" else _FAST_KINDS[p["dtype"]] for p in self.params)
+        return fast.Caller(ctypes.cast(packed, ctypes.c_void_p).value, kinds, self._library.target == "cuda")
 
     def _bind(self, args, kwargs):
         if len(args) > len(self.params):
@@ -106,6 +140,15 @@ class HostFunction:
         return values
 
     def __call__(self, *args, stream=None, **kwargs):
+        fast = self._fast
+        if fast is not None and not kwargs:
+            if not _torch_given:
+                _give_torch(_fastcall_build.module())
+            r = fast(args, stream)
+            if r is None:
+                return
+            if r is not NotImplemented:
+                raise TileslcError(self._library.last_error())
         values = self._bind(args, kwargs)
         tensors = [v for v, p in zip(values, self.params) if p["kind"] == "tensor"]
         if stream is None and self._library.target == "cuda":

@@ -94,6 +94,33 @@ class CpuTarget(unittest.TestCase):
         with self.assertRaisesRegex(tileslc.TileslcError, r"mA has element type Float16, expected Float32"):
             self.vector_add.vector_add(a.half(), b, c)
 
+    @unittest.skipIf(torch is None, "PyTorch is not installed (Debian: python3-torch)")
+    def test_torch_fast_path(self):
+        # torch tensors take the C fast path (tileslc/_fastcall.c) when it could be built: the
+        # same results and messages as the ctypes path, strided views included.
+        if not tileslc.fast_path_status().startswith("loaded"):
+            self.skipTest("fast path unavailable: " + tileslc.fast_path_status())
+        fn = self.vector_add.vector_add
+        before = fn._fast.calls
+        a = torch.arange(2 * 300, dtype=torch.float32)[::2]  # stride 2
+        b = torch.full((300,), -1.5)
+        c = torch.empty(300)
+        fn(a, b, c)
+        self.assertTrue(torch.equal(c, a + b))
+        self.assertEqual(fn._fast.calls, before + 1)
+        with self.assertRaisesRegex(tileslc.TileslcError, r"^vector_add: mB.shape\[0\] is 299, expected N = 300"):
+            fn(a, b[:299], c)
+        self.assertEqual(fn._fast.calls, before + 2)
+        # NumPy arrays and keyword arguments are not the fast path's: they take ctypes.
+        fn(a.numpy(), b.numpy(), mC=c.numpy())
+        self.assertEqual(fn._fast.calls, before + 2)
+        x = torch.arange(64, dtype=torch.float32)
+        y = torch.ones(64)
+        self.saxpy.saxpy(0.25, x, y)
+        self.assertTrue(torch.equal(y, 0.25 * x + 1))
+        with self.assertRaises(TypeError):
+            self.saxpy.saxpy("two", x, y)
+
 
 if __name__ == "__main__":
     if torch is None:

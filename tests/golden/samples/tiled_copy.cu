@@ -724,10 +724,13 @@ extern "C" int tileslc_elementwise_add(const tileslc_tensor_view* mA, const tile
   tileslc::set_last_error(status);
   return status.ok() ? 0 : 1;
 }
+extern "C" int tileslc_elementwise_add_packed(void* const* args, tileslc_stream stream) {
+  return tileslc_elementwise_add(static_cast<const tileslc_tensor_view*>(args[0]), static_cast<const tileslc_tensor_view*>(args[1]), static_cast<const tileslc_tensor_view*>(args[2]), stream);
+}
 
 #line 79 "samples/tiled_copy/tiled_copy.tpy"
 tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
-#line 731 "tiled_copy.cu"
+#line 734 "tiled_copy.cu"
   if (tileslc::Status status = tileslc::check_tensor(mA, "elementwise_add_any", "mA", tileslc::DType::Float32, 2, 0); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mB, "elementwise_add_any", "mB", tileslc::DType::Float32, 2, 0); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mC, "elementwise_add_any", "mC", tileslc::DType::Float32, 2, 0); !status) return status;
@@ -773,7 +776,7 @@ tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView 
       }
     }
   }
-#line 777 "tiled_copy.cu"
+#line 780 "tiled_copy.cu"
   return tileslc::Status();
 }
 
@@ -793,4 +796,7 @@ extern "C" int tileslc_elementwise_add_any(const tileslc_tensor_view* mA, const 
   tileslc::Status status = elementwise_add_any(tileslc::to_tensor_view(*mA), tileslc::to_tensor_view(*mB), tileslc::to_tensor_view(*mC), stream);
   tileslc::set_last_error(status);
   return status.ok() ? 0 : 1;
+}
+extern "C" int tileslc_elementwise_add_any_packed(void* const* args, tileslc_stream stream) {
+  return tileslc_elementwise_add_any(static_cast<const tileslc_tensor_view*>(args[0]), static_cast<const tileslc_tensor_view*>(args[1]), static_cast<const tileslc_tensor_view*>(args[2]), stream);
 }

@@ -1,0 +1,86 @@
+"""Builds and loads the C fast path (_fastcall.c) on first use.
+
+It is compiled with the system C compiler ($TILESLC_CC, else cc) against this
+Python's headers and tileslc/c_api.h, into the build cache (tileslc.build's:
+$TILESLC_CACHE_DIR, else ~/.cache/tileslc) under a hash of the source, the
+header, the interpreter and the compiler, so each interpreter builds it once.
+Anything missing (no compiler, no Python headers, no c_api.h) leaves the
+package on its ctypes path: `status()` says why. TILESLC_FASTCALL=0 turns the
+fast path off."""
+import hashlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+_module = None
+_status = "not loaded yet"
+
+
+def _header_dirs():
+    """Directories that may hold tileslc/c_api.h: $TILESLC_INCLUDE, next to the compiler
+    (installed or build tree, as tileslc.build finds it), the checkout's runtime/include."""
+    dirs = [os.environ.get("TILESLC_INCLUDE")]
+    try:
+        from ._build import _find_tileslc, _layout
+        dirs.append(_layout(_find_tileslc(None))[0])
+    except Exception:  # no compiler around: tileslc.load() needs none
+        pass
+    here = os.path.dirname(os.path.abspath(__file__))
+    dirs.append(os.path.join(here, "..", "..", "runtime", "include"))
+    return [d for d in dirs if d and os.path.isfile(os.path.join(d, "tileslc", "c_api.h"))]
+
+
+def _build():
+    from ._build import _cache_root
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_fastcall.c")
+    includes = _header_dirs()
+    if not includes:
+        return None, "tileslc/c_api.h not found (set TILESLC_INCLUDE)"
+    py_include = sysconfig.get_paths()["include"]
+    if not os.path.isfile(os.path.join(py_include, "Python.h")):
+        return None, "no Python.h in %s (install this Python's development headers)" % py_include
+    cc = os.environ.get("TILESLC_CC") or shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        return None, "no C compiler (cc) on PATH (set TILESLC_CC)"
+    h = hashlib.sha256()
+    for p in (src, os.path.join(includes[0], "tileslc", "c_api.h")):
+        with open(p, "rb") as f:
+            h.update(f.read())
+    h.update(("%s\0%s\0%s" % (sys.version, sys.executable, cc)).encode())
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    entry = os.path.join(_cache_root(None), "fastcall-" + h.hexdigest()[:24])
+    path = os.path.join(entry, "_fastcall" + suffix)
+    if not os.path.isfile(path):
+        os.makedirs(entry, exist_ok=True)
+        tmp = os.path.join(entry, ".fastcall.%d%s" % (os.getpid(), suffix))
+        cmd = [cc, "-std=c11", "-O2", "-shared", "-fPIC", "-I", py_include, "-I", includes[0], src, "-o", tmp]
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            return None, "building the fast path failed: %s\n%s" % (" ".join(cmd), r.stdout)
+        os.replace(tmp, path)
+    spec = importlib.util.spec_from_file_location("tileslc._fastcall", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, "loaded from %s" % path
+
+
+def module():
+    """The _fastcall extension module, building it the first time; None when unavailable."""
+    global _module, _status
+    if _status == "not loaded yet":
+        if os.environ.get("TILESLC_FASTCALL", "1") == "0":
+            _status = "off (TILESLC_FASTCALL=0)"
+        else:
+            try:
+                _module, _status = _build()
+            except Exception as e:  # a broken cache entry, a read-only cache: stay on ctypes
+                _module, _status = None, "unavailable: %s" % e
+    return _module
+
+
+def status():
+    """Why the fast path is or is not in use, e.g. 'loaded from /root/.cache/tileslc/...'."""
+    return _status
