@@ -9,7 +9,15 @@
  *     int tileslc_vector_add(const tileslc_tensor_view* mA, ..., tileslc_stream stream);
  *
  * which returns TILESLC_OK or TILESLC_ERROR; tileslc_last_error() then says
- * why. The C++ API (tileslc/runtime.h) uses the same layout as
+ * why. A packed entry with one signature for every host function comes with it
+ * (for callers that dispatch by name at run time, such as the Python package's
+ * fast path; its name is the metadata's "c_packed_name"):
+ *
+ *     int tileslc_vector_add_packed(void* const* args, tileslc_stream stream);
+ *
+ * where args[i] points at parameter i: a tileslc_tensor_view for a tensor, the
+ * scalar's C type otherwise (float for Float32, int64_t for Int64, ...).
+ * The C++ API (tileslc/runtime.h) uses the same layout as
  * tileslc::TensorView. tileslc/dlpack.h makes views from DLPack tensors. */
 #ifndef TILESLC_C_API_H
 #define TILESLC_C_API_H
