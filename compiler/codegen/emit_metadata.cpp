@@ -1,12 +1,54 @@
 // The metadata JSON: kernels (parameters, specialization, threads per block,
 // shared memory its allocations need, cluster dims of a cluster launch),
-// host functions (parameters with dtypes, extents and alignment), target arch
+// host functions (parameters with dtypes, extents, alignment and whether a kernel writes them), target arch
 // and target (cuda or cpu).
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 #include "codegen/codegen.h"
+#include "ir/visit.h"
 
 namespace tileslc::codegen {
+namespace {
+
+/// Which of host function `h`'s parameters its launches may write: a tensor whose data
+/// pointer goes to a kernel pointer parameter the kernel stores through (KernelParam::is_const
+/// false), or whose TMA descriptor a TMA store or reduction uses. The Python package's torch
+/// operators declare these tensors as mutated (python/tileslc/torch.py).
+std::vector<bool> written_params(const ir::Program& p, const ir::HostFunction& h) {
+  std::vector<bool> written(h.params.size(), false);
+  auto mark_tensors = [&](const ir::ExprRef& e) {
+    ir::for_each_expr(e, [&](const ir::Expr& x) {
+      if (const auto* d = x.get_if<ir::TensorData>(); d && d->tensor >= 0 && size_t(d->tensor) < written.size())
+        written[d->tensor] = true;
+    });
+  };
+  ir::for_each_stmt(h.body, [&](const ir::Stmt& s) {
+    const auto* launch = s.get_if<ir::Launch>();
+    if (!launch || !launch->info) return;
+    const ir::LaunchInfo& l = *launch->info;
+    const ir::Kernel& k = p.kernels.at(l.kernel);
+    std::set<std::string> tma_stored;  // descriptor parameters of TMA stores and reductions
+    ir::for_each_expr(k.body, [&](const ir::Expr& x, const ir::Stmt&) {
+      const auto* call = x.get_if<ir::IntrinsicCall>();
+      if (!call || call->operands.empty() ||
+          (call->id != ir::Intrinsic::TmaStore2d && call->id != ir::Intrinsic::TmaReduceAdd2d))
+        return;
+      ir::for_each_expr(call->operands.front(), [&](const ir::Expr& d) {
+        if (const auto* prm = d.get_if<ir::Param>()) tma_stored.insert(prm->name);
+        if (const auto* var = d.get_if<ir::Var>()) tma_stored.insert(var->name);
+      });
+    });
+    for (size_t i = 0; i < k.params.size() && i < l.args.size(); ++i) {
+      const ir::KernelParam& kp = k.params[i];
+      if ((kp.is_pointer && !kp.is_const && !kp.is_tma) || (kp.is_tma && tma_stored.count(kp.name))) mark_tensors(l.args[i]);
+    }
+  });
+  return written;
+}
+
+}  // namespace
 
 std::string emit_metadata(const ir::Program& p, const Options& opts) {
   nlohmann::ordered_json j;
@@ -35,12 +77,14 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
   j["kernels"] = kernels;
   auto hosts = nlohmann::ordered_json::array();
   for (const auto& h : p.host_functions) {
+    const std::vector<bool> written = written_params(p, h);
     nlohmann::ordered_json hj;
     hj["name"] = h.name;
     hj["c_abi_name"] = "tileslc_" + h.name;
     hj["c_packed_name"] = "tileslc_" + h.name + "_packed";
     auto params = nlohmann::ordered_json::array();
-    for (const auto& prm : h.params) {
+    for (size_t i = 0; i < h.params.size(); ++i) {
+      const auto& prm = h.params[i];
       nlohmann::ordered_json pj;
       pj["name"] = prm.name;
       pj["kind"] = prm.kind == ir::HostParam::Tensor ? "tensor" : "scalar";
@@ -50,6 +94,7 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
         for (const auto& d : prm.dims) dims.push_back(d.is_static ? nlohmann::ordered_json(d.value) : nlohmann::ordered_json(d.symbol));
         pj["shape"] = dims;
         pj["align_bytes"] = prm.align_bytes;
+        pj["written"] = bool(written[i]);  // a launched kernel may store into it
       }
       params.push_back(pj);
     }

@@ -6,7 +6,8 @@ Calls three of our samples with torch CUDA tensors on torch's current stream:
 vector_add (Float32), gemm_sm90 (BFloat16 C = A @ B^T, TMA + wgmma, sm_90a)
 and softmax_8192 (Float32 rows of 8192), each checked against torch (exact for
 vector_add, relative to a float64 reference for the others), then one call on
-a side stream. Then the per-call host cost of back-to-back launches on a
+a side stream, then vector_add as a torch.library operator inside a
+torch.compile graph. Then the per-call host cost of back-to-back launches on a
 1-element vector_add: through the C fast path, through the ctypes path, and
 torch.add(a, b, out=c) for comparison (wall time per call, the GPU never the
 bottleneck at this size; the C++ cost of a generated host function per launch
@@ -28,6 +29,7 @@ sys.path.insert(0, os.path.join(REPO, "python"))
 import torch  # noqa: E402
 
 import tileslc  # noqa: E402
+import tileslc.torch  # noqa: E402
 
 SAMPLES = ("vector_add", "gemm_sm90", "softmax")
 
@@ -90,6 +92,20 @@ def checks(libs):
     s.synchronize()
     ok &= check("vector_add on a side stream", torch.allclose(c2, expected, rtol=1e-6, atol=1e-6),
                 "max |diff| %.2e" % (c2 - expected).abs().max().item())
+
+    # As a torch.library operator, inside a torch.compile graph (tileslc.torch.register).
+    op = tileslc.torch.register(libs["vector_add"].vector_add)
+
+    def graph(x, y, out):
+        op(x, y, out)
+        return out * 2 + x
+
+    compiled = torch.compile(graph)
+    c.fill_(float("nan"))
+    r = compiled(a, b, c)
+    torch.cuda.synchronize()
+    ok &= check("torch.compile graph calling torch.ops.tileslc.vector_add", torch.equal(r, (a + b) * 2 + a),
+                "equal to (a + b) * 2 + a; schema %s" % tileslc.torch.schema(libs["vector_add"].vector_add))
     return ok
 
 
@@ -116,6 +132,9 @@ def overhead(libs, calls):
     va._fast = None
     rows.append(("tileslc, ctypes path", per_call_us(lambda: va(a, b, c), calls)))
     va._fast = fast
+    op = getattr(torch.ops.tileslc, "vector_add", None)
+    if op is not None:
+        rows.append(("torch.ops.tileslc.vector_add", per_call_us(lambda: op(a, b, c), calls)))
     rows.append(("torch.add(a, b, out=c)", per_call_us(lambda: torch.add(a, b, out=c), calls)))
     print("\nhost cost per call, %d back-to-back calls, best of 5 (N = 1 vector_add)" % calls)
     print("fast path: %s" % tileslc.fast_path_status())

@@ -121,6 +121,35 @@ class CpuTarget(unittest.TestCase):
         with self.assertRaises(TypeError):
             self.saxpy.saxpy("two", x, y)
 
+    @unittest.skipIf(torch is None, "PyTorch is not installed (Debian: python3-torch)")
+    def test_torch_register(self):
+        # tileslc.torch.register: the host function as torch.ops.<ns>.<name>, with the tensors its
+        # kernels write marked as mutated in the schema (from the metadata's "written").
+        import tileslc.torch as tt
+        self.assertEqual(tt.schema(self.vector_add.vector_add),
+                         "vector_add(Tensor mA, Tensor mB, Tensor(a!) mC) -> ()")
+        self.assertEqual(tt.schema(self.saxpy.saxpy), "saxpy(float alpha, Tensor mX, Tensor(a!) mY) -> ()")
+        self.assertEqual(tt.schema(self.vector_add.vector_add, mutates_args=("mA", "mC")),
+                         "vector_add(Tensor(a!) mA, Tensor mB, Tensor(b!) mC) -> ()")
+        with self.assertRaisesRegex(tileslc.TileslcError, r"mutates_args names mZ, which is not a tensor parameter"):
+            tt.schema(self.vector_add.vector_add, mutates_args=("mZ",))
+        op = tt.register(self.vector_add.vector_add, namespace="tileslc_test")
+        a = torch.arange(100, dtype=torch.float32)
+        b = torch.full((100,), 0.25)
+        c = torch.full((100,), float("nan"))
+        op(a, b, c)
+        self.assertTrue(torch.equal(c, a + b))
+        saxpy = tt.register(self.saxpy.saxpy, namespace="tileslc_test")
+        y = torch.ones(100)
+        torch.ops.tileslc_test.saxpy(3.0, a, y)
+        self.assertTrue(torch.equal(y, 3 * a + 1))
+        self.assertIs(saxpy, torch.ops.tileslc_test.saxpy)
+        # The host function's errors come through the operator unchanged.
+        with self.assertRaisesRegex(tileslc.TileslcError, r"^vector_add: mB.shape\[0\] is 99, expected N = 100"):
+            op(a, b[:99], c)
+        with self.assertRaisesRegex(tileslc.TileslcError, r"torch.ops.tileslc_test.vector_add is registered already"):
+            tt.register(self.vector_add.vector_add, namespace="tileslc_test")
+
 
 if __name__ == "__main__":
     if torch is None:
