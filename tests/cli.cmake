@@ -12,6 +12,18 @@ add_test(NAME cli.stdlib_env_not_a_stdlib
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
 set_tests_properties(cli.stdlib_flag_not_a_stdlib cli.stdlib_env_not_a_stdlib PROPERTIES LABELS cli TIMEOUT 60)
 
+# Usage errors come in the format asked for, like every other diagnostic: gcc's one line with the
+# code last and the help as a note (tools that read gcc output see them).
+add_test(NAME cli.usage_error_gcc_format
+         COMMAND ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:tileslc>^--diagnostics-format=gcc^--arch^sm_70^x.tpy
+                 "-DEXPECTED=tileslc: error: unknown --arch 'sm_70' (expected sm_80, sm_90 or sm_90a) [E0703]" -DEXIT_CODE=2
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
+add_test(NAME cli.unknown_flag_gcc_format
+         COMMAND ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:tileslc>^--bogus^--diagnostics-format^gcc
+                 "-DEXPECTED=tileslc: note: help: run 'tileslc --help' for usage" -DEXIT_CODE=2
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
+set_tests_properties(cli.usage_error_gcc_format cli.unknown_flag_gcc_format PROPERTIES LABELS cli TIMEOUT 60)
+
 # Where outputs go: symbolic links followed, devices written in place, a full device E0802,
 # `-` standard output, an imported module refused (E0803), the kernels' namespace
 # (tests/cli/outputs.py says what each case checks).

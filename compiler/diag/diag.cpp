@@ -268,8 +268,11 @@ struct Renderer {
   void gcc(const Diagnostic& d) const {
     out << location(d.range) << ": " << level_name(d.level) << ": " << d.message << " ["
         << info(d.kind).code << "]\n";
-    for (const auto& ch : d.children)
+    for (const auto& ch : d.children) {
       if (ch.range) out << location(*ch.range) << ": note: " << ch.message << "\n";
+      // A diagnostic with no location (a usage error) keeps its help: nothing else says what to do.
+      else if (!d.range.valid()) out << location(d.range) << ": note: " << (ch.is_help ? "help: " : "") << ch.message << "\n";
+    }
   }
 
   nlohmann::json span(source::SourceRange r, bool primary, const std::string& label) const {
@@ -310,7 +313,7 @@ struct Renderer {
     }
     j["children"] = children;
     std::ostringstream rendered;
-    RenderOptions plain{Format::Human, false};
+    RenderOptions plain;  // human, no color
     Renderer{sm, plain, rendered, 1}.human(d);
     j["rendered"] = rendered.str();
     out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";

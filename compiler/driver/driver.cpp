@@ -311,20 +311,20 @@ std::string early_diagnostics_format(int argc, char** argv) {
 
 /// Reports a command-line mistake, before any file is read; returns the exit status, 2.
 int command_line_error(const std::string& format, diag::Kind kind, const std::string& msg, const std::string& help) {
-  if (format == "json" || format == "sarif") {
-    source::SourceManager sm;
-    diag::DiagnosticEngine diags(sm);
-    auto& d = diags.report(kind, {}, msg);
-    if (!help.empty()) d.help(help);
-    diag::RenderOptions render;
-    render.format = format == "json" ? diag::Format::Json : diag::Format::Sarif;
-    render.color = false;
-    render.tool_version = TILESLC_VERSION;
-    diags.render_all(std::cerr, render);
-  } else {
-    std::cerr << "tileslc: error[" << diag::info(kind).code << "]: " << msg << "\n";
-    if (!help.empty()) std::cerr << "  = help: " << help << "\n";
-  }
+  // Through the diagnostic engine in every format, so that a tool reading gcc, JSON or SARIF
+  // output gets usage errors in that format too (with no location: "tileslc: error: ... [E0803]").
+  source::SourceManager sm;
+  diag::DiagnosticEngine diags(sm);
+  auto& d = diags.report(kind, {}, msg);
+  if (!help.empty()) d.help(help);
+  diag::RenderOptions render;
+  render.format = format == "json"    ? diag::Format::Json
+                  : format == "sarif" ? diag::Format::Sarif
+                  : format == "gcc"   ? diag::Format::Gcc
+                                      : diag::Format::Human;
+  render.color = false;
+  render.tool_version = TILESLC_VERSION;
+  diags.render_all(std::cerr, render);
   return 2;
 }
 

@@ -2,6 +2,8 @@
 // around compiler/layout's text operations and renderers.
 #include "driver/layout_cli.h"
 
+#include <CLI/CLI.hpp>
+
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -15,22 +17,18 @@ namespace {
 
 namespace L = tileslc::layout;
 
-void print_usage(std::ostream& o) {
-  o << "usage: tileslc layout [--marked] OP ARG...\n"
-       "       tileslc layout show LAYOUT [--svg FILE]\n"
-       "       tileslc layout show-tv TV_LAYOUT TILE [--svg FILE]\n"
-       "\n"
-       "Evaluates CuTe's layout algebra on arguments in CuTe notation and prints the result in\n"
-       "CuTe notation: layouts `((2,2),3):((24,2),8)`, shapes and coordinates `(3,(2,3))`,\n"
-       "by-mode tilers `<3:4,8:2>`, `_` for a kept mode in slice coordinates, swizzled layouts\n"
-       "`Sw<3,4,3> o 0 o (8,8):(8,1)` for show.\n"
-       "Integers are static; with --marked, CuTe's printed convention applies instead: `_N` is\n"
-       "static, `N` is a run-time value, and results print static integers as `_N`.\n"
-       "\n"
-       "operations:\n";
-  for (const auto& [name, synopsis] : L::text_ops()) o << "  " << name << " " << synopsis << "\n";
-  o << "\nexit codes: 0 ok, 1 the algebra's precondition failed, 2 usage error or malformed notation\n";
-}
+constexpr const char* kDescription =
+    "tileslc layout: CuTe's layout algebra on the command line.\n"
+    "Evaluates an operation on arguments in CuTe notation and prints the result in CuTe notation:\n"
+    "layouts `((2,2),3):((24,2),8)`, shapes and coordinates `(3,(2,3))`, by-mode tilers\n"
+    "`<3:4,8:2>`, `_` for a kept mode in slice coordinates, swizzled layouts\n"
+    "`Sw<3,4,3> o 0 o (8,8):(8,1)` for show. Integers are static; with --marked, CuTe's printed\n"
+    "convention applies instead: `_N` is static, `N` is a run-time value, and results print static\n"
+    "integers as `_N`.\n";
+
+constexpr const char* kFooter =
+    "Run 'tileslc layout OP --help' for one operation.\n"
+    "Exit codes: 0 ok, 1 the algebra's precondition failed, 2 usage error or malformed notation.";
 
 int usage_error(const std::string& message) {
   std::cerr << "tileslc layout: error: " << message << "\n"
@@ -56,18 +54,9 @@ bool write_file(const std::string& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
-/// show / show-tv: positional arguments plus an optional `--svg FILE`.
-int run_show(const std::string& op, const std::vector<std::string>& args, const L::ParseOptions& popts) {
-  std::vector<std::string> pos;
-  std::string svg;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--svg") {
-      if (i + 1 >= args.size()) return usage_error("--svg needs a file name");
-      svg = args[++i];
-    } else {
-      pos.push_back(args[i]);
-    }
-  }
+/// show / show-tv: positional arguments; `svg` non-empty writes the picture there.
+int run_show(const std::string& op, const std::vector<std::string>& pos, const std::string& svg,
+             const L::ParseOptions& popts) {
   size_t want = op == "show" ? 1 : 2;
   if (pos.size() != want)
     return usage_error(op + (op == "show" ? " expects LAYOUT [--svg FILE]" : " expects TV_LAYOUT TILE [--svg FILE]"));
@@ -111,32 +100,50 @@ int run_show(const std::string& op, const std::vector<std::string>& args, const 
 }  // namespace
 
 int run_layout_cli(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+  CLI::App app{kDescription, "tileslc layout"};
+  app.footer(kFooter);
+  app.require_subcommand(1, 1);
   L::TextOpOptions opts;
-  while (!args.empty() && args.front().rfind("--", 0) == 0) {
-    if (args.front() == "--help") {
-      print_usage(std::cout);
-      return 0;
-    }
-    if (args.front() == "--marked") {
-      opts.parse.plain_ints_static = false;
-      opts.mark_static = true;
-      args.erase(args.begin());
-      continue;
-    }
-    return usage_error("unknown option '" + args.front() + "'");
+  bool marked = false;
+  app.add_flag("--marked", marked, "CuTe's printed convention: `_N` static, `N` a run-time value");
+  std::vector<std::string> args;
+  std::string svg;
+  for (const auto& [name, synopsis] : L::text_ops()) {
+    CLI::App* op = app.add_subcommand(name, synopsis);
+    // The operation checks its own arity (its UsageError names what it expects).
+    op->add_option("args", args, "arguments in CuTe notation");
   }
-  if (args.empty()) {
-    print_usage(std::cerr);
+  CLI::App* show = app.add_subcommand("show", "LAYOUT: the layout as a table of its offsets");
+  CLI::App* show_tv = app.add_subcommand("show-tv", "TV_LAYOUT TILE: which thread and value own each element of TILE");
+  for (CLI::App* sub : {show, show_tv}) {
+    sub->add_option("args", args, "arguments in CuTe notation");
+    sub->add_option("--svg", svg, "write an SVG picture to FILE instead of printing text");
+  }
+  // The first word that is not an option names the operation: an unknown one gets the algebra's
+  // own message rather than CLI11's generic one about an unexpected argument.
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word.rfind("-", 0) == 0) continue;
+    const auto subs = app.get_subcommands([&](const CLI::App* sub) { return sub->get_name() == word; });
+    if (subs.empty()) return usage_error("unknown layout operation '" + word + "'");
+    break;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::RequiredError&) {  // no operation
+    std::cerr << app.help();
     return 2;
+  } catch (const CLI::ParseError& e) {
+    return usage_error(e.what());
   }
-  std::string op = args.front();
-  args.erase(args.begin());
-  if (op == "help" || op == "-h") {
-    print_usage(std::cout);
-    return 0;
+  if (marked) {
+    opts.parse.plain_ints_static = false;
+    opts.mark_static = true;
   }
-  if (op == "show" || op == "show-tv") return run_show(op, args, opts.parse);
+  const std::string op = app.get_subcommands().front()->get_name();
+  if (op == "show" || op == "show-tv") return run_show(op, args, svg, opts.parse);
   try {
     std::cout << L::evaluate_op(op, args, opts) << "\n";
     return 0;
