@@ -11,3 +11,7 @@ add_test(NAME stubs.pyright COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/
                                     --pyright ${PROJECT_SOURCE_DIR}/samples)
 set_tests_properties(stubs.generate stubs.pyright PROPERTIES LABELS stubs TIMEOUT 300)
 set_tests_properties(stubs.pyright PROPERTIES SKIP_RETURN_CODE 77)
+# stubs.ruff: ruff.toml's lint rules over every sample, 0 diagnostics (tools/check_ruff.py;
+# skipped, exit 77, without node and ruff's wasm build).
+add_test(NAME stubs.ruff COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/check_ruff.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(stubs.ruff PROPERTIES LABELS stubs TIMEOUT 120 SKIP_RETURN_CODE 77)

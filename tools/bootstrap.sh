@@ -63,19 +63,25 @@ else
        "the compiler and its tests build; the runtime, samples and GPU tests are skipped"
 fi
 
-# pyright, for ctest stubs.pyright (the editor stubs checked over every sample): from npm,
-# pinned, into a cache outside the tree; skipped quietly offline or without npm (the test then
-# reports itself skipped).
-pyright_dir="${XDG_CACHE_HOME:-$HOME/.cache}/tileslc/pyright"
-pyright_version=1.1.414
-if [[ -x "$pyright_dir/node_modules/.bin/pyright" ]]; then
-  echo "bootstrap: pyright: $pyright_dir ($pyright_version)"
-elif command -v npm >/dev/null 2>&1; then
-  if timeout 300 npm install --silent --no-audit --no-fund --prefix "$pyright_dir" "pyright@$pyright_version" >/dev/null 2>&1; then
-    echo "bootstrap: pyright $pyright_version installed in $pyright_dir"
+# npm_tool NAME PACKAGE@VERSION TEST: installs a pinned npm package into ~/.cache/tileslc/NAME
+# (outside the tree) unless it is there; offline or without npm it says which ctest will be skipped
+# (the test then reports itself skipped).
+npm_tool() {
+  local dir="${XDG_CACHE_HOME:-$HOME/.cache}/tileslc/$1" package="$2" test="$3"
+  if [[ -d "$dir/node_modules/${package%@*}" ]]; then
+    echo "bootstrap: $1: $dir ($package)"
+  elif command -v npm >/dev/null 2>&1; then
+    if timeout 300 npm install --silent --no-audit --no-fund --prefix "$dir" "$package" >/dev/null 2>&1; then
+      echo "bootstrap: $1 ($package) installed in $dir"
+    else
+      echo "bootstrap: could not install $package from npm: ctest $test will be skipped"
+    fi
   else
-    echo "bootstrap: could not install pyright from npm: ctest stubs.pyright will be skipped"
+    echo "bootstrap: npm not found: ctest $test will be skipped"
   fi
-else
-  echo "bootstrap: npm not found: ctest stubs.pyright will be skipped"
-fi
+}
+# pyright, for ctest stubs.pyright (the editor stubs checked over every sample).
+npm_tool pyright pyright@1.1.414 stubs.pyright
+# ruff's WebAssembly build, for ctest stubs.ruff (ruff.toml over every sample): ruff itself is
+# on PyPI, which this set-up does not use.
+npm_tool ruff @astral-sh/ruff-wasm-nodejs@0.17.4 stubs.ruff
