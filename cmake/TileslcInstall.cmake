@@ -4,7 +4,8 @@
 # their headers (include/tileslc) and the CMake package (lib/cmake/tileslc:
 # tileslcConfig.cmake exporting tileslc::tileslc, tileslc::rt,
 # tileslc::rt_shared, tileslc::rt_cpu, tileslc::rt_cpu_shared and
-# tileslc_add_kernels). An outside project then needs
+# tileslc_add_kernels), and the Python package (share/tileslc/python, for pip).
+# An outside project then needs
 #
 #   find_package(tileslc CONFIG REQUIRED)
 #   tileslc_add_kernels(my_kernels SOURCES k.tpy)
@@ -29,6 +30,13 @@ install(TARGETS ${_tileslc_installed} EXPORT tileslcTargets
 install(DIRECTORY runtime/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY stdlib/ DESTINATION ${CMAKE_INSTALL_DATADIR}/tileslc/stdlib
         PATTERN "__pycache__" EXCLUDE)
+# The Python package, for `pip install PREFIX/share/tileslc/python`. _install_prefix.py, written
+# at install time (so `cmake --install --prefix P` counts), tells the pip-installed package where
+# the compiler and the runtime are (python/tileslc/_build.py).
+install(DIRECTORY python/ DESTINATION ${CMAKE_INSTALL_DATADIR}/tileslc/python
+        PATTERN "__pycache__" EXCLUDE PATTERN "*.egg-info" EXCLUDE)
+install(CODE "file(WRITE \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/tileslc/python/tileslc/_install_prefix.py\"
+  \"# Written by cmake --install: the prefix this copy of the package was installed with.\\nPREFIX = r'\${CMAKE_INSTALL_PREFIX}'\\n\")")
 install(EXPORT tileslcTargets NAMESPACE tileslc:: DESTINATION ${TILESLC_INSTALL_CMAKEDIR})
 
 set(TILESLC_PACKAGE_HAS_CUDA_RUNTIME OFF)

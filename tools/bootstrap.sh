@@ -9,11 +9,12 @@
 # Unicode identifier rule and diagnostics the display width of characters.
 # python3-numpy and python3-torch (CPU only) are what the python.* tests call
 # kernels with, and python3-dev the headers the Python package's C fast path
-# builds against; libspdlog-dev is the compiler's log (tileslc -v).
+# builds against, python3-pip and python3-wheel what the packaging test pip-installs the
+# package from an install prefix with; libspdlog-dev is the compiler's log (tileslc -v).
 set -euo pipefail
 
 packages=(cmake ninja-build g++ python3 libcli11-dev nlohmann-json3-dev libspdlog-dev libgtest-dev libboost-context-dev
-          libdlpack-dev libutf8proc-dev python3-numpy python3-torch python3-dev)
+          libdlpack-dev libutf8proc-dev python3-numpy python3-torch python3-dev python3-pip python3-wheel)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 

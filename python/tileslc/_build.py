@@ -14,10 +14,21 @@ import tempfile
 from ._library import TileslcError, load
 
 
+def _installed_tileslc():
+    """PREFIX/bin/tileslc when this package was pip-installed from a CMake install of tileslc
+    (cmake --install writes the prefix into _install_prefix.py), else None."""
+    try:
+        from ._install_prefix import PREFIX
+    except ImportError:  # installed from the checkout, or used from it
+        return None
+    return os.path.join(PREFIX, "bin", "tileslc")
+
+
 def _find_tileslc(explicit):
-    """The tileslc executable: `explicit`, $TILESLC, tileslc on PATH, or the checkout's build/bin/tileslc."""
+    """The tileslc executable: `explicit`, $TILESLC, tileslc on PATH, the CMake install this
+    package came from, or the checkout's build/bin/tileslc."""
     checkout = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "bin", "tileslc")
-    for c in (explicit, os.environ.get("TILESLC"), shutil.which("tileslc"), checkout):
+    for c in (explicit, os.environ.get("TILESLC"), shutil.which("tileslc"), _installed_tileslc(), checkout):
         if c and os.path.isfile(c) and os.access(c, os.X_OK):
             return os.path.realpath(c)
     raise TileslcError("cannot find the tileslc compiler: pass tileslc=, set $TILESLC or put it on PATH")

@@ -74,6 +74,62 @@ def via_install(args, project, work):
     expected = ["tileslc --target=cpu times2_scale.tpy", "tileslc --target=cpu times3_scale.tpy"]
     if sorted(re.sub(r"^\[\d+/\d+\] ", "", l) for l in second) != expected:
         sys.exit("FAIL: expected only the tileslc steps of the two instances that import scaling.tpy")
+    pip_from_prefix(project, prefix, work)
+
+
+# Run by pip_from_prefix in a clean environment: the pip-installed package must find the compiler
+# and the runtime through the prefix it was installed from, nothing else.
+PIP_CHECK = r"""
+import os, sys
+import tileslc
+from tileslc import _build
+exe = _build._find_tileslc(None)
+assert exe == os.path.realpath(os.path.join(sys.argv[1], "bin", "tileslc")), exe
+print("python: the pip-installed package found " + exe)
+try:
+    import numpy as np
+except ImportError:
+    print("python: no NumPy here: not calling a kernel")
+    sys.exit(0)
+lib = tileslc.build(sys.argv[2], defines={"FACTOR": 3}, target="cpu", include_dirs=[os.path.dirname(sys.argv[2]) + "/lib"],
+                    cache_dir=sys.argv[3])
+x = np.arange(100, dtype=np.float32)
+y = np.zeros(100, np.float32)
+lib.scale(x, y)
+assert (y == 3 * x).all(), y
+print("python: scale(FACTOR=3) through tileslc.build from the prefix: y == 3 * x")
+"""
+
+
+def pip_from_prefix(project, prefix, work):
+    """pip install PREFIX/share/tileslc/python into a scratch target and use it: tileslc.build
+    of the consumer's kernel for the CPU target, called with NumPy where it is installed."""
+    package = os.path.join(prefix, "share", "tileslc", "python")
+    if not os.path.isfile(os.path.join(package, "tileslc", "_install_prefix.py")):
+        sys.exit("FAIL: cmake --install did not install the Python package with its _install_prefix.py")
+    # The interpreter that has NumPy (Debian's, when the one running this has none) and pip.
+    python = sys.executable
+    for candidate in (sys.executable, "/usr/bin/python3"):
+        if not os.path.exists(candidate):
+            continue
+        # pip is asked apart: importing it before setuptools trips Debian's distutils shim.
+        modules = subprocess.run([candidate, "-c", "import numpy, setuptools, wheel"], capture_output=True)
+        pip = subprocess.run([candidate, "-m", "pip", "--version"], capture_output=True)
+        if modules.returncode == 0 and pip.returncode == 0:
+            python = candidate
+            break
+    target = os.path.join(work, "site")
+    # No index and no build isolation: the machine may be offline; setuptools is what builds it.
+    run([python, "-m", "pip", "install", "--quiet", "--no-index", "--no-build-isolation", "--no-deps",
+         "--target", target, package])
+    env = {k: v for k, v in os.environ.items() if k not in ("TILESLC", "PYTHONPATH", "TILESLC_CACHE_DIR")}
+    env["PATH"] = "/usr/bin:/bin"
+    env["PYTHONPATH"] = target
+    script = os.path.join(work, "pip_check.py")
+    with open(script, "w") as f:
+        f.write(PIP_CHECK)
+    sys.stdout.write(run([python, script, prefix, os.path.join(project, "kernels", "scale.tpy"),
+                          os.path.join(work, "cache")], env=env, cwd=work))
 
 
 def via_subdirectory(args, project, work):
