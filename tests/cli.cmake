@@ -24,6 +24,21 @@ add_test(NAME cli.unknown_flag_gcc_format
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
 set_tests_properties(cli.usage_error_gcc_format cli.unknown_flag_gcc_format PROPERTIES LABELS cli TIMEOUT 60)
 
+# nvcc's and ptxas' messages come back at .tpy lines even where nvcc names a generated line with
+# no #line of its own (the nearest construct) or ptxas names only a mangled kernel (its def):
+# tileslc -c against a stand-in nvcc (tests/cli/fake_cuda/bin/nvcc, found through CUDA_PATH).
+foreach(_case "unplaced_line|tests/cli/nvcc_messages.tpy:11:1: error: nvcc: identifier \"boom\" is undefined [E0704]"
+              "ptxas_kernel|tests/cli/nvcc_messages.tpy:11:1: error: ptxas: Entry function '_ZN14tileslc_kernels14nvcc_messages11fill_kernelEPf' uses too much shared data (0x20000 bytes, 0xe300 max) [E0704]")
+  string(REPLACE "|" ";" _case "${_case}")
+  list(GET _case 0 _name)
+  list(GET _case 1 _expected)
+  add_test(NAME cli.nvcc_${_name}
+           COMMAND ${CMAKE_COMMAND} -E env CUDA_PATH=${CMAKE_CURRENT_SOURCE_DIR}/cli/fake_cuda
+                   ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:tileslc>^-c^tests/cli/nvcc_messages.tpy^-o^${CMAKE_CURRENT_BINARY_DIR}/nvcc_messages.o^--diagnostics-format=gcc
+                   "-DEXPECTED=${_expected}" -DEXIT_CODE=1 -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
+  set_tests_properties(cli.nvcc_${_name} PROPERTIES LABELS cli TIMEOUT 60 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endforeach()
+
 # Where outputs go: symbolic links followed, devices written in place, a full device E0802,
 # `-` standard output, an imported module refused (E0803), the kernels' namespace
 # (tests/cli/outputs.py says what each case checks).

@@ -471,7 +471,7 @@ class CudaEmitter {
 
   // The packed twin: unpacks args[i] into the C twin's parameters.
   void c_packed(const ir::HostFunction& h) {
-    std::string call = "tileslc_" + h.name + "(";
+    std::string call = c_abi_name(h.name) + "(";
     for (size_t i = 0; i < h.params.size(); ++i) {
       const auto& p = h.params[i];
       std::string arg = "args[" + std::to_string(i) + "]";

@@ -253,7 +253,7 @@ std::string host_signature(const ir::HostFunction& h, bool header) {
 }
 
 std::string c_abi_signature(const ir::HostFunction& h) {
-  std::string sig = "int tileslc_" + h.name + "(";
+  std::string sig = "int " + c_abi_name(h.name) + "(";
   for (size_t i = 0; i < h.params.size(); ++i) {
     const auto& p = h.params[i];
     sig += (i ? ", " : "");
@@ -264,7 +264,7 @@ std::string c_abi_signature(const ir::HostFunction& h) {
 }
 
 std::string c_packed_signature(const ir::HostFunction& h) {
-  return "int tileslc_" + h.name + "_packed(void* const* args, tileslc_stream stream)";
+  return "int " + c_packed_name(h.name) + "(void* const* args, tileslc_stream stream)";
 }
 
 }  // namespace tileslc::codegen

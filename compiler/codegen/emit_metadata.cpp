@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "codegen/c_abi_names.h"
 #include "codegen/codegen.h"
 #include "ir/visit.h"
 
@@ -80,8 +81,8 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
     const std::vector<bool> written = written_params(p, h);
     nlohmann::ordered_json hj;
     hj["name"] = h.name;
-    hj["c_abi_name"] = "tileslc_" + h.name;
-    hj["c_packed_name"] = "tileslc_" + h.name + "_packed";
+    hj["c_abi_name"] = c_abi_name(h.name);
+    hj["c_packed_name"] = c_packed_name(h.name);
     auto params = nlohmann::ordered_json::array();
     for (size_t i = 0; i < h.params.size(); ++i) {
       const auto& prm = h.params[i];

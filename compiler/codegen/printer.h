@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "codegen/c_abi_names.h"
 #include "ir/ir.h"
 #include "ir/print.h"
 

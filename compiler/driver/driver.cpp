@@ -20,6 +20,7 @@
 
 #include "ast/ast.h"
 #include "driver/nvcc.h"
+#include "codegen/c_abi_names.h"
 #include "codegen/codegen.h"
 #include "diag/diag.h"
 #include "diag/explain.h"
@@ -604,6 +605,23 @@ int compile_object(const CommandLine& cl, const OutputPlan& plan, Session& ses, 
   return ses.finish(ses.diags.has_errors() ? 1 : 0);
 }
 
+/// Host functions' C names (their C twins and packed entries) must be new: a collision with the
+/// runtime's C API or with each other would otherwise be an nvcc or linker error in generated
+/// code. Reports each at the host function; false when there is one.
+bool check_c_names(const ir::Program& program, diag::DiagnosticEngine& diags) {
+  const auto conflicts = codegen::c_abi_conflicts(program);
+  for (const auto& c : conflicts) {
+    const ir::HostFunction& h = program.host_functions[c.host];
+    std::string with = c.other < 0 ? "the runtime's C API (tileslc/c_api.h, tileslc/dlpack.h) declares it already"
+                                   : "host function '" + program.host_functions[c.other].name + "' defines it too";
+    diags.report(diag::Kind::HostNameCollision, h.loc,
+                 "host function '" + h.name + "' would define the C function '" + c.name + "', but " + with)
+        .help(std::string("rename the @cute.jit function") + (c.other < 0 ? " (or give --host-prefix)" : "") +
+              ": each host function defines tileslc_NAME and tileslc_NAME_packed for C callers");
+  }
+  return conflicts.empty();
+}
+
 /// Source to outputs: parse, analyze, verify, generate, write (and with -c, nvcc). Returns the exit status.
 int compile(const CommandLine& cl, const Settings& settings, const char* argv0) {
   Session ses(settings, cl.no_warnings);
@@ -632,6 +650,7 @@ int compile(const CommandLine& cl, const Settings& settings, const char* argv0) 
   if (cl.dump_ir) return ses.finish(0);
   // Host functions are global C++ (and C) names: the prefix keeps two instances apart.
   for (auto& h : program->host_functions) h.name = cl.host_prefix + h.name;
+  if (!check_c_names(*program, ses.diags)) return ses.finish(1);
 
   OutputPlan plan;
   if (auto rc = plan_outputs(cl, deps, ses, plan)) return *rc;

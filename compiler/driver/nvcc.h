@@ -21,8 +21,11 @@ struct NvccJob {
 /// Finds nvcc: $CUDA_PATH/bin, /usr/local/cuda/bin, then PATH. Empty if none.
 std::string find_nvcc();
 
-/// Runs nvcc; maps each "FILE(LINE): error: ..." line whose FILE is a loaded
-/// source to a diagnostic there. Returns nvcc's exit status (0 ok).
+/// Runs nvcc and reports each of its and ptxas's errors and warnings at a .tpy line: where
+/// nvcc names a loaded source ("FILE(LINE): error: ...", through the #line directives), at the
+/// nearest #line of the generated code where it names a line without one, and at the kernel a
+/// ptxas message names (else the first construct). Lines it cannot place go to
+/// `unmapped_output`. Returns nvcc's exit status (0 ok).
 int run_nvcc(const NvccJob& job, const source::SourceManager& sm, diag::DiagnosticEngine& diags,
              std::string* unmapped_output);
 

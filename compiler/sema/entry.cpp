@@ -389,7 +389,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
   // standard library ran before does not count against it.
   steps_ = 0;
   if (is_reserved_cpp_name(def->name)) {
-    auto& d = diags_.report(diag::Kind::BadAnnotation, def->name_range,
+    auto& d = diags_.report(diag::Kind::HostNameCollision, def->name_range,
                             "host function name '" + def->name + "' is reserved in the generated C++");
     d.help("rename the @cute.jit function: its name is the C++ function callers use");
     return;

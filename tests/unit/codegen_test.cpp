@@ -7,12 +7,16 @@
 // header's C++ and C ABI declarations.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
+#include <regex>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "codegen/c_abi_names.h"
 #include "codegen/codegen.h"
 #include "diag/diag.h"
 #include "ir/ir.h"
@@ -321,3 +325,44 @@ TEST(Codegen, MetadataListsKernelsAndArch) {
 
 }  // namespace
 }  // namespace tileslc::codegen
+
+// Every `tileslc_` identifier the runtime's C headers declare (comments stripped: they show
+// example host functions) is in runtime_c_names(), and nothing else is, so a host function can
+// never define one of them (issue 15 item 9: `last_error` made nvcc fail in generated code).
+TEST(CAbiNames, RuntimeTableMatchesTheCHeaders) {
+  std::set<std::string> declared;
+  for (const char* header : {"c_api.h", "dlpack.h"}) {
+    std::ifstream in(std::string(TILESLC_SOURCE_DIR) + "/runtime/include/tileslc/" + header);
+    ASSERT_TRUE(in) << header;
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text = std::regex_replace(text, std::regex(R"(/\*[\s\S]*?\*/|//[^\n]*)"), " ");
+    std::regex id(R"(\btileslc_[a-z0-9_]+\b)");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), id); it != std::sregex_iterator(); ++it)
+      declared.insert(it->str());
+  }
+  std::set<std::string> table;
+  for (std::string_view n : tileslc::codegen::runtime_c_names()) table.insert(std::string(n));
+  EXPECT_EQ(table, declared);
+  EXPECT_TRUE(table.count("tileslc_last_error"));
+}
+
+TEST(CAbiNames, ConflictsWithTheRuntimeAndBetweenHostFunctions) {
+  tileslc::ir::Program p;
+  for (const char* name : {"vector_add", "last_error", "f", "f_packed", "tensor_view"}) {
+    tileslc::ir::HostFunction h;
+    h.name = name;
+    p.host_functions.push_back(std::move(h));
+  }
+  auto conflicts = tileslc::codegen::c_abi_conflicts(p);
+  ASSERT_EQ(conflicts.size(), 3u);
+  EXPECT_EQ(conflicts[0].host, 1u);
+  EXPECT_EQ(conflicts[0].name, "tileslc_last_error");
+  EXPECT_EQ(conflicts[0].other, -1);
+  EXPECT_EQ(conflicts[1].host, 3u);  // f_packed's C twin is f's packed entry
+  EXPECT_EQ(conflicts[1].name, "tileslc_f_packed");
+  EXPECT_EQ(conflicts[1].other, 2);
+  EXPECT_EQ(conflicts[2].host, 4u);
+  EXPECT_EQ(conflicts[2].name, "tileslc_tensor_view");
+  EXPECT_EQ(tileslc::codegen::c_abi_name("saxpy"), "tileslc_saxpy");
+  EXPECT_EQ(tileslc::codegen::c_packed_name("saxpy"), "tileslc_saxpy_packed");
+}
