@@ -55,6 +55,8 @@ const char* expected_kind(BuiltinId id) {
     case BuiltinId::TypeTiledMma: case BuiltinId::TypeThrMma: return "a tiled MMA";
     case BuiltinId::TypeTensorSSA: return "a tensor value (TensorSSA)";
     case BuiltinId::TypeNumeric: return "a number";
+    case BuiltinId::TypeFloat: return "a floating-point number";
+    case BuiltinId::TypeInteger: return "an integer";
     default: return "";
   }
 }
@@ -80,6 +82,10 @@ std::optional<bool> type_name_accepts(BuiltinId id, const Value& v) {
     case BuiltinId::TypeTensorSSA: return k == K::TensorSSA;
     // A value, or (annotated Type[cutlass.Numeric] and read loosely) a scalar type.
     case BuiltinId::TypeNumeric: return v.is_number() || k == K::Dyn || k == K::Type;
+    // cutlass.Float, cutlass.Integer (CuTe DSL's abstract numeric classes): a value of that family or the type.
+    case BuiltinId::TypeFloat: return k == K::Float || ((k == K::Dyn || k == K::Type) && ir::is_float(v.type()));
+    case BuiltinId::TypeInteger:
+      return k == K::Int || k == K::Bool || ((k == K::Dyn || k == K::Type) && (ir::is_integer(v.type()) || v.type() == ScalarType::Boolean));
     default: return std::nullopt;
   }
 }
