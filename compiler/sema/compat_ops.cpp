@@ -147,6 +147,9 @@ const std::vector<EnumInfo>& enums() {
       {BuiltinId::LoadCacheMode, "LoadCacheMode",
        {{"ALWAYS", "always"}, {"GLOBAL", "global"}, {"STREAMING", "streaming"}, {"LAST_USE", "last_use"}, {"NONE", "none"}}},
       {BuiltinId::AddressSpace, "AddressSpace", {{"generic", "0"}, {"gmem", "1"}, {"smem", "3"}, {"rmem", "5"}, {"tmem", "6"}}},
+      {BuiltinId::OperandMajorMode, "OperandMajorMode", {{"MN", "mn"}, {"K", "k"}}},
+      {BuiltinId::SmemLayoutAtomKind, "SmemLayoutAtomKind",
+       {{"MN_INTER", "1"}, {"MN_SW32", "2"}, {"MN_SW64", "3"}, {"MN_SW128", "4"}, {"K_INTER", "5"}, {"K_SW32", "6"}, {"K_SW64", "7"}, {"K_SW128", "8"}}},
   };
   return table;
 }
@@ -340,6 +343,13 @@ Value compat_slice(Evaluator& ev, BuiltinCall& c) {
   try {
     layout::IntTuple crd = ev.to_int_tuple(c[1], c.range(1), "the coordinate");
     if (src.kind() == Value::Kind::Layout) return Value::of(layout::slice(crd, src.layout()));
+    if (src.kind() == Value::Kind::ComposedLayout) {
+      // CuTe's slice_and_offset: the outer layout sliced; where the slice starts joins the offset.
+      layout::ComposedLayout out = src.composed();
+      out.offset = out.offset + layout::slice_offset(crd, out.layout);
+      out.layout = layout::slice(crd, out.layout);
+      return Value::of(out);
+    }
     if (src.kind() == Value::Kind::Tuple || is_int_like(src))
       return ev.from_int_tuple(layout::slice(crd, ev.to_int_tuple(src, c.range(0), "the tuple")), c.site.range);
   } catch (const layout::LayoutError& e) {
