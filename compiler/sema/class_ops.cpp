@@ -112,7 +112,6 @@ void Evaluator::exec_class_def(const ast::ClassDef& d) {
   for (const auto& k : d.keywords)
     unsupported(source::SourceRange::join(k.name_range, k.value->range),
                 k.name == "metaclass" ? "metaclasses" : "class keyword arguments (" + k.name + "=)");
-  if (!d.decorators.empty()) unsupported(d.decorators.front()->range, "class decorators");
 
   auto cls = std::make_shared<ClassValue>();
   cls->name = d.name;
@@ -155,7 +154,14 @@ void Evaluator::exec_class_def(const ast::ClassDef& d) {
     if (desc && desc->setter && !desc->setter->fn()->owner) desc->setter->fn()->owner = cls.get();
   }
   classes_.push_back(cls);
-  scope()[d.name] = Binding{Value::of(cls), "", d.name_range, frame().dyn_depth};
+  // Class decorators (@cute.struct, a user's function) apply nearest first, as Python applies them.
+  Value result = Value::of(cls);
+  for (auto it = d.decorators.rbegin(); it != d.decorators.rend(); ++it) {
+    Value deco = eval(**it);
+    ast::Call site((*it)->range);
+    result = call_value(deco, {result}, {}, site);
+  }
+  scope()[d.name] = Binding{result, "", d.name_range, frame().dyn_depth};
 }
 
 std::optional<Value> Evaluator::object_attribute(const Value& base, const std::string& attr, source::SourceRange r) {

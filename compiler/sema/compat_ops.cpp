@@ -55,6 +55,8 @@ const char* expected_kind(BuiltinId id) {
     case BuiltinId::TypeTiledMma: case BuiltinId::TypeThrMma: return "a tiled MMA";
     case BuiltinId::TypeTensorSSA: return "a tensor value (TensorSSA)";
     case BuiltinId::TypeNumeric: return "a number";
+    case BuiltinId::TypeFloat: return "a floating-point number";
+    case BuiltinId::TypeInteger: return "an integer";
     default: return "";
   }
 }
@@ -80,6 +82,10 @@ std::optional<bool> type_name_accepts(BuiltinId id, const Value& v) {
     case BuiltinId::TypeTensorSSA: return k == K::TensorSSA;
     // A value, or (annotated Type[cutlass.Numeric] and read loosely) a scalar type.
     case BuiltinId::TypeNumeric: return v.is_number() || k == K::Dyn || k == K::Type;
+    // cutlass.Float, cutlass.Integer (CuTe DSL's abstract numeric classes): a value of that family or the type.
+    case BuiltinId::TypeFloat: return k == K::Float || ((k == K::Dyn || k == K::Type) && ir::is_float(v.type()));
+    case BuiltinId::TypeInteger:
+      return k == K::Int || k == K::Bool || ((k == K::Dyn || k == K::Type) && (ir::is_integer(v.type()) || v.type() == ScalarType::Boolean));
     default: return std::nullopt;
   }
 }
@@ -141,6 +147,9 @@ const std::vector<EnumInfo>& enums() {
       {BuiltinId::LoadCacheMode, "LoadCacheMode",
        {{"ALWAYS", "always"}, {"GLOBAL", "global"}, {"STREAMING", "streaming"}, {"LAST_USE", "last_use"}, {"NONE", "none"}}},
       {BuiltinId::AddressSpace, "AddressSpace", {{"generic", "0"}, {"gmem", "1"}, {"smem", "3"}, {"rmem", "5"}, {"tmem", "6"}}},
+      {BuiltinId::OperandMajorMode, "OperandMajorMode", {{"MN", "mn"}, {"K", "k"}}},
+      {BuiltinId::SmemLayoutAtomKind, "SmemLayoutAtomKind",
+       {{"MN_INTER", "1"}, {"MN_SW32", "2"}, {"MN_SW64", "3"}, {"MN_SW128", "4"}, {"K_INTER", "5"}, {"K_SW32", "6"}, {"K_SW64", "7"}, {"K_SW128", "8"}}},
   };
   return table;
 }
@@ -334,6 +343,13 @@ Value compat_slice(Evaluator& ev, BuiltinCall& c) {
   try {
     layout::IntTuple crd = ev.to_int_tuple(c[1], c.range(1), "the coordinate");
     if (src.kind() == Value::Kind::Layout) return Value::of(layout::slice(crd, src.layout()));
+    if (src.kind() == Value::Kind::ComposedLayout) {
+      // CuTe's slice_and_offset: the outer layout sliced; where the slice starts joins the offset.
+      layout::ComposedLayout out = src.composed();
+      out.offset = out.offset + layout::slice_offset(crd, out.layout);
+      out.layout = layout::slice(crd, out.layout);
+      return Value::of(out);
+    }
     if (src.kind() == Value::Kind::Tuple || is_int_like(src))
       return ev.from_int_tuple(layout::slice(crd, ev.to_int_tuple(src, c.range(0), "the tuple")), c.site.range);
   } catch (const layout::LayoutError& e) {

@@ -8,8 +8,10 @@
 
 #include "sema/compat_ops.h"
 #include "sema/evaluator.h"
+#include "sema/hopper_ops.h"
 #include "sema/registry.h"
 #include "sema/statement_names.h"
+#include "sema/struct_ops.h"
 
 namespace tileslc::sema {
 
@@ -224,6 +226,13 @@ Value Evaluator::eval_name(const ast::Name& n) {
     d.help("assign '" + n.id + "' before the if/loop so every path defines it");
     abort_entry();
   }
+  // A class body defined in a function sees that function's names (Python's enclosing scope),
+  // e.g. a @cute.struct's field sizes computed from `self` in the method that defines it.
+  if (frame().class_body && frames_.size() >= 2) {
+    const Frame& outer = *frames_[frames_.size() - 2];
+    if (!outer.is_module && !outer.class_body)
+      if (auto it = outer.env.find(n.id); it != outer.env.end() && it->second.value.kind() != Value::Kind::Undef) return it->second.value;
+  }
   auto& globals = frame().module->globals;
   if (frame().module->name == "__main__") main_globals_read_.insert(n.id);
   if (auto it = globals.find(n.id); it != globals.end()) {
@@ -268,6 +277,14 @@ std::optional<Value> Evaluator::find_attribute(const Value& base, const std::str
     case Value::Kind::TensorSSA:
       if (attr == "shape") return from_int_tuple(base.layout().shape, r);
       if (attr == "dtype" || attr == "element_type") return Value::scalar_type(base.type());
+      break;
+    case Value::Kind::ComposedLayout: return composed_layout_attribute(*this, base, attr, r);
+    case Value::Kind::TiledMma:
+      // CuTe DSL's TiledMma.shape_mnk: its MMA atom's instruction shape (M, N, K).
+      if (attr == "shape_mnk") {
+        const MmaAtom& a = base.tiled_mma()->atom;
+        return Value::tuple({Value::integer(a.m), Value::integer(a.n), Value::integer(a.k)});
+      }
       break;
     case Value::Kind::TiledCopy:
       if (attr == "tiler_mn") return from_int_tuple(base.tiled_copy()->tiler, r);
@@ -406,6 +423,10 @@ Value Evaluator::eval_subscript(const ast::Subscript& s) {
   // typing.Optional[int], torch.Tensor[...]: opaque, like the base.
   if (is_opaque(base)) return opaque_attribute(base, "[]");
   Value idx = eval(*s.index);
+  // cute.struct.MemRange[dtype, n], cute.struct.Align[field, bytes]: a @cute.struct field's type.
+  if (base.kind() == Value::Kind::Builtin && base.self() && base.self()->kind() == Value::Kind::Builtin &&
+      base.self()->builtin() == BuiltinId::Struct && (base.builtin() == BuiltinId::StructMemRange || base.builtin() == BuiltinId::StructAlign))
+    return struct_field_type(*this, base, idx, s.range);
   if (base.kind() == Value::Kind::Tensor) return tensor_load(base, idx, s.range);
   if (base.kind() == Value::Kind::Tuple || base.kind() == Value::Kind::Str) return index_sequence(*this, base, idx, s);
   if (base.kind() == Value::Kind::Dict) {

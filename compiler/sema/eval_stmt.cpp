@@ -408,6 +408,15 @@ void Evaluator::exec_aug_assign(const ast::AugAssign& a) {
 }
 
 void Evaluator::exec_ann_assign(const ast::AnnAssign& a) {
+  if (frame().class_body && a.target->as<ast::Name>()) {
+    // A class body keeps its annotations in __annotations__, evaluated, as Python does
+    // (@cute.struct reads its fields from them).
+    Value ann = eval(*a.annotation);
+    Env& ns = scope();
+    auto it = ns.find("__annotations__");
+    if (it == ns.end()) it = ns.emplace("__annotations__", Binding{Value::dict(), "", a.range, frame().dyn_depth}).first;
+    it->second.value.dict_items().emplace_back(Value::str(a.target->as<ast::Name>()->id), ann);
+  }
   if (!a.value) return;
   Value v = eval(*a.value);
   Value ann = eval(*a.annotation);
