@@ -74,8 +74,8 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
       // cutlass.Float32(x): a run-time value of that type (as in CuTe DSL).
       if (args.size() != 1 || !kwargs.empty())
         fail(diag::Kind::WrongArity, site.range, std::string(ir::type_name(callee.type())) + "() takes exactly one argument");
-      Value a = resolve_symbol(args[0], site.args[0]->range);
-      if (!(a.is_number() || a.kind() == Value::Kind::Dyn))
+      const Value& a = args[0];
+      if (!a.is_scalar())
         fail(diag::Kind::TypeMismatch, site.args[0]->range,
              std::string("cannot convert ") + describe(a) + " to " + ir::type_name(callee.type()));
       if (!fn_) fail(diag::Kind::NotStatic, site.range, "typed run-time values cannot be created at module level");
