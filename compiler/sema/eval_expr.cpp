@@ -104,10 +104,6 @@ double py_float_floordiv(double a, double b) {
   return q - f > 0.5 ? f + 1 : f;
 }
 
-}  // namespace
-
-namespace {
-
 /// A symbolic extent, or a tuple holding one (not a list: a list is an object its aliases share).
 bool holds_extent(const Value& v) {
   if (v.kind() == Value::Kind::SymDim) return true;
