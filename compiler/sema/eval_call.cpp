@@ -11,6 +11,9 @@ namespace tileslc::sema {
 
 Value Evaluator::eval_call(const ast::Call& c) {
   Value callee = eval(*c.func);
+  const bool kernel = callee.kind() == Value::Kind::Function && callee.fn()->kind == FunctionValue::Kind::Kernel;
+  std::optional<KeepExtents> keep;
+  if (kernel) keep.emplace(*this);
   std::vector<Value> args;
   for (const auto& a : c.args) {
     if (const auto* st = a->as<ast::Starred>()) {  // f(*xs): the static iterable's elements
@@ -34,6 +37,7 @@ Value Evaluator::eval_call(const ast::Call& c) {
       kwargs.emplace_back(key.s(), v);
     }
   }
+  keep.reset();
   return call_value(callee, std::move(args), std::move(kwargs), c);
 }
 

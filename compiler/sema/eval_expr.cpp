@@ -115,7 +115,7 @@ bool holds_extent(const Value& v) {
 
 Value Evaluator::eval(const ast::Expr& e) {
   Value v = eval_node(e);
-  if (!fn_ || annotation_depth_ > 0 || !holds_extent(v)) return v;
+  if (!fn_ || keep_extents_ > 0 || !holds_extent(v)) return v;
   if (v.kind() == Value::Kind::SymDim) return resolve_symbol(v, e.range);
   // A static tuple of extents (a module's SHAPE = (M, N)): the bound ones resolve now; one that
   // this function does not bind stays symbolic until something needs its value.
@@ -376,8 +376,7 @@ void annotation_alignment(Evaluator& ev, const Value& part, source::SourceRange 
 
 /// cute.Tensor[dtype, (extents...)], optionally followed by (strides...) and align_bytes.
 Value tensor_annotation(Evaluator& ev, const ast::Subscript& s) {
-  ++ev.annotation_depth_;
-  struct Leave { int& depth; ~Leave() { --depth; } } leave{ev.annotation_depth_};
+  Evaluator::KeepExtents keep(ev);
   Value idx = ev.eval(*s.index);
   std::vector<Value> parts = idx.kind() == Value::Kind::Tuple ? idx.elts() : std::vector<Value>{idx};
   auto spec = std::make_shared<TensorSpec>();

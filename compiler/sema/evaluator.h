@@ -217,11 +217,19 @@ class Evaluator {
   /// The value of `e`. Inside a function a symbolic extent is resolved here, once, where an
   /// expression reads it (a name, a module attribute, a tuple element, a helper's result):
   /// later code sees the Dyn its tensor parameter binds (resolve_symbol), or E0501 names the
-  /// extent no parameter binds. Tensor annotations keep extents symbolic (they declare them),
-  /// and module-level code has nothing to bind them to.
+  /// extent no parameter binds. Module-level code has nothing to bind them to, and
+  /// keep_extents_ leaves them symbolic.
   Value eval(const ast::Expr& e);
-  /// While > 0 (cute.Tensor[...]'s extents and strides), eval leaves symbolic extents unresolved.
-  int annotation_depth_ = 0;
+  /// While > 0, eval leaves symbolic extents unresolved: in cute.Tensor[...] (which declares
+  /// them) and in a kernel call's arguments (the kernel binds an extent passed as such to its
+  /// own parameter for it, rather than taking the host's value as another parameter).
+  int keep_extents_ = 0;
+  /// Raises keep_extents_ for its lifetime.
+  struct KeepExtents {
+    explicit KeepExtents(Evaluator& ev) : depth(ev.keep_extents_) { ++depth; }
+    ~KeepExtents() { --depth; }
+    int& depth;
+  };
   /// eval without the resolution: the expression's own value.
   Value eval_node(const ast::Expr& e);
   Value eval_name(const ast::Name& n);
