@@ -161,7 +161,7 @@ StmtPtr if_(source::SourceRange loc, ExprRef cond, Block then_body, Block else_b
 StmtPtr for_(source::SourceRange loc, std::string var, ScalarType var_type, ExprRef begin, ExprRef end, ExprRef step,
              int step_sign, bool unroll, Block body) {
   return make(loc, For{std::move(var), std::move(begin), std::move(end), std::move(step), std::move(body), var_type,
-                       unroll, step_sign});
+                       unroll, static_cast<int8_t>(step_sign)});
 }
 StmtPtr while_(source::SourceRange loc, ExprRef cond, Block body) {
   return make(loc, While{std::move(cond), std::move(body)});

@@ -281,14 +281,18 @@ struct If {
   Block then_body, else_body;
 };
 /// for (var = begin; var < end (or > end when the step is negative); var += step) body
+/// The largest cutlass.range unroll factor For::unroll_factor holds.
+inline constexpr int64_t kMaxUnrollFactor = INT16_MAX;
 struct For {
   std::string var;
   ExprRef begin, end, step;  ///< all of type var_type
   Block body;
   ScalarType var_type = ScalarType::Int32;
   bool unroll = false;  ///< unroll fully (its body indexes register arrays)
-  int step_sign = 1;    ///< +1 or -1 (static sign of the step); 0: a run-time step (a variable or parameter)
-  int64_t unroll_factor = 0;  ///< cutlass.range's hint: N > 0 `#pragma unroll N` (1: not unrolled), -1 fully; 0 none
+  int8_t step_sign = 1; ///< +1 or -1 (static sign of the step); 0: a run-time step (a variable or parameter)
+  /// cutlass.range's hint: N > 0 `#pragma unroll N` (1: not unrolled), -1 fully; 0 none. Narrow
+  /// so that For, the largest statement, keeps a Stmt at 136 bytes (sema bounds N by kMaxUnrollFactor).
+  int16_t unroll_factor = 0;
 };
 /// while (cond) body
 struct While {

@@ -21,6 +21,25 @@ Int Int::dynamic(int64_t v) {
 
 Int Int::symbol(std::string name) { return make_symbolic(std::move(name), true); }
 
+Int Int::basis(int mode) {
+  if (mode < 0) throw LayoutError("internal: basis stride of the negative mode " + std::to_string(mode));
+  Int r = make_symbolic("1@" + std::to_string(mode), true);
+  r.basis_ = true;
+  r.value_ = mode;
+  return r;
+}
+
+int Int::basis_mode() const {
+  if (!is_basis()) throw LayoutError("internal: basis_mode of " + to_string() + ", which is not a basis stride");
+  return static_cast<int>(value_);
+}
+
+bool Int::has_basis() const {
+  if (kind_ != Kind::Symbolic) return false;
+  if (op_ == 0) return basis_;
+  return lhs_->has_basis() || rhs_->has_basis();
+}
+
 Int Int::make_symbolic(std::string expr, bool atomic) {
   Int r;
   r.kind_ = Kind::Symbolic;
@@ -51,7 +70,7 @@ std::string Int::to_string(bool mark_static) const {
 
 bool Int::identical(const Int& o) const {
   if (kind_ != o.kind_) return false;
-  if (kind_ == Kind::Symbolic) return *expr_ == *o.expr_;
+  if (kind_ == Kind::Symbolic) return basis_ == o.basis_ && *expr_ == *o.expr_;
   return value_ == o.value_;
 }
 

@@ -63,6 +63,12 @@ class Int {
   static Int dynamic(int64_t v);
   /// A run-time integer named `name` (a symbolic leaf).
   static Int symbol(std::string name);
+  /// CuTe's basis stride E<k>, printed `1@k`: the unit step along mode k of a
+  /// coordinate codomain (the strides of an identity tensor, CuTe's
+  /// make_identity_tensor and TMA coordinate tensors). A symbolic leaf with
+  /// no integer value; arithmetic builds scaled sums of bases (`2*1@0`).
+  /// @pre mode >= 0
+  static Int basis(int mode);
 
   bool is_static() const { return kind_ == Kind::Static; }
   bool is_dynamic() const { return kind_ != Kind::Static; }
@@ -73,6 +79,14 @@ class Int {
   int64_t require_value(std::string_view what) const;
   /// True if this is static and equals v (CuTe's is_constant<v>).
   bool is_constant(int64_t v) const { return is_static() && value_ == v; }
+  /// A leaf made by basis(k).
+  bool is_basis() const { return kind_ == Kind::Symbolic && basis_; }
+  /// k of basis(k). @pre is_basis()
+  int basis_mode() const;
+  /// A leaf made by symbol(name): a run-time integer known by its name.
+  bool is_named() const { return kind_ == Kind::Symbolic && op_ == 0 && !basis_; }
+  /// A basis leaf somewhere in this expression.
+  bool has_basis() const;
 
   /// Plain form ("12", "N", "(N*4)"); with mark_static, static ints print as `_12`.
   std::string to_string(bool mark_static = false) const;
@@ -80,11 +94,13 @@ class Int {
   bool identical(const Int& o) const;
 
   /// Symbolic integers are expression trees, so that a client (sema) can
-  /// turn them into its own arithmetic: a leaf is a named run-time value
-  /// (symbolic_op() == 0, symbol_name()); an inner node applies
-  /// symbolic_op() ('+' '-' '*' '/' '%', '/' and '%' truncating) to
-  /// lhs() and rhs(). @pre !has_value()
+  /// turn them into its own arithmetic: a leaf (symbolic_op() == 0) is a
+  /// named run-time value (is_named(), symbol_name()) or a basis stride
+  /// (is_basis(), basis_mode()); an inner node applies symbolic_op()
+  /// ('+' '-' '*' '/' '%', '/' and '%' truncating) to lhs() and rhs().
+  /// @pre !has_value()
   char symbolic_op() const { return op_; }
+  /// A leaf's printed form: the name of a named leaf, `1@k` for basis(k).
   const std::string& symbol_name() const { return *expr_; }
   const Int& lhs() const { return *lhs_; }
   const Int& rhs() const { return *rhs_; }
@@ -104,6 +120,7 @@ class Int {
   std::shared_ptr<const std::string> expr_;  // Symbolic only: the printed form
   bool atomic_ = true;                       // expr_ needs no parentheses
   char op_ = 0;                              // Symbolic inner node: the operation
+  bool basis_ = false;                       // Symbolic leaf made by basis(): value_ is the mode
   std::shared_ptr<const Int> lhs_, rhs_;     // Symbolic inner node: the operands
 
   static Int make_symbolic(std::string expr, bool atomic);

@@ -41,8 +41,6 @@ bool wide_int(ScalarType t) {
   return t == ScalarType::Int32 || t == ScalarType::Uint32 || t == ScalarType::Int64 || t == ScalarType::Uint64;
 }
 
-bool is_int_value(const Value& v) { return v.kind() == Value::Kind::Int || (v.kind() == Value::Kind::Dyn && ir::is_integer(v.type())); }
-
 /// The type a warp collective exchanges a value in: its own when run-time, its natural one when static.
 ScalarType lane_value_type(Evaluator& ev, const Value& v, ScalarType fallback) {
   return v.kind() == Value::Kind::Dyn ? v.type() : ev.natural_type(v).value_or(fallback);
@@ -50,9 +48,8 @@ ScalarType lane_value_type(Evaluator& ev, const Value& v, ScalarType fallback) {
 
 /// A lane mask argument (CuTe DSL's mask=, mask_and_clamp= of redux.sync; FULL_MASK by default) as Uint32.
 ir::ExprRef lane_mask(Evaluator& ev, BuiltinCall& c, size_t i) {
-  Value v = ev.resolve_symbol(c[i], c.range(i));
-  if (!is_int_value(v)) ev.fail(diag::Kind::TypeMismatch, c.range(i), "a lane mask must be an integer, found " + describe(v));
-  return ev.to_expr_as(v, ScalarType::Uint32, c.range(i));
+  if (!c[i].is_integer()) ev.fail(diag::Kind::TypeMismatch, c.range(i), "a lane mask must be an integer, found " + describe(c[i]));
+  return ev.to_expr_as(c[i], ScalarType::Uint32, c.range(i));
 }
 
 /// The atomic's tensor must be in global or shared memory (E0417) and of an element type the row's instruction has (E0401).
@@ -81,10 +78,10 @@ void check_atomic_tensor(Evaluator& ev, BuiltinCall& c, const AtomicRow& row, co
 
 /// An atomic's value operand (val, or cmp of atomic_cas) converted to the element type; floats into integers are refused.
 ir::ExprRef atomic_operand(Evaluator& ev, BuiltinCall& c, size_t i, ScalarType et) {
-  Value v = ev.resolve_symbol(c[i], c.range(i));
-  if (!(v.is_number() || v.kind() == Value::Kind::Dyn))
+  Value v = c[i];
+  if (!v.is_scalar())
     ev.fail(diag::Kind::TypeMismatch, c.range(i), c.name() + "() needs a number here, found " + describe(v));
-  if (ir::is_integer(et) && ((v.kind() == Value::Kind::Dyn && ir::is_float(v.type())) || v.kind() == Value::Kind::Float)) {
+  if (ir::is_integer(et) && v.is_floating()) {
     auto& d = ev.error(diag::Kind::LossyConversion, c.range(i),
                        "a float value cannot be combined atomically into a " + std::string(ir::type_name(et)) + " tensor");
     d.help(std::string("convert explicitly: cutlass.") + ir::type_name(et) + "(value)");
@@ -127,10 +124,9 @@ Value atomic_add_pair(Evaluator& ev, BuiltinCall& c, const TensorValue& t) {
   }
   std::vector<ir::ExprRef> ops{ir::address_of(t.ptr, off, t.dtype)};
   for (const Value& x : pair) {
-    Value v = ev.resolve_symbol(x, c.range(2));
-    if (!(v.is_number() || v.kind() == Value::Kind::Dyn))
-      ev.fail(diag::Kind::TypeMismatch, c.range(2), fn + "() needs numbers in the pair, found " + describe(v));
-    ops.push_back(ev.to_expr_as(v, t.dtype, c.range(2)));
+    if (!x.is_scalar())
+      ev.fail(diag::Kind::TypeMismatch, c.range(2), fn + "() needs numbers in the pair, found " + describe(x));
+    ops.push_back(ev.to_expr_as(x, t.dtype, c.range(2)));
   }
   if (ev.discarded_ != &c.site) {
     auto& d = ev.error(diag::Kind::UnsupportedOperation, c.site.range, "the packed " + fn + "(t, coord, (a, b)) is a statement: it returns no old values");
@@ -216,12 +212,12 @@ Value arch_atomic(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value arch_shuffle(Evaluator& ev, BuiltinCall& c) {
-  Value v = ev.resolve_symbol(c[0], c.range(0));
+  Value v = c[0];
   const ScalarType t = lane_value_type(ev, v, ScalarType::Int32);
   if (!(wide_int(t) || t == ScalarType::Float32 || t == ScalarType::Float64 || t == ScalarType::Float16 || t == ScalarType::BFloat16))
     ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() cannot exchange " + describe(v));
-  Value o = ev.resolve_symbol(c[1], c.range(1));
-  if (!is_int_value(o)) ev.fail(diag::Kind::TypeMismatch, c.range(1), c.name() + "()'s offset must be an integer, found " + describe(o));
+  Value o = c[1];
+  if (!o.is_integer()) ev.fail(diag::Kind::TypeMismatch, c.range(1), c.name() + "()'s offset must be an integer, found " + describe(o));
   std::vector<ir::ExprRef> ops{lane_mask(ev, c, 2), ev.to_expr_as(v, t, c.range(0)), ev.to_expr_as(o, ScalarType::Int32, c.range(1))};
   if (int64_t width = shuffle_width(ev, c, 3); width != 32) ops.push_back(ir::int_const(width, ScalarType::Int32));
   return ev.materialize(Value::dyn(ir::intrinsic(shuffle_intrinsic(c.id()), {}, std::move(ops), t), c.site.range),
@@ -230,7 +226,7 @@ Value arch_shuffle(Evaluator& ev, BuiltinCall& c) {
 
 Value arch_vote(Evaluator& ev, BuiltinCall& c) {
   const bool ballot = c.id() == BuiltinId::VoteBallotSync;
-  Value p = ev.resolve_symbol(c[0], c.range(0));
+  Value p = c[0];
   std::vector<ir::ExprRef> ops{lane_mask(ev, c, 1), ev.to_expr_as(p, ScalarType::Boolean, c.range(0))};
   // __any_sync and __all_sync return an int: nonzero is true.
   auto call =
@@ -245,7 +241,7 @@ Value arch_vote(Evaluator& ev, BuiltinCall& c) {
 /// CuTe DSL: warp_redux_sync(value, kind, mask_and_clamp=FULL_MASK, *, abs=None, nan=None) -> redux.sync
 /// (PTX ISA "redux.sync", sm_80): every lane of the mask gets the reduction of their values.
 Value arch_warp_redux_sync(Evaluator& ev, BuiltinCall& c) {
-  Value v = ev.resolve_symbol(c[0], c.range(0));
+  Value v = c[0];
   const std::string& kind = redux_kind(ev, c, v);
   // abs= and nan= modify the Float32 reductions only (sm_100a); False is the integer forms' behaviour.
   for (size_t i : {size_t{3}, size_t{4}})
@@ -273,14 +269,14 @@ Value arch_barrier(Evaluator& ev, BuiltinCall& c) {
   }
   ir::ExprRef id_e = ir::int_const(0, ScalarType::Int32);
   if (c.has(0)) {
-    Value bid = ev.resolve_symbol(c[0], c.range(0));
+    Value bid = c[0];
     if (bid.kind() == Value::Kind::Int && (bid.i() < 0 || bid.i() > 15))
       ev.fail(diag::Kind::BadLaunch, c.range(0), "barrier_id must be 0 to 15 (the hardware has 16 named barriers), found " + std::to_string(bid.i()));
     id_e = ev.to_expr_as(bid, ScalarType::Int32, c.range(0));
   }
   ir::ExprRef count = ir::int_const(0, ScalarType::Int32);  // 0: all threads of the CTA
   if (c.has(1)) {
-    Value n = ev.resolve_symbol(c[1], c.range(1));
+    Value n = c[1];
     if (n.kind() == Value::Kind::Int && (n.i() <= 0 || n.i() % 32 != 0 || n.i() > 1024))
       ev.fail(diag::Kind::BadLaunch, c.range(1), "number_of_threads must be a positive multiple of 32 up to 1024, found " + std::to_string(n.i()));
     count = ev.to_expr_as(n, ScalarType::Int32, c.range(1));

@@ -120,8 +120,7 @@ const MathFn kMathFns[] = {
 Value math_apply(Evaluator& ev, BuiltinCall& c, ir::Intrinsic fn, double (*fold)(double), std::vector<Value> args) {
   bool all_static = true;
   for (size_t i = 0; i < args.size(); ++i) {
-    args[i] = ev.resolve_symbol(args[i], c.range(i));
-    if (!(args[i].is_number() || args[i].kind() == Value::Kind::Dyn))
+    if (!args[i].is_scalar())
       ev.fail(diag::Kind::TypeMismatch, c.range(i), c.name() + "() needs a number, found " + describe(args[i]));
     all_static = all_static && args[i].is_static();
   }
@@ -158,10 +157,9 @@ Value core_range(Evaluator& ev, BuiltinCall& c) {
     ev.fail(diag::Kind::WrongArity, n > 3 ? c.rest_ranges[3] : c.site.range,
             c.name() + "() takes 1 to 3 arguments, " + std::to_string(n) + " given");
   auto at = [&](size_t i) { return arg_range_of(c.site, i); };
-  // Symbols (cute.sym_int) are their run-time values here, as anywhere in a function.
-  Value start = n >= 2 ? ev.resolve_symbol(args[0], at(0)) : Value::integer(0);
-  Value stop = ev.resolve_symbol(n >= 2 ? args[1] : args[0], at(n >= 2 ? 1 : 0));
-  Value step = n == 3 ? ev.resolve_symbol(args[2], at(2)) : Value::integer(1);
+  Value start = n >= 2 ? args[0] : Value::integer(0);
+  Value stop = n >= 2 ? args[1] : args[0];
+  Value step = n == 3 ? args[2] : Value::integer(1);
   // A range object: (start, stop, step) as a Slice, which a run-time `for` loops over and
   // Evaluator::iterate expands while compiling (comprehensions, list(range(n)), module-level loops).
   if (c.id() == BuiltinId::Range)
@@ -181,7 +179,7 @@ Value core_range(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value core_const_expr(Evaluator& ev, BuiltinCall& c) {
-  return ev.require_static(ev.resolve_symbol(c[0], c.range(0)), c.range(0), "the argument of const_expr");
+  return ev.require_static(c[0], c.range(0), "the argument of const_expr");
 }
 
 Value core_len(Evaluator& ev, BuiltinCall& c) {
@@ -206,10 +204,10 @@ Value core_min_max(Evaluator& ev, BuiltinCall& c) {
     ev.fail(diag::Kind::TypeMismatch, at(0), c.name() + "() of one argument needs a tuple, found " + describe(args[0]));
   if (args.empty()) ev.fail(diag::Kind::WrongArity, c.site.range, c.name() + "() needs at least one argument");
   const auto r = c.site.range;
-  Value acc = ev.resolve_symbol(args[0], at(0));
+  Value acc = args[0];
   for (size_t i = 1; i < args.size(); ++i) {
-    Value b = ev.resolve_symbol(args[i], at(i));
-    if (!(acc.is_number() || acc.kind() == Value::Kind::Dyn) || !(b.is_number() || b.kind() == Value::Kind::Dyn))
+    const Value& b = args[i];
+    if (!acc.is_scalar() || !b.is_scalar())
       ev.fail(diag::Kind::TypeMismatch, r, c.name() + "() needs numbers");
     if (acc.is_static() && b.is_static()) {
       bool take_b = ev.eval_compare(is_min ? ast::CmpOpKind::Lt : ast::CmpOpKind::Gt, b, acc, r).i() != 0;
@@ -225,7 +223,7 @@ Value core_min_max(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value core_abs(Evaluator& ev, BuiltinCall& c) {
-  Value v = ev.resolve_symbol(c[0], c.range(0));
+  Value v = c[0];
   if (v.kind() == Value::Kind::Int) {
     if (v.i() == std::numeric_limits<int64_t>::min())
       ev.fail(diag::Kind::IntegerOverflow, c.site.range, "abs() of -2**63 overflows 64 bits");
@@ -263,7 +261,7 @@ Value core_print(Evaluator& ev, BuiltinCall& c) {
 /// int(x), float(x) and bool(x): static numbers convert while compiling, run-time ones to Int32, Float32, Boolean.
 Value core_convert(Evaluator& ev, BuiltinCall& c) {
   const BuiltinId id = c.id();
-  Value v = ev.resolve_symbol(c[0], c.range(0));
+  Value v = c[0];
   if (v.kind() == Value::Kind::Dyn) {
     ScalarType t = id == BuiltinId::Int ? ScalarType::Int32 : id == BuiltinId::Float ? ScalarType::Float32 : ScalarType::Boolean;
     if (id == BuiltinId::Int && ir::is_integer(v.type())) return v;
@@ -335,7 +333,7 @@ Value core_size(Evaluator& ev, BuiltinCall& c) {
     for (const auto& e : xs) mul(e);
     return acc;
   }
-  if (x.kind() == Value::Kind::Int || x.kind() == Value::Kind::Dyn || x.kind() == Value::Kind::SymDim) return ev.resolve_symbol(x, c.range(0));
+  if (x.kind() == Value::Kind::Int || x.kind() == Value::Kind::Dyn) return x;
   ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() needs a tensor, shape or integer, found " + describe(x));
 }
 
@@ -364,9 +362,7 @@ Value core_printf(Evaluator& ev, BuiltinCall& c) {
   size_t next = 0;
   auto take = [&]() {
     if (next >= c.rest.size()) ev.fail(diag::Kind::WrongArity, r, c.name() + "() has more placeholders than arguments");
-    Value v = ev.resolve_symbol(c.rest[next], c.rest_ranges[next]);
-    ++next;
-    return v;
+    return c.rest[next++];
   };
   for (size_t i = 0; i < fmt.size(); ++i) {
     if (fmt.compare(i, 2, "%%") == 0) {
@@ -376,7 +372,7 @@ Value core_printf(Evaluator& ev, BuiltinCall& c) {
       auto cv = parse_conversion(fmt, i);
       if (!cv) ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "(): unsupported conversion in '" + fmt + "'");
       Value v = take();
-      if (!(v.is_number() || v.kind() == Value::Kind::Dyn))
+      if (!v.is_scalar())
         ev.fail(diag::Kind::TypeMismatch, r, c.name() + "() can print numbers only, found " + describe(v));
       append_conversion(ev, args, out, *cv, v, r);
       i = cv->end;

@@ -67,7 +67,7 @@ void Evaluator::check_cluster(const Value& cluster, const std::vector<Value>& gr
   if (xs.empty() || xs.size() > 3) fail(diag::Kind::BadLaunch, r, "cluster must have 1 to 3 dimensions");
   while (xs.size() < 3) xs.push_back(Value::integer(1));
   for (int k = 0; k < 3; ++k) {
-    Value x = resolve_symbol(xs[static_cast<size_t>(k)], r);
+    const Value& x = xs[static_cast<size_t>(k)];
     if (x.kind() != Value::Kind::Int) {
       auto& d = error(diag::Kind::ClusterMismatch, r, "cluster dimensions must be static integers, found " + describe(x));
       d.note("the kernel is specialized on its cluster shape (block_in_cluster_dim(), multicast masks)");
@@ -147,8 +147,8 @@ Value Evaluator::mbarrier_arrive(BuiltinCall& c) {
   };
   if (!c.has(2)) return emit_call(ir::Intrinsic::MbarrierArrive, {bar});
   const source::SourceRange at = c.range(2);
-  Value rank = resolve_symbol(c[2], at);
-  if (!(rank.kind() == Value::Kind::Int || (rank.kind() == Value::Kind::Dyn && ir::is_integer(rank.type()))))
+  const Value& rank = c[2];
+  if (!rank.is_integer())
     fail(diag::Kind::TypeMismatch, at, "peer_cta_rank_in_cluster must be an integer, found " + describe(rank));
   const int64_t ctas = cluster_size();
   if (rank.kind() == Value::Kind::Int && (rank.i() < 0 || rank.i() >= std::max<int64_t>(ctas, 1))) {
@@ -173,8 +173,8 @@ ir::ExprRef Evaluator::multicast_mask(const std::optional<Value>& mask, source::
     d.help("bit i of the mask is the block of rank i (cute.arch.block_idx_in_cluster()): mcast_mask=0b11 writes blocks 0 and 1");
     abort_entry();
   }
-  Value m = resolve_symbol(*mask, mask_at);
-  if (!(m.kind() == Value::Kind::Int || (m.kind() == Value::Kind::Dyn && ir::is_integer(m.type()))))
+  const Value& m = *mask;
+  if (!m.is_integer())
     fail(diag::Kind::TypeMismatch, mask_at, "mcast_mask must be an integer bit mask, found " + describe(m));
   if (m.kind() == Value::Kind::Int) {
     const int64_t all = (int64_t{1} << ctas) - 1;

@@ -23,8 +23,8 @@ using ir::ScalarType;
 namespace {
 
 bool is_int_like(const Value& v) {
-  return v.kind() == Value::Kind::Int || v.kind() == Value::Kind::Bool || v.kind() == Value::Kind::SymDim ||
-         (v.kind() == Value::Kind::Dyn && (ir::is_integer(v.type()) || v.type() == ScalarType::Boolean));
+  return v.is_static_int() || v.is_dyn_integer() || v.kind() == Value::Kind::SymDim ||
+         (v.kind() == Value::Kind::Dyn && v.type() == ScalarType::Boolean);
 }
 
 /// An IntTuple (CuTe DSL's Shape, Stride, Coord, IntTuple): an integer or a tuple of them;
@@ -268,6 +268,9 @@ std::optional<Value> compat_tensor_attribute(const Value& tv, const std::string&
 Value compat_range(Evaluator& ev, BuiltinCall& c) {
   int64_t unroll = ev.require_static_int(c[0], c.range(0), "cutlass.range's unroll=");
   if (unroll < 0) ev.fail(diag::Kind::TypeMismatch, c.range(0), "cutlass.range's unroll= must not be negative, found " + std::to_string(unroll));
+  if (unroll > ir::kMaxUnrollFactor)
+    ev.fail(diag::Kind::TypeMismatch, c.range(0),
+            "cutlass.range's unroll= must be at most " + std::to_string(ir::kMaxUnrollFactor) + ", found " + std::to_string(unroll));
   const Value& full = ev.require_static(c[1], c.range(1), "cutlass.range's unroll_full=");
   if (full.kind() != Value::Kind::Bool) ev.fail(diag::Kind::TypeMismatch, c.range(1), "cutlass.range's unroll_full= must be True or False, found " + describe(full));
   Value parts = core_range(ev, c);
@@ -451,7 +454,7 @@ Value compat_where(Evaluator& ev, BuiltinCall& c) {
         d.note("both must have the same number of elements");
         ev.abort_entry();
       }
-    } else if (!(v.is_number() || v.kind() == Value::Kind::Dyn)) {
+    } else if (!v.is_scalar()) {
       ev.fail(diag::Kind::TypeMismatch, c.range(i), c.name() + "() chooses between tensor values and numbers, found " + describe(v));
     }
   }

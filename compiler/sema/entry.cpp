@@ -101,9 +101,8 @@ std::vector<Value> launch_dims(Evaluator& ev, const Value& v, const char* what, 
   if (xs.empty() || xs.size() > 3)
     ev.fail(diag::Kind::BadLaunch, at, std::string(what) + " must have 1 to 3 dimensions");
   while (xs.size() < 3) xs.push_back(Value::integer(1));
-  for (auto& x : xs) {
-    x = ev.resolve_symbol(x, at);
-    if (!(x.kind() == Value::Kind::Int || (x.kind() == Value::Kind::Dyn && ir::is_integer(x.type()))))
+  for (const auto& x : xs) {
+    if (!x.is_integer())
       ev.fail(diag::Kind::BadLaunch, at, std::string(what) + " dimensions must be integers, found " + describe(x));
     if (x.kind() == Value::Kind::Int && x.i() <= 0)
       ev.fail(diag::Kind::BadLaunch, at, std::string(what) + " dimensions must be positive, found " + std::to_string(x.i()));
@@ -147,8 +146,8 @@ void check_static_grid(Evaluator& ev, const std::vector<Value>& g, source::Sourc
 
 /// smem= must be a non-negative integer number of bytes.
 void check_launch_smem(Evaluator& ev, const Value& smem, source::SourceRange at) {
-  Value sm = ev.resolve_symbol(smem, at);
-  if (!(sm.kind() == Value::Kind::Int || (sm.kind() == Value::Kind::Dyn && ir::is_integer(sm.type()))))
+  const Value& sm = smem;
+  if (!sm.is_integer())
     ev.fail(diag::Kind::BadLaunch, at, "smem must be an integer number of bytes, found " + describe(sm));
   if (sm.kind() == Value::Kind::Int && sm.i() < 0)
     ev.fail(diag::Kind::BadLaunch, at, "smem must not be negative, found " + std::to_string(sm.i()) + " bytes");
@@ -591,7 +590,7 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
   // The kernel's own allocations (SmemAllocator) come first; smem= adds to them.
   Value smem_total = Value::integer(program_.kernels.at(info->kernel).smem_bytes);
   if (cfg.smem)
-    smem_total = eval_binop(ast::BinOpKind::Add, smem_total, resolve_symbol(*cfg.smem, keyword_range(site, "smem")), site.range, site.range);
+    smem_total = eval_binop(ast::BinOpKind::Add, smem_total, *cfg.smem, site.range, site.range);
   if (smem_total.kind() == Value::Kind::Int && smem_total.i() > smem_limit_bytes()) {
     const int64_t own = program_.kernels.at(info->kernel).smem_bytes;
     auto& d = error(diag::Kind::SmemOverLimit, keyword_range(site, "smem"),

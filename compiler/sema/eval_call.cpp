@@ -11,6 +11,9 @@ namespace tileslc::sema {
 
 Value Evaluator::eval_call(const ast::Call& c) {
   Value callee = eval(*c.func);
+  const bool kernel = callee.kind() == Value::Kind::Function && callee.fn()->kind == FunctionValue::Kind::Kernel;
+  std::optional<KeepExtents> keep;
+  if (kernel) keep.emplace(*this);
   std::vector<Value> args;
   for (const auto& a : c.args) {
     if (const auto* st = a->as<ast::Starred>()) {  // f(*xs): the static iterable's elements
@@ -34,6 +37,7 @@ Value Evaluator::eval_call(const ast::Call& c) {
       kwargs.emplace_back(key.s(), v);
     }
   }
+  keep.reset();
   return call_value(callee, std::move(args), std::move(kwargs), c);
 }
 
@@ -74,8 +78,8 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
       // cutlass.Float32(x): a run-time value of that type (as in CuTe DSL).
       if (args.size() != 1 || !kwargs.empty())
         fail(diag::Kind::WrongArity, site.range, std::string(ir::type_name(callee.type())) + "() takes exactly one argument");
-      Value a = resolve_symbol(args[0], site.args[0]->range);
-      if (!(a.is_number() || a.kind() == Value::Kind::Dyn))
+      const Value& a = args[0];
+      if (!a.is_scalar())
         fail(diag::Kind::TypeMismatch, site.args[0]->range,
              std::string("cannot convert ") + describe(a) + " to " + ir::type_name(callee.type()));
       if (!fn_) fail(diag::Kind::NotStatic, site.range, "typed run-time values cannot be created at module level");

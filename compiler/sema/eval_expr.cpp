@@ -106,9 +106,32 @@ double py_float_floordiv(double a, double b) {
   return q - f > 0.5 ? f + 1 : f;
 }
 
+/// A symbolic extent, or a tuple holding one (not a list: a list is an object its aliases share).
+bool holds_extent(const Value& v) {
+  if (v.kind() == Value::Kind::SymDim) return true;
+  if (v.kind() != Value::Kind::Tuple || v.is_list()) return false;
+  return std::any_of(v.elts().begin(), v.elts().end(), holds_extent);
+}
+
 }  // namespace
 
 Value Evaluator::eval(const ast::Expr& e) {
+  Value v = eval_node(e);
+  if (!fn_ || keep_extents_ > 0 || !holds_extent(v)) return v;
+  if (v.kind() == Value::Kind::SymDim) return resolve_symbol(v, e.range);
+  // A static tuple of extents (a module's SHAPE = (M, N)): the bound ones resolve now; one that
+  // this function does not bind stays symbolic until something needs its value.
+  std::function<Value(const Value&)> bound = [&](const Value& x) -> Value {
+    if (x.kind() == Value::Kind::SymDim) return fn_->symbols.count(x.s()) ? resolve_symbol(x, e.range) : x;
+    if (!holds_extent(x)) return x;
+    std::vector<Value> xs;
+    for (const auto& y : x.elts()) xs.push_back(bound(y));
+    return Value::tuple(std::move(xs));
+  };
+  return bound(v);
+}
+
+Value Evaluator::eval_node(const ast::Expr& e) {
   using K = ast::ExprKind;
   switch (e.kind) {
     case K::Name: return eval_name(*e.as<ast::Name>());
@@ -370,6 +393,7 @@ void annotation_alignment(Evaluator& ev, const Value& part, source::SourceRange 
 
 /// cute.Tensor[dtype, (extents...)], optionally followed by (strides...) and align_bytes.
 Value tensor_annotation(Evaluator& ev, const ast::Subscript& s) {
+  Evaluator::KeepExtents keep(ev);
   Value idx = ev.eval(*s.index);
   std::vector<Value> parts = idx.kind() == Value::Kind::Tuple ? idx.elts() : std::vector<Value>{idx};
   auto spec = std::make_shared<TensorSpec>();
@@ -575,7 +599,7 @@ Value Evaluator::eval_binop(ast::BinOpKind op, Value l, Value r, source::SourceR
   if (l.kind() == Value::Kind::TensorSSA || r.kind() == Value::Kind::TensorSSA)
     return ssa_map(l, &r, [&](const Value& a, const Value* b) { return eval_binop(op, a, *b, range, op_r); }, range);
   if (auto v = sequence_binop(*this, op, l, r, range)) return *v;
-  bool lnum = l.is_number() || l.kind() == Value::Kind::Dyn, rnum = r.is_number() || r.kind() == Value::Kind::Dyn;
+  bool lnum = l.is_scalar(), rnum = r.is_scalar();
   if (!lnum || !rnum) {
     auto& d = error(diag::Kind::TypeMismatch, op_r.valid() ? op_r : range,
                     std::string("unsupported operand types for ") + ast::spelling(op) + ": " + describe(l) + " and " + describe(r));
@@ -636,7 +660,7 @@ Value Evaluator::eval_unary(ast::UnaryOpKind op, Value v, source::SourceRange r)
     return Value::dyn(ir::unary(ir::Op::LogicalNot, to_expr_as(v, ScalarType::Boolean, r), ScalarType::Boolean),
                       v.origin().valid() ? v.origin() : r);
   }
-  if (v.kind() == Value::Kind::Int || v.kind() == Value::Kind::Bool) {
+  if (v.is_static_int()) {
     if (op == U::Neg) {
       if (v.i() == std::numeric_limits<int64_t>::min()) fail(diag::Kind::IntegerOverflow, r, "static integer negation overflows");
       return Value::integer(-v.i());
@@ -706,7 +730,7 @@ Value Evaluator::eval_compare(ast::CmpOpKind op, Value l, Value r, source::Sourc
     };
     return Value::boolean(fl ? cmp(a, b) : cmp(l.i(), r.i()));
   }
-  if (!(l.is_number() || l.kind() == Value::Kind::Dyn) || !(r.is_number() || r.kind() == Value::Kind::Dyn))
+  if (!l.is_scalar() || !r.is_scalar())
     fail(diag::Kind::TypeMismatch, range, "cannot compare " + describe(l) + " and " + describe(r));
   ScalarType t = promote(l, r, range);
   if (ir::is_narrow_float(t)) t = ScalarType::Float32;
@@ -725,7 +749,7 @@ Value Evaluator::eval_boolop(const ast::BoolOp& b) {
   bool have_dyn = false;
   ir::ExprRef dyn;
   for (size_t i = 0; i < b.values.size(); ++i) {
-    Value v = resolve_symbol(eval(*b.values[i]), b.values[i]->range);
+    Value v = eval(*b.values[i]);
     if (v.is_static() && !have_dyn) {
       bool t = truthy_static(v, b.values[i]->range);
       if (is_and ? !t : t) return v;
@@ -747,11 +771,11 @@ Value Evaluator::eval_boolop(const ast::BoolOp& b) {
 }
 
 Value Evaluator::eval_ifexp(const ast::IfExp& e) {
-  Value c = resolve_symbol(eval(*e.test), e.test->range);
+  Value c = eval(*e.test);
   if (c.is_static()) return truthy_static(c, e.test->range) ? eval(*e.body) : eval(*e.orelse);
-  Value a = resolve_symbol(eval(*e.body), e.body->range);
-  Value b = resolve_symbol(eval(*e.orelse), e.orelse->range);
-  if (!(a.is_number() || a.kind() == Value::Kind::Dyn) || !(b.is_number() || b.kind() == Value::Kind::Dyn))
+  Value a = eval(*e.body);
+  Value b = eval(*e.orelse);
+  if (!a.is_scalar() || !b.is_scalar())
     fail(diag::Kind::TypeMismatch, e.range,
          "a run-time conditional expression needs numeric branches, found " + describe(a) + " and " + describe(b));
   ScalarType t = promote(a, b, e.range);

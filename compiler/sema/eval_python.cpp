@@ -349,9 +349,9 @@ std::vector<Value> Evaluator::iterate(const Value& v0, source::SourceRange r, co
     }
     case Value::Kind::Slice: {  // range(...) (core_range): start, stop, step
       const auto& p = v.elts();
-      int64_t a = require_static_int(resolve_symbol(p[0], r), r, what + " over a range: its start");
-      int64_t b = require_static_int(resolve_symbol(p[1], r), r, what + " over a range: its stop");
-      int64_t s = require_static_int(resolve_symbol(p[2], r), r, what + " over a range: its step");
+      int64_t a = require_static_int(p[0], r, what + " over a range: its start");
+      int64_t b = require_static_int(p[1], r, what + " over a range: its stop");
+      int64_t s = require_static_int(p[2], r, what + " over a range: its step");
       if (s == 0) fail(diag::Kind::DivisionByZero, r, "range() step must not be zero");
       std::vector<Value> out;
       for (int64_t k = a; s > 0 ? k < b : k > b; k += s) {
@@ -493,7 +493,7 @@ Value Evaluator::eval_comp(const ast::Comp& c) {
       bind(*gen.target, x);
       bool keep = true;
       for (const auto& cond : gen.ifs) {
-        Value t = resolve_symbol(eval(*cond), cond->range);
+        Value t = eval(*cond);
         require_static(t, cond->range, "a comprehension's condition");
         if (!truthy_static(t, cond->range)) { keep = false; break; }
       }

@@ -189,7 +189,6 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
   Env& env = scope();
   frame().maybe_unbound.erase(name);
   auto it = env.find(name);
-  if (v.kind() == Value::Kind::SymDim && fn_) v = resolve_symbol(v, r);
   if (v.kind() == Value::Kind::Dyn) {
     // Reassigning a name that owns a local: store into it (converting inside
     // run-time regions, where every path must agree on the variable).
@@ -289,7 +288,7 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
     if (base.is_list()) {  // l[i] = x: the list object changes, every name bound to it sees it
       auto& items = base.list_items();
       const int64_t n = static_cast<int64_t>(items.size());
-      int64_t i = require_static_int(resolve_symbol(idx, s->index->range), s->index->range, "a list index");
+      int64_t i = require_static_int(idx, s->index->range, "a list index");
       if (i < -n || i >= n)
         fail(diag::Kind::IndexOutOfRange, s->index->range,
              "list assignment index " + std::to_string(i) + " is out of range for a list of length " + std::to_string(n));
@@ -297,7 +296,7 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
       return;
     }
     if (base.kind() == Value::Kind::Dict) {
-      dict_set(base, resolve_symbol(idx, s->index->range), std::move(v), s->index->range);
+      dict_set(base, idx, std::move(v), s->index->range);
       return;
     }
     if (base.kind() != Value::Kind::Tensor)
@@ -420,7 +419,7 @@ void Evaluator::exec_ann_assign(const ast::AnnAssign& a) {
   if (!a.value) return;
   Value v = eval(*a.value);
   Value ann = eval(*a.annotation);
-  if (ann.kind() == Value::Kind::Type && (v.is_number() || v.kind() == Value::Kind::Dyn)) {
+  if (ann.kind() == Value::Kind::Type && v.is_scalar()) {
     if (!fn_) fail(diag::Kind::NotStatic, a.annotation->range, "typed run-time values cannot be created at module level");
     v = Value::dyn(to_expr_as(v, ann.type(), a.value->range), a.value->range);
   }
@@ -582,7 +581,7 @@ void Evaluator::promote_for_region(const std::set<std::string>& assigned, source
     auto it = env.find(name);
     if (it == env.end() || !it->second.owned_var.empty()) continue;
     Value& v = it->second.value;
-    if (v.is_number() || v.kind() == Value::Kind::Dyn) {
+    if (v.is_scalar()) {
       // Static numbers become run-time values (Int32/Float32/Boolean); shared
       // dynamic values get a local of their own.
       ir::ExprRef e = to_expr(v, r);
@@ -652,7 +651,6 @@ std::map<std::string, int64_t> Evaluator::divisibility_facts(const ir::ExprRef& 
 
 Flow Evaluator::exec_if(const ast::If& s) {
   Value c = eval(*s.test);
-  if (c.kind() == Value::Kind::SymDim) c = resolve_symbol(c, s.test->range);
   if (c.is_static()) {
     return truthy_static(c, s.test->range) ? exec_body(s.body) : exec_body(s.orelse);
   }
@@ -739,7 +737,6 @@ Flow Evaluator::exec_for(const ast::For& s) {
   if (!fn_) fail(diag::Kind::NotStatic, s.range, "run-time loops cannot appear at module level");
   const auto& parts = it.elts();
   Value start = parts[0], stop = parts[1], step = parts[2];
-  step = resolve_symbol(step, call->range);
   int64_t step_v = 0;  // 0: known only at run time
   if (step.kind() == Value::Kind::Dyn) {
     if (!ir::is_integer(step.type())) fail(diag::Kind::TypeMismatch, call->range, "range() step must be an integer, found " + describe(step));
@@ -761,7 +758,7 @@ Flow Evaluator::exec_for(const ast::For& s) {
   auto step_e = step_v ? ir::int_const(step_v, t) : to_expr_as(step, t, call->range);
   const std::string var = new_local(target->id, t);
   auto stmt = ir::for_(s.range, var, t, begin, end, step_e, step_v > 0 ? 1 : step_v < 0 ? -1 : 0);
-  if (parts.size() == 4) stmt->as<ir::For>().unroll_factor = parts[3].i();  // cutlass.range(unroll=, unroll_full=)
+  if (parts.size() == 4) stmt->as<ir::For>().unroll_factor = static_cast<int16_t>(parts[3].i());  // cutlass.range(unroll=, unroll_full=)
   Env before = scope();
   scope()[target->id] = Binding{Value::dyn(ir::var_ref(var, t), s.target->range), "", s.target->range, f.dyn_depth + 1};
   run_loop_body(stmt, before, [&] { exec_body(s.body); });

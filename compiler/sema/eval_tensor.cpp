@@ -41,19 +41,13 @@ layout::Int project(const layout::Int& s, size_t k) {
     return layout::Int(0);
   }
   if (s.symbolic_op() == 0) {
-    const std::string& n = s.symbol_name();
-    if (!is_basis_leaf(n)) throw layout::LayoutError("a coordinate tensor's stride " + n + " has no basis");
-    return layout::Int(std::stoll(n.substr(2)) == static_cast<long long>(k) ? 1 : 0);
+    if (!s.is_basis()) throw layout::LayoutError("a coordinate tensor's stride " + s.symbol_name() + " has no basis");
+    return layout::Int(static_cast<size_t>(s.basis_mode()) == k ? 1 : 0);
   }
-  std::function<bool(const layout::Int&)> has_basis = [&](const layout::Int& x) -> bool {
-    if (x.has_value()) return false;
-    if (x.symbolic_op() == 0) return is_basis_leaf(x.symbol_name());
-    return has_basis(x.lhs()) || has_basis(x.rhs());
-  };
   switch (s.symbolic_op()) {
     case '+': return project(s.lhs(), k) + project(s.rhs(), k);
     case '-': return project(s.lhs(), k) - project(s.rhs(), k);
-    case '*': return has_basis(s.lhs()) ? project(s.lhs(), k) * s.rhs() : s.lhs() * project(s.rhs(), k);
+    case '*': return s.lhs().has_basis() ? project(s.lhs(), k) * s.rhs() : s.lhs() * project(s.rhs(), k);
     default: throw layout::LayoutError("a coordinate tensor's stride " + s.to_string() + " is not a scaled basis");
   }
 }
@@ -122,14 +116,13 @@ Value Evaluator::layout_offset(const layout::Layout& l, const Value& coord, sour
     if (is_int(b, 0)) return a;
     return eval_binop(ast::BinOpKind::Add, a, b, r, r);
   };
-  auto wide = [&](Value c) {
-    c = resolve_symbol(c, r);
+  auto wide = [&](const Value& c) {
     if (c.kind() == Value::Kind::Dyn) {
-      if (!ir::is_integer(c.type()) && c.type() != ScalarType::Boolean)
+      if (!c.is_dyn_integer() && c.type() != ScalarType::Boolean)
         fail(diag::Kind::TypeMismatch, r, "tensor coordinates must be integers, found " + describe(c));
       return Value::dyn(ir::cast(c.expr(), ScalarType::Int64), c.origin());
     }
-    if (!(c.kind() == Value::Kind::Int || c.kind() == Value::Kind::Bool))
+    if (!c.is_static_int())
       fail(diag::Kind::TypeMismatch, r, "tensor coordinates must be integers, found " + describe(c));
     return Value::integer(c.i());
   };
@@ -278,14 +271,14 @@ void Evaluator::tensor_store(const Value& tv, const Value& index, const Value& v
   if (t.space == MemSpace::Coord) fail(diag::Kind::StoreToNonTensor, r, "a coordinate (identity) tensor cannot be written");
   if (has_none(index)) fail(diag::Kind::UnsupportedOperation, r, "assigning to a slice is not supported; use .store() or cute.copy");
   auto off = tensor_offset(t, index, r);
-  Value val = resolve_symbol(v, r);
-  if (!(val.is_number() || val.kind() == Value::Kind::Dyn)) {
+  const Value& val = v;
+  if (!val.is_scalar()) {
     auto& d = error(diag::Kind::TypeMismatch, r,
                     std::string("cannot store ") + describe(val) + " into an element of a " + ir::type_name(t.dtype) + " tensor");
     if (val.kind() == Value::Kind::Tensor) d.help("index the source tensor too, e.g. gB[i] = gA[i]");
     abort_entry();
   }
-  if (((val.kind() == Value::Kind::Dyn && ir::is_float(val.type())) || val.kind() == Value::Kind::Float) && !ir::is_float(t.dtype)) {
+  if (val.is_floating() && !ir::is_float(t.dtype)) {
     auto& d = error(diag::Kind::LossyConversion, r,
                     std::string("storing a ") + (val.kind() == Value::Kind::Float ? std::string("float") : ir::type_name(val.type())) +
                         " value into a " + ir::type_name(t.dtype) + " tensor would drop its fraction");

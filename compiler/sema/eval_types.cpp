@@ -98,7 +98,8 @@ std::optional<ScalarType> Evaluator::natural_type(const Value& v) {
 Value Evaluator::resolve_symbol(const Value& v, source::SourceRange r) {
   if (v.kind() != Value::Kind::SymDim) return v;
   if (fn_) {
-    if (auto it = fn_->symbols.find(v.s()); it != fn_->symbols.end()) return Value::dyn(it->second, r);
+    if (auto it = fn_->symbols.find(v.s()); it != fn_->symbols.end())
+      return payload::Dyn{it->second, it->second->type, r, std::make_shared<const std::string>(v.s())};
     auto& d = error(diag::Kind::NotStatic, r,
                     "symbolic extent '" + v.s() + "' is not bound by a tensor parameter of this function");
     d.help("use it in a parameter annotation such as cute.Tensor[cutlass.Float32, (" + v.s() + ",)]");
@@ -230,15 +231,15 @@ const Value& Evaluator::require_static(const Value& v, source::SourceRange r, co
   auto& d = error(diag::Kind::NotStatic, r, what + " must be known while compiling, but this value is only known at run time");
   if (v.kind() == Value::Kind::Dyn && v.origin().valid() && (v.origin().begin != r.begin || v.origin().end != r.end))
     d.label(v.origin(), "run-time value originates here");
-  if (v.kind() == Value::Kind::SymDim)
-    d.note("'" + v.s() + "' is a symbolic extent: its value comes from the caller's tensors at run time");
+  if (const std::string* extent = v.extent_name())
+    d.note("'" + *extent + "' is a symbolic extent: its value comes from the caller's tensors at run time");
   d.help("static values are literals, module constants, Constexpr parameters, range_constexpr indices and arithmetic on them");
   abort_entry();
 }
 
 int64_t Evaluator::require_static_int(const Value& v, source::SourceRange r, const std::string& what) {
   const Value& s = require_static(v, r, what);
-  if (s.kind() != Value::Kind::Int && s.kind() != Value::Kind::Bool)
+  if (!s.is_static_int())
     fail(diag::Kind::TypeMismatch, r, what + " must be an integer, found " + describe(s));
   return s.i();
 }
@@ -334,7 +335,9 @@ std::string repr(const Value& v) {
       return s + "}";
     }
     case Value::Kind::Type: return ir::type_name(v.type());
-    case Value::Kind::Dyn: return std::string("<run-time ") + ir::type_name(v.type()) + ">";
+    case Value::Kind::Dyn:  // a symbolic extent read in a function prints as its name, as before it was resolved
+      if (const std::string* extent = v.extent_name()) return *extent;
+      return std::string("<run-time ") + ir::type_name(v.type()) + ">";
     case Value::Kind::Tensor: {
       static const char* spaces[] = {"", "smem ", "rmem ", "coord "};
       if (v.tensor()->iterator)  // CuTe's Pointer (Tensor.iterator)

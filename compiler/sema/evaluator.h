@@ -214,7 +214,24 @@ class Evaluator {
   std::string instance_key(const InstanceValue& obj, int depth = 0);
 
   // ---- expressions (eval_expr.cpp)
+  /// The value of `e`. Inside a function a symbolic extent is resolved here, once, where an
+  /// expression reads it (a name, a module attribute, a tuple element, a helper's result):
+  /// later code sees the Dyn its tensor parameter binds (resolve_symbol), or E0501 names the
+  /// extent no parameter binds. Module-level code has nothing to bind them to, and
+  /// keep_extents_ leaves them symbolic.
   Value eval(const ast::Expr& e);
+  /// While > 0, eval leaves symbolic extents unresolved: in cute.Tensor[...] (which declares
+  /// them) and in a kernel call's arguments (the kernel binds an extent passed as such to its
+  /// own parameter for it, rather than taking the host's value as another parameter).
+  int keep_extents_ = 0;
+  /// Raises keep_extents_ for its lifetime.
+  struct KeepExtents {
+    explicit KeepExtents(Evaluator& ev) : depth(ev.keep_extents_) { ++depth; }
+    ~KeepExtents() { --depth; }
+    int& depth;
+  };
+  /// eval without the resolution: the expression's own value.
+  Value eval_node(const ast::Expr& e);
   Value eval_name(const ast::Name& n);
   Value eval_attribute(const ast::Attribute& a);
   /// base.attr where `base` has it (a method, a module's global, a tensor's or layout's field), else nothing.
@@ -244,7 +261,11 @@ class Evaluator {
   /// Requires a static value; explains why it is dynamic otherwise.
   const Value& require_static(const Value& v, source::SourceRange r, const std::string& what);
   int64_t require_static_int(const Value& v, source::SourceRange r, const std::string& what);
-  /// Resolves symbolic extents to their run-time values in the current function.
+  /// A symbolic extent (SymDim) as the run-time value that binds it in the current function: a
+  /// Dyn that keeps the extent's name (payload::Dyn::extent); E0501 where nothing binds it (no
+  /// tensor parameter of the function, or module level). Other values are returned unchanged.
+  /// eval calls it on every value an expression reads; the operators and to_expr call it for
+  /// extents that arrive inside a static tuple.
   Value resolve_symbol(const Value& v, source::SourceRange r);
   bool static_equal(const Value& a, const Value& b);
 
@@ -502,8 +523,6 @@ bool is_reserved_cpp_name(const std::string& name);
 /// True if a value (or a tuple's element, recursively) is only known at run time.
 bool contains_runtime(const Value& v);
 
-/// True for layout leaves that stand for CuTe's basis strides E<k> ("1@k").
-bool is_basis_leaf(const std::string& name);
 
 /// The candidate closest to `name` by edit distance, or "" if none is close.
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);

@@ -97,7 +97,7 @@ Value Evaluator::evaluate_layout(const layout::Layout& l, const Value& coord, so
       [&](const Value& c, const layout::IntTuple& shape, const layout::IntTuple& stride) -> Value {
     if (shape.is_leaf()) {
       Value s = from_int_tuple(stride, r);
-      return eval_binop(ast::BinOpKind::Mul, resolve_symbol(c, r), s, r, r);
+      return eval_binop(ast::BinOpKind::Mul, c, s, r, r);
     }
     std::vector<Value> parts;
     if (c.kind() == Value::Kind::Tuple) {

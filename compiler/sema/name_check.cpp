@@ -41,6 +41,16 @@ const char* const kBuiltins[] = {
     "vars", "zip",
 };
 
+}  // namespace
+
+bool is_python_builtin_name(std::string_view name) {
+  for (const char* b : kBuiltins)
+    if (name == b) return true;
+  return false;
+}
+
+namespace {
+
 struct Scope {
   enum class Kind { Module, Function, Class };
   Kind kind;
@@ -263,11 +273,6 @@ class Checker {
     return p;
   }
 
-  static bool is_builtin(const std::string& id) {
-    for (const char* b : kBuiltins)
-      if (id == b) return true;
-    return false;
-  }
 
   bool visible(const std::string& id, const Scope& sc) const {
     if (sc.names.count(id)) return true;
@@ -275,7 +280,7 @@ class Checker {
       if (p->kind == Scope::Kind::Class) continue;
       if (p->names.count(id)) return true;
     }
-    return is_builtin(id);
+    return is_python_builtin_name(id);
   }
 
   void read(const ast::Name& n, const Scope& sc) {

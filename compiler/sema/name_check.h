@@ -5,6 +5,8 @@
 // calls or launches it.
 #pragma once
 
+#include <string_view>
+
 #include "ast/ast.h"
 #include "diag/diag.h"
 
@@ -23,5 +25,10 @@ namespace tileslc::sema {
 /// note of where the code was compiled) is not reported again. Each report
 /// gets a did-you-mean among the names visible at the read.
 void report_undefined_names(const ast::Module& module, diag::DiagnosticEngine& diags);
+
+/// True if `name` is one of Python's builtins (dir(builtins) of CPython 3.11/3.12) or an
+/// attribute every module has (__name__, ...): the names report_undefined_names never reports.
+/// Every Python builtin sema binds (find_python_builtin) must be one (name_check_test checks it).
+bool is_python_builtin_name(std::string_view name);
 
 }  // namespace tileslc::sema

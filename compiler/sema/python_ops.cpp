@@ -38,7 +38,7 @@ bool static_less(Evaluator& ev, const Value& a, const Value& b, source::SourceRa
 
 /// A static number of a Python math function; a run-time value is E0501 pointing at cute.math.
 double math_number(Evaluator& ev, BuiltinCall& c, size_t i) {
-  Value v = ev.resolve_symbol(c[i], c.range(i));
+  Value v = c[i];
   if (v.kind() == Value::Kind::Dyn) {
     auto& d = ev.error(diag::Kind::NotStatic, c.range(i),
                        c.name() + "() runs while compiling, on static numbers; this argument is a " + describe(v));
@@ -62,10 +62,6 @@ Value to_int(Evaluator& ev, BuiltinCall& c, double x) {
   ev.fail(diag::Kind::StaticAssertFailed, c.site.range, "ValueError raised while compiling: math domain error in " + c.name() + "()");
 }
 
-int64_t static_int_arg(Evaluator& ev, const Value& v, source::SourceRange r, const std::string& what) {
-  return ev.require_static_int(ev.resolve_symbol(v, r), r, what);
-}
-
 }  // namespace
 
 // ---- Python's math module
@@ -73,7 +69,7 @@ int64_t static_int_arg(Evaluator& ev, const Value& v, source::SourceRange r, con
 Value py_math(Evaluator& ev, BuiltinCall& c) {
   const BuiltinId id = c.id();
   if (id == BuiltinId::PyMathIsqrt) {
-    int64_t n = static_int_arg(ev, c[0], c.range(0), "math.isqrt's argument");
+    int64_t n = ev.require_static_int(c[0], c.range(0), "math.isqrt's argument");
     if (n < 0) ev.fail(diag::Kind::StaticAssertFailed, c.range(0), "ValueError raised while compiling: isqrt() argument must be nonnegative");
     auto r = static_cast<int64_t>(std::sqrt(static_cast<double>(n)));
     while (r > 0 && r > n / r) --r;              // r*r <= n without overflow
@@ -81,7 +77,7 @@ Value py_math(Evaluator& ev, BuiltinCall& c) {
     return Value::integer(r);
   }
   if ((id == BuiltinId::PyMathCeil || id == BuiltinId::PyMathFloor || id == BuiltinId::PyMathTrunc) &&
-      (c[0].kind() == Value::Kind::Int || c[0].kind() == Value::Kind::Bool))
+      c[0].is_static_int())
     return Value::integer(c[0].i());
   const double x = math_number(ev, c, 0);
   switch (id) {
@@ -125,7 +121,7 @@ Value py_math_gcd_lcm(Evaluator& ev, BuiltinCall& c) {
   const bool gcd = c.id() == BuiltinId::PyMathGcd;
   int64_t acc = gcd ? 0 : 1;
   for (size_t i = 0; i < c.rest.size(); ++i) {
-    int64_t x = static_int_arg(ev, c.rest[i], c.rest_ranges[i], c.name() + "'s argument");
+    int64_t x = ev.require_static_int(c.rest[i], c.rest_ranges[i], c.name() + "'s argument");
     if (x == std::numeric_limits<int64_t>::min())
       ev.fail(diag::Kind::IntegerOverflow, c.rest_ranges[i], c.name() + "() of -2**63 overflows 64 bits");
     x = x < 0 ? -x : x;
@@ -184,7 +180,7 @@ Value py_passthrough_decorator(Evaluator&, BuiltinCall& c) {
 // ---- Python's builtins
 
 Value py_enumerate(Evaluator& ev, BuiltinCall& c) {
-  int64_t k = static_int_arg(ev, c[1], c.range(1), "enumerate's start");
+  int64_t k = ev.require_static_int(c[1], c.range(1), "enumerate's start");
   std::vector<Value> out;
   for (auto& x : ev.iterate(c[0], c.range(0), "enumerate()")) out.push_back(Value::tuple({Value::integer(k++), x}));
   return Value::tuple(std::move(out));
@@ -214,9 +210,8 @@ Value py_zip(Evaluator& ev, BuiltinCall& c) {
 Value py_all_any(Evaluator& ev, BuiltinCall& c) {
   const bool all = c.id() == BuiltinId::PyAll;
   for (auto& x : ev.iterate(c[0], c.range(0), c.name() + "()")) {
-    Value v = ev.resolve_symbol(x, c.range(0));
-    ev.require_static(v, c.range(0), "each element of " + c.name() + "()'s argument");
-    if (ev.truthy_static(v, c.range(0)) != all) return Value::boolean(!all);
+    ev.require_static(x, c.range(0), "each element of " + c.name() + "()'s argument");
+    if (ev.truthy_static(x, c.range(0)) != all) return Value::boolean(!all);
   }
   return Value::boolean(all);
 }
@@ -233,7 +228,7 @@ Value py_sorted(Evaluator& ev, BuiltinCall& c) {
   std::vector<std::pair<Value, Value>> keyed;
   for (auto& x : xs) {
     Value k = c.has(1) ? ev.call_value(c[1], {x}, {}, c.site) : x;
-    keyed.emplace_back(ev.require_static(ev.resolve_symbol(k, c.range(0)), c.range(0), "a sort key"), x);
+    keyed.emplace_back(ev.require_static(k, c.range(0), "a sort key"), x);
   }
   const bool reverse = ev.truthy_static(c[2], c.range(2));
   std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
@@ -271,7 +266,6 @@ Value py_filter(Evaluator& ev, BuiltinCall& c) {
   std::vector<Value> out;
   for (auto& x : ev.iterate(c[1], c.range(1), "filter()")) {
     Value keep = c[0].kind() == Value::Kind::None ? x : ev.call_value(c[0], {x}, {}, c.site);
-    keep = ev.resolve_symbol(keep, c.site.range);
     ev.require_static(keep, c.site.range, "filter()'s condition");
     if (ev.truthy_static(keep, c.site.range)) out.push_back(x);
   }
@@ -339,11 +333,11 @@ Value py_getattr(Evaluator& ev, BuiltinCall& c) {
 
 /// round(number, ndigits=None): halves to even, as Python; an int without ndigits, else the number's type.
 Value py_round(Evaluator& ev, BuiltinCall& c) {
-  Value x = ev.require_static(ev.resolve_symbol(c[0], c.range(0)), c.range(0), "round()'s argument");
+  Value x = ev.require_static(c[0], c.range(0), "round()'s argument");
   if (!x.is_number()) ev.fail(diag::Kind::TypeMismatch, c.range(0), "round() needs a number, found " + describe(x));
   if (x.kind() != Value::Kind::Float) {
     if (!c.has(1)) return Value::integer(x.i());
-    int64_t nd = static_int_arg(ev, c[1], c.range(1), "round()'s ndigits");
+    int64_t nd = ev.require_static_int(c[1], c.range(1), "round()'s ndigits");
     if (nd >= 0) return Value::integer(x.i());
     int64_t p = 1;
     for (int64_t k = 0; k < -nd && p < (int64_t{1} << 60); ++k) p *= 10;
@@ -356,7 +350,7 @@ Value py_round(Evaluator& ev, BuiltinCall& c) {
       ev.fail(diag::Kind::IntegerOverflow, c.site.range, "round() of " + repr(x) + " does not fit in 64 bits");
     return Value::integer(static_cast<int64_t>(r));
   }
-  int64_t nd = static_int_arg(ev, c[1], c.range(1), "round()'s ndigits");
+  int64_t nd = ev.require_static_int(c[1], c.range(1), "round()'s ndigits");
   if (nd >= 0 && nd <= 300 && std::isfinite(x.f())) {
     // Python rounds the exact binary value in decimal (round(2.675, 2) == 2.67): printf does the same.
     std::vector<char> buf(400);
@@ -404,14 +398,14 @@ Value py_list_method(Evaluator& ev, BuiltinCall& c) {
       break;
     case BuiltinId::MethodListInsert: {
       const int64_t n = static_cast<int64_t>(items.size());
-      int64_t i = static_int_arg(ev, c[0], c.range(0), "list.insert's index");
+      int64_t i = ev.require_static_int(c[0], c.range(0), "list.insert's index");
       i = std::clamp<int64_t>(i < 0 ? i + n : i, 0, n);
       items.insert(items.begin() + i, c[1]);
       break;
     }
     case BuiltinId::MethodListPop: {
       const int64_t n = static_cast<int64_t>(items.size());
-      int64_t i = static_int_arg(ev, c[0], c.range(0), "list.pop's index");
+      int64_t i = ev.require_static_int(c[0], c.range(0), "list.pop's index");
       if (i < -n || i >= n)
         ev.fail(diag::Kind::IndexOutOfRange, c.site.range, "IndexError raised while compiling: pop index out of range");
       i = i < 0 ? i + n : i;

@@ -53,10 +53,8 @@ int64_t swizzle_span_bytes(const layout::Swizzle& sw, int64_t elem_bytes) {
 
 /// Parameter i as an Int32 operand; E0404 unless an integer.
 ir::ExprRef integer_arg(Evaluator& ev, BuiltinCall& c, size_t i, const std::string& what) {
-  Value v = ev.resolve_symbol(c[i], c.range(i));
-  if (!(v.kind() == Value::Kind::Int || (v.kind() == Value::Kind::Dyn && ir::is_integer(v.type()))))
-    ev.fail(diag::Kind::TypeMismatch, c.range(i), what + " must be an integer, found " + describe(v));
-  return ev.to_expr_as(v, ScalarType::Int32, c.range(i));
+  if (!c[i].is_integer()) ev.fail(diag::Kind::TypeMismatch, c.range(i), what + " must be an integer, found " + describe(c[i]));
+  return ev.to_expr_as(c[i], ScalarType::Int32, c.range(i));
 }
 
 /// The mbarrier that parameters 0 and 1 (mbar_ptr, index) name.
@@ -201,8 +199,7 @@ Value sm90_elect_one(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value sm90_make_warp_uniform(Evaluator& ev, BuiltinCall& c) {
-  Value v = ev.resolve_symbol(c[0], c.range(0));
-  if (v.kind() == Value::Kind::Int) return v;
+  if (c[0].kind() == Value::Kind::Int) return c[0];
   return Value::dyn(
       ir::intrinsic(ir::Intrinsic::WarpUniform, {}, {integer_arg(ev, c, 0, "the value")}, ScalarType::Int32),
       c.site.range);
@@ -218,14 +215,13 @@ Value sm90_multiprocessor_count(Evaluator& ev, BuiltinCall& c) {
 
 /// CuTe DSL: cutlass.utils.HardwareInfo().get_max_active_clusters(cluster_size).
 Value sm90_max_active_clusters(Evaluator& ev, BuiltinCall& c) {
-  Value n = c[0];
-  if (n.kind() == Value::Kind::SymDim) n = ev.resolve_symbol(n, c.range(0));
+  const Value& n = c[0];
   if (n.kind() == Value::Kind::Int && (n.i() < 1 || n.i() > 16)) {
     auto& d = ev.error(diag::Kind::ClusterMismatch, c.range(0), "get_max_active_clusters(" + std::to_string(n.i()) + "): a cluster has 1 to 16 blocks");
     d.note("8 is the portable maximum; 16 needs the non-portable cluster size attribute (sm_90)");
     ev.abort_entry();
   }
-  if (n.kind() != Value::Kind::Int && !(n.kind() == Value::Kind::Dyn && ir::is_integer(n.type())))
+  if (!n.is_integer())
     ev.fail(diag::Kind::TypeMismatch, c.range(0), "get_max_active_clusters() takes the cluster's size in blocks, an integer, found " + describe(n));
   return ev.materialize(Value::dyn(ir::intrinsic(ir::Intrinsic::MaxActiveClusters, {},
                                                  {ev.to_expr_as(n, ScalarType::Int64, c.range(0))}, ScalarType::Int64),
@@ -376,7 +372,7 @@ Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
   TensorValue tv;
   tv.space = MemSpace::Coord;
   tv.dtype = ScalarType::Int64;
-  tv.layout = layout::make_layout(g.layout.shape, layout::IntTuple::tuple({layout::Int::symbol("1@0"), layout::Int::symbol("1@1")}));
+  tv.layout = layout::make_layout(g.layout.shape, layout::IntTuple::tuple({layout::Int::basis(0), layout::Int::basis(1)}));
   tv.coord_offset = {ir::int_const(0, ScalarType::Int64), ir::int_const(0, ScalarType::Int64)};
   return Value::tuple({a, ev.tensor_value(std::move(tv))});
 }
@@ -443,7 +439,7 @@ struct TmaBox {
 TmaBox tma_box(Evaluator& ev, const TmaAtom& atom, const TensorValue& coords, source::SourceRange r) {
   Value origin = ev.coord_element(coords, Value::tuple({Value::integer(0), Value::integer(0)}), r);
   std::vector<Value> c = origin.elts();
-  auto coord = [&](int m) { return ev.to_expr_as(ev.resolve_symbol(c.at(static_cast<size_t>(m)), r), ScalarType::Int32, r); };
+  auto coord = [&](int m) { return ev.to_expr_as(c.at(static_cast<size_t>(m)), ScalarType::Int32, r); };
   ir::ExprRef desc = ir::address_of(atom.param, nullptr, ScalarType::Uint8);  // the whole tensor map
   ir::ExprRef inner = coord(atom.inner_mode);
   return {desc, inner, coord(1 - atom.inner_mode)};
@@ -530,7 +526,7 @@ Value sm90_warpgroup_mma_op(Evaluator& ev, BuiltinCall& c) {
   // a_src: warpgroup.OperandSource.SMEM (0, a descriptor; the default) or RMEM (1, registers: the RS form).
   bool a_rmem = false;
   if (c.has(src_slot)) {
-    Value v = ev.resolve_symbol(c[src_slot], c.range(src_slot));
+    const Value& v = c[src_slot];
     if (v.kind() != Value::Kind::Int || (v.i() != 0 && v.i() != 1))
       ev.fail(diag::Kind::TypeMismatch, c.range(src_slot), "a_src is warpgroup.OperandSource.SMEM or warpgroup.OperandSource.RMEM, found " + describe(v));
     a_rmem = v.i() == 1;

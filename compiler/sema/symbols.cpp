@@ -24,18 +24,18 @@ int64_t cap_mul(int64_t a, int64_t b) {
 
 }  // namespace
 
-bool is_basis_leaf(const std::string& name) { return name.size() > 2 && name[0] == '1' && name[1] == '@'; }
-
 layout::Int Evaluator::symbol_for(const Value& in, source::SourceRange r) {
   Value v = resolve_symbol(in, r);
-  if (v.kind() == Value::Kind::Int || v.kind() == Value::Kind::Bool) return layout::Int(v.i());
-  if (v.kind() != Value::Kind::Dyn || !ir::is_integer(v.type()))
+  if (v.is_static_int()) return layout::Int(v.i());
+  if (!v.is_dyn_integer())
     fail(diag::Kind::BadLayoutArgument, r, "layout extents and strides must be integers, found " + describe(v));
   if (auto c = ir::as_int_const(v.expr())) return layout::Int(*c);
-  // A run-time value used by name: an existing leaf keeps its name, others
-  // are moved into an immutable local first (later assignments must not
-  // change a layout that was already built).
-  if (in.kind() == Value::Kind::SymDim) return layout::Int::symbol(in.s());
+  // A run-time value used by name: an existing leaf keeps its name (a
+  // symbolic extent's own), others are moved into an immutable local first
+  // (later assignments must not change a layout that was already built).
+  if (const std::string* extent = v.extent_name())
+    if (auto it = fn_->symbols.find(*extent); it != fn_->symbols.end() && it->second == v.expr())
+      return layout::Int::symbol(*extent);
   for (const auto& [name, e] : fn_->symbols)
     if (e == v.expr()) return layout::Int::symbol(name);
   Value m = materialize(Value::dyn(ir::cast(v.expr(), ScalarType::Int64), v.origin()), "dim", r);
@@ -55,7 +55,7 @@ ir::ExprRef Evaluator::lower_int(const layout::Int& x, source::SourceRange r) {
   if (x.symbolic_op() == 0) {
     auto it = fn_->symbols.find(x.symbol_name());
     if (it == fn_->symbols.end()) {
-      if (is_basis_leaf(x.symbol_name()))
+      if (x.is_basis())
         fail(diag::Kind::DynamicLayout, r, "a coordinate (basis) stride " + x.symbol_name() + " cannot be used as an integer");
       fail(diag::Kind::DynamicLayout, r, "the run-time value '" + x.symbol_name() + "' is not available in this function");
     }
@@ -117,7 +117,7 @@ void Evaluator::collect_leaves(const layout::IntTuple& t, std::vector<std::strin
     if (x.has_value()) return;
     if (x.symbolic_op() == 0) {
       const std::string& n = x.symbol_name();
-      if (!is_basis_leaf(n) && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+      if (x.is_named() && std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
       return;
     }
     walk(x.lhs());

@@ -653,10 +653,8 @@ layout::Layout divide(BuiltinId id, const layout::Layout& l, const layout::Tiler
 
 /// get_slice's thr_idx: a static or run-time integer.
 Value thread_index_arg(Evaluator& ev, BuiltinCall& c) {
-  Value thr = ev.resolve_symbol(c[0], c.range(0));
-  if (!(thr.kind() == Value::Kind::Int || (thr.kind() == Value::Kind::Dyn && ir::is_integer(thr.type()))))
-    ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a thread index, found " + describe(thr));
-  return thr;
+  if (!c[0].is_integer()) ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a thread index, found " + describe(c[0]));
+  return c[0];
 }
 
 /// Threads per block of the kernel being compiled, when its launch fixes them.
@@ -773,7 +771,7 @@ Value tensor_local_partition(Evaluator& ev, BuiltinCall& c) {
     // Thread index -> coordinate in the thread layout: (index / stride_k) % shape_k.
     layout::Layout flat = layout::flatten(thr);
     std::vector<Value> crd;
-    Value idx = ev.resolve_symbol(c[2], c.range(2));
+    const Value& idx = c[2];
     for (size_t k = 0; k < flat.rank(); ++k) {
       // Shape-1 and stride-0 modes hold coordinate 0 (CuTe skips the stride-0 division).
       if (flat.shape[k].value().is_constant(1) || flat.stride[k].value().is_constant(0)) {
@@ -806,7 +804,7 @@ Value tensor_make_identity(Evaluator& ev, BuiltinCall& c) {
       if (e.kind() == Value::Kind::Tuple)
         ev.fail(diag::Kind::BadLayoutArgument, c.range(0), c.name() + "() supports flat shapes only, found " + repr(c[0]));
       shape.push_back(ev.symbol_for(e, c.range(0)));
-      stride.push_back(layout::Int::symbol("1@" + std::to_string(k)));
+      stride.push_back(layout::Int::basis(static_cast<int>(k)));
       std::vector<std::string> leaves;  // these extents are predicated: no W0601 for them
       ev.collect_leaves(layout::IntTuple(shape.back().value()), leaves);
       ev.fn_->predicated_leaves.insert(leaves.begin(), leaves.end());
@@ -851,7 +849,7 @@ Value tensor_elem_less(Evaluator& ev, BuiltinCall& c) {
     auto unwrap = [](const Value& v) { return v.kind() == Value::Kind::Tuple && v.elts().size() == 1 ? v.elts()[0] : v; };
     Value a = unwrap(a0), b = unwrap(b0);
     if (a.kind() != Value::Kind::Tuple && b.kind() != Value::Kind::Tuple)
-      return ev.eval_compare(ast::CmpOpKind::Lt, ev.resolve_symbol(a, at), ev.resolve_symbol(b, at), at);
+      return ev.eval_compare(ast::CmpOpKind::Lt, a, b, at);
     if (a.kind() != Value::Kind::Tuple || b.kind() != Value::Kind::Tuple || a.elts().size() != b.elts().size())
       ev.fail(diag::Kind::RankMismatch, at, c.name() + "() compares coordinates of the same rank, found " + repr(a) + " and " + repr(b));
     Value acc = Value::boolean(true);
@@ -966,7 +964,7 @@ Value tensor_method_load(Evaluator& ev, BuiltinCall& c) { return ev.ssa_load(c.s
 
 Value tensor_method_store(Evaluator& ev, BuiltinCall& c) {
   // Tensor.store(data) and Tensor.fill(value): every element.
-  Value v = ev.resolve_symbol(c[0], c.range(0));
+  Value v = c[0];
   if (c.id() == BuiltinId::MethodFill && v.kind() == Value::Kind::TensorSSA)
     ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a scalar; use .store() for a whole value");
   ev.ssa_store(c.self(), v, c.site.range);

@@ -43,6 +43,23 @@ bool Value::is_static() const {
   }
 }
 
+const std::string* Value::extent_name() const {
+  if (const auto* s = get_if<payload::SymDim>()) return &s->name;
+  const auto* d = get_if<payload::Dyn>();
+  return d && d->extent ? d->extent.get() : nullptr;
+}
+
+bool Value::is_dyn_integer() const {
+  const auto* d = get_if<payload::Dyn>();
+  return d && ir::is_integer(d->type);
+}
+
+bool Value::is_floating() const {
+  if (kind() == Kind::Float) return true;
+  const auto* d = get_if<payload::Dyn>();
+  return d && ir::is_float(d->type);
+}
+
 int64_t Value::i() const {
   if (const auto* p = get_if<payload::Int>()) return p->value;
   if (const auto* p = get_if<payload::Bool>()) return p->value;

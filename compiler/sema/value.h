@@ -63,7 +63,7 @@ enum class MemSpace : uint8_t { Gmem, Smem, Rmem, Coord };
 /// A tensor: an origin in some memory plus a CuTe layout (in elements). The
 /// layout's run-time integers are symbolic leaves named in the current
 /// function's FnCtx::symbols ("M", "mA.stride[0]"); identity tensors have
-/// basis strides, leaves named "1@k" (CuTe's E<k>), projected per coordinate
+/// basis strides (layout::Int::basis(k), CuTe's E<k>, printed 1@k), projected per coordinate
 /// when an element is read.
 struct TensorValue {
   ir::ScalarType dtype = ir::ScalarType::Float32;
@@ -208,6 +208,9 @@ struct Dyn {
   ir::ExprRef expr;
   ir::ScalarType type = ir::ScalarType::Int32;
   source::SourceRange origin;  ///< where it became dynamic
+  /// A symbolic extent resolved where it was read (Evaluator::resolve_symbol): its name ("M"),
+  /// which layouts keep as their leaf and messages print; null for any other run-time value.
+  std::shared_ptr<const std::string> extent;
 };
 struct Tensor {
   std::shared_ptr<TensorValue> tensor;
@@ -365,6 +368,20 @@ struct Value {
   /// allocator, TMA atoms, and tiled copies and MMAs sliced per thread.
   bool is_static() const;
   bool is_number() const { return kind() == Kind::Int || kind() == Kind::Float || kind() == Kind::Bool; }
+  // The one rule for numbers, static or run-time: a static number is an Int,
+  // Bool or Float payload; a run-time one is a Dyn, whose IR type says which.
+  // A symbolic extent (SymDim) is neither: evaluation resolves it to the Dyn
+  // its tensor parameter binds (Evaluator::resolve_symbol) before it is used.
+  /// An integer known while compiling: Int, or Bool (Python's bool is an int).
+  bool is_static_int() const { return kind() == Kind::Int || kind() == Kind::Bool; }
+  /// A run-time integer: Dyn of an integer type (Boolean is not one).
+  bool is_dyn_integer() const;
+  /// An integer, static (Int) or run-time (is_dyn_integer()).
+  bool is_integer() const { return kind() == Kind::Int || is_dyn_integer(); }
+  /// A floating-point number, static (Float) or run-time (Dyn of a floating type).
+  bool is_floating() const;
+  /// A number, static (is_number()) or run-time (any Dyn).
+  bool is_scalar() const { return is_number() || kind() == Kind::Dyn; }
 
   // Named readers, by the kinds that have the field.
   int64_t i() const;                              ///< Int; Bool (0 or 1); SymDim: its divisibility (0: none)
@@ -374,6 +391,8 @@ struct Value {
   ir::ScalarType type() const;                    ///< Type; Dyn; TensorSSA: the element type
   const ir::ExprRef& expr() const;                ///< Dyn
   source::SourceRange origin() const;             ///< Dyn: where it became dynamic; other kinds: an empty range
+  /// The name of the symbolic extent this value is: a SymDim's, or a Dyn's resolved from one; null otherwise.
+  const std::string* extent_name() const;
   const std::shared_ptr<TensorValue>& tensor() const;          ///< Tensor
   const std::shared_ptr<ModuleValue>& module() const;          ///< Module
   const std::shared_ptr<FunctionValue>& fn() const;            ///< Function

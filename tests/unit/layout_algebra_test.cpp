@@ -75,6 +75,41 @@ TEST(LayoutInt, StaticDynamicSymbolic) {
   EXPECT_THROW(composition(mn, L("8:1")), LayoutError);  // needs N's value for divisibility
 }
 
+TEST(LayoutInt, BasisStrides) {
+  // CuTe's E<k> (printed 1@k): typed leaves, distinct from a name spelled the same.
+  Int e0 = Int::basis(0), e1 = Int::basis(1), n = Int::symbol("N");
+  EXPECT_TRUE(e1.is_basis());
+  EXPECT_FALSE(e1.is_named());
+  EXPECT_FALSE(e1.has_value());
+  EXPECT_EQ(e1.basis_mode(), 1);
+  EXPECT_EQ(e1.to_string(), "1@1");
+  EXPECT_EQ(e1.symbol_name(), "1@1");
+  EXPECT_TRUE(n.is_named());
+  EXPECT_FALSE(n.is_basis());
+  EXPECT_FALSE(n.has_basis());
+  EXPECT_FALSE(Int(3).is_named());
+  EXPECT_FALSE(Int(3).is_basis());
+  EXPECT_THROW(n.basis_mode(), LayoutError);
+  EXPECT_TRUE(e0.identical(Int::basis(0)));
+  EXPECT_FALSE(e0.identical(e1));
+  EXPECT_FALSE(e0.identical(Int::symbol("1@0")));
+  // Scaled sums of bases print as before and remember which leaves are bases.
+  Int s = e0 * Int(4) + e1 * n;
+  EXPECT_EQ(s.to_string(), "(1@0*4)+(1@1*N)");
+  EXPECT_TRUE(s.has_basis());
+  EXPECT_FALSE(s.is_basis());
+  EXPECT_FALSE(s.is_named());
+  EXPECT_TRUE(s.lhs().lhs().is_basis());
+  EXPECT_EQ(s.rhs().lhs().basis_mode(), 1);
+  EXPECT_TRUE(s.rhs().rhs().is_named());
+  EXPECT_FALSE((n * Int(2)).has_basis());
+  // An identity layout's strides print in CuTe's notation.
+  Layout id(IntTuple::tuple({IntTuple(4), IntTuple(n)}), IntTuple::tuple({IntTuple(e0), IntTuple(e1)}));
+  EXPECT_EQ(S(id), "(4,N):(1@0,1@1)");
+  EXPECT_EQ(id(IntTuple::tuple({IntTuple(2), IntTuple(3)})).to_string(), "(2*1@0)+(3*1@1)");
+  EXPECT_THROW(Int::basis(-1), LayoutError);
+}
+
 TEST(LayoutCoord, Doc01Layout) {
   // 01_layout.md: (3,(2,3)):(3,(12,1)) and its three coordinate forms.
   Layout l = L("(3,(2,3)):(3,(12,1))");

@@ -8,6 +8,7 @@
 #include "diag/diag.h"
 #include "parse/parse.h"
 #include "sema/name_check.h"
+#include "sema/registry.h"
 #include "source/source.h"
 
 namespace tileslc::sema {
@@ -131,6 +132,20 @@ TEST(NameCheck, DefaultsDecoratorsAndAnnotationsAreReadInTheEnclosingScope) {
                       "def f(a: Annotation = default_value) -> Returned:\n"
                       "    return a\n"),
             (Names{"1:2 decorate", "2:10 Annotation", "2:23 default_value", "2:41 Returned"}));
+}
+
+TEST(NameCheck, EveryPythonBuiltinSemaBindsIsKnownToTheCheck) {
+  // sema binds Python's builtins from builtins.def (find_python_builtin); the undefined-name check
+  // has its own list. A row missing there would make every use of it an E0301.
+  size_t bound = 0;
+  for (const auto& info : builtin_table()) {
+    if (find_python_builtin(info.name) != &info) continue;
+    ++bound;
+    EXPECT_TRUE(is_python_builtin_name(info.name)) << info.name << " is bound by sema but unknown to name_check.cpp's kBuiltins";
+  }
+  EXPECT_GE(bound, 20u);  // range, len, min, max, print, isinstance, ValueError, ...
+  EXPECT_TRUE(is_python_builtin_name("__name__"));
+  EXPECT_FALSE(is_python_builtin_name("cute"));
 }
 
 }  // namespace
