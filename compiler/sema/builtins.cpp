@@ -5,6 +5,7 @@
 // tileslc.cute.math's functions and Kernel.launch. Their rows in builtins.def
 // declare the parameters, so the handlers here check argument kinds and
 // values only, and say which argument is wrong.
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -12,6 +13,7 @@
 #include <limits>
 #include <optional>
 
+#include "sema/compat_ops.h"
 #include "sema/evaluator.h"
 #include "sema/registry.h"
 
@@ -151,7 +153,7 @@ Value math_apply(Evaluator& ev, BuiltinCall& c, ir::Intrinsic fn, double (*fold)
 
 /// range(stop), range(start, stop[, step]) and cutlass.range_constexpr(...):
 /// Python's positional-only forms, so the row takes "*args" and the count is checked here.
-Value core_range(Evaluator& ev, BuiltinCall& c) {
+std::array<Value, 3> range_bounds(Evaluator& ev, BuiltinCall& c) {
   const auto& args = c.rest;
   const size_t n = args.size();
   if (n < 1 || n > 3)
@@ -162,6 +164,14 @@ Value core_range(Evaluator& ev, BuiltinCall& c) {
   Value start = n >= 2 ? ev.resolve_symbol(args[0], at(0)) : Value::integer(0);
   Value stop = ev.resolve_symbol(n >= 2 ? args[1] : args[0], at(n >= 2 ? 1 : 0));
   Value step = n == 3 ? ev.resolve_symbol(args[2], at(2)) : Value::integer(1);
+  return {start, stop, step};
+}
+
+Value core_range(Evaluator& ev, BuiltinCall& c) {
+  if (c.id() == BuiltinId::Range && (c.given(0) || c.given(1))) return compat_range(ev, c);  // range(n, unroll_full=True)
+  auto [start, stop, step] = range_bounds(ev, c);
+  const size_t n = c.rest.size();
+  auto at = [&](size_t i) { return arg_range_of(c.site, i); };
   // A range object: (start, stop, step) as a Slice, which a run-time `for` loops over and
   // Evaluator::iterate expands while compiling (comprehensions, list(range(n)), module-level loops).
   if (c.id() == BuiltinId::Range)

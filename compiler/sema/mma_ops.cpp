@@ -126,6 +126,18 @@ Value partition_operand(Evaluator& ev, BuiltinCall& c, Operand op) {
                           : op == OperandB ? layout::IntTuple::tuple({layout::Int(a.n * tm.an), layout::Int(a.k)})
                                            : layout::IntTuple::tuple({layout::Int(a.m * tm.am), layout::Int(a.n * tm.an)});
   const layout::Layout& tv = op == OperandA ? tm.a_tv : op == OperandB ? tm.b_tv : tm.c_tv;
+  // permutation_mnk layouts re-index the operand's (rows, cols) first (CuTe's thrfrg_A/B/C).
+  const int rows = op == OperandB ? 1 : 0, cols = op == OperandC ? 1 : 2;
+  if (tm.perm[rows] || tm.perm[cols]) {
+    auto mode = [](const std::optional<layout::Layout>& p) { return p ? layout::Tiler(*p) : layout::Tiler::underscore(); };
+    auto permuted = std::make_shared<TensorValue>(*c[0].tensor());
+    try {
+      permuted->layout = layout::logical_divide(permuted->layout, layout::Tiler::tuple({mode(tm.perm[rows]), mode(tm.perm[cols])}));
+    } catch (const layout::LayoutError& e) {
+      ev.fail(diag::Kind::LayoutAlgebraError, c.range(0), std::string("permutation_mnk: ") + e.what());
+    }
+    return ev.thread_partition(Value::of(permuted), tile, tv, *tm.thread, 0, "a tiled MMA", c.site.range);
+  }
   return ev.thread_partition(c[0], tile, tv, *tm.thread, 0, "a tiled MMA", c.site.range);
 }
 
