@@ -189,7 +189,7 @@ namespace {
 
 /// A tensor name promoted by promote_for_region (its origin a variable, `b.owned_var`) rebound to
 /// a view of the same memory with the same layout and swizzle: stores the new origin into the
-/// variable and returns true; false when `v` is not such a view (the caller reports E0xxx as for
+/// variable and returns true; false when `v` is not such a view (the caller reports E0502 as for
 /// any static rebinding in run-time control flow).
 bool rebind_tensor_origin(Evaluator& ev, Binding& b, const Value& v, source::SourceRange r) {
   if (b.owned_var.empty() || b.value.kind() != Value::Kind::Tensor || v.kind() != Value::Kind::Tensor) return false;
