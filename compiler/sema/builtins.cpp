@@ -168,7 +168,12 @@ std::array<Value, 3> range_bounds(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value core_range(Evaluator& ev, BuiltinCall& c) {
-  if (c.id() == BuiltinId::Range && (c.given(0) || c.given(1))) return compat_range(ev, c);  // range(n, unroll_full=True)
+  if (c.id() == BuiltinId::Range && (c.given(0) || c.given(1))) {
+    // CuTe DSL's range(n, unroll=, unroll_full=) in jit code: cutlass.range's (start, stop, step,
+    // unroll), kept a range object so that comprehensions and list() iterate it as range(n).
+    Value parts = compat_range(ev, c);
+    return payload::Slice{std::make_shared<const std::vector<Value>>(parts.elts())};
+  }
   auto [start, stop, step] = range_bounds(ev, c);
   const size_t n = c.rest.size();
   auto at = [&](size_t i) { return arg_range_of(c.site, i); };

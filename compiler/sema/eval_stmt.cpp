@@ -739,7 +739,7 @@ Flow Evaluator::exec_for(const ast::For& s) {
   if (!s.orelse.empty()) fail(diag::Kind::UnsupportedOperation, s.range, "for ... else is not supported in tileslc");
   // CuTe DSL's `range(n, unroll_full=True)` over static bounds (sgemm's k-block loop): unrolled
   // while compiling, so its index is static (register fragments are indexed by it).
-  if (call && is_range_call && it.kind() == Value::Kind::Tuple && it.elts().size() == 4 && it.elts()[3].kind() == Value::Kind::Int &&
+  if (call && is_range_call && (it.kind() == Value::Kind::Tuple || it.kind() == Value::Kind::Slice) && it.elts().size() == 4 && it.elts()[3].kind() == Value::Kind::Int &&
       it.elts()[3].i() == -1 && it.elts()[0].kind() == Value::Kind::Int && it.elts()[1].kind() == Value::Kind::Int &&
       it.elts()[2].kind() == Value::Kind::Int && eval(*call->func).builtin() == BuiltinId::Range) {
     if (it.elts()[2].i() == 0) fail(diag::Kind::DivisionByZero, call->range, "range() step must not be zero");
