@@ -257,6 +257,14 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
     auto& d = error(diag::Kind::StaticRebindInDynamic, r,
                     "static variable '" + name + "' is rebound inside run-time control flow");
     d.label(it->second.where, "'" + name + "' bound here with " + describe(it->second.value));
+    if (it->second.value.kind() == Value::Kind::Tensor && v.kind() == Value::Kind::Tensor) {
+      // Views of one tensor at run-time origins are fine (promote_for_region); this one differs more.
+      d.note("a tensor view rebound here must view the same memory with the same layout (only its origin may change); "
+             "its layout was " + it->second.value.tensor()->layout.to_string() + ", this one's is " + v.tensor()->layout.to_string());
+      d.help("slice the same tensor the same way inside the loop (t[None, None, stage]), or unroll the loop "
+             "(range_constexpr, range(..., unroll_full=True) over static bounds)");
+      abort_entry();
+    }
     d.note("a static value cannot depend on a run-time condition or iteration");
     d.help("use cutlass.const_expr(...) or range_constexpr(...) to make the control flow static");
     abort_entry();
