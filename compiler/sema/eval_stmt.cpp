@@ -199,7 +199,18 @@ bool rebind_tensor_origin(Evaluator& ev, Binding& b, const Value& v, source::Sou
   if (old.ptr != now.ptr || old.space != now.space || old.dtype != now.dtype || !same_swizzle ||
       old.layout.to_string() != now.layout.to_string() || now.iterator)
     return false;
-  ev.emit(ir::assign(r, b.owned_var, now.offset ? now.offset : ir::int_const(0, ScalarType::Int64)));
+  ir::ExprRef off = now.offset ? now.offset : ir::int_const(0, ScalarType::Int64);
+  auto known = ev.fn_->divisors.find(b.owned_var);
+  if (known != ev.fn_->divisors.end() && ev.known_divisor(off) % known->second != 0) {
+    // Accesses through the view were proved aligned with the first origin's divisor.
+    auto& d = ev.error(diag::Kind::StaticRebindInDynamic, r,
+                       "this view's origin is known only to be a multiple of " + std::to_string(ev.known_divisor(off)) +
+                           " elements, but the view was used as a multiple of " + std::to_string(known->second));
+    d.label(b.where, "the view's first origin, a multiple of " + std::to_string(known->second));
+    d.help("slice at offsets of the same granularity (e.g. whole stages)");
+    ev.abort_entry();
+  }
+  ev.emit(ir::assign(r, b.owned_var, off));
   return true;
 }
 
@@ -617,6 +628,10 @@ void Evaluator::promote_for_region(const std::set<std::string>& assigned, source
       ir::ExprRef off = t->offset ? t->offset : ir::int_const(0, ScalarType::Int64);
       std::string var = new_local(name + "_origin", ScalarType::Int64);
       emit(ir::assign(it->second.where.valid() ? it->second.where : r, var, off));
+      // What the first origin divides by holds for the variable while every rebinding keeps it
+      // (rebind_tensor_origin checks), so vector and ldmatrix accesses through the view stay proved.
+      // An origin of 0 says nothing of later ones (known_divisor caps it at 2^40): nothing recorded.
+      if (int64_t dv = known_divisor(off); dv > 1 && dv < (int64_t(1) << 40)) fn_->divisors[var] = dv;
       t->offset = ir::var_ref(var, ScalarType::Int64);
       it->second = Binding{Value::of(t), var, it->second.where, it->second.depth};
     }
