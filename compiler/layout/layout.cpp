@@ -162,6 +162,26 @@ Layout filter(const Layout& l) {
 // composition
 
 namespace {
+/// One step of compose_mode where a run-time (symbolic) extent is involved: the right layout's
+/// remaining mode (rest_shape : rest_stride) against the left layout's mode of shape cs. Decided
+/// without values only where CuTe's step is exact whatever the values are (CuTe computes these
+/// steps at run time, assuming divisibility; we accept the cases that need no assumption):
+///   - stride 1 (ad == 1): the whole mode cs is reached; it is kept as rest_shape's extent when
+///     rest_shape is identical to cs (the rest is then 1), skipped when rest_shape is 1;
+///   - stride identical to cs: the mode is stepped over entirely (rest stride 1).
+/// nullopt where a value would be needed (the caller then reports E0601's "needs a static value").
+struct SymbolicStep {
+  bool keep = false;
+  Int kept_shape, rest_shape, rest_stride;
+};
+std::optional<SymbolicStep> symbolic_step(const Int& cs, const Int& ad, const Int& rest_shape, const Int& rest_stride) {
+  if (cs.identical(ad)) return SymbolicStep{false, Int(), rest_shape, signum(rest_stride)};
+  if (!ad.is_constant(1)) return std::nullopt;
+  if (rest_shape.is_constant(1)) return SymbolicStep{false, Int(), rest_shape, rest_stride};
+  if (rest_shape.identical(cs)) return SymbolicStep{true, rest_shape, Int(1), rest_stride};
+  return std::nullopt;
+}
+
 /// A o (s:d) with A given as flat modes (already coalesced).
 Layout compose_mode(const std::vector<Mode>& a, const Layout& a_orig, const Int& s, const Int& d) {
   if (d.is_constant(0)) return Layout(s, d);
@@ -176,6 +196,15 @@ Layout compose_mode(const std::vector<Mode>& a, const Layout& a_orig, const Int&
     const Int& cs = a[i].shape;
     const Int& cd = a[i].stride;
     Int ad = abs(rest_stride);
+    if (!cs.has_value() || !ad.has_value() || !rest_shape.has_value()) {
+      // Run-time extents: only the steps whose outcome needs no value (see symbolic_step).
+      if (auto r = symbolic_step(cs, ad, rest_shape, rest_stride); r) {
+        if (r->keep) result.push_back({r->kept_shape, rest_stride * cd});
+        rest_shape = r->rest_shape;
+        rest_stride = r->rest_stride;
+        continue;
+      }
+    }
     int64_t csv = cs.require_value("composition"), adv = ad.require_value("composition");
     if (csv <= 0)
       fail("mode " + std::to_string(i) + " of the left layout has size " + cs.to_string() + ", not a positive one");

@@ -5,6 +5,7 @@
 // tileslc.cute.math's functions and Kernel.launch. Their rows in builtins.def
 // declare the parameters, so the handlers here check argument kinds and
 // values only, and say which argument is wrong.
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -12,6 +13,7 @@
 #include <limits>
 #include <optional>
 
+#include "sema/compat_ops.h"
 #include "sema/evaluator.h"
 #include "sema/registry.h"
 
@@ -150,16 +152,29 @@ Value math_apply(Evaluator& ev, BuiltinCall& c, ir::Intrinsic fn, double (*fold)
 
 /// range(stop), range(start, stop[, step]) and cutlass.range_constexpr(...):
 /// Python's positional-only forms, so the row takes "*args" and the count is checked here.
-Value core_range(Evaluator& ev, BuiltinCall& c) {
+std::array<Value, 3> range_bounds(Evaluator& ev, BuiltinCall& c) {
   const auto& args = c.rest;
   const size_t n = args.size();
   if (n < 1 || n > 3)
     ev.fail(diag::Kind::WrongArity, n > 3 ? c.rest_ranges[3] : c.site.range,
             c.name() + "() takes 1 to 3 arguments, " + std::to_string(n) + " given");
-  auto at = [&](size_t i) { return arg_range_of(c.site, i); };
+  // Symbolic extents arrive as their run-time values (Evaluator::eval resolves them where read).
   Value start = n >= 2 ? args[0] : Value::integer(0);
   Value stop = n >= 2 ? args[1] : args[0];
   Value step = n == 3 ? args[2] : Value::integer(1);
+  return {start, stop, step};
+}
+
+Value core_range(Evaluator& ev, BuiltinCall& c) {
+  if (c.id() == BuiltinId::Range && (c.given(0) || c.given(1))) {
+    // CuTe DSL's range(n, unroll=, unroll_full=) in jit code: cutlass.range's (start, stop, step,
+    // unroll), kept a range object so that comprehensions and list() iterate it as range(n).
+    Value parts = compat_range(ev, c);
+    return payload::Slice{std::make_shared<const std::vector<Value>>(parts.elts())};
+  }
+  auto [start, stop, step] = range_bounds(ev, c);
+  const size_t n = c.rest.size();
+  auto at = [&](size_t i) { return arg_range_of(c.site, i); };
   // A range object: (start, stop, step) as a Slice, which a run-time `for` loops over and
   // Evaluator::iterate expands while compiling (comprehensions, list(range(n)), module-level loops).
   if (c.id() == BuiltinId::Range)

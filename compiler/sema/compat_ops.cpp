@@ -273,8 +273,8 @@ Value compat_range(Evaluator& ev, BuiltinCall& c) {
             "cutlass.range's unroll= must be at most " + std::to_string(ir::kMaxUnrollFactor) + ", found " + std::to_string(unroll));
   const Value& full = ev.require_static(c[1], c.range(1), "cutlass.range's unroll_full=");
   if (full.kind() != Value::Kind::Bool) ev.fail(diag::Kind::TypeMismatch, c.range(1), "cutlass.range's unroll_full= must be True or False, found " + describe(full));
-  Value parts = core_range(ev, c);
-  std::vector<Value> xs = parts.elts();
+  auto [start, stop, step] = range_bounds(ev, c);
+  std::vector<Value> xs{start, stop, step};
   xs.push_back(Value::integer(full.i() ? -1 : unroll));
   return Value::tuple(std::move(xs));
 }

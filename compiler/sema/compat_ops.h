@@ -6,6 +6,7 @@
 // shape/stride/layout (`.type`, `.memspace`).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 
@@ -14,6 +15,7 @@
 namespace tileslc::sema {
 
 class Evaluator;
+struct BuiltinCall;
 
 /// Whether `v` may be passed where type name `id` (a builtins.def type-name row, or cute.Tensor)
 /// is the annotation; nullopt when `id` is no type name. Loose, as CuTe DSL's own checks are:
@@ -35,5 +37,9 @@ std::optional<Value> enum_member(const Value& base, const std::string& attr);
 /// CuTe DSL's tensor attributes beyond shape/stride/layout/element_type: `.type` (the tensor's
 /// type as CuTe DSL prints it), `.memspace` (a cute.AddressSpace member); nullopt for others.
 std::optional<Value> compat_tensor_attribute(const Value& t, const std::string& attr);
+
+/// range()'s and cutlass.range()'s positional (start, stop, step): 1 to 3 arguments (E0405
+/// otherwise), symbols resolved to their run-time values, start 0 and step 1 by default.
+std::array<Value, 3> range_bounds(Evaluator& ev, BuiltinCall& c);
 
 }  // namespace tileslc::sema

@@ -224,11 +224,14 @@ bool tuple_passable_to_kernel(const Value& x) {
   return x.kind() == Value::Kind::Dyn || (x.is_static() && x.kind() != Value::Kind::Layout);
 }
 
-void push_runtime_elements(const Value& x, std::vector<ir::ExprRef>* out) {
-  if (x.kind() == Value::Kind::Tuple)
-    for (const auto& e : x.elts()) push_runtime_elements(e, out);
-  else if (x.kind() == Value::Kind::Dyn)
-    out->push_back(x.expr());
+/// Whether a tuple holds (at any depth) a tensor or a TMA atom: CuTe DSL kernels take lists and
+/// tuples of tensors (`mInputs: List[cute.Tensor]`); each becomes parameters of its own.
+bool holds_kernel_object(const Value& x) {
+  if (x.kind() == Value::Kind::Tensor || x.kind() == Value::Kind::TmaAtom) return true;
+  if (x.kind() != Value::Kind::Tuple) return false;
+  for (const auto& e : x.elts())
+    if (holds_kernel_object(e)) return true;
+  return false;
 }
 
 /// The host's values for a kernel's parameters, in argument order: per tensor its data pointer (none for a
@@ -250,8 +253,9 @@ void push_host_args(const std::vector<Value>& args, std::vector<ir::ExprRef>* ou
     } else if (a.kind() == Value::Kind::Dyn) {
       out->push_back(a.expr());
     } else if (a.kind() == Value::Kind::Tuple) {
-      // A tuple with run-time elements (a tensor's shape): one parameter each.
-      push_runtime_elements(a, out);
+      // A tuple or list with run-time elements (a tensor's shape, a list of tensors): one
+      // parameter each, in the order kernel_param_value lifts them.
+      push_host_args(a.elts(), out);
     }
   }
 }
@@ -689,6 +693,12 @@ KernelKey::Arg Evaluator::kernel_arg_key(const KernelCall& kc, const ast::Param&
   if (a.kind() == Value::Kind::TmaAtom)
     return {"M" + repr(a) + "@" + std::to_string(a.tma()->host_index) + "/" + a.tma()->smem_layout.to_string()};
   if (a.kind() == Value::Kind::Dyn) return {std::string("D") + ir::type_name(a.type())};
+  if (a.kind() == Value::Kind::Tuple && holds_kernel_object(a)) {
+    // A list or tuple of tensors: specialized on each element, as if passed one by one.
+    std::string key = "L(";
+    for (const auto& e : a.elts()) key += kernel_arg_key(kc, p, e, sig).text + ",";
+    return {key + ")"};
+  }
   if (a.kind() == Value::Kind::Tuple && contains_runtime(a)) {
     if (!tuple_passable_to_kernel(a))
       fail(diag::Kind::TypeMismatch, kc.range, "cannot pass " + describe(a) + " to a kernel: tuples may hold numbers only");
@@ -797,7 +807,6 @@ int Evaluator::generate_kernel(const KernelCall& kc, const KernelSignature& sig,
 }
 
 Value Evaluator::kernel_param_value(const KernelCall& kc, size_t i) {
-  ir::Kernel& k = *fn_->kernel;
   const auto& p = kc.fn->def->params[i];
   Value a = i < kc.args.size() ? kc.args[i] : Value{};
   if (i >= kc.args.size()) {
@@ -807,12 +816,20 @@ Value Evaluator::kernel_param_value(const KernelCall& kc, size_t i) {
     a = eval(*p.default_value);
     frames_.pop_back();
   }
+  int n = 0;
+  return lift_kernel_arg(a, p.name, p.range, a.kind() == Value::Kind::Tuple ? &n : nullptr);
+}
+
+Value Evaluator::lift_kernel_arg(const Value& a, const std::string& name, const source::SourceRange& at, int* element) {
+  ir::Kernel& k = *fn_->kernel;
+  // Elements of a tuple argument are named after it: p_0, p_1, ... (run-time ones only).
+  auto param_name = [&] { return unique_name(element ? name + "_" + std::to_string((*element)++) : name); };
   if (a.kind() == Value::Kind::Tensor) {
     auto tv = std::make_shared<TensorValue>(*a.tensor());
     tv->host_index = -1;
     tv->offset = nullptr;
     if (tv->space != MemSpace::Coord) {
-      tv->ptr = unique_name(p.name);
+      tv->ptr = param_name();
       k.params.push_back({tv->ptr, true, false, tv->dtype});
     } else {
       // An identity tensor made by the host predicates its extents here too (no W0601 for them).
@@ -824,30 +841,20 @@ Value Evaluator::kernel_param_value(const KernelCall& kc, size_t i) {
   }
   if (a.kind() == Value::Kind::TmaAtom) {
     auto t = std::make_shared<TmaAtom>(*a.tma());
-    t->param = unique_name(p.name);
+    t->param = param_name();
     ir::KernelParam kp{t->param, false, true, ScalarType::Uint8, true};
     k.params.push_back(kp);
     return Value::of(t);
   }
   if (a.kind() == Value::Kind::Dyn) {
-    std::string pname = unique_name(p.name);
+    std::string pname = param_name();
     k.params.push_back({pname, false, false, a.type()});
-    return Value::dyn(ir::param_ref(pname, a.type()), p.range);
+    return Value::dyn(ir::param_ref(pname, a.type()), at);
   }
   if (a.kind() != Value::Kind::Tuple) return a;
-  int n = 0;
-  std::function<Value(const Value&)> lift = [&](const Value& x) -> Value {
-    if (x.kind() == Value::Kind::Tuple) {
-      std::vector<Value> xs;
-      for (const auto& e : x.elts()) xs.push_back(lift(e));
-      return Value::tuple(std::move(xs));
-    }
-    if (x.kind() != Value::Kind::Dyn) return x;
-    std::string pname = unique_name(p.name + "_" + std::to_string(n++));
-    k.params.push_back({pname, false, false, x.type()});
-    return Value::dyn(ir::param_ref(pname, x.type()), p.range);
-  };
-  return lift(a);
+  std::vector<Value> xs;
+  for (const auto& e : a.elts()) xs.push_back(lift_kernel_arg(e, name, at, element));
+  return Value::tuple(std::move(xs));
 }
 
 void Evaluator::bind_kernel_leaves(const KernelSignature& sig) {

@@ -185,6 +185,37 @@ Value Evaluator::materialize(const Value& v, const std::string& hint, source::So
   return v;
 }
 
+namespace {
+
+/// A tensor name promoted by promote_for_region (its origin a variable, `b.owned_var`) rebound to
+/// a view of the same memory with the same layout and swizzle: stores the new origin into the
+/// variable and returns true; false when `v` is not such a view (the caller reports E0502 as for
+/// any static rebinding in run-time control flow).
+bool rebind_tensor_origin(Evaluator& ev, Binding& b, const Value& v, source::SourceRange r) {
+  if (b.owned_var.empty() || b.value.kind() != Value::Kind::Tensor || v.kind() != Value::Kind::Tensor) return false;
+  const TensorValue &old = *b.value.tensor(), &now = *v.tensor();
+  const bool same_swizzle = old.swizzle.has_value() == now.swizzle.has_value() &&
+                            (!old.swizzle || old.swizzle->to_string() == now.swizzle->to_string());
+  if (old.ptr != now.ptr || old.space != now.space || old.dtype != now.dtype || !same_swizzle ||
+      old.layout.to_string() != now.layout.to_string() || now.iterator)
+    return false;
+  ir::ExprRef off = now.offset ? now.offset : ir::int_const(0, ScalarType::Int64);
+  auto known = ev.fn_->divisors.find(b.owned_var);
+  if (known != ev.fn_->divisors.end() && ev.known_divisor(off) % known->second != 0) {
+    // Accesses through the view were proved aligned with the first origin's divisor.
+    auto& d = ev.error(diag::Kind::StaticRebindInDynamic, r,
+                       "this view's origin is known only to be a multiple of " + std::to_string(ev.known_divisor(off)) +
+                           " elements, but the view was used as a multiple of " + std::to_string(known->second));
+    d.label(b.where, "the view's first origin, a multiple of " + std::to_string(known->second));
+    d.help("slice at offsets of the same granularity (e.g. whole stages)");
+    ev.abort_entry();
+  }
+  ev.emit(ir::assign(r, b.owned_var, off));
+  return true;
+}
+
+}  // namespace
+
 void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange r) {
   Env& env = scope();
   frame().maybe_unbound.erase(name);
@@ -192,7 +223,7 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
   if (v.kind() == Value::Kind::Dyn) {
     // Reassigning a name that owns a local: store into it (converting inside
     // run-time regions, where every path must agree on the variable).
-    if (it != env.end() && !it->second.owned_var.empty()) {
+    if (it != env.end() && !it->second.owned_var.empty() && it->second.value.kind() == Value::Kind::Dyn) {
       ScalarType vt = it->second.value.type();
       if (vt == v.type() || frame().dyn_depth > 0) {
         if (vt != v.type() && ir::is_float(v.type()) && !ir::is_float(vt)) {
@@ -231,10 +262,19 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
     // flow" of docs/language.md) takes the number as a run-time value.
     return bind_name(name, Value::dyn(to_expr_as(v, it->second.value.type(), r), r), r);
   }
+  if (it != env.end() && rebind_tensor_origin(*this, it->second, v, r)) return;
   if (it != env.end() && it->second.depth < frame().dyn_depth && !static_equal(it->second.value, v)) {
     auto& d = error(diag::Kind::StaticRebindInDynamic, r,
                     "static variable '" + name + "' is rebound inside run-time control flow");
     d.label(it->second.where, "'" + name + "' bound here with " + describe(it->second.value));
+    if (it->second.value.kind() == Value::Kind::Tensor && v.kind() == Value::Kind::Tensor) {
+      // Views of one tensor at run-time origins are fine (promote_for_region); this one differs more.
+      d.note("a tensor view rebound here must view the same memory with the same layout (only its origin may change); "
+             "its layout was " + it->second.value.tensor()->layout.to_string() + ", this one's is " + v.tensor()->layout.to_string());
+      d.help("slice the same tensor the same way inside the loop (t[None, None, stage]), or unroll the loop "
+             "(range_constexpr, range(..., unroll_full=True) over static bounds)");
+      abort_entry();
+    }
     d.note("a static value cannot depend on a run-time condition or iteration");
     d.help("use cutlass.const_expr(...) or range_constexpr(...) to make the control flow static");
     abort_entry();
@@ -588,9 +628,24 @@ void Evaluator::promote_for_region(const std::set<std::string>& assigned, source
       std::string var = new_local(name, e->type);
       emit(ir::assign(it->second.where.valid() ? it->second.where : r, var, e));
       it->second = Binding{Value::dyn(ir::var_ref(var, e->type), it->second.where), var, it->second.where, it->second.depth};
+    } else if (v.kind() == Value::Kind::Tensor && v.tensor()->space != MemSpace::Coord && !v.tensor()->iterator) {
+      // A tensor view rebound in the region (CuTe DSL's `tCsA_p = tCsA[None, None, None, pipe]`
+      // in the main loop): its origin becomes a run-time Int64 variable; rebinding it to a view
+      // of the same memory and layout stores the new origin (bind_name).
+      auto t = std::make_shared<TensorValue>(*v.tensor());
+      ir::ExprRef off = t->offset ? t->offset : ir::int_const(0, ScalarType::Int64);
+      std::string var = new_local(name + "_origin", ScalarType::Int64);
+      emit(ir::assign(it->second.where.valid() ? it->second.where : r, var, off));
+      // What the first origin divides by holds for the variable while every rebinding keeps it
+      // (rebind_tensor_origin checks), so vector and ldmatrix accesses through the view stay proved.
+      // An origin of 0 says nothing of later ones (known_divisor caps it at 2^40): nothing recorded.
+      if (int64_t dv = known_divisor(off); dv > 1 && dv < (int64_t(1) << 40)) fn_->divisors[var] = dv;
+      t->offset = ir::var_ref(var, ScalarType::Int64);
+      it->second = Binding{Value::of(t), var, it->second.where, it->second.depth};
     }
   }
 }
+
 
 namespace {
 
@@ -712,6 +767,16 @@ Flow Evaluator::exec_for(const ast::For& s) {
     is_constexpr_range = callee.kind() == Value::Kind::Builtin && callee.builtin() == BuiltinId::RangeConstexpr;
   }
   if (!s.orelse.empty()) fail(diag::Kind::UnsupportedOperation, s.range, "for ... else is not supported in tileslc");
+  // CuTe DSL's `range(n, unroll_full=True)` over static bounds (sgemm's k-block loop): unrolled
+  // while compiling, so its index is static (register fragments are indexed by it).
+  if (call && is_range_call && (it.kind() == Value::Kind::Tuple || it.kind() == Value::Kind::Slice) && it.elts().size() == 4 && it.elts()[3].kind() == Value::Kind::Int &&
+      it.elts()[3].i() == -1 && it.elts()[0].kind() == Value::Kind::Int && it.elts()[1].kind() == Value::Kind::Int &&
+      it.elts()[2].kind() == Value::Kind::Int && eval(*call->func).builtin() == BuiltinId::Range) {
+    if (it.elts()[2].i() == 0) fail(diag::Kind::DivisionByZero, call->range, "range() step must not be zero");
+    it = payload::Slice{std::make_shared<const std::vector<Value>>(std::vector<Value>{it.elts()[0], it.elts()[1], it.elts()[2]})};
+    is_range_call = false;
+    is_constexpr_range = true;
+  }
   // At module level (Python run on import) and over dicts and strings, every loop runs while compiling.
   const bool static_loop = (is_range_call && !fn_) || it.kind() == Value::Kind::Dict || it.kind() == Value::Kind::Str;
   if (static_loop || (!is_range_call && (is_constexpr_range || it.kind() == Value::Kind::Tuple))) {

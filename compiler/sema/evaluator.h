@@ -445,6 +445,9 @@ class Evaluator {
   /// Parameter i inside the kernel being built (fn_): tensors and TMA atoms become pointer
   /// parameters, run-time scalars (and a tuple's run-time elements) value parameters.
   Value kernel_param_value(const KernelCall& kc, size_t i);
+  /// One argument (or, through `element`, an element of a tuple argument, numbered from *element)
+  /// as kernel parameters named after `name`; tuples and lists recursively, static values as they are.
+  Value lift_kernel_arg(const Value& a, const std::string& name, const source::SourceRange& at, int* element);
   /// The signature's run-time layout leaves as Int64 parameters of the kernel being built.
   void bind_kernel_leaves(const KernelSignature& sig);
   /// launch(cluster=...) (cluster_ops.cpp): static positive dims, at most 16

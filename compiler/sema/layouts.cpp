@@ -5,6 +5,7 @@
 // strides folded in) for run-time ones. Algebra preconditions that fail are
 // E0601 with the layouts involved; layouts with run-time extents are E0602
 // until symbolic layouts reach sema.
+#include "sema/composed_layout_ops.h"
 #include "sema/evaluator.h"
 #include "sema/registry.h"
 
@@ -227,6 +228,7 @@ layout::Layout layout_mode(Evaluator& ev, BuiltinCall& c, layout::Layout l, size
 }
 
 Value layout_cosize(Evaluator& ev, BuiltinCall& c) {
+  if (c[0].kind() == Value::Kind::ComposedLayout) return composed_cosize(ev, c);
   return algebra(ev, c, [&] { return ev.int_value(layout::cosize(layout_mode(ev, c, layout_arg(ev, c, 0), 1)), c.site.range); });
 }
 
@@ -293,6 +295,7 @@ Value layout_block_product(Evaluator& ev, BuiltinCall& c) {
 }
 
 Value layout_tile_to_shape(Evaluator& ev, BuiltinCall& c) {
+  if (c[0].kind() == Value::Kind::ComposedLayout) return composed_tile_to_shape(ev, c);
   return algebra(ev, c, [&] {
     std::optional<layout::IntTuple> ord;
     if (c.has(2)) ord = ev.to_int_tuple(c[2], c.range(2), "the order");

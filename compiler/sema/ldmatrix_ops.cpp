@@ -183,19 +183,33 @@ void Evaluator::set_permutation(TiledMma& tm, const Value& perm, source::SourceR
   for (size_t i = 0; i < 3; ++i) {
     const Value& e = perm.elts()[i];
     if (e.kind() == Value::Kind::None) continue;
-    if (e.kind() != Value::Kind::Int) {
+    int64_t extent = e.kind() == Value::Kind::Int ? e.i() : 0;
+    if (e.kind() == Value::Kind::Layout) {
+      // A permutation layout (sgemm: (16, 4):(4, 1) gives each thread 4 consecutive rows): its
+      // size is the tile extent; it must be a static bijection onto [0, size).
+      const layout::Layout& pl = e.layout();
+      const layout::Int sz = layout::size(pl.shape), cosz = layout::cosize(pl);
+      if (!pl.is_static() || !sz.has_value() || !cosz.has_value() || sz.value() != cosz.value()) {
+        auto& d = error(diag::Kind::BadLayoutArgument, r,
+                        "permutation_mnk[" + std::to_string(i) + "] must be a static permutation of its size, found " + pl.to_string());
+        d.note("its size and its cosize must be equal (a bijection of [0, size))");
+        abort_entry();
+      }
+      tm.perm[i] = pl;
+      extent = sz.value();
+    } else if (e.kind() != Value::Kind::Int) {
       auto& d = error(diag::Kind::BadLayoutArgument, r, "permutation_mnk[" + std::to_string(i) + "] must be an integer tile extent, found " + describe(e));
-      d.note("tileslc supports CuTe's identity permutations only: a tile extent per mode");
+      d.note("a mode of permutation_mnk is None, a tile extent or a permutation layout");
       abort_entry();
     }
-    if (e.i() < least[i] || e.i() % least[i] != 0) {
+    if (extent < least[i] || extent % least[i] != 0) {
       auto& d = error(diag::Kind::BadLayoutArgument, r,
-                      "permutation_mnk[" + std::to_string(i) + "] = " + std::to_string(e.i()) + " is not a multiple of the atoms' extent " +
+                      "permutation_mnk[" + std::to_string(i) + "] = " + std::to_string(extent) + " is not a multiple of the atoms' extent " +
                           std::to_string(least[i]));
       d.note("the tiled MMA's atoms cover " + std::to_string(least[0]) + " x " + std::to_string(least[1]) + " x " + std::to_string(least[2]));
       abort_entry();
     }
-    *out[i] = e.i();
+    *out[i] = extent;
   }
 }
 

@@ -126,6 +126,18 @@ Value partition_operand(Evaluator& ev, BuiltinCall& c, Operand op) {
                           : op == OperandB ? layout::IntTuple::tuple({layout::Int(a.n * tm.an), layout::Int(a.k)})
                                            : layout::IntTuple::tuple({layout::Int(a.m * tm.am), layout::Int(a.n * tm.an)});
   const layout::Layout& tv = op == OperandA ? tm.a_tv : op == OperandB ? tm.b_tv : tm.c_tv;
+  // permutation_mnk layouts re-index the operand's (rows, cols) first (CuTe's thrfrg_A/B/C).
+  const int rows = op == OperandB ? 1 : 0, cols = op == OperandC ? 1 : 2;
+  if (tm.perm[rows] || tm.perm[cols]) {
+    auto mode = [](const std::optional<layout::Layout>& p) { return p ? layout::Tiler(*p) : layout::Tiler::underscore(); };
+    auto permuted = std::make_shared<TensorValue>(*c[0].tensor());
+    try {
+      permuted->layout = layout::logical_divide(permuted->layout, layout::Tiler::tuple({mode(tm.perm[rows]), mode(tm.perm[cols])}));
+    } catch (const layout::LayoutError& e) {
+      ev.fail(diag::Kind::LayoutAlgebraError, c.range(0), std::string("permutation_mnk: ") + e.what());
+    }
+    return ev.thread_partition(Value::of(permuted), tile, tv, *tm.thread, 0, "a tiled MMA", c.site.range);
+  }
   return ev.thread_partition(c[0], tile, tv, *tm.thread, 0, "a tiled MMA", c.site.range);
 }
 
@@ -203,6 +215,34 @@ Value mma_make_mma_atom(Evaluator& ev, BuiltinCall& c) {
   return c[0];
 }
 
+namespace {
+
+/// The warps' part of a tiled TV layout's thread mode when atom_layout_mnk is a layout whose
+/// strides are not the compact column-major ones: warp index w -> the offset of atom (wm, wn) with
+/// (wm, wn) = atom_layout^-1(w) (CuTe: thr_layout_vmnk's flat coordinate of the thread index), so
+/// sgemm's (16, 16, 1):(16, 1, 0) puts consecutive warps (here threads) along N. nullopt for a
+/// tuple or a compact layout, whose warps run column-major over (AM, AN) already.
+std::optional<layout::Layout> strided_warps(const Value& atom_layout, int64_t am, int64_t an, int64_t stride_m, int64_t stride_n) {
+  if (atom_layout.kind() != Value::Kind::Layout) return std::nullopt;
+  layout::Layout w = atom_layout.layout();
+  if (w.rank() == 3) w = layout::select(w, {0, 1});
+  if (w.rank() != 2 || !w.is_static()) return std::nullopt;
+  if (w.to_string() == layout::make_layout(w.shape).to_string()) return std::nullopt;
+  auto L = [](int64_t n, int64_t s) { return layout::make_layout(layout::IntTuple(n), layout::IntTuple(s)); };
+  layout::Layout offsets = layout::make_layout(std::vector<layout::Layout>{L(am, stride_m), L(an, stride_n)});
+  return layout::composition(offsets, layout::right_inverse(w));
+}
+
+/// tiled_tv with the warps laid out by `warps` (strided_warps) instead of (warp_m, warp_n).
+layout::Layout tiled_tv_warps(const layout::Layout& atom_tv, int64_t rows, int64_t tiled_rows, const layout::Layout& warps) {
+  layout::Layout thr = layout::get(atom_tv, 0), val = layout::get(atom_tv, 1);
+  layout::Layout thr_w = layout::make_layout(thr.shape, widen(thr.stride, rows, tiled_rows));
+  layout::Layout val_w = layout::make_layout(val.shape, widen(val.stride, rows, tiled_rows));
+  return layout::make_layout(std::vector<layout::Layout>{layout::make_layout(std::vector<layout::Layout>{thr_w, warps}), val_w});
+}
+
+}  // namespace
+
 Value mma_make_tiled_mma(Evaluator& ev, BuiltinCall& c) {
   // CuTe DSL: make_tiled_mma(op_or_atom, atom_layout_mnk=(1, 1, 1), permutation_mnk=None).
   if (c[0].kind() != Value::Kind::MmaAtom)
@@ -219,6 +259,11 @@ Value mma_make_tiled_mma(Evaluator& ev, BuiltinCall& c) {
     tm->a_tv = tiled_tv(a.a_tv, a.m, a.m * am, L(am, a.m), L(an, 0));
     tm->b_tv = tiled_tv(a.b_tv, a.n, a.n * an, L(am, 0), L(an, a.n));
     tm->c_tv = tiled_tv(a.c_tv, a.m, a.m * am, L(am, a.m), L(an, a.m * am * a.n));
+    if (c.has(1)) {
+      if (auto w = strided_warps(c[1], am, an, a.m, 0)) tm->a_tv = tiled_tv_warps(a.a_tv, a.m, a.m * am, *w);
+      if (auto w = strided_warps(c[1], am, an, 0, a.n)) tm->b_tv = tiled_tv_warps(a.b_tv, a.n, a.n * an, *w);
+      if (auto w = strided_warps(c[1], am, an, a.m, a.m * am * a.n)) tm->c_tv = tiled_tv_warps(a.c_tv, a.m, a.m * am, *w);
+    }
   } catch (const layout::LayoutError& e) {
     ev.fail(diag::Kind::LayoutAlgebraError, c.site.range, e.what());
   }

@@ -22,6 +22,35 @@ int64_t cap_mul(int64_t a, int64_t b) {
   return a * b;
 }
 
+/// The symbolic integer an IR expression was lowered from (Evaluator::lower_int's inverse):
+/// constants, leaves of `symbols` (cast to Int64 or not) and + - * / % over them. A run-time
+/// extent read back from a layout (t.shape[1]) and put into a new layout keeps its symbolic
+/// form, so the layout algebra sees the same extent on both sides (make_ordered_layout of a
+/// tensor's tile counts, composed back with that tensor). nullopt for anything else.
+std::optional<layout::Int> lift_symbolic(const ir::ExprRef& e, const std::map<std::string, ir::ExprRef>& symbols, int depth = 0) {
+  if (depth > 64) return std::nullopt;
+  if (auto c = ir::as_int_const(e)) return layout::Int(*c);
+  for (const auto& [name, x] : symbols)
+    if (x == e) return layout::Int::symbol(name);
+  if (const auto* c = e->get_if<ir::Cast>()) {
+    if (!ir::is_integer(e->type) || !ir::is_integer(c->value->type)) return std::nullopt;
+    return lift_symbolic(c->value, symbols, depth + 1);
+  }
+  const auto* b = e->get_if<ir::Binary>();
+  if (!b) return std::nullopt;
+  auto l = lift_symbolic(b->lhs, symbols, depth + 1);
+  auto r = l ? lift_symbolic(b->rhs, symbols, depth + 1) : std::nullopt;
+  if (!r) return std::nullopt;
+  switch (b->op) {
+    case ir::Op::Add: return *l + *r;
+    case ir::Op::Sub: return *l - *r;
+    case ir::Op::Mul: return *l * *r;
+    case ir::Op::TruncDiv: return *l / *r;
+    case ir::Op::TruncMod: return *l % *r;
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace
 
 layout::Int Evaluator::symbol_for(const Value& in, source::SourceRange r) {
@@ -31,13 +60,13 @@ layout::Int Evaluator::symbol_for(const Value& in, source::SourceRange r) {
     fail(diag::Kind::BadLayoutArgument, r, "layout extents and strides must be integers, found " + describe(v));
   if (auto c = ir::as_int_const(v.expr())) return layout::Int(*c);
   // A run-time value used by name: an existing leaf keeps its name (a
-  // symbolic extent's own), others are moved into an immutable local first
-  // (later assignments must not change a layout that was already built).
+  // symbolic extent's own), an expression over leaves keeps its symbolic form,
+  // others are moved into an immutable local first (later assignments must
+  // not change a layout that was already built).
   if (const std::string* extent = v.extent_name())
     if (auto it = fn_->symbols.find(*extent); it != fn_->symbols.end() && it->second == v.expr())
       return layout::Int::symbol(*extent);
-  for (const auto& [name, e] : fn_->symbols)
-    if (e == v.expr()) return layout::Int::symbol(name);
+  if (auto lifted = lift_symbolic(v.expr(), fn_->symbols)) return *lifted;
   Value m = materialize(Value::dyn(ir::cast(v.expr(), ScalarType::Int64), v.origin()), "dim", r);
   // materialize leaves a local, a parameter or a hardware index (blockIdx.x is Int64).
   const auto* hw = m.expr()->get_if<ir::Builtin>();

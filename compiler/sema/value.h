@@ -135,6 +135,10 @@ struct TiledMma {
   MmaAtom atom;
   int64_t am = 1, an = 1;
   int64_t tile_m = 0, tile_n = 0, tile_k = 0;  ///< permutation_mnk's (M, N, K) tile; 0: the atoms' (m*AM, n*AN, k)
+  /// permutation_mnk's modes given as layouts (CuTe's permutations proper): partition_A/B/C
+  /// first re-index the operand by them (CuTe's thrfrg_A/B/C: logical_divide by the permutation
+  /// tiler); unset modes are identity permutations.
+  std::optional<layout::Layout> perm[3];
   layout::Layout a_tv, b_tv, c_tv;
   std::shared_ptr<Value> thread;
 };

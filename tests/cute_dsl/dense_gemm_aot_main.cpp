@@ -1,5 +1,6 @@
 // Driver of tests/cute_dsl/dense_gemm_aot.tpy: batched C = A * B^T, BFloat16 in and out, checked
 // against a float64 GEMM of the rounded inputs.
+#include <array>
 #include <cmath>
 
 #include "compat_driver.h"
@@ -8,7 +9,8 @@
 int main() {
   return sample::run_sample("dense_gemm", [](sample::Rng& rng, cudaStream_t stream) {
     bool ok = true;
-    for (auto [M, N, K, L] : {std::tuple<int64_t, int64_t, int64_t, int64_t>{128, 256, 64, 1}, {256, 512, 192, 2}}) {
+    const std::array<std::array<int64_t, 4>, 2> shapes{{{128, 256, 64, 1}, {256, 512, 192, 2}}};
+    for (auto [M, N, K, L] : shapes) {
       auto bf16 = tileslc::DType::BFloat16;
       auto a = compat::make(bf16, {M, K, L}, {K, 1, M * K}, -1, 1, rng);
       auto b = compat::make(bf16, {N, K, L}, {K, 1, N * K}, -1, 1, rng);

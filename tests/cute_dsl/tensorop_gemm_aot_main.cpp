@@ -1,12 +1,16 @@
 // Driver of tests/cute_dsl/tensorop_gemm_aot.tpy: batched C = A * B^T, Float16 in and out, checked
 // against a float64 GEMM of the rounded inputs (C's own rounding within the tolerance).
+#include <array>
+
 #include "compat_driver.h"
 #include "tensorop_gemm_aot.h"
 
 int main() {
   return sample::run_sample("tensorop_gemm", [](sample::Rng& rng, cudaStream_t stream) {
     bool ok = true;
-    for (auto [M, N, K, L] : {std::tuple<int64_t, int64_t, int64_t, int64_t>{128, 128, 32, 1}, {256, 256, 128, 2}}) {
+    // (A braced list of std::tuple does not deduce: "too many initializers"; sgemm's driver had it too.)
+    const std::array<std::array<int64_t, 4>, 2> shapes{{{128, 128, 32, 1}, {256, 256, 128, 2}}};
+    for (auto [M, N, K, L] : shapes) {
       auto f16 = tileslc::DType::Float16;
       auto a = compat::make(f16, {M, K, L}, {K, 1, M * K}, -1, 1, rng);
       auto b = compat::make(f16, {N, K, L}, {K, 1, N * K}, -1, 1, rng);

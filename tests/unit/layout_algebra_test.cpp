@@ -151,6 +151,20 @@ TEST(LayoutComposition, Doc) {
   EXPECT_EQ(S(composition(L("(4,3):(3,1)"), L("8:0"))), "8:0");
 }
 
+TEST(LayoutComposition, RunTimeExtentsWhereNoValueIsNeeded) {
+  // CuTe DSL's elementwise_apply: the (RestM, RestN) tiles of a zipped_divide read in (RestN,
+  // RestM) order, RestM and RestN run-time: (M,N):(S,4) o (N,M):(M,1) = (N,M):(4,S).
+  const Int m = Int::symbol("M"), n = Int::symbol("N"), s = Int::symbol("S");
+  Layout rest = make_layout(IntTuple::tuple({IntTuple(m), IntTuple(n)}), IntTuple::tuple({IntTuple(s), IntTuple(Int(4))}));
+  Layout remap = make_layout(IntTuple::tuple({IntTuple(n), IntTuple(m)}), IntTuple::tuple({IntTuple(m), IntTuple(Int(1))}));
+  EXPECT_EQ(S(composition(rest, remap)), "(N,M):(4,S)");
+  // The identity over the same extents is the layout itself; a stride-1 mode of extent 1 is dropped.
+  EXPECT_EQ(S(composition(rest, make_layout(IntTuple::tuple({IntTuple(m), IntTuple(n)})))), "(M,N):(S,4)");
+  // A run-time extent that must be split needs its value: E0601's "needs a static value".
+  EXPECT_THROW(composition(rest, L("2:1")), LayoutError);
+  EXPECT_THROW(composition(rest, make_layout(IntTuple(n), IntTuple(Int(2)))), LayoutError);
+}
+
 TEST(LayoutComposition, DivisibilityErrorsNameBothLayouts) {
   try {
     composition(L("(4,3):(3,1)"), L("2:3"));
