@@ -407,7 +407,8 @@ class Program:
 
     def binop(self, op, a, b):
         t = promote(a.t, b.t)
-        x, y = convert(a.v, a.t, t), convert(b.v, b.t, t)
+        compute = "Float32" if t in NARROW_FLOATS else t  # sema converts both operands to Float32 directly
+        x, y = convert(a.v, a.t, compute), convert(b.v, b.t, compute)
         if is_int(t):
             if op in ("//", "%"):
                 if y == 0 or (op == "//" and INT_TYPES[t][1] and x == int_range(t)[0] and y == -1):
@@ -424,7 +425,6 @@ class Program:
                 v = {"+": x + y, "-": x - y, "*": x * y, "&": x & y, "|": x | y, "^": x ^ y}[op]
             v = wrap(v, t)
         else:
-            compute = "Float32" if t in NARROW_FLOATS else t
             rnd = (lambda z: round_to(z, compute)) if compute == "Float32" else float
             if op in ("//", "%"):
                 if y == 0 or not math.isfinite(x) or not math.isfinite(y):
@@ -445,13 +445,14 @@ class Program:
 
     def minmax(self, op, a, b):
         t = promote(a.t, b.t)
-        x, y = convert(a.v, a.t, t), convert(b.v, b.t, t)
+        compute = "Float32" if t in NARROW_FLOATS else t
+        x, y = convert(a.v, a.t, compute), convert(b.v, b.t, compute)
         if is_int(t):
             v = min(x, y) if op == "min" else max(x, y)
         else:
             if x == 0 and y == 0:
                 raise Reject()  # fmin(-0.0, 0.0) may give either zero
-            v = f_min_max(op, x, y)
+            v = round_to(f_min_max(op, x, y), t)
         return Node("%s(%s, %s)" % (op, a.rt, b.rt), "%s(%s, %s)" % (op, a.ct, b.ct), t, v)
 
     def conv(self, a, t):
@@ -462,6 +463,7 @@ class Program:
         b = self.expr(depth, self.rng.choice([a.t, self.rng.choice(ALL_TYPES)]))
         op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="])
         t = promote(a.t, b.t)
+        t = "Float32" if t in NARROW_FLOATS else t
         x, y = convert(a.v, a.t, t), convert(b.v, b.t, t)
         v = {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y, "==": x == y, "!=": x != y}[op]
         return Node("(%s %s %s)" % (a.rt, op, b.rt), "(%s %s %s)" % (a.ct, op, b.ct), "Boolean", v)
