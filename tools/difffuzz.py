@@ -40,7 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PROGRAMS_PER_BUNDLE = 25
+PROGRAMS_PER_BUNDLE = 25  # emulator bundles; gpu-prep takes --per-bundle (nvcc's time is mostly per file)
 MATH_ULPS = 4  # CUDA's documented maxima are 1-2 ulp for these functions; the host's libm is below 1
 
 # ---------------------------------------------------------------- scalar types
@@ -832,7 +832,7 @@ def emulate_bundle(progs, work, tileslc, rt_cpu, index):
         f.write(driver_source(progs, "bundle.h"))
     exe = os.path.join(base, "emu")
     rt = os.path.join(ROOT, "runtime", "include")
-    cmd = ["g++", "-std=c++20", "-O1", "-w", "-I", os.path.join(rt, "tileslc", "cpu", "cuda"), "-I", rt, "-I", base,
+    cmd = ["g++", "-std=c++20", "-O1", "-fwrapv", "-w", "-I", os.path.join(rt, "tileslc", "cpu", "cuda"), "-I", rt, "-I", base,
            os.path.join(base, "main.cpp"), os.path.join(base, "bundle.cpp"),
            rt_cpu, "-lboost_context", "-lpthread", "-o", exe]
     rc, _, se = run(cmd)
@@ -914,7 +914,8 @@ def cmd_gpu_prep(args):
                 sys.exit("difffuzz: nvcc failed on the runtime's %s.cpp: %s" % (src, se))
         objs.append(obj)
     progs = generate(args.seed, args.count)
-    bundles = [progs[i:i + PROGRAMS_PER_BUNDLE] for i in range(0, len(progs), PROGRAMS_PER_BUNDLE)]
+    per = args.per_bundle
+    bundles = [progs[i:i + per] for i in range(0, len(progs), per)]
 
     def build(ib):
         i, b = ib
@@ -999,6 +1000,7 @@ def main():
     gp.add_argument("--tileslc")
     gp.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
     gp.add_argument("--jobs", type=int, default=2)
+    gp.add_argument("--per-bundle", type=int, default=100, help="programs per binary")
     gr = sub.add_parser("gpu-run")
     gr.add_argument("--dir", required=True)
     args = ap.parse_args()
