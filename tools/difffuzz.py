@@ -572,6 +572,31 @@ class Program:
         self.store(acc_t, "loop folded", "acc%d" % k2, acc)
         self.expressions += 1
 
+    def add_predicated(self):
+        """A tile of an input whose extent is a run-time symbol, read under cute.elem_less on the identity
+        tensor's coordinates (a partial or empty last tile): the model sums only the elements inside."""
+        t = self.rng.choice(list(INT_TYPES))
+        ts = self.rng.choice([4, 8, 16])
+        blk = self.rng.randint(0, 3)
+        k = len(self.lines)
+        self.lines += ["gT%d = cute.local_tile(g%s, (%d,), (%d,))" % (k, t, ts, blk),
+                       "cT%d = cute.local_tile(cute.make_identity_tensor(g%s.shape), (%d,), (%d,))" % (k, t, ts, blk),
+                       "acc%d = cutlass.%s(0)" % (k, t),
+                       "for j%d in range(%d):" % (k, ts),
+                       "    if cute.elem_less(cT%d[j%d], g%s.shape):" % (k, k, t),
+                       "        acc%d = acc%d ^ (gT%d[j%d] + cutlass.%s(j%d))" % (k, k, k, k, t, k)]
+        self.input_slot(t, self.draw_int(t))  # at least one element
+
+        def value():  # the inputs are complete only when the program is
+            xs, acc = self.inputs[t], 0
+            for j in range(ts):
+                if blk * ts + j < len(xs):
+                    acc ^= wrap(from_bits(xs[blk * ts + j], t) + j, t)
+            return wrap(acc, t)
+
+        self.store(t, "predicated tile", "acc%d" % k, value)
+        self.expressions += 1
+
     def add_static(self):
         """A Python-semantics expression over static ints and floats: printed while compiling and stored."""
         for _ in range(30):
@@ -605,16 +630,22 @@ class Program:
         s = ["@cute.kernel", "def %s_kernel(%s):" % (self.name, ", ".join("%s: cute.Tensor" % p for p in params)),
              "    tidx, _, _ = cute.arch.thread_idx()", "    if tidx == 0:"]
         s += ["        " + line for line in self.lines]
-        hp = ["m%s: cute.Tensor[cutlass.%s, (%d,)]" % (p[1:], t, n) for p, t, n in
-              [("g" + t, t, len(self.inputs[t])) for t in ins] + [("gO" + t, t, len(self.outputs[t])) for t in outs]]
+        # inputs have run-time extents (symbols, bound from the tensors), outputs static ones
+        hp = ["m%s: cute.Tensor[cutlass.%s, (N_%s_%s,)]" % (t, t, self.name, t) for t in ins] + [
+            "mO%s: cute.Tensor[cutlass.%s, (%d,)]" % (t, t, len(self.outputs[t])) for t in outs]
+        s = ['N_%s_%s = cute.sym_int("N_%s_%s")' % (self.name, t, self.name, t) for t in ins] + ["", ""] + s
         s += ["", "", "@cute.jit", "def %s(%s):" % (self.name, ", ".join(hp)),
               "    %s_kernel(%s).launch(grid=(1, 1, 1), block=(32, 1, 1))" % (
                   self.name, ", ".join("m" + p[1:] for p in params)), "", ""]
         return "\n".join(s)
 
     def expected(self):
+        def val(v):
+            return v() if callable(v) else v
+
         return {"name": self.name, "inputs": {t: b for t, b in self.inputs.items()},
-                "outputs": {t: [[k, text, to_bits(v, t), u] for k, text, v, u in xs] for t, xs in self.outputs.items()},
+                "outputs": {t: [[k, text, to_bits(val(v), t), u] for k, text, v, u in xs]
+                            for t, xs in self.outputs.items()},
                 "prints": self.prints}
 
 
@@ -682,8 +713,10 @@ def generate(seed, count, inject_wrong=False):
                 p.add_expression()
             elif r < 0.8:
                 p.add_math()
-            elif r < 0.9:
+            elif r < 0.85:
                 p.add_loop()
+            elif r < 0.9:
+                p.add_predicated()
             else:
                 p.add_static()
         progs.append(p)
@@ -692,7 +725,7 @@ def generate(seed, count, inject_wrong=False):
         for p in progs:
             for t, xs in sorted(p.outputs.items()):
                 for j, (kind, text, v, u) in enumerate(xs):
-                    if is_int(t) or not math.isnan(v):
+                    if not callable(v) and (is_int(t) or not math.isnan(v)):
                         xs[j] = (kind, text, from_bits(to_bits(v, t) ^ (1 << (bits_of(t) - 2)), t), u)
                         p.injected = True
                         return progs
