@@ -879,14 +879,14 @@ def emulate_bundle(progs, work, tileslc, rt_cpu, index):
 
 
 def reproducer(prog, text):
-    """A minimal .tpy: the one program, its kernel reduced to the statement that disagrees."""
-    keep = []
-    for line in prog.lines:
-        if text in line or line.startswith("for ") or line.startswith("    ") or line.startswith("acc"):
-            keep.append(line)
+    """A minimal .tpy: the one program, its kernel cut to the statement that disagrees (and the loops and
+    tiles that compute accumulators, which other statements do not read)."""
+    keep = [line for line in prog.lines
+            if text in line or not (line.startswith("gO") or line.startswith("print("))]
     p2 = Program(prog.name, prog.rng)
-    p2.inputs, p2.outputs, p2.lines = prog.inputs, prog.outputs, keep or prog.lines
-    return HEADER + p2.source()
+    p2.inputs, p2.outputs, p2.lines = prog.inputs, prog.outputs, keep
+    values = ["# input m%s = %r" % (t, [from_bits(b, t) for b in xs]) for t, xs in sorted(prog.inputs.items())]
+    return "\n".join(values) + "\n" + HEADER + p2.source()
 
 
 def cmd_fuzz(args):
