@@ -678,7 +678,7 @@ def static_expr(rng, depth):
             return "(%s%s)" % ("-" if op == "neg" else "~", at), check(-av if op == "neg" else ~av)
         at, av = go(d - 1, int_only or want_int)
         if op in ("<<", ">>"):
-            c = rng.choice([0, 1, 5, 31, 32, 40, 62])
+            c = rng.choice([0, 1, 5, 31, 32, 40, 62, 63])
             bt, bv = str(c), c
         else:
             bt, bv = go(d - 1, int_only or want_int)
