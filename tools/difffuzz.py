@@ -202,7 +202,7 @@ def ieee_div(a, b):
         if math.isinf(a):
             return math.copysign(math.inf, a) * math.copysign(1.0, b)
         return math.copysign(0.0, a) * math.copysign(1.0, b)
-    return float(Fraction(a) / Fraction(b)) if abs(a) > 1e300 or abs(b) < 1e-300 else a / b
+    return a / b  # C division: correctly rounded, signed zeros, overflow to inf
 
 
 def arith(op, a, b, rnd):
@@ -214,7 +214,7 @@ def arith(op, a, b, rnd):
     if op == "*":
         return rnd(a * b)
     if op == "/":
-        if b != 0 and not (math.isinf(a) or math.isnan(a) or math.isinf(b) or math.isnan(b)):
+        if a != 0 and b != 0 and not (math.isinf(a) or math.isnan(a) or math.isinf(b) or math.isnan(b)):
             return rnd(Fraction(a) / Fraction(b)) if rnd is not float else float(Fraction(a) / Fraction(b))
         return rnd(ieee_div(a, b))
     raise ValueError(op)
@@ -252,7 +252,7 @@ def safe_math(fn, x):
     """Python's math function with IEEE results where Python raises."""
     try:
         if fn == "rsqrt":
-            return math.nan if x < 0 else (math.inf if x == 0 else 1.0 / math.sqrt(x))
+            return math.nan if x < 0 else (math.copysign(math.inf, x) if x == 0 else 1.0 / math.sqrt(x))
         if fn == "exp2":
             return 2.0 ** x
         return getattr(math, fn)(x)
