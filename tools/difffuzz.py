@@ -619,7 +619,10 @@ class Program:
             self.store(t, "static", conv % (t, text), wrap(v, t))
         else:
             t = self.rng.choice(list(FLOAT_TYPES))
-            self.store(t, "static", "cutlass.%s(%s)" % (t, text), convert(v, "Float64", t))
+            if self.rng.random() < 0.3:  # a static float made Float32, then widened: the Float32 value
+                self.store("Float64", "static", "cutlass.Float64(cutlass.Float32(%s))" % text, round_to(v, "Float32"))
+            else:
+                self.store(t, "static", "cutlass.%s(%s)" % (t, text), convert(v, "Float64", t))
         self.expressions += 1
 
     def source(self):

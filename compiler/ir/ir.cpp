@@ -110,8 +110,12 @@ ExprRef cast(ExprRef a, ScalarType t) {
     if (t == ScalarType::Float32)
       return float_const(u64 ? static_cast<float>(static_cast<uint64_t>(i->value)) : static_cast<float>(i->value), t);
   }
-  if (const auto* f = a->get_if<FloatConst>(); f && (t == ScalarType::Float32 || t == ScalarType::Float64))
-    return float_const(t == ScalarType::Float32 ? static_cast<double>(static_cast<float>(f->value)) : f->value, t);
+  if (const auto* f = a->get_if<FloatConst>(); f && (t == ScalarType::Float32 || t == ScalarType::Float64)) {
+    // A Float32 constant may hold an unrounded static float (cutlass.Float32(0.1)): widening it
+    // gives the Float32 value, 0.100000001490116..., as the run-time conversion does.
+    const bool f32 = t == ScalarType::Float32 || a->type == ScalarType::Float32;
+    return float_const(f32 ? static_cast<double>(static_cast<float>(f->value)) : f->value, t);
+  }
   return make(Cast{std::move(a)}, t);
 }
 ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t) {
