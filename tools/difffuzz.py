@@ -235,6 +235,8 @@ def py_float_floordiv(a, b, rnd):
         q = rnd(q - 1.0)
     if q == 0:
         return math.copysign(0.0, ieee_div(a, b))
+    if not math.isfinite(q):  # the quotient overflowed: floor(inf) is inf
+        return q
     f = float(math.floor(q))
     return rnd(f + 1.0) if rnd(q - f) > 0.5 else f
 
@@ -363,8 +365,8 @@ class Program:
                 if want and n.t != want:
                     n = self.conv(n, want)
                 return n
-            except Reject:
-                continue
+            except (Reject, OverflowError, ValueError, ZeroDivisionError):
+                continue  # no defined result, or a case the model does not evaluate: draw again
         return self.leaf(want or "Int32")
 
     def _expr(self, depth, want):
