@@ -82,4 +82,7 @@ function(tileslc_add_cpu_kernels target)
   endif()
   target_include_directories(${target} PUBLIC "${_gen}")
   target_link_libraries(${target} PUBLIC ${_rt})
+  # Run-time signed + - * wrap on both targets (docs/language.md, "Integer overflow"): C++ leaves
+  # signed overflow undefined and the host compiler's optimizer may assume it never happens.
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang,AppleClang>:-fwrapv>)
 endfunction()

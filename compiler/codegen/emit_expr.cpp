@@ -199,6 +199,10 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
             const char* tok = u.op == Op::Neg ? "-" : u.op == Op::BitNot ? "~" : "!";
             std::string inner = wrap(a, kUnary);
             if (tok[0] == '-' && inner[0] == '-') inner = "(" + inner + ")";
+            // C++ computes -x and ~x of 8- and 16-bit integers in int: wrap back to the IR's type
+            // (-Uint8(255) is 1, not -255), as print_binary does for binary operators.
+            if (u.op != Op::LogicalNot && ir::is_integer(t) && ir::bit_width(t) < 32)
+              return {std::string("static_cast<") + ir::cpp_type(t) + ">(" + tok + inner + ")", kPrimary};
             return {tok + inner, kUnary};
           },
           [&](const ir::Binary& b) { return print_binary(b, t, host); },

@@ -82,16 +82,40 @@ ExprRef select(ExprRef c, ExprRef a, ExprRef b) {
   const ScalarType t = a->type;
   return make(Select{std::move(c), std::move(a), std::move(b)}, t);
 }
+namespace {
+
+/// `v`, a constant of an integer type, wrapped to integer type `t` as C++20's conversions (and the
+/// GPU's cvt) define it: the low bits of the two's complement, sign-extended for a signed `t`.
+/// IntConst holds a Uint64 above 2^63 - 1 as its bit pattern (negative).
+int64_t wrap_int_const(int64_t v, ScalarType t) {
+  const int bits = bit_width(t);
+  if (bits >= 64) return v;
+  const uint64_t mask = (uint64_t{1} << bits) - 1, u = static_cast<uint64_t>(v) & mask;
+  if (is_signed(t) && (u >> (bits - 1)) != 0) return static_cast<int64_t>(u | ~mask);
+  return static_cast<int64_t>(u);
+}
+
+}  // namespace
+
 ExprRef cast(ExprRef a, ScalarType t) {
   if (a->type == t) return a;
-  // Constants convert at compile time where exact.
+  // Constants convert at compile time, with the run-time conversion's result: integers wrap,
+  // an integer or a Float64 constant rounds once to Float32 (the value is kept as a double).
   if (const auto* i = a->get_if<IntConst>()) {
-    if (is_integer(t)) return int_const(i->value, t);
+    const bool u64 = a->type == ScalarType::Uint64;
+    if (is_integer(t)) return int_const(wrap_int_const(i->value, t), t);
     if (t == ScalarType::Boolean) return bool_const(i->value != 0);
-    if (t == ScalarType::Float32 || t == ScalarType::Float64) return float_const(static_cast<double>(i->value), t);
+    if (t == ScalarType::Float64)
+      return float_const(u64 ? static_cast<double>(static_cast<uint64_t>(i->value)) : static_cast<double>(i->value), t);
+    if (t == ScalarType::Float32)
+      return float_const(u64 ? static_cast<float>(static_cast<uint64_t>(i->value)) : static_cast<float>(i->value), t);
   }
-  if (const auto* f = a->get_if<FloatConst>(); f && (t == ScalarType::Float32 || t == ScalarType::Float64))
-    return float_const(f->value, t);
+  if (const auto* f = a->get_if<FloatConst>(); f && (t == ScalarType::Float32 || t == ScalarType::Float64)) {
+    // A Float32 constant may hold an unrounded static float (cutlass.Float32(0.1)): widening it
+    // gives the Float32 value, 0.100000001490116..., as the run-time conversion does.
+    const bool f32 = t == ScalarType::Float32 || a->type == ScalarType::Float32;
+    return float_const(f32 ? static_cast<double>(static_cast<float>(f->value)) : f->value, t);
+  }
   return make(Cast{std::move(a)}, t);
 }
 ExprRef call(const std::string& fn, std::vector<ExprRef> args, ScalarType t) {

@@ -508,9 +508,15 @@ std::optional<Value> static_int_binop(Evaluator& ev, B op, int64_t a, int64_t b,
       return Value::integer(acc);
     }
     case B::LShift:
-      if (b < 0 || b > 62) ev.fail(diag::Kind::IntegerOverflow, range, "shift count out of range");
-      return Value::integer(a << b);
-    case B::RShift: return Value::integer(b >= 63 ? (a < 0 ? -1 : 0) : a >> b);
+      // Python: a negative count raises; otherwise a << b is a * 2**b, which must fit 64 bits
+      // (3 << 62 overflowed silently to a negative number; -1 << 63 fits).
+      if (b < 0) ev.fail(diag::Kind::IntegerOverflow, range, "negative shift count");
+      if (a == 0) return Value::integer(0);
+      if (b > 63 || a > (std::numeric_limits<int64_t>::max() >> b) || a < (std::numeric_limits<int64_t>::min() >> b)) ovf();
+      return Value::integer(static_cast<int64_t>(static_cast<uint64_t>(a) << b));
+    case B::RShift:
+      if (b < 0) ev.fail(diag::Kind::IntegerOverflow, range, "negative shift count");  // Python raises ValueError
+      return Value::integer(b >= 63 ? (a < 0 ? -1 : 0) : a >> b);
     case B::BitAnd: return Value::integer(a & b);
     case B::BitOr: return Value::integer(a | b);
     case B::BitXor: return Value::integer(a ^ b);

@@ -103,7 +103,8 @@ def build(path, defines=None, arch="sm_90a", target="cuda", include_dirs=(), pre
             runtime = "libtileslc_rt.so"
         else:
             compiler = cxx or os.environ.get("TILESLC_CXX") or "c++"
-            cmd = [compiler, "-std=c++20", "-O2", "-shared", "-fPIC", "-I", os.path.join(include, "tileslc", "cpu", "cuda"),
+            # -fwrapv: signed + - * wrap as on the GPU (docs/language.md); C++ leaves overflow undefined
+            cmd = [compiler, "-std=c++20", "-O2", "-fwrapv", "-shared", "-fPIC", "-I", os.path.join(include, "tileslc", "cpu", "cuda"),
                    "-I", include, gen, "-L", libdir, "-ltileslc_rt_cpu", "-Wl,-rpath," + libdir]
             runtime = "libtileslc_rt_cpu.so"
         h = hashlib.sha256()

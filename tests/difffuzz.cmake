@@ -1,0 +1,23 @@
+# Differential fuzzing of the scalar semantics (tools/difffuzz.py, docs/fuzzing.md):
+#   fuzz.difffuzz              a fixed seed range of random kernels, each result
+#                              computed at run time under the CPU emulator, folded
+#                              from constants while compiling, and by the
+#                              documented semantics in Python: all must agree;
+#   fuzz.difffuzz.inject_wrong the same tool with one expected value perturbed:
+#                              it must report the disagreement (the test can fail).
+# The GPU half is `difffuzz.py gpu-prep` here and `gpu-run` on the device machine.
+if(NOT TILESLC_HAVE_CPU_EMULATION OR TILESLC_SANITIZE)
+  return()
+endif()
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(NOT Python3_Interpreter_FOUND)
+  return()
+endif()
+set(_difffuzz ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/difffuzz.py
+    --tileslc $<TARGET_FILE:tileslc> --rt-cpu $<TARGET_FILE:tileslc_rt_cpu> --jobs 2)
+add_test(NAME fuzz.difffuzz COMMAND ${_difffuzz} --seed 1 --count 50)
+set_tests_properties(fuzz.difffuzz PROPERTIES LABELS "fuzz;emu" TIMEOUT 120
+                     PASS_REGULAR_EXPRESSION " 0 disagreements")
+add_test(NAME fuzz.difffuzz.inject_wrong COMMAND ${_difffuzz} --seed 2 --count 5 --inject-wrong)
+set_tests_properties(fuzz.difffuzz.inject_wrong PROPERTIES LABELS "fuzz;emu" TIMEOUT 120
+                     PASS_REGULAR_EXPRESSION "the perturbed opinion was reported")
