@@ -683,8 +683,9 @@ KernelSignature Evaluator::kernel_signature(const KernelCall& kc, const int64_t 
     sig.spec += sig.spec.empty() ? "" : ", ";
     sig.spec += p.name + ": " + (a.kind() == Value::Kind::Dyn ? std::string(ir::type_name(a.type())) : repr(a));
   }
-  if (static_block[0]) sig.spec += ", block=" + dims_text(static_block);
-  if (cluster) sig.spec += ", cluster=" + dims_text(cluster);
+  // A kernel without parameters has only the launch shape: no leading ", ".
+  if (static_block[0]) sig.spec += (sig.spec.empty() ? "block=" : ", block=") + dims_text(static_block);
+  if (cluster) sig.spec += (sig.spec.empty() ? "cluster=" : ", cluster=") + dims_text(cluster);
   return sig;
 }
 
