@@ -194,10 +194,12 @@ namespace {
 bool rebind_tensor_origin(Evaluator& ev, Binding& b, const Value& v, source::SourceRange r) {
   if (b.owned_var.empty() || b.value.kind() != Value::Kind::Tensor || v.kind() != Value::Kind::Tensor) return false;
   const TensorValue &old = *b.value.tensor(), &now = *v.tensor();
+  // Compared by value (layouts by Layout::identical), not through their printed forms.
   const bool same_swizzle = old.swizzle.has_value() == now.swizzle.has_value() &&
-                            (!old.swizzle || old.swizzle->to_string() == now.swizzle->to_string());
+                            (!old.swizzle || (old.swizzle->bits == now.swizzle->bits && old.swizzle->base == now.swizzle->base &&
+                                              old.swizzle->shift == now.swizzle->shift));
   if (old.ptr != now.ptr || old.space != now.space || old.dtype != now.dtype || !same_swizzle ||
-      old.layout.to_string() != now.layout.to_string() || now.iterator)
+      !old.layout.identical(now.layout) || now.iterator)
     return false;
   ir::ExprRef off = now.offset ? now.offset : ir::int_const(0, ScalarType::Int64);
   auto known = ev.fn_->divisors.find(b.owned_var);

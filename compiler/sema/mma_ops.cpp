@@ -227,7 +227,7 @@ std::optional<layout::Layout> strided_warps(const Value& atom_layout, int64_t am
   layout::Layout w = atom_layout.layout();
   if (w.rank() == 3) w = layout::select(w, {0, 1});
   if (w.rank() != 2 || !w.is_static()) return std::nullopt;
-  if (w.to_string() == layout::make_layout(w.shape).to_string()) return std::nullopt;
+  if (w.identical(layout::make_layout(w.shape))) return std::nullopt;
   auto L = [](int64_t n, int64_t s) { return layout::make_layout(layout::IntTuple(n), layout::IntTuple(s)); };
   layout::Layout offsets = layout::make_layout(std::vector<layout::Layout>{L(am, stride_m), L(an, stride_n)});
   return layout::composition(offsets, layout::right_inverse(w));
