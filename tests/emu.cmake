@@ -157,6 +157,21 @@ tileslc_emu_runtime_error(fail_launch_grid_y grid_y
 tileslc_emu_runtime_error(fail_launch_smem smem_over
   "fail_runtime_errors smem_over: range_kernel_1: 300000 bytes of dynamic shared memory is over this GPU's limit of 232448 bytes per block (cudaDevAttrMaxSharedMemoryPerBlockOptin)")
 
+# A run-time tile that the extent's declared divisibility does not cover, with
+# no predicate (W0601 while compiling): the host function refuses the launch
+# naming the tensor, mode, symbol and tile; a multiple runs and is checked.
+tileslc_add_cpu_kernels(emu_tile_divisibility_kernels SOURCES emu/tile_divisibility.tpy ARCH sm_90a)
+add_executable(emu_tile_divisibility emu/tile_divisibility_main.cpp)
+target_link_libraries(emu_tile_divisibility PRIVATE emu_tile_divisibility_kernels)
+add_test(NAME emu.tile_divisibility_multiple COMMAND emu_tile_divisibility multiple)
+set_tests_properties(emu.tile_divisibility_multiple PROPERTIES LABELS emu TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "tile_divisibility multiple: all checks passed \\(192 values\\)")
+add_test(NAME emu.fail_tile_divisibility
+         COMMAND ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:emu_tile_divisibility>^not_multiple
+                 "-DEXPECTED=tile_divisibility not_multiple: scale: M (extent 0 of mA) must be a multiple of 64 for the tile of cute.local_tile at tests/emu/tile_divisibility.tpy:14, found 100"
+                 -DEXIT_CODE=1 -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
+set_tests_properties(emu.fail_tile_divisibility PROPERTIES LABELS emu TIMEOUT 60)
+
 # Run-time operators against their definitions (operator_semantics_main.cpp):
 # PTX's clamping shifts, Python's float // and %, range() at the type's limit.
 tileslc_add_cpu_kernels(emu_operator_semantics_kernels SOURCES emu/operator_semantics.tpy ARCH sm_90a)

@@ -422,7 +422,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
   for (const auto& p : def->params) f.env[p.name] = Binding{Value{}, "", p.range};
   for (const auto& p : def->params) bind_host_param(p, stride_symbols);
   exec_body(def->body);
-  report_ragged_tiles(ctx);
+  report_ragged_tiles(ctx, nullptr);
   program_.host_functions.push_back(std::move(hf));
 }
 
@@ -658,8 +658,10 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   push_host_args(kc.args, host_args);
   for (const auto& sym : sig.symbol_order) host_args->push_back(fn_->symbols.at(sym));
   for (const auto& sym : sig.symbol_order) sig.leaf_divisors[sym] = known_divisor(fn_->symbols.at(sym));
-  if (auto it = kernel_cache_.find(sig.key); it != kernel_cache_.end()) return it->second;
-  return generate_kernel(kc, sig, static_block, cluster);
+  auto cached = kernel_cache_.find(sig.key);
+  int index = cached != kernel_cache_.end() ? cached->second : generate_kernel(kc, sig, static_block, cluster);
+  emit_tile_checks(index, sig.symbol_order, kc.range);
+  return index;
 }
 
 KernelSignature Evaluator::kernel_signature(const KernelCall& kc, const int64_t static_block[3], const int64_t cluster[3]) {
@@ -795,7 +797,7 @@ int Evaluator::generate_kernel(const KernelCall& kc, const KernelSignature& sig,
   for (size_t i = 0; i < def->params.size(); ++i) f.env[def->params[i].name] = Binding{kernel_param_value(kc, i), "", def->params[i].range};
   bind_kernel_leaves(sig);
   exec_body(def->body);
-  report_ragged_tiles(ctx);
+  auto tile_checks = report_ragged_tiles(ctx, &sig.symbol_order);
   for (auto& p : k.params)
     if (p.is_pointer) p.is_const = !ctx.stored_ptrs.count(p.name);
   k.smem_bytes = ctx.smem_bytes;
@@ -804,6 +806,7 @@ int Evaluator::generate_kernel(const KernelCall& kc, const KernelSignature& sig,
   int index = static_cast<int>(program_.kernels.size());
   program_.kernels.push_back(std::move(k));
   kernel_cache_[sig.key] = index;
+  if (!tile_checks.empty()) kernel_tile_checks_[index] = {sig.symbol_order, std::move(tile_checks)};
   return index;
 }
 
@@ -866,19 +869,6 @@ void Evaluator::bind_kernel_leaves(const KernelSignature& sig) {
     ctx.kernel->params.push_back({sname, false, false, ScalarType::Int64});
     ctx.symbols[sym] = ir::param_ref(sname, ScalarType::Int64);
     if (int64_t dv = sig.leaf_divisors.at(sym); dv > 1) ctx.divisors[sname] = dv;
-  }
-}
-
-void Evaluator::report_ragged_tiles(const FnCtx& ctx) {
-  std::set<std::string> said;
-  for (const auto& rt : ctx.ragged_tiles) {
-    if (ctx.predicated_leaves.count(rt.leaf) || !said.insert(rt.extent + "/" + std::to_string(rt.tile)).second) continue;
-    auto& d = diags_.report(diag::Kind::TilerMayNotDivide, rt.at,
-                            "tile extent " + std::to_string(rt.tile) + " may not divide the run-time extent " + rt.extent +
-                                ": the last tile would reach past the tensor");
-    d.help("declare the extent's divisibility (cute.sym_int(\"" + rt.leaf + "\", divisibility=" + std::to_string(rt.tile) +
-           ")), which the host function checks, launch this tile only under `if " + rt.leaf + " % " + std::to_string(rt.tile) +
-           " == 0:`, or predicate the edge with cute.make_identity_tensor and cute.elem_less");
   }
 }
 

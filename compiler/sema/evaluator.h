@@ -53,7 +53,13 @@ struct FnCtx {
   /// Divides of run-time extents not provably divisible by their tile (W0601),
   /// reported when the function ends unless an identity tensor over that
   /// extent was made (the predication pattern for ragged edges).
-  struct RaggedTile { std::string leaf, extent; int64_t tile; source::SourceRange at; };
+  struct RaggedTile {
+    std::string leaf, extent;
+    int64_t tile;
+    source::SourceRange at;
+    layout::Int size;     ///< the extent itself (its leaves: this function's symbols)
+    std::string divide;   ///< the builtin that divides ("local_tile"), for the host's message
+  };
   std::vector<RaggedTile> ragged_tiles;
   std::set<std::string> predicated_leaves;
   /// wgmma accumulator fragments (array, elements): fenced at warpgroup fences and waits.
@@ -427,8 +433,20 @@ class Evaluator {
   /// Shared memory a block may opt in to (CUDA C++ Programming Guide, "Technical
   /// Specifications per Compute Capability"): 227 KB on sm_90, 163 KB on sm_80.
   int64_t smem_limit_bytes() const { return program_.arch.rfind("sm_90", 0) == 0 ? 227 * 1024 : 163 * 1024; }
-  /// W0601 for divides of run-time extents that nothing predicates.
-  void report_ragged_tiles(const FnCtx& ctx);
+  /// A kernel's tile that may not divide a host extent, unpredicated: each launch checks it (tile_checks.cpp).
+  struct TileCheck {
+    layout::Int extent;  ///< over the leaves of the launch that generated the kernel
+    int64_t tile;
+    std::string divide;
+    source::SourceRange at;
+  };
+  /// W0601 for divides of run-time extents that nothing predicates (tile_checks.cpp). In a kernel,
+  /// `host_leaves` are its launch's run-time leaves: a ragged extent made of them only is returned,
+  /// for the host function to check before each launch.
+  std::vector<TileCheck> report_ragged_tiles(const FnCtx& ctx, const std::vector<std::string>* host_leaves);
+  /// Before launching kernel `kernel` (fn_ is the host function): a Check per TileCheck, its extent
+  /// renamed from the generating launch's leaves to this launch's (`leaves`, in the same order).
+  void emit_tile_checks(int kernel, const std::vector<std::string>& leaves, source::SourceRange at);
   /// E0706: the kernel's shared memory over the target's per-block limit.
   void check_smem_limit(const FnCtx& ctx, const std::string& kernel);
   /// The kernel's index in the program for this launch, specialized (and generated) once per KernelKey;
@@ -471,6 +489,8 @@ class Evaluator {
   std::vector<Frame*> frames_;
   FnCtx* fn_ = nullptr;
   std::map<KernelKey, int> kernel_cache_;
+  /// Per generated kernel: the leaves of the launch that generated it and the tiles each launch checks.
+  std::map<int, std::pair<std::vector<std::string>, std::vector<TileCheck>>> kernel_tile_checks_;
   std::set<std::string> kernel_names_;
   std::vector<const ast::FunctionDef*> inline_stack_;
   std::set<std::string> used_defines_;

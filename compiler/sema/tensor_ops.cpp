@@ -583,7 +583,7 @@ std::optional<Value> optional_arg(BuiltinCall& c, size_t i) { return c.has(i) ? 
 /// nothing can predicate away at compile time (E0604); one that may not divide
 /// a run-time extent is recorded for the ragged-tile warning.
 void check_tiles_divide(Evaluator& ev, const TensorValue& t, const layout::Tiler& tiler, source::SourceRange t_at,
-                        source::SourceRange tiler_at) {
+                        source::SourceRange tiler_at, const std::string& divide) {
   // A single layout tiles the tensor as a whole (mode 0 of a rank-1 tensor); a tuple tiles by mode.
   std::vector<layout::Tiler> by_mode = tiler.is_tuple() ? tiler.modes : std::vector<layout::Tiler>{};
   if (tiler.is_layout() && t.layout.rank() == 1) by_mode = {tiler};
@@ -596,7 +596,7 @@ void check_tiles_divide(Evaluator& ev, const TensorValue& t, const layout::Tiler
         ev.known_divisor(ext) % tsz.value() != 0) {
       std::vector<std::string> leaves;
       ev.collect_leaves(layout::IntTuple(ext), leaves);
-      ev.fn_->ragged_tiles.push_back({leaves.empty() ? "" : leaves[0], ext.to_string(), tsz.value(), tiler_at});
+      ev.fn_->ragged_tiles.push_back({leaves.empty() ? "" : leaves[0], ext.to_string(), tsz.value(), tiler_at, ext, divide});
     }
     if (ext.is_static() && tsz.is_static() && tsz.value() > 0 && ext.value() % tsz.value() != 0) {
       auto& d = ev.error(diag::Kind::TilerNotDividing, tiler_at,
@@ -701,7 +701,7 @@ Value Evaluator::tensor_by_tiler(BuiltinCall& c) {
       // The same origin viewed through t.layout o tiler (e.g. a mode permutation).
       out.layout = layout::composition(out.layout, tiler);
     } else {
-      check_tiles_divide(*this, out, tiler, c.range(0), c.range(1));
+      check_tiles_divide(*this, out, tiler, c.range(0), c.range(1), c.name());
       out.layout = divide(c.id(), out.layout, tiler);
     }
     return tensor_value(std::move(out));
@@ -716,7 +716,7 @@ Value tensor_local_tile(Evaluator& ev, BuiltinCall& c) {
     Value tiler_v = c.has(3) ? diced(ev, c, 1, 3, "the tiler") : c[1];
     Value coord = c.has(3) ? diced(ev, c, 2, 3, "the coordinate") : c[2];
     layout::Tiler tiler = ev.to_tiler(tiler_v, c.range(1), "the tiler");
-    check_tiles_divide(ev, t, tiler, c.range(0), c.range(1));
+    check_tiles_divide(ev, t, tiler, c.range(0), c.range(1), c.name());
     TensorValue out = t;
     out.layout = layout::zipped_divide(t.layout, tiler);
     std::vector<Value> keep(layout::get(out.layout, 0).rank(), Value::none());

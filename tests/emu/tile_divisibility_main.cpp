@@ -1,0 +1,47 @@
+// Driver of tile_divisibility.tpy: scale() tiles a run-time extent M (declared a multiple of 4) by 64 with no
+// predicate, so its host function must refuse an M that is not a multiple of 64. The argument picks:
+//   multiple     M = 192: runs, and every B[i] must be 2 * A[i] (prints "... all checks passed")
+//   not_multiple M = 100: must be refused before launching (the error printed to stderr, exit status 1);
+//                the emulator would otherwise report the kernel reading A[100], past the tensor
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "tile_divisibility.h"
+
+int main(int argc, char** argv) {
+  const std::string what = argc > 1 ? argv[1] : "";
+  if (what != "multiple" && what != "not_multiple") return 2;
+  const int m = what == "multiple" ? 192 : 100;
+  std::vector<float> a(m), b(m, -1.0f);
+  for (int i = 0; i < m; ++i) a[i] = static_cast<float>(i) - 7.5f;
+  void *pa = nullptr, *pb = nullptr;
+  if (cudaMalloc(&pa, m * sizeof(float)) != cudaSuccess || cudaMalloc(&pb, m * sizeof(float)) != cudaSuccess) return 2;
+  if (cudaMemcpy(pa, a.data(), m * sizeof(float), cudaMemcpyHostToDevice) != cudaSuccess) return 2;
+  if (cudaMemcpy(pb, b.data(), m * sizeof(float), cudaMemcpyHostToDevice) != cudaSuccess) return 2;
+  auto mA = tileslc::make_tensor_view(pa, tileslc::DType::Float32, {m});
+  auto mB = tileslc::make_tensor_view(pb, tileslc::DType::Float32, {m});
+  tileslc::Status s = scale(mA, mB, (m + 63) / 64);
+  if (s.ok()) {
+    const cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) s = tileslc::Status::error(cudaGetErrorString(e));
+  }
+  if (s.ok() && cudaMemcpy(b.data(), pb, m * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess) return 2;
+  cudaFree(pa);
+  cudaFree(pb);
+  if (!s.ok()) {
+    std::fprintf(stderr, "tile_divisibility %s: %s\n", what.c_str(), s.message().c_str());
+    return 1;
+  }
+  int wrong = 0;
+  for (int i = 0; i < m; ++i)
+    if (b[i] != 2.0f * a[i]) ++wrong;
+  if (wrong) {
+    std::printf("tile_divisibility %s: %d of %d values wrong\n", what.c_str(), wrong, m);
+    return 1;
+  }
+  std::printf("tile_divisibility %s: all checks passed (%d values)\n", what.c_str(), m);
+  return 0;
+}
