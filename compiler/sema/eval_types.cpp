@@ -293,34 +293,60 @@ bool Evaluator::static_equal(const Value& a, const Value& b) {
   }
 }
 
+namespace {
+
+/// Python's repr of a float: the shortest form that reads back as the same double, positional
+/// for exponents in [-4, 16), with ".0" on integral values.
+std::string float_repr(double f) {
+  if (std::isnan(f)) return "nan";
+  if (std::isinf(f)) return f < 0 ? "-inf" : "inf";
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, f);
+    if (std::strtod(buf, nullptr) == f) break;
+  }
+  std::string s = buf;
+  int exponent = f == 0 ? 0 : static_cast<int>(std::floor(std::log10(std::fabs(f))));
+  if (s.find('e') != std::string::npos && exponent >= -4 && exponent < 16) {
+    std::snprintf(buf, sizeof buf, "%.17f", f);  // Python writes these positionally
+    s = buf;
+    for (int precision = 0; precision <= 17; ++precision) {
+      std::snprintf(buf, sizeof buf, "%.*f", precision, f);
+      if (std::strtod(buf, nullptr) == f) { s = buf; break; }
+    }
+  }
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+
+/// `Tensor[smem Float32, (4, 8)]`, `Tensor[coord ((2,2),4)]`, or CuTe's `Pointer[...]` for an iterator.
+std::string tensor_repr(const TensorValue& t) {
+  static const char* spaces[] = {"", "smem ", "rmem ", "coord "};
+  if (t.iterator) return std::string("Pointer[") + spaces[static_cast<int>(t.space)] + ir::type_name(t.dtype) + "]";
+  const auto& sh = t.layout.shape;
+  std::string dims;
+  bool flat = sh.is_tuple();
+  if (flat) for (const auto& e : sh.elems()) flat = flat && e.is_leaf();
+  if (flat) {
+    dims = "(";
+    for (size_t i = 0; i < sh.elems().size(); ++i) dims += (i ? ", " : "") + sh.elems()[i].to_string();
+    dims += sh.elems().size() == 1 ? ",)" : ")";
+  } else {
+    dims = sh.to_string();
+  }
+  return std::string("Tensor[") + spaces[static_cast<int>(t.space)] +
+         (t.space == MemSpace::Coord ? "" : std::string(ir::type_name(t.dtype)) + ", ") + dims + "]";
+}
+
+}  // namespace
+
 std::string repr(const Value& v) {
   switch (v.kind()) {
     case Value::Kind::Undef: return "<undefined>";
     case Value::Kind::None: return "None";
     case Value::Kind::Int: return std::to_string(v.i());
     case Value::Kind::Bool: return v.i() ? "True" : "False";
-    case Value::Kind::Float: {
-      // Python's repr: the shortest form that reads back as the same double.
-      if (std::isnan(v.f())) return "nan";
-      if (std::isinf(v.f())) return v.f() < 0 ? "-inf" : "inf";
-      char buf[64];
-      for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, v.f());
-        if (std::strtod(buf, nullptr) == v.f()) break;
-      }
-      std::string s = buf;
-      int exponent = v.f() == 0 ? 0 : static_cast<int>(std::floor(std::log10(std::fabs(v.f()))));
-      if (s.find('e') != std::string::npos && exponent >= -4 && exponent < 16) {
-        std::snprintf(buf, sizeof buf, "%.17f", v.f());  // Python writes these positionally
-        s = buf;
-        for (int precision = 0; precision <= 17; ++precision) {
-          std::snprintf(buf, sizeof buf, "%.*f", precision, v.f());
-          if (std::strtod(buf, nullptr) == v.f()) { s = buf; break; }
-        }
-      }
-      if (s.find_first_of(".e") == std::string::npos) s += ".0";
-      return s;
-    }
+    case Value::Kind::Float: return float_repr(v.f());
     case Value::Kind::Str: return "'" + v.s() + "'";
     case Value::Kind::Tuple: {
       std::string s = v.is_list() ? "[" : "(";
@@ -338,24 +364,7 @@ std::string repr(const Value& v) {
     case Value::Kind::Dyn:  // a symbolic extent read in a function prints as its name, as before it was resolved
       if (const std::string* extent = v.extent_name()) return *extent;
       return std::string("<run-time ") + ir::type_name(v.type()) + ">";
-    case Value::Kind::Tensor: {
-      static const char* spaces[] = {"", "smem ", "rmem ", "coord "};
-      if (v.tensor()->iterator)  // CuTe's Pointer (Tensor.iterator)
-        return std::string("Pointer[") + spaces[static_cast<int>(v.tensor()->space)] + ir::type_name(v.tensor()->dtype) + "]";
-      const auto& sh = v.tensor()->layout.shape;
-      std::string dims;
-      bool flat = sh.is_tuple();
-      if (flat) for (const auto& e : sh.elems()) flat = flat && e.is_leaf();
-      if (flat) {
-        dims = "(";
-        for (size_t i = 0; i < sh.elems().size(); ++i) dims += (i ? ", " : "") + sh.elems()[i].to_string();
-        dims += sh.elems().size() == 1 ? ",)" : ")";
-      } else {
-        dims = sh.to_string();
-      }
-      return std::string("Tensor[") + spaces[static_cast<int>(v.tensor()->space)] +
-             (v.tensor()->space == MemSpace::Coord ? "" : std::string(ir::type_name(v.tensor()->dtype)) + ", ") + dims + "]";
-    }
+    case Value::Kind::Tensor: return tensor_repr(*v.tensor());
     case Value::Kind::Module:
       return is_opaque(v) ? "<" + describe_opaque(*v.module()) + ">" : "<module '" + v.module()->name + "'>";
     case Value::Kind::Function: return "<function " + v.fn()->name() + ">";
