@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# tools/device/pack.sh [BUILD] [OUT]: packs what a GPU machine without tileslc needs to run every
+# GPU test and sample of this build, for a machine that receives the working tree and little else
+# (the device machine: no compiler toolchain of ours, no package registry, a 64 MiB carry limit).
+#
+# OUT (default .devbin, git-ignored: name it in the device tool's carry) gets
+#   bin/    every sample, *_gpu_test, runtime_test, dlpack_test_cuda and tileslc_bench, stripped
+#           (the fatbins stay: ~7 MB in all instead of ~70);
+#   lib/    the non-system shared libraries they need, except CUDA's own (the machine has CUDA);
+#   pylib/  vector_add, gemm_sm90 and softmax built for sm_90a by tileslc.build, with their metadata
+#           and libtileslc_rt.so, for python/examples/torch_demo.py --prebuilt.
+# Then run tools/device/run.sh there (carry OUT). Needs a build with CUDA (nvcc) and python3.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build="${1:-build}"
+out="${2:-.devbin}"
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib" "$out/pylib"
+shopt -s nullglob
+for b in "$build"/bin/{elementwise_2d,gemm_sm80,gemm_sm90,histogram,saxpy,sgemm,softmax,splitk,tiled_copy,transpose,vector_add} \
+         "$build"/bin/{runtime_test,dlpack_test_cuda,tileslc_bench} "$build"/bin/*_gpu_test; do
+  [[ -x "$b" ]] && cp "$b" "$out/bin/"
+done
+for b in "$out"/bin/*; do ldd "$b" | awk '/=> \//{print $3}'; done | sort -u |
+  grep -v -E '^/(usr/)?lib/|/cuda[^/]*/' | while read -r l; do cp -L "$l" "$out/lib/"; done || true
+cp -L "$build/lib/libtileslc_rt.so" "$out/lib/"
+python3 - "$build" "$out/pylib" <<'PY'
+import glob, os, shutil, sys, tempfile
+build, out = sys.argv[1], sys.argv[2]
+sys.path.insert(0, "python")
+import tileslc
+cache = tempfile.mkdtemp()
+for name in ("vector_add", "gemm_sm90", "softmax"):
+    tileslc.build(os.path.join("samples", name, name + ".tpy"), arch="sm_90a", cache_dir=cache,
+                  tileslc=os.path.join(build, "bin", "tileslc"))
+for f in glob.glob(os.path.join(cache, "*", "lib*")):
+    shutil.copy(f, out)
+shutil.rmtree(cache)
+PY
+cp -L "$build/lib/libtileslc_rt.so" "$out/pylib/"
+strip "$out"/bin/* "$out"/lib/*.so* "$out"/pylib/*.so 2>/dev/null || true
+du -sh "$out"
