@@ -102,6 +102,18 @@ bool static_shift_count(const ir::ExprRef& count, ScalarType t) {
 
 std::string wrap(const Printed& p, int min_prec) { return p.prec >= min_prec ? p.text : "(" + p.text + ")"; }
 
+/// The precedence an operand of a binary operator of precedence `parent` needs to print without
+/// parentheses: `min_prec` as C's rules give it, raised for readability where C's order surprises
+/// readers (as GCC's -Wparentheses says): under a shift, a bitwise or a logical operator, an operand
+/// that is another kind of binary operator is parenthesized, `a ^ ((a & 448) >> 3)` rather than
+/// `a ^ (a & 448) >> 3`; comparisons under && and || stay bare.
+int readable_min_prec(int parent, int operand, int min_prec) {
+  const bool confusing_parent = parent == 11 || (parent >= 3 && parent <= 7 && parent != 8);
+  if (!confusing_parent || operand >= kUnary || operand == parent) return min_prec;
+  if ((parent == 3 || parent == 4) && (operand == 8 || operand == 9)) return min_prec;
+  return operand + 1;
+}
+
 std::string call_args(const std::vector<ir::ExprRef>& ops, const HostNames* host) {
   std::string s;
   for (size_t i = 0; i < ops.size(); ++i) s += (i ? ", " : "") + print(ops[i], host).text;
@@ -156,7 +168,9 @@ Printed print_binary(const ir::Binary& e, ScalarType type, const HostNames* host
     default: break;
   }
   int p = binary_prec(e.op);
-  std::string text = wrap(print(a, host), p) + " " + binary_token(e.op) + " " + wrap(print(b, host), p + 1);
+  Printed lhs = print(a, host), rhs = print(b, host);
+  std::string text = wrap(lhs, readable_min_prec(p, lhs.prec, p)) + " " + binary_token(e.op) + " " +
+                     wrap(rhs, readable_min_prec(p, rhs.prec, p + 1));
   // C++ computes 8- and 16-bit integers in int: wrap back to the IR's type at each operation.
   if (ir::is_integer(type) && ir::bit_width(type) < 32)
     return {std::string("static_cast<") + ir::cpp_type(type) + ">(" + text + ")", kPrimary};
