@@ -108,7 +108,7 @@ std::string wrap(const Printed& p, int min_prec) { return p.prec >= min_prec ? p
 /// that is another kind of binary operator is parenthesized, `a ^ ((a & 448) >> 3)` rather than
 /// `a ^ (a & 448) >> 3`; comparisons under && and || stay bare.
 int readable_min_prec(int parent, int operand, int min_prec) {
-  const bool confusing_parent = parent == 11 || (parent >= 3 && parent <= 7 && parent != 8);
+  const bool confusing_parent = parent == 11 || (parent >= 3 && parent <= 7);  // shifts, & ^ |, && ||
   if (!confusing_parent || operand >= kUnary || operand == parent) return min_prec;
   if ((parent == 3 || parent == 4) && (operand == 8 || operand == 9)) return min_prec;
   return operand + 1;
