@@ -80,6 +80,8 @@ def build(path, defines=None, arch="sm_90a", target="cuda", include_dirs=(), pre
     attribute: True when the library came from the cache."""
     if target not in ("cuda", "cpu"):
         raise TileslcError("target is %r, expected 'cuda' or 'cpu'" % (target,))
+    if defines is not None and not isinstance(defines, dict):
+        raise TileslcError("defines is %r, expected a dict of Constexpr names to values, e.g. {\"BLOCK\": 128}" % (defines,))
     exe = _find_tileslc(tileslc)
     include, libdir = _layout(exe)
     stem = os.path.splitext(os.path.basename(path))[0]

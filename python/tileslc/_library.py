@@ -3,6 +3,7 @@ import ctypes
 import json
 import os
 import sys
+import warnings
 
 from . import _dlpack, _fastcall_build
 
@@ -130,13 +131,20 @@ class HostFunction:
     def _bind(self, args, kwargs):
         if len(args) > len(self.params):
             raise TypeError("%s takes %d arguments, got %d" % (self.name, len(self.params), len(args)))
+        names = [p["name"] for p in self.params]
+        # A keyword that names no parameter is the mistake to report, not the parameter it left missing.
+        unknown = sorted(k for k in kwargs if k not in names)
+        if unknown:
+            raise TypeError("%s() got an unexpected keyword argument %s (parameters: %s)"
+                            % (self.name, ", ".join(repr(k) for k in unknown), ", ".join(names)))
+        twice = sorted(k for k in kwargs if k in names[:len(args)])
+        if twice:
+            raise TypeError("%s() got multiple values for argument %s" % (self.name, ", ".join(repr(k) for k in twice)))
         values = list(args)
         for p in self.params[len(args):]:
             if p["name"] not in kwargs:
                 raise TypeError("%s: missing argument %s" % (self.name, p["name"]))
             values.append(kwargs.pop(p["name"]))
-        if kwargs:
-            raise TypeError("%s: unexpected argument(s) %s" % (self.name, ", ".join(sorted(kwargs))))
         return values
 
     def __call__(self, *args, stream=None, **kwargs):
@@ -179,8 +187,14 @@ class HostFunction:
         del keep  # the producers' deleters may run now
 
 
+# The Library's own attribute names; a host function with one of these names is lib.functions[name].
+_LIBRARY_ATTRIBUTES = frozenset(("path", "metadata", "target", "functions", "cached", "last_error"))
+
+
 class Library:
-    """A loaded kernel library: one attribute per host function."""
+    """A loaded kernel library: one attribute per host function (except one named like an
+    attribute of the Library itself, `path`, `metadata`, `target`, `functions`, `cached`,
+    `last_error`: that one is lib.functions[name])."""
 
     def __init__(self, path, metadata):
         self.path = os.path.abspath(path)
@@ -206,6 +220,13 @@ class Library:
         for m in metadata:
             for h in m["host_functions"]:
                 self.functions[h["name"]] = HostFunction(self, h)
+        # A host function named like one of the Library's own attributes (path, metadata, target,
+        # functions, cached, last_error) is reachable only as lib.functions[name]: say so once.
+        shadowed = sorted(n for n in self.functions if n in _LIBRARY_ATTRIBUTES)
+        if shadowed:
+            warnings.warn("%s: host function(s) %s share a name with the Library's own attributes: call them as "
+                          "lib.functions[%r](...)" % (os.path.basename(self.path), ", ".join(shadowed), shadowed[0]),
+                          stacklevel=3)
 
     def last_error(self):
         return self._dll.tileslc_last_error().decode("utf-8", "replace")
@@ -226,6 +247,8 @@ def load(lib_path, metadata=None):
     code linked against the shared runtime) with its metadata: the JSON files
     tileslc --emit-metadata wrote, a path or a list of paths; by default
     `lib_path` with .json in place of its extension. Returns a Library."""
+    if not os.path.isfile(lib_path):
+        raise TileslcError("no kernel library at %s" % lib_path)
     if metadata is None:
         metadata = os.path.splitext(lib_path)[0] + ".json"
     paths = [metadata] if isinstance(metadata, (str, os.PathLike)) else list(metadata)

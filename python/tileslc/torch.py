@@ -100,8 +100,8 @@ def register(fn, name=None, namespace="tileslc", mutates_args=None):
     name twice in one namespace raises TileslcError (torch keeps the first);
     give another `name=` or `namespace=` for a second library (e.g. another
     `defines=` set of the same kernel)."""
+    sig = schema(fn, name, mutates_args)  # checks that fn is a host function first
     op_name = name or fn.name
-    sig = schema(fn, op_name, mutates_args)
     key = (namespace, op_name)
     if key in _registered:
         raise TileslcError("register: torch.ops.%s.%s is registered already (give name= or namespace=)"

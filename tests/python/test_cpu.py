@@ -150,6 +150,58 @@ class CpuTarget(unittest.TestCase):
         with self.assertRaisesRegex(tileslc.TileslcError, r"torch.ops.tileslc_test.vector_add is registered already"):
             tt.register(self.vector_add.vector_add, namespace="tileslc_test")
 
+    def test_python_side_mistakes_are_named(self):
+        # A keyword that names no parameter is reported as such (not as the parameter it left out),
+        # wrong argument types of build()/load()/register() raise TileslcError naming the mistake.
+        a = np.zeros(4, np.float32)
+        with self.assertRaisesRegex(TypeError, r"vector_add\(\) got an unexpected keyword argument 'mD' \(parameters: mA, mB, mC\)"):
+            self.vector_add.vector_add(a, a, mD=a)
+        with self.assertRaisesRegex(TypeError, r"vector_add\(\) got multiple values for argument 'mA'"):
+            self.vector_add.vector_add(a, a, a, mA=a)
+        with self.assertRaisesRegex(tileslc.TileslcError, r"defines is 'X=1', expected a dict"):
+            build("vector_add", defines="X=1")
+        with self.assertRaisesRegex(tileslc.TileslcError, r"^no kernel library at /nonexistent/libk.so$"):
+            tileslc.load("/nonexistent/libk.so")
+        if torch is not None:
+            import tileslc.torch as tt
+            with self.assertRaisesRegex(tileslc.TileslcError, r"expected a host function of a tileslc library"):
+                tt.register(lambda x: x)
+
+    def test_host_function_named_like_a_library_attribute(self):
+        # `path` is the Library's own attribute: the host function stays callable through
+        # lib.functions, and loading says so once.
+        import tempfile
+        import warnings
+        src = """import tileslc as cutlass
+import tileslc.cute as cute
+
+N = cute.sym_int("N")
+
+
+@cute.kernel
+def fill_kernel(gA: cute.Tensor):
+    tidx, _, _ = cute.arch.thread_idx()
+    if tidx < cute.size(gA):
+        gA[tidx] = 7.0
+
+
+@cute.jit
+def path(mA: cute.Tensor[cutlass.Float32, (N,)]):
+    fill_kernel(mA).launch(grid=(1, 1, 1), block=(32, 1, 1))
+"""
+        with tempfile.TemporaryDirectory() as d:
+            f = os.path.join(d, "named_path.tpy")
+            with open(f, "w") as out:
+                out.write(src)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                lib = tileslc.build(f, target="cpu")
+            self.assertTrue(any("share a name with the Library's own attributes" in str(w.message) for w in caught))
+            self.assertIsInstance(lib.path, str)
+            a = np.zeros(20, np.float32)
+            lib.functions["path"](a)
+            np.testing.assert_array_equal(a, np.full(20, 7.0, np.float32))
+
 
 if __name__ == "__main__":
     if torch is None:
