@@ -17,6 +17,7 @@
 
 #include "sema/evaluator.h"
 #include "sema/registry.h"
+#include "sema/struct_ops.h"
 
 namespace tileslc::sema {
 
@@ -311,6 +312,7 @@ void Evaluator::store_attribute(const Value& base, const std::string& attr, Valu
 std::optional<Value> Evaluator::call_object(const Value& callee, std::vector<Value>& args, Kwargs& kwargs, const ast::Call& site) {
   switch (callee.kind()) {
     case Kind::Class: {
+      if (auto view = struct_construct(*this, callee, args, kwargs, site)) return view;  // Struct(pointer)
       const auto& cls = callee.cls();
       auto obj = std::make_shared<InstanceValue>();
       obj->cls = cls;

@@ -13,4 +13,13 @@ class Evaluator;
 /// at `r` for arguments of the wrong kind.
 Value struct_field_type(Evaluator& ev, const Value& base, const Value& index, source::SourceRange r);
 
+/// `Struct(base)` for a @cute.struct class `callee` (CuTe DSL cute/core.py, struct.__call__): the
+/// struct viewed at `base`, a shared-memory byte pointer (SmemAllocator.allocate(nbytes)), its
+/// fields laid out as CuTe DSL lays them out, each a shared-memory range over those bytes; `base`
+/// is kept as the attribute `base`. nullopt when `callee` is no struct class (an ordinary call).
+/// E0401 for another kind of base or argument list, E0603 when the struct does not fit in the
+/// allocation behind `base`.
+std::optional<Value> struct_construct(Evaluator& ev, const Value& callee, const std::vector<Value>& args, const Kwargs& kwargs,
+                                      const ast::Call& site);
+
 }  // namespace tileslc::sema
