@@ -769,11 +769,12 @@ Flow Evaluator::exec_for(const ast::For& s) {
     is_constexpr_range = callee.kind() == Value::Kind::Builtin && callee.builtin() == BuiltinId::RangeConstexpr;
   }
   if (!s.orelse.empty()) fail(diag::Kind::UnsupportedOperation, s.range, "for ... else is not supported in tileslc");
-  // CuTe DSL's `range(n, unroll_full=True)` over static bounds (sgemm's k-block loop): unrolled
-  // while compiling, so its index is static (register fragments are indexed by it).
+  // CuTe DSL's `range(n, unroll_full=True)` and `cutlass.range(n, unroll_full=True)` (one loop in
+  // CuTe DSL) over static bounds (sgemm's and tensorop_gemm's k-block loops): unrolled while
+  // compiling, so its index is static (register fragments are indexed by it).
   if (call && is_range_call && (it.kind() == Value::Kind::Tuple || it.kind() == Value::Kind::Slice) && it.elts().size() == 4 && it.elts()[3].kind() == Value::Kind::Int &&
       it.elts()[3].i() == -1 && it.elts()[0].kind() == Value::Kind::Int && it.elts()[1].kind() == Value::Kind::Int &&
-      it.elts()[2].kind() == Value::Kind::Int && eval(*call->func).builtin() == BuiltinId::Range) {
+      it.elts()[2].kind() == Value::Kind::Int) {
     if (it.elts()[2].i() == 0) fail(diag::Kind::DivisionByZero, call->range, "range() step must not be zero");
     it = payload::Slice{std::make_shared<const std::vector<Value>>(std::vector<Value>{it.elts()[0], it.elts()[1], it.elts()[2]})};
     is_range_call = false;

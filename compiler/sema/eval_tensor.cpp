@@ -269,7 +269,16 @@ Value Evaluator::tensor_load(const Value& tv, const Value& index, source::Source
 void Evaluator::tensor_store(const Value& tv, const Value& index, const Value& v, source::SourceRange r) {
   const auto& t = *tv.tensor();
   if (t.space == MemSpace::Coord) fail(diag::Kind::StoreToNonTensor, r, "a coordinate (identity) tensor cannot be written");
-  if (has_none(index)) fail(diag::Kind::UnsupportedOperation, r, "assigning to a slice is not supported; use .store() or cute.copy");
+  if (has_none(index)) {
+    // CuTe DSL's Tensor.__setitem__ with a slice (tensor.py): t[crd].store(value), of a TensorSSA only.
+    if (v.kind() != Value::Kind::TensorSSA) {
+      auto& d = error(diag::Kind::TypeMismatch, r, "assigning to a slice takes a tensor value (TensorSSA), found " + describe(v));
+      d.help("fill the slice with t[...].fill(value), or store a loaded value: t[None] = other.load()");
+      abort_entry();
+    }
+    ssa_store(tensor_slice(tv, index, r), v, r);
+    return;
+  }
   auto off = tensor_offset(t, index, r);
   const Value& val = v;
   if (!val.is_scalar()) {
