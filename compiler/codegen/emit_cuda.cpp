@@ -1,5 +1,6 @@
 // The .cu file: banner, includes, kernels, host functions with argument
 // validation and launches through tileslc::launch_kernel, and C ABI twins.
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -115,10 +116,14 @@ class CudaEmitter {
         out_.line("alignas(16) " + std::string(ir::cpp_type(a.type)) + " " + a.name + "[" + std::to_string(a.count) + "];");
       }
     }
-    if (!k.smem.empty()) {
+    const std::set<std::string> used = named_in(k);
+    auto smem_used = [&](const ir::SmemBuffer& b) { return used.count(b.name) != 0; };
+    if (std::any_of(k.smem.begin(), k.smem.end(), smem_used)) {
       out_.line("TILESLC_DYNAMIC_SMEM(tileslc_smem);");
       for (const auto& b : k.smem)
-        if (cpu())
+        if (!smem_used(b))
+          continue;  // e.g. the bytes of SmemAllocator.allocate(n) that only @cute.struct views use
+        else if (cpu())
           out_.line("const tileslc::cpu::Span<" + std::string(ir::cpp_type(b.type)) + "> " + b.name + " = tileslc::cpu::shared_span<" +
                     ir::cpp_type(b.type) + ">(tileslc_smem, " + std::to_string(b.byte_offset) + ", " + std::to_string(b.bytes) + ", " +
                     c_string(b.user_name.empty() ? b.name : b.user_name) + ");");
@@ -139,24 +144,58 @@ class CudaEmitter {
   // nvcc has nothing to warn about.
   std::set<std::string> dead_;
 
+  // A local is live when a statement with an effect reads it: any statement but a plain
+  // assignment, an assignment whose value calls something, or an assignment to a live local
+  // (so chains die together: tensorop_gemm's `ceilM = ...` read only by a dead `dim = ceilM * 128`).
   static std::set<std::string> dead_locals(const ir::Kernel& k) {
-    std::set<std::string> read, kept, dead;
+    std::set<std::string> live, dead;
+    std::vector<std::pair<std::string, std::set<std::string>>> plain;  // (assigned local, locals its value reads)
     ir::for_each_stmt(k.body, [&](const ir::Stmt& s) {
       bool call = false;
+      std::set<std::string> reads;
       ir::for_each_operand(s, [&](const ir::ExprRef& x) {
         ir::for_each_expr(x, [&](const ir::Expr& e) {
-          if (const auto* v = e.get_if<ir::Var>()) read.insert(v->name);
+          if (const auto* v = e.get_if<ir::Var>()) reads.insert(v->name);
           call |= e.is<ir::Call>() || (e.is<ir::IntrinsicCall>() && !ir::is_hardware_index(e));
         });
       });
-      // An assignment whose value calls something has an effect; a loop's counter is its own.
+      std::string assigned;
       ir::for_each_name(s, [&](const std::string& name, ir::NameUse use) {
-        if ((use == ir::NameUse::Assigned && call) || use == ir::NameUse::LoopVar) kept.insert(name);
+        if (use == ir::NameUse::Assigned) assigned = name;
+        if (use == ir::NameUse::LoopVar) live.insert(name);  // a loop's counter is its own
       });
+      if (!assigned.empty() && !call) {
+        plain.emplace_back(assigned, std::move(reads));
+      } else {
+        live.insert(reads.begin(), reads.end());
+        if (!assigned.empty()) live.insert(assigned);
+      }
     });
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (const auto& [var, reads] : plain)
+        if (live.count(var))
+          for (const auto& r : reads) grew |= live.insert(r).second;
+    }
     for (const auto& v : k.locals)
-      if (!read.count(v.name) && !kept.count(v.name)) dead.insert(v.name);
+      if (!live.count(v.name)) dead.insert(v.name);
     return dead;
+  }
+
+  // Every name the kernel's body mentions: locals, parameters, and the pointers and arrays it
+  // loads, stores, copies or takes addresses of (unmentioned shared-memory buffers are not declared).
+  static std::set<std::string> named_in(const ir::Kernel& k) {
+    std::set<std::string> out;
+    ir::for_each_stmt(k.body, [&](const ir::Stmt& s) {
+      ir::for_each_name(s, [&](const std::string& name, ir::NameUse) { out.insert(name); });
+    });
+    ir::for_each_expr(k.body, [&](const ir::Expr& e, const ir::Stmt&) {
+      if (const auto* v = e.get_if<ir::Var>()) out.insert(v->name);
+      else if (const auto* p = e.get_if<ir::Param>()) out.insert(p->name);
+      else if (const auto* l = e.get_if<ir::Load>()) out.insert(l->ptr);
+      else if (const auto* a = e.get_if<ir::AddressOf>()) out.insert(a->ptr);
+    });
+    return out;
   }
 
   void block(const ir::Block& b, bool is_kernel) {
