@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# cute_dsl_compat.sh CUTLASS_CHECKOUT [--all]: how many of CuTe DSL's own examples compile
-# unchanged through tileslc (issue 14, docs/cute_dsl_compat.md).
+# cute_dsl_compat.sh CUTLASS_CHECKOUT [--all] [--only NAME]: how many of CuTe DSL's own examples
+# compile unchanged through tileslc (issue 14, docs/cute_dsl_compat.md).
 #
 # For each of the six examples of issue 14, the wrapper tests/cute_dsl/<example>_aot.tpy (our
 # typed @cute.jit entry, importing the unchanged example through -I <example dir>) is
@@ -15,15 +15,21 @@
 #
 # Environment: TILESLC (default build/bin/tileslc), BUILD (default build: libtileslc_rt_cpu.a is
 # built there when missing), CXX (default g++), NVCC (default nvcc), KEEP=1 keeps the work dir.
-# Exit status: 0 when all six pass, 1 otherwise, 2 on usage errors.
+# --only NAME runs that one of the six (ctest's compat.NAME, tests/cute_dsl_compat.cmake).
+# Exit status: 0 when all six (or NAME) pass, 1 otherwise, 2 on usage errors.
 set -uo pipefail
 
-usage() { echo "usage: $0 CUTLASS_CHECKOUT [--all]" >&2; exit 2; }
+usage() { echo "usage: $0 CUTLASS_CHECKOUT [--all] [--only NAME]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 cutlass="$1"; shift
-all=0
-for a in "$@"; do
-  case "$a" in --all) all=1 ;; *) usage ;; esac
+all=0 only=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --all) all=1 ;;
+    --only) [ $# -ge 2 ] || usage; only="$2"; shift ;;
+    *) usage ;;
+  esac
+  shift
 done
 root="$(cd "$(dirname "$0")/.." && pwd)"
 examples="$cutlass/examples/python/CuTeDSL/cute"
@@ -93,6 +99,14 @@ six=(
   "cta_norm hopper/kernel/cta_norm/cta_norm.py sm_90a"
   "dense_gemm hopper/kernel/dense_gemm/dense_gemm.py sm_90a"
 )
+if [ -n "$only" ]; then
+  picked=()
+  for row in "${six[@]}"; do
+    [ "${row%% *}" = "$only" ] && picked+=("$row")
+  done
+  [ ${#picked[@]} = 1 ] || { echo "$0: --only takes one of: $(printf '%s ' "${six[@]%% *}")" >&2; exit 2; }
+  six=("${picked[@]}")
+fi
 for row in "${six[@]}"; do
   # shellcheck disable=SC2086
   run_example $row && pass=$((pass + 1))
