@@ -1150,11 +1150,11 @@ Value tensor_allocate_tensor(Evaluator& ev, BuiltinCall& c) {
   if (s.offset) tv.offset = ir::int_const(s.offset, ScalarType::Int64);
   if (s.swizzle && tv.align_bytes / elem_bytes < s.swizzle->span()) {
     // The swizzle permutes offset bits (below base + bits + |shift|, for either sign of the
-    // shift): the buffer must start where those bits are zero.
-    const int64_t need = s.swizzle->span() * elem_bytes;
-    if (need > 1024)
-      ev.fail(diag::Kind::BadLayoutArgument, c.site.range,
-              "a swizzle over " + std::to_string(need) + "-byte blocks is not supported (the shared-memory base is 1024-byte aligned)");
+    // shift) of offsets from the buffer's start, so any start is correct; one where those bits
+    // are zero keeps the bank pattern the swizzle was chosen for (and serves TMA and wgmma, which
+    // swizzle addresses). Past 1024 bytes (Sw<3,3,4> over 16-bit elements: 2048) the bank
+    // pattern repeats every 128 bytes, so the base's 1024-byte alignment does.
+    const int64_t need = std::min<int64_t>(1024, s.swizzle->span() * elem_bytes);
     offset = (fn.smem_bytes + need - 1) / need * need;
     tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
   }
