@@ -381,17 +381,49 @@ Value compat_shape(Evaluator& ev, BuiltinCall& c) {
   return shape;
 }
 
-/// Layout.get_flat_coord(index) (CuTe DSL core.py): the flat coordinate of a linear index in
-/// the layout's shape (idx2crd, flattened).
-Value compat_get_flat_coord(Evaluator& ev, BuiltinCall& c) {
+namespace {
+
+/// CuTe's Layout::get_hier_coord: the coordinate whose image is `idx`, per leaf
+/// (idx / stride) % shape (idx2crd over the layout's own strides; a stride-0 leaf's coordinate is 0).
+layout::IntTuple hier_coord(const layout::Int& idx, const layout::IntTuple& shape, const layout::IntTuple& stride) {
+  if (shape.is_tuple()) {
+    std::vector<layout::IntTuple> out;
+    for (size_t i = 0; i < shape.rank(); ++i) out.push_back(hier_coord(idx, shape[i], stride[i]));
+    return layout::IntTuple::tuple(std::move(out));
+  }
+  const layout::Int& d = stride.value();
+  if (d.has_value() && d.value() == 0) return layout::Int(0);
+  return (idx / d) % shape.value();
+}
+
+/// Layout.get_hier_coord(index) and get_flat_coord(index) (CuTe DSL core.py, CuTe's Layout
+/// members): the coordinate of the layout that maps to `index` (the layout inverted on its
+/// image), hierarchical, or with each top-level mode's coordinate made one integer (its
+/// colexicographic index within the mode: crd2crd to (1, ..., 1)).
+Value layout_coord(Evaluator& ev, BuiltinCall& c, bool flat) {
   try {
-    layout::IntTuple crd = layout::idx2crd(ev.to_int_tuple(c[0], c.range(0), "the index"), c.self().layout().shape);
-    Value flat = ev.from_int_tuple(layout::flatten(crd), c.site.range);
-    return flat.kind() == Value::Kind::Tuple ? flat : Value::tuple({flat});
+    const layout::Layout& l = c.self().layout();
+    layout::IntTuple idx = ev.to_int_tuple(c[0], c.range(0), "the index");
+    if (idx.is_tuple()) ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes an integer index, found " + repr(c[0]));
+    layout::IntTuple crd = hier_coord(idx.value(), l.shape, l.stride);
+    if (flat && crd.is_tuple()) {
+      std::vector<layout::IntTuple> modes;
+      for (size_t i = 0; i < crd.rank(); ++i)
+        modes.push_back(crd[i].is_tuple() ? layout::IntTuple(layout::crd2idx(crd[i], l.shape[i], layout::compact_col_major(l.shape[i])))
+                                          : crd[i]);
+      crd = layout::IntTuple::tuple(std::move(modes));
+    }
+    Value out = ev.from_int_tuple(crd, c.site.range);
+    return out.kind() == Value::Kind::Tuple || !flat ? out : Value::tuple({out});
   } catch (const layout::LayoutError& e) {
     ev.fail(diag::Kind::LayoutAlgebraError, c.site.range, c.name() + "(): " + e.what());
   }
 }
+
+}  // namespace
+
+Value compat_get_flat_coord(Evaluator& ev, BuiltinCall& c) { return layout_coord(ev, c, true); }
+Value compat_get_hier_coord(Evaluator& ev, BuiltinCall& c) { return layout_coord(ev, c, false); }
 
 // ---- tensors -------------------------------------------------------------------
 
