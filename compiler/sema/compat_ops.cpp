@@ -425,6 +425,40 @@ Value layout_coord(Evaluator& ev, BuiltinCall& c, bool flat) {
 Value compat_get_flat_coord(Evaluator& ev, BuiltinCall& c) { return layout_coord(ev, c, true); }
 Value compat_get_hier_coord(Evaluator& ev, BuiltinCall& c) { return layout_coord(ev, c, false); }
 
+/// cute.make_layout_image_mask(lay, coord, mode) (CuTe DSL core.py): the 16-bit mask of the
+/// image of the static layout `lay` along `mode` (bit lay(..., i, ...) for every i of that mode),
+/// shifted by the offset the other modes of `coord` give: the blocks of a cluster (laid out by
+/// `lay`) that a TMA multicast along `mode` reaches. `coord` may be run-time. A layout with
+/// run-time extents, a coordinate of another rank, a mode out of range and a codomain past 16
+/// bits are each reported at the argument.
+Value compat_make_layout_image_mask(Evaluator& ev, BuiltinCall& c) {
+  const auto r = c.site.range;
+  layout::Layout l = ev.to_layout(c[0], c.range(0), "lay");
+  auto cosize = layout::cosize(l);
+  if (!cosize.has_value())
+    ev.fail(diag::Kind::UnsupportedOperation, c.range(0), c.name() + "() needs a static layout, found " + l.to_string());
+  const size_t rank = l.rank();
+  if (c[1].kind() != Value::Kind::Tuple || c[1].elts().size() != rank)
+    ev.fail(diag::Kind::RankMismatch, c.range(1), c.name() + "() takes a coordinate of the layout's rank " + std::to_string(rank) +
+                                                     ", found " + repr(c[1]));
+  const int64_t mode = ev.require_static_int(c[2], c.range(2), "mode");
+  if (mode < 0 || mode >= static_cast<int64_t>(rank))
+    ev.fail(diag::Kind::IndexOutOfRange, c.range(2), c.name() + "(): mode " + std::to_string(mode) + " is out of range for a rank-" +
+                                                        std::to_string(rank) + " layout");
+  if (cosize.value() > 16)
+    ev.fail(diag::Kind::IndexOutOfRange, c.range(0), c.name() + "(): the layout's codomain has " + std::to_string(cosize.value()) +
+                                                        " elements; the mask has 16 bits");
+  layout::Layout sub = layout::get(l, static_cast<size_t>(mode));
+  int64_t mask = 0;
+  const int64_t n = layout::size(sub).value();
+  for (int64_t i = 0; i < n; ++i) mask |= int64_t{1} << layout::crd2idx(layout::Int(i), sub.shape, sub.stride).value();
+  // The other modes' offset: lay(coord) with coord[mode] = 0.
+  std::vector<Value> crd = c[1].elts();
+  crd[static_cast<size_t>(mode)] = Value::integer(0);
+  Value offset = ev.layout_offset(l, Value::tuple(std::move(crd)), r);
+  return ev.eval_binop(ast::BinOpKind::LShift, Value::integer(mask), offset, r, r);
+}
+
 // ---- tensors -------------------------------------------------------------------
 
 /// cute.domain_offset(coord, tensor) (CuTe DSL tensor.py): the tensor with its origin moved to
