@@ -34,7 +34,8 @@ std::vector<bool> written_params(const ir::Program& p, const ir::HostFunction& h
     ir::for_each_expr(k.body, [&](const ir::Expr& x, const ir::Stmt&) {
       const auto* call = x.get_if<ir::IntrinsicCall>();
       if (!call || call->operands.empty() ||
-          (call->id != ir::Intrinsic::TmaStore2d && call->id != ir::Intrinsic::TmaReduceAdd2d))
+          (call->id != ir::Intrinsic::TmaStore2d && call->id != ir::Intrinsic::TmaReduceAdd2d && call->id != ir::Intrinsic::TmaStore3d &&
+           call->id != ir::Intrinsic::TmaReduceAdd3d))
         return;
       ir::for_each_expr(call->operands.front(), [&](const ir::Expr& d) {
         if (const auto* prm = d.get_if<ir::Param>()) tma_stored.insert(prm->name);

@@ -381,16 +381,82 @@ Value compat_shape(Evaluator& ev, BuiltinCall& c) {
   return shape;
 }
 
-/// Layout.get_flat_coord(index) (CuTe DSL core.py): the flat coordinate of a linear index in
-/// the layout's shape (idx2crd, flattened).
-Value compat_get_flat_coord(Evaluator& ev, BuiltinCall& c) {
+namespace {
+
+/// CuTe's Layout::get_hier_coord: the coordinate whose image is `idx`, per leaf
+/// (idx / stride) % shape (idx2crd over the layout's own strides; a stride-0 leaf's coordinate is 0).
+layout::IntTuple hier_coord(const layout::Int& idx, const layout::IntTuple& shape, const layout::IntTuple& stride) {
+  if (shape.is_tuple()) {
+    std::vector<layout::IntTuple> out;
+    for (size_t i = 0; i < shape.rank(); ++i) out.push_back(hier_coord(idx, shape[i], stride[i]));
+    return layout::IntTuple::tuple(std::move(out));
+  }
+  const layout::Int& d = stride.value();
+  if (d.has_value() && d.value() == 0) return layout::Int(0);
+  return (idx / d) % shape.value();
+}
+
+/// Layout.get_hier_coord(index) and get_flat_coord(index) (CuTe DSL core.py, CuTe's Layout
+/// members): the coordinate of the layout that maps to `index` (the layout inverted on its
+/// image), hierarchical, or with each top-level mode's coordinate made one integer (its
+/// colexicographic index within the mode: crd2crd to (1, ..., 1)).
+Value layout_coord(Evaluator& ev, BuiltinCall& c, bool flat) {
   try {
-    layout::IntTuple crd = layout::idx2crd(ev.to_int_tuple(c[0], c.range(0), "the index"), c.self().layout().shape);
-    Value flat = ev.from_int_tuple(layout::flatten(crd), c.site.range);
-    return flat.kind() == Value::Kind::Tuple ? flat : Value::tuple({flat});
+    const layout::Layout& l = c.self().layout();
+    layout::IntTuple idx = ev.to_int_tuple(c[0], c.range(0), "the index");
+    if (idx.is_tuple()) ev.fail(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes an integer index, found " + repr(c[0]));
+    layout::IntTuple crd = hier_coord(idx.value(), l.shape, l.stride);
+    if (flat && crd.is_tuple()) {
+      std::vector<layout::IntTuple> modes;
+      for (size_t i = 0; i < crd.rank(); ++i)
+        modes.push_back(crd[i].is_tuple() ? layout::IntTuple(layout::crd2idx(crd[i], l.shape[i], layout::compact_col_major(l.shape[i])))
+                                          : crd[i]);
+      crd = layout::IntTuple::tuple(std::move(modes));
+    }
+    Value out = ev.from_int_tuple(crd, c.site.range);
+    return out.kind() == Value::Kind::Tuple || !flat ? out : Value::tuple({out});
   } catch (const layout::LayoutError& e) {
     ev.fail(diag::Kind::LayoutAlgebraError, c.site.range, c.name() + "(): " + e.what());
   }
+}
+
+}  // namespace
+
+Value compat_get_flat_coord(Evaluator& ev, BuiltinCall& c) { return layout_coord(ev, c, true); }
+Value compat_get_hier_coord(Evaluator& ev, BuiltinCall& c) { return layout_coord(ev, c, false); }
+
+/// cute.make_layout_image_mask(lay, coord, mode) (CuTe DSL core.py): the 16-bit mask of the
+/// image of the static layout `lay` along `mode` (bit lay(..., i, ...) for every i of that mode),
+/// shifted by the offset the other modes of `coord` give: the blocks of a cluster (laid out by
+/// `lay`) that a TMA multicast along `mode` reaches. `coord` may be run-time. A layout with
+/// run-time extents, a coordinate of another rank, a mode out of range and a codomain past 16
+/// bits are each reported at the argument.
+Value compat_make_layout_image_mask(Evaluator& ev, BuiltinCall& c) {
+  const auto r = c.site.range;
+  layout::Layout l = ev.to_layout(c[0], c.range(0), "lay");
+  auto cosize = layout::cosize(l);
+  if (!cosize.has_value())
+    ev.fail(diag::Kind::UnsupportedOperation, c.range(0), c.name() + "() needs a static layout, found " + l.to_string());
+  const size_t rank = l.rank();
+  if (c[1].kind() != Value::Kind::Tuple || c[1].elts().size() != rank)
+    ev.fail(diag::Kind::RankMismatch, c.range(1), c.name() + "() takes a coordinate of the layout's rank " + std::to_string(rank) +
+                                                     ", found " + repr(c[1]));
+  const int64_t mode = ev.require_static_int(c[2], c.range(2), "mode");
+  if (mode < 0 || mode >= static_cast<int64_t>(rank))
+    ev.fail(diag::Kind::IndexOutOfRange, c.range(2), c.name() + "(): mode " + std::to_string(mode) + " is out of range for a rank-" +
+                                                        std::to_string(rank) + " layout");
+  if (cosize.value() > 16)
+    ev.fail(diag::Kind::IndexOutOfRange, c.range(0), c.name() + "(): the layout's codomain has " + std::to_string(cosize.value()) +
+                                                        " elements; the mask has 16 bits");
+  layout::Layout sub = layout::get(l, static_cast<size_t>(mode));
+  int64_t mask = 0;
+  const int64_t n = layout::size(sub).value();
+  for (int64_t i = 0; i < n; ++i) mask |= int64_t{1} << layout::crd2idx(layout::Int(i), sub.shape, sub.stride).value();
+  // The other modes' offset: lay(coord) with coord[mode] = 0.
+  std::vector<Value> crd = c[1].elts();
+  crd[static_cast<size_t>(mode)] = Value::integer(0);
+  Value offset = ev.layout_offset(l, Value::tuple(std::move(crd)), r);
+  return ev.eval_binop(ast::BinOpKind::LShift, Value::integer(mask), offset, r, r);
 }
 
 // ---- tensors -------------------------------------------------------------------

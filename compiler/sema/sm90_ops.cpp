@@ -237,7 +237,8 @@ Value sm90_tma_op(Evaluator&, BuiltinCall& c) { return Value::op_marker(c.id(), 
 
 namespace {
 
-/// The mode of stride 1 of a rank-2 global tensor: the tensor map's innermost dimension.
+/// The mode of stride 1 among a global tensor's first two (the tiled ones; a rank-3 tensor's
+/// third is its batch): the tensor map's innermost dimension.
 int contiguous_mode(Evaluator& ev, const TensorValue& g, source::SourceRange at) {
   int inner = -1;
   for (int m = 0; m < 2; ++m) {
@@ -245,8 +246,10 @@ int contiguous_mode(Evaluator& ev, const TensorValue& g, source::SourceRange at)
     if (s.is_leaf() && s.value().has_value() && s.value().value() == 1) inner = m;
   }
   if (inner < 0) {
-    auto& d = ev.error(diag::Kind::BadCopyAtom, at, "TMA needs one mode of stride 1, and this tensor's strides are " + ev.shape_text(g.layout.stride));
-    d.help("declare the contiguous mode in the annotation: cute.Tensor[cutlass.BFloat16, (M, K), (K, 1), 16]");
+    auto& d = ev.error(diag::Kind::BadCopyAtom, at, std::string("TMA needs ") + (g.layout.rank() > 2 ? "mode 0 or 1" : "one mode") +
+                                                        " of stride 1, and this tensor's strides are " + ev.shape_text(g.layout.stride));
+    d.help(g.layout.rank() > 2 ? "declare the contiguous mode in the annotation: cute.Tensor[cutlass.BFloat16, (M, K, L), (K, 1, None), 16]"
+                               : "declare the contiguous mode in the annotation: cute.Tensor[cutlass.BFloat16, (M, K), (K, 1), 16]");
     ev.abort_entry();
   }
   return inner;
@@ -287,6 +290,12 @@ int64_t check_tma_smem_layout(Evaluator& ev, source::SourceRange at, const layou
 std::vector<ir::ExprRef> tma_view(Evaluator& ev, const TensorValue& g, source::SourceRange at) {
   auto whole = ev.fn_->host_tensor_layouts.find(g.host_index);
   if (!g.offset && whole != ev.fn_->host_tensor_layouts.end() && whole->second.identical(g.layout)) return {};
+  if (g.layout.rank() != 2) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, at, "a TMA atom of a rank-" + std::to_string(g.layout.rank()) +
+                                                        " tensor needs the whole tensor parameter, found a view with the layout " + g.layout.to_string());
+    d.help("pass the parameter itself (its batch modes become the tensor map's), or slice it to rank 2: a[None, None, l]");
+    ev.abort_entry();
+  }
   auto i64 = [&](const layout::Int& x) { return ev.to_expr_as(ev.int_value(x, at), ScalarType::Int64, at); };
   std::vector<ir::ExprRef> view{g.offset ? ir::cast(g.offset, ScalarType::Int64) : ir::int_const(0, ScalarType::Int64)};
   for (const layout::IntTuple* t : {&g.layout.shape, &g.layout.stride}) {
@@ -318,8 +327,14 @@ Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
   if (c[1].kind() != Value::Kind::Tensor || c[1].tensor()->space != MemSpace::Gmem || c[1].tensor()->host_index < 0)
     ev.fail(diag::Kind::BadCopyAtom, c.range(1), fn + "() needs a global-memory tensor parameter of this function, found " + describe(c[1]));
   const TensorValue& g = *c[1].tensor();
-  if (g.layout.rank() != 2)
-    ev.fail(diag::Kind::BadCopyAtom, c.range(1), fn + "() supports rank-2 tensors here, found rank " + std::to_string(g.layout.rank()));
+  // Rank 3 is CuTe DSL's batched (M, K, L): cta_tiler tiles the first two modes, and the
+  // tensor map's third dimension has box extent 1 (one tile of one batch per copy).
+  if (g.layout.rank() != 2 && g.layout.rank() != 3)
+    ev.fail(diag::Kind::BadCopyAtom, c.range(1), fn + "() supports rank-2 and rank-3 (batched) tensors here, found rank " +
+                                                      std::to_string(g.layout.rank()));
+  for (size_t m = 0; m < g.layout.rank(); ++m)
+    if (!g.layout.shape[m].is_leaf())
+      ev.fail(diag::Kind::BadCopyAtom, c.range(1), fn + "() needs a tensor with flat modes, found the layout " + g.layout.to_string());
   const int inner = contiguous_mode(ev, g, c.range(1));
   // The shared-memory tile: a layout or swizzle o layout, compact with the same contiguous mode.
   layout::Layout sl;
@@ -353,6 +368,7 @@ Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
   atom->dtype = g.dtype;
   atom->host_index = g.host_index;
   atom->inner_mode = inner;
+  atom->rank = static_cast<int>(g.layout.rank());
   atom->tile[0] = t0;
   atom->tile[1] = t1;
   atom->smem_layout = sl;
@@ -372,8 +388,12 @@ Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
   TensorValue tv;
   tv.space = MemSpace::Coord;
   tv.dtype = ScalarType::Int64;
-  tv.layout = layout::make_layout(g.layout.shape, layout::IntTuple::tuple({layout::Int::basis(0), layout::Int::basis(1)}));
-  tv.coord_offset = {ir::int_const(0, ScalarType::Int64), ir::int_const(0, ScalarType::Int64)};
+  std::vector<layout::IntTuple> bases;
+  for (int m = 0; m < atom->rank; ++m) {
+    bases.push_back(layout::Int::basis(m));
+    tv.coord_offset.push_back(ir::int_const(0, ScalarType::Int64));
+  }
+  tv.layout = layout::make_layout(g.layout.shape, layout::IntTuple::tuple(std::move(bases)));
   return Value::tuple({a, ev.tensor_value(std::move(tv))});
 }
 
@@ -433,7 +453,8 @@ void check_tma_tiles(Evaluator& ev, const TmaAtom& atom, const Value& src, const
 /// parameter) and the box's coordinates, innermost first, at the origin of
 /// the TMA tensor's tile.
 struct TmaBox {
-  ir::ExprRef desc, inner, outer;
+  ir::ExprRef desc;
+  std::vector<ir::ExprRef> coords;  ///< inner, outer, then the batch (a rank-3 map)
 };
 
 TmaBox tma_box(Evaluator& ev, const TmaAtom& atom, const TensorValue& coords, source::SourceRange r) {
@@ -441,8 +462,9 @@ TmaBox tma_box(Evaluator& ev, const TmaAtom& atom, const TensorValue& coords, so
   std::vector<Value> c = origin.elts();
   auto coord = [&](int m) { return ev.to_expr_as(c.at(static_cast<size_t>(m)), ScalarType::Int32, r); };
   ir::ExprRef desc = ir::address_of(atom.param, nullptr, ScalarType::Uint8);  // the whole tensor map
-  ir::ExprRef inner = coord(atom.inner_mode);
-  return {desc, inner, coord(1 - atom.inner_mode)};
+  TmaBox box{desc, {coord(atom.inner_mode), coord(1 - atom.inner_mode)}};
+  for (int m = 2; m < atom.rank; ++m) box.coords.push_back(coord(m));
+  return box;
 }
 
 /// cp.async.bulk.tensor.2d.global.shared::cta (.reduce.add): a shared-memory
@@ -454,13 +476,12 @@ void tma_store(Evaluator& ev, const TmaAtom& atom, const Value& src, const Value
   check_tma_tiles(ev, atom, src, dst, r);
   const TensorValue& s = *src.tensor();
   TmaBox box = tma_box(ev, atom, *dst.tensor(), r);
-  ev.emit_effect(
-      ir::intrinsic(
-          reduce ? ir::Intrinsic::TmaReduceAdd2d : ir::Intrinsic::TmaStore2d, {},
-          {box.desc, ir::address_of(s.ptr, s.offset ? s.offset : ir::int_const(0, ScalarType::Int64), s.dtype),
-           box.inner, box.outer},
-          ScalarType::Int32),
-      r);
+  std::vector<ir::ExprRef> ops{box.desc, ir::address_of(s.ptr, s.offset ? s.offset : ir::int_const(0, ScalarType::Int64), s.dtype)};
+  ops.insert(ops.end(), box.coords.begin(), box.coords.end());
+  const bool rank3 = atom.rank == 3;
+  const ir::Intrinsic id = reduce ? (rank3 ? ir::Intrinsic::TmaReduceAdd3d : ir::Intrinsic::TmaReduceAdd2d)
+                                  : (rank3 ? ir::Intrinsic::TmaStore3d : ir::Intrinsic::TmaStore2d);
+  ev.emit_effect(ir::intrinsic(id, {}, std::move(ops), ScalarType::Int32), r);
 }
 
 }  // namespace
@@ -505,12 +526,13 @@ void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst
   auto barrier = barrier_address(*bar, r, "cute.copy(tma_atom, ...)");
   TmaBox box = tma_box(*this, atom, *src.tensor(), r);
   fn_->stored_ptrs[d.ptr] += 1;
-  std::vector<ir::ExprRef> ops{ir::address_of(d.ptr, d.offset ? d.offset : ir::int_const(0, ScalarType::Int64), d.dtype), box.desc, barrier,
-                               box.inner, box.outer};
+  std::vector<ir::ExprRef> ops{ir::address_of(d.ptr, d.offset ? d.offset : ir::int_const(0, ScalarType::Int64), d.dtype), box.desc, barrier};
+  ops.insert(ops.end(), box.coords.begin(), box.coords.end());
   if (mask_expr) ops.push_back(*mask_expr);
-  emit_effect(ir::intrinsic(mask_expr ? ir::Intrinsic::TmaLoad2dMulticast : ir::Intrinsic::TmaLoad2d, {},
-                            std::move(ops), ScalarType::Int32),
-              r);
+  const bool rank3 = atom.rank == 3;
+  const ir::Intrinsic id = mask_expr ? (rank3 ? ir::Intrinsic::TmaLoad3dMulticast : ir::Intrinsic::TmaLoad2dMulticast)
+                                     : (rank3 ? ir::Intrinsic::TmaLoad3d : ir::Intrinsic::TmaLoad2d);
+  emit_effect(ir::intrinsic(id, {}, std::move(ops), ScalarType::Int32), r);
 }
 
 // ---- warpgroup MMA -----------------------------------------------------------

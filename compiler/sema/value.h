@@ -116,6 +116,7 @@ struct TmaAtom {
   ir::ScalarType dtype = ir::ScalarType::BFloat16;
   int host_index = -1;                 ///< the host function's tensor parameter
   int inner_mode = 1;                  ///< the mode of stride 1 (the map's innermost dimension)
+  int rank = 2;                        ///< the tensor map's rank: 2, or 3 for a batched (M, K, L) tensor (box extent 1 along L)
   int64_t tile[2] = {0, 0};
   layout::Layout smem_layout;
   std::optional<layout::Swizzle> swizzle;

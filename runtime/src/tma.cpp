@@ -56,16 +56,30 @@ Status make_tma_descriptor(TmaDescriptor* out, const TensorView& t, const char* 
     return Status::error(std::string(function) + ": cannot build the TMA descriptor of " + param + ": " + why);
   };
   static_assert(sizeof(TmaDescriptor) == sizeof(CUtensorMap), "TmaDescriptor must match CUtensorMap");
-  if (t.rank != 2 || (inner_mode != 0 && inner_mode != 1)) return fail("TMA descriptors here are rank 2");
+  if (t.rank < 2 || t.rank > 5 || (inner_mode != 0 && inner_mode != 1))
+    return fail("TMA descriptors here are of rank-2 to rank-5 tensors with the contiguous mode among the first two");
   CUtensorMapDataType dt;
   if (!tma_dtype(t.dtype, &dt)) return fail(std::string("no TMA element type for ") + dtype_name(t.dtype));
   const int outer_mode = 1 - inner_mode;
   const size_t elem = dtype_size(t.dtype);
   if (t.stride[inner_mode] != 1) return fail("mode " + std::to_string(inner_mode) + " must have stride 1, found " + std::to_string(t.stride[inner_mode]));
-  const uint64_t outer_stride_bytes = static_cast<uint64_t>(t.stride[outer_mode]) * elem;
-  if (t.stride[outer_mode] < 0 || outer_stride_bytes % 16 != 0)
-    return fail("the stride of mode " + std::to_string(outer_mode) + " is " + std::to_string(outer_stride_bytes) +
-                " bytes, not a multiple of 16");
+  // The map's dimensions: the contiguous mode, the other tiled mode, then the batch modes
+  // (box extent 1: one tile of one batch per copy).
+  const int rank = t.rank;
+  int order[5] = {inner_mode, outer_mode, 2, 3, 4};
+  cuuint64_t dims[5];
+  cuuint64_t strides[4];
+  cuuint32_t box[5] = {static_cast<cuuint32_t>(box_inner), static_cast<cuuint32_t>(box_outer), 1, 1, 1};
+  cuuint32_t elem_strides[5] = {1, 1, 1, 1, 1};
+  for (int i = 0; i < rank; ++i) {
+    const int m = order[i];
+    dims[i] = static_cast<cuuint64_t>(t.shape[m]);
+    if (i == 0) continue;
+    const uint64_t bytes = static_cast<uint64_t>(t.stride[m]) * elem;
+    if (t.stride[m] < 0 || bytes % 16 != 0)
+      return fail("the stride of mode " + std::to_string(m) + " is " + std::to_string(bytes) + " bytes, not a multiple of 16");
+    strides[i - 1] = bytes;
+  }
   if (reinterpret_cast<uintptr_t>(t.data) % 16 != 0) return fail("the data pointer is not 16-byte aligned");
   CUtensorMapSwizzle swizzle;
   switch (swizzle_bytes) {
@@ -78,11 +92,7 @@ Status make_tma_descriptor(TmaDescriptor* out, const TensorView& t, const char* 
   std::string error;
   auto encode = encode_fn(&error);
   if (!encode) return fail(error);
-  cuuint64_t dims[2] = {static_cast<cuuint64_t>(t.shape[inner_mode]), static_cast<cuuint64_t>(t.shape[outer_mode])};
-  cuuint64_t strides[1] = {outer_stride_bytes};
-  cuuint32_t box[2] = {static_cast<cuuint32_t>(box_inner), static_cast<cuuint32_t>(box_outer)};
-  cuuint32_t elem_strides[2] = {1, 1};
-  CUresult r = encode(reinterpret_cast<CUtensorMap*>(out), dt, 2, t.data, dims, strides, box, elem_strides,
+  CUresult r = encode(reinterpret_cast<CUtensorMap*>(out), dt, static_cast<cuuint32_t>(rank), t.data, dims, strides, box, elem_strides,
                       CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS) {
@@ -90,9 +100,10 @@ Status make_tma_descriptor(TmaDescriptor* out, const TensorView& t, const char* 
 #ifdef TILESLC_CPU_TENSOR_MAP_ERROR  // the CPU emulator says which requirement failed
     why = std::string(": ") + TILESLC_CPU_TENSOR_MAP_ERROR();
 #endif
-    return fail("cuTensorMapEncodeTiled returned " + std::to_string(static_cast<int>(r)) + " (shape " +
-                std::to_string(t.shape[0]) + " x " + std::to_string(t.shape[1]) + ", box " + std::to_string(box_outer) + " x " +
-                std::to_string(box_inner) + ")" + why);
+    std::string shape = std::to_string(t.shape[0]);
+    for (int m = 1; m < rank; ++m) shape += " x " + std::to_string(t.shape[m]);
+    return fail("cuTensorMapEncodeTiled returned " + std::to_string(static_cast<int>(r)) + " (shape " + shape + ", box " +
+                std::to_string(box_outer) + " x " + std::to_string(box_inner) + ")" + why);
   }
   return Status();
 }

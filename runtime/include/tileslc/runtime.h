@@ -236,9 +236,11 @@ struct alignas(64) TmaDescriptor {
 // Encodes the tensor map of a rank-2 tensor `t` for tile loads of
 // box_inner x box_outer elements (cuTensorMapEncodeTiled, through
 // cudaGetDriverEntryPointByVersion: no link against libcuda). `inner_mode` is
-// the mode of `t` with stride 1 (the map's innermost dimension); the other
-// mode's stride, in bytes, must be a multiple of 16 and the data 16-byte
-// aligned. swizzle_bytes is 0, 32, 64 or 128 (CU_TENSOR_MAP_SWIZZLE_*). Errors
+// the mode of `t` with stride 1 (the map's innermost dimension, 0 or 1); the
+// other mode's stride, in bytes, must be a multiple of 16 and the data 16-byte
+// aligned. A tensor of rank 3 to 5 (batched, CuTe DSL's (M, K, L)) gets a map
+// of its rank whose dimensions after the first two are batch modes of box
+// extent 1, their strides multiples of 16 bytes too. swizzle_bytes is 0, 32, 64 or 128 (CU_TENSOR_MAP_SWIZZLE_*). Errors
 // name `function` and `param`, e.g. "gemm: cannot build the TMA descriptor of
 // mA: ...".
 Status make_tma_descriptor(TmaDescriptor* out, const TensorView& t, const char* function, const char* param,

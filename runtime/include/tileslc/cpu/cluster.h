@@ -40,12 +40,12 @@ void check_cta_mask(uint32_t mask, const char* what, const SrcLoc& loc);
 /// CTA of rank `rank` (one arrival, no transaction bytes).
 void mbarrier_arrive_cluster(uint64_t* bar, int32_t rank, const std::string& name, const SrcLoc& loc);
 
-/// cp.async.bulk.tensor.2d...multicast::cluster: the box of tma_load_2d,
+/// cp.async.bulk.tensor.{2,3}d...multicast::cluster: the box of tma_load,
 /// read once, lands at `smem`'s offset in every CTA whose bit is set in
 /// `mask`, and completes its bytes on the mbarrier at `bar`'s offset in each
 /// of them.
-void tma_load_2d_multicast(void* smem, const void* desc, uint64_t* bar, int32_t c0, int32_t c1, uint32_t mask,
-                           const std::string& dst_name, const std::string& bar_name, const SrcLoc& loc);
+void tma_load_multicast(void* smem, const void* desc, uint64_t* bar, int rank, const TmaCoords& c, uint32_t mask,
+                        const std::string& dst_name, const std::string& bar_name, const SrcLoc& loc);
 
 }  // namespace tileslc::cpu
 
@@ -90,8 +90,15 @@ int32_t mbarrier_arrive_cluster(P bar, int32_t cta, const cpu::SrcLoc& loc = cpu
 template <class S, class B>
 int32_t tma_load_2d_multicast(S smem, const void* desc, B bar, int32_t c0, int32_t c1, uint16_t mask,
                               const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
-  cpu::tma_load_2d_multicast(cpu::raw_pointer(smem), desc, cpu::mbarrier_word(bar, "TMA multicast load's mbarrier"), c0, c1,
-                             mask, cpu::operand_name(smem), cpu::operand_name(bar), loc);
+  cpu::tma_load_multicast(cpu::raw_pointer(smem), desc, cpu::mbarrier_word(bar, "TMA multicast load's mbarrier"), 2, {c0, c1},
+                          mask, cpu::operand_name(smem), cpu::operand_name(bar), loc);
+  return 0;
+}
+template <class S, class B>
+int32_t tma_load_3d_multicast(S smem, const void* desc, B bar, int32_t c0, int32_t c1, int32_t c2, uint16_t mask,
+                              const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::tma_load_multicast(cpu::raw_pointer(smem), desc, cpu::mbarrier_word(bar, "TMA multicast load's mbarrier"), 3, {c0, c1, c2},
+                          mask, cpu::operand_name(smem), cpu::operand_name(bar), loc);
   return 0;
 }
 

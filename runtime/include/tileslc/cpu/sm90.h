@@ -24,6 +24,7 @@
 #ifndef TILESLC_CPU_SM90_H
 #define TILESLC_CPU_SM90_H
 
+#include <array>
 #include <cstdint>
 #include <string>
 
@@ -71,11 +72,14 @@ bool mbarrier_test_wait(const uint64_t* bar, int32_t parity, const std::string& 
 void mbarrier_complete_tx(uint64_t* bar, int64_t bytes, const std::string& name, const SrcLoc& loc);
 
 // TMA (PTX ISA, "cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor",
-// "Tensor Access Modes"): c0 along the map's innermost dimension.
-void tma_load_2d(void* smem, const void* desc, uint64_t* bar, int32_t c0, int32_t c1, const std::string& dst_name,
-                 const std::string& bar_name, const SrcLoc& loc);
-void tma_store_2d(const void* desc, const void* smem, int32_t c0, int32_t c1, bool reduce_add, const std::string& src_name,
-                  const SrcLoc& loc);
+// "Tensor Access Modes"): a box of a `rank`-D tensor map (the instruction's
+// .dim, 2 or 3 here) at coordinates c[0..rank), c[0] along the map's
+// innermost dimension.
+using TmaCoords = std::array<int32_t, 5>;
+void tma_load(void* smem, const void* desc, uint64_t* bar, int rank, const TmaCoords& c, const std::string& dst_name,
+              const std::string& bar_name, const SrcLoc& loc);
+void tma_store(const void* desc, const void* smem, int rank, const TmaCoords& c, bool reduce_add, const std::string& src_name,
+               const SrcLoc& loc);
 void bulk_commit_group();
 void bulk_wait_group_read(size_t n);
 
@@ -119,18 +123,34 @@ int32_t mbarrier_wait(P bar, int32_t parity, const cpu::SrcLoc& loc = cpu::SrcLo
 // ---- TMA
 template <class S, class B>
 int32_t tma_load_2d(S smem, const void* desc, B bar, int32_t c0, int32_t c1, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
-  cpu::tma_load_2d(cpu::raw_pointer(smem), desc, cpu::mbarrier_word(bar, "TMA load's mbarrier"), c0, c1,
-                   cpu::operand_name(smem), cpu::operand_name(bar), loc);
+  cpu::tma_load(cpu::raw_pointer(smem), desc, cpu::mbarrier_word(bar, "TMA load's mbarrier"), 2, {c0, c1},
+                cpu::operand_name(smem), cpu::operand_name(bar), loc);
+  return 0;
+}
+template <class S, class B>
+int32_t tma_load_3d(S smem, const void* desc, B bar, int32_t c0, int32_t c1, int32_t c2, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::tma_load(cpu::raw_pointer(smem), desc, cpu::mbarrier_word(bar, "TMA load's mbarrier"), 3, {c0, c1, c2},
+                cpu::operand_name(smem), cpu::operand_name(bar), loc);
   return 0;
 }
 template <class S>
 int32_t tma_store_2d(const void* desc, S smem, int32_t c0, int32_t c1, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
-  cpu::tma_store_2d(desc, cpu::raw_pointer(smem), c0, c1, false, cpu::operand_name(smem), loc);
+  cpu::tma_store(desc, cpu::raw_pointer(smem), 2, {c0, c1}, false, cpu::operand_name(smem), loc);
+  return 0;
+}
+template <class S>
+int32_t tma_store_3d(const void* desc, S smem, int32_t c0, int32_t c1, int32_t c2, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::tma_store(desc, cpu::raw_pointer(smem), 3, {c0, c1, c2}, false, cpu::operand_name(smem), loc);
   return 0;
 }
 template <class S>
 int32_t tma_reduce_add_2d(const void* desc, S smem, int32_t c0, int32_t c1, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
-  cpu::tma_store_2d(desc, cpu::raw_pointer(smem), c0, c1, true, cpu::operand_name(smem), loc);
+  cpu::tma_store(desc, cpu::raw_pointer(smem), 2, {c0, c1}, true, cpu::operand_name(smem), loc);
+  return 0;
+}
+template <class S>
+int32_t tma_reduce_add_3d(const void* desc, S smem, int32_t c0, int32_t c1, int32_t c2, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::tma_store(desc, cpu::raw_pointer(smem), 3, {c0, c1, c2}, true, cpu::operand_name(smem), loc);
   return 0;
 }
 inline int32_t bulk_commit_group() {

@@ -94,6 +94,25 @@ TILESLC_DEVICE int32_t tma_load_2d_multicast(void* smem, const void* desc, void*
   return 0;
 }
 
+// The 3-D forms, for a batched tensor's map (c2: the batch): a box of depth 1
+// along the third dimension is one (c0, c1) tile of batch c2.
+TILESLC_DEVICE int32_t tma_load_3d(void* smem, const void* desc, void* bar, int32_t c0, int32_t c1, int32_t c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(
+          smem_u32(smem)),
+      "l"(reinterpret_cast<uint64_t>(desc)), "r"(c0), "r"(c1), "r"(c2), "r"(smem_u32(bar))
+      : "memory");
+  return 0;
+}
+TILESLC_DEVICE int32_t tma_load_3d_multicast(void* smem, const void* desc, void* bar, int32_t c0, int32_t c1, int32_t c2, uint16_t mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(
+          smem_u32(smem)),
+      "l"(reinterpret_cast<uint64_t>(desc)), "r"(c0), "r"(c1), "r"(c2), "r"(smem_u32(bar)), "h"(mask)
+      : "memory");
+  return 0;
+}
+
 // A 2-D tile from shared memory to global memory (or added into it, .reduce.add),
 // completed through bulk async-groups (PTX ISA, "cp.async.bulk.tensor",
 // "cp.reduce.async.bulk.tensor", "cp.async.bulk.commit_group/wait_group").
@@ -107,6 +126,19 @@ TILESLC_DEVICE int32_t tma_reduce_add_2d(const void* desc, const void* smem, int
   asm volatile("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
                    reinterpret_cast<uint64_t>(desc)),
                "r"(smem_u32(smem)), "r"(c0), "r"(c1)
+               : "memory");
+  return 0;
+}
+TILESLC_DEVICE int32_t tma_store_3d(const void* desc, const void* smem, int32_t c0, int32_t c1, int32_t c2) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(reinterpret_cast<uint64_t>(desc)),
+               "r"(smem_u32(smem)), "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
+  return 0;
+}
+TILESLC_DEVICE int32_t tma_reduce_add_3d(const void* desc, const void* smem, int32_t c0, int32_t c1, int32_t c2) {
+  asm volatile("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(desc)),
+               "r"(smem_u32(smem)), "r"(c0), "r"(c1), "r"(c2)
                : "memory");
   return 0;
 }
