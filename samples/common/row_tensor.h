@@ -1,0 +1,130 @@
+// row_tensor.h: Float32 or BFloat16 row-major tensors for the drivers of the
+// row kernels (rmsnorm, layernorm): device storage plus a host copy of the
+// values as the device holds them (rounded to the element type), random
+// non-zero fills, NaN poisoning with guard elements after the tensor, and
+// the bytes a run moves. Header-only, on top of sample_util.h.
+#ifndef TILESLC_SAMPLES_ROW_TENSOR_H
+#define TILESLC_SAMPLES_ROW_TENSOR_H
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sample_util.h"
+
+namespace sample {
+
+// The element types of the row kernels: Float32 or BFloat16 (bf16 stored as its 16 bits).
+struct RowType {
+  tileslc::DType dtype;
+  size_t bytes;
+  const char* name;  // "fp32" or "bf16", as the host functions are named
+};
+inline constexpr RowType kRowFp32{tileslc::DType::Float32, 4, "fp32"};
+inline constexpr RowType kRowBf16{tileslc::DType::BFloat16, 2, "bf16"};
+
+// A row-major (rows, cols) tensor of `type` on the device, `guard` more
+// elements after it, and the host copy of the values (decoded to float).
+class RowTensor {
+ public:
+  RowTensor(const RowType& type, int64_t rows, int64_t cols, int64_t guard = 0)
+      : type_(type), rows_(rows), cols_(cols), guard_(guard), values_((rows * cols + guard)) {
+    CHECK_OK(buffer_.allocate((rows * cols + guard) * type.bytes));
+  }
+
+  // Every element random with |v| in [lo, hi) (lo > 0: never zero) and a random sign,
+  // rounded to the element type, then uploaded; the guard is poisoned.
+  void fill_nonzero(Rng& rng, float lo, float hi) {
+    for (int64_t i = 0; i < rows_ * cols_; ++i) {
+      const float v = rng.uniform(lo, hi);
+      values_[i] = round(rng.uniform(0.0f, 1.0f) < 0.5f ? -v : v);
+    }
+    upload();
+    if (guard_) poison_range(rows_ * cols_, guard_);
+  }
+  // Sets element i (host copy only, rounded to the type); call upload() after.
+  void set(int64_t i, float v) { values_[i] = round(v); }
+  void upload() {
+    std::vector<uint8_t> bytes = encode();
+    CHECK_OK(buffer_.copy_from_host(bytes.data(), rows_ * cols_ * type_.bytes));
+  }
+  // Every element and the guard NaN (0xFF bytes are NaN in both types).
+  void poison_all() { poison(buffer_.data(), buffer_.size()); }
+  // Copies the device storage back (guard included) into the host copy.
+  void download() {
+    std::vector<uint8_t> bytes(buffer_.size());
+    CHECK_OK(buffer_.copy_to_host(bytes.data(), bytes.size()));
+    raw_ = bytes;
+    for (size_t i = 0; i < values_.size(); ++i) values_[i] = decode(bytes.data() + i * type_.bytes);
+  }
+  // Guard elements no longer holding the poison (after download()): writes past the end.
+  int64_t written_past_end() const {
+    int64_t n = 0;
+    for (int64_t i = rows_ * cols_; i < rows_ * cols_ + guard_; ++i) {
+      for (size_t b = 0; b < type_.bytes; ++b) n += raw_[i * type_.bytes + b] != 0xFF ? 1 : 0;
+    }
+    return n;
+  }
+
+  float at(int64_t r, int64_t c) const { return values_[r * cols_ + c]; }
+  const float* row(int64_t r) const { return values_.data() + r * cols_; }
+  int64_t rows() const { return rows_; }
+  int64_t cols() const { return cols_; }
+  size_t bytes() const { return static_cast<size_t>(rows_ * cols_) * type_.bytes; }
+  // (rows, cols), or (cols,) for a 1-row tensor viewed as a vector.
+  tileslc::TensorView view() const { return tileslc::make_tensor_view(buffer_.data(), type_.dtype, {rows_, cols_}); }
+  tileslc::TensorView vector_view() const { return tileslc::make_tensor_view(buffer_.data(), type_.dtype, {cols_}); }
+
+ private:
+  float round(float v) const { return type_.bytes == 2 ? bf16_to_float(float_to_bf16(v)) : v; }
+  float decode(const uint8_t* p) const {
+    if (type_.bytes == 2) {
+      uint16_t b;
+      std::memcpy(&b, p, 2);
+      return bf16_to_float(b);
+    }
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  std::vector<uint8_t> encode() const {
+    std::vector<uint8_t> bytes(rows_ * cols_ * type_.bytes);
+    for (int64_t i = 0; i < rows_ * cols_; ++i) {
+      if (type_.bytes == 2) {
+        const uint16_t b = float_to_bf16(values_[i]);
+        std::memcpy(&bytes[i * 2], &b, 2);
+      } else {
+        std::memcpy(&bytes[i * 4], &values_[i], 4);
+      }
+    }
+    return bytes;
+  }
+  void poison_range(int64_t first, int64_t count) {
+    CHECK(cudaMemset(static_cast<uint8_t*>(buffer_.data()) + first * type_.bytes, 0xFF, count * type_.bytes));
+  }
+
+  RowType type_;
+  int64_t rows_, cols_, guard_;
+  std::vector<float> values_;
+  std::vector<uint8_t> raw_;
+  tileslc::DeviceBuffer buffer_;
+};
+
+// "16384x8192 bf16"
+inline std::string row_case_name(int64_t rows, int64_t cols, const RowType& type) {
+  return std::to_string(rows) + "x" + std::to_string(cols) + " " + type.name;
+}
+
+// Tolerance on max |y - ref| / max |ref| of a row kernel: Float32 arithmetic
+// over a row of up to 262144 values is within a few 1e-6 (the reduction's
+// rounding grows like sqrt(COLS) * 2^-24 with random signs); a BFloat16 output
+// is rounded to 8 significant bits: half a unit in the last place of the
+// largest output is up to 2^-8 (3.9e-3) of max |ref| when max |ref| lies just
+// above a power of two, and a wrong value (a missed weight, a wrong mean) is
+// far above 6e-3.
+inline double row_tolerance(const RowType& type) { return type.bytes == 2 ? 6e-3 : 2e-5; }
+
+}  // namespace sample
+
+#endif  // TILESLC_SAMPLES_ROW_TENSOR_H

@@ -1,0 +1,95 @@
+// rmsnorm driver: runs the tileslc-generated RMSNorm forward (Float32 and
+// BFloat16, rows from 256 to 262144 columns: the warp-per-row, CTA-per-row
+// and chunked plans) on several row counts against a float64 reference.
+// Inputs are random and never zero (|x| in [0.25, 4), random signs; w in
+// [0.5, 1.5) with random signs), outputs poisoned with NaN before each run and
+// guard elements after y that must stay untouched; the error is max |y - ref|
+// over max |ref| of the whole run. Without --small it also times 16384x8192
+// and 512x262144 against a device-to-device copy moving the same bytes.
+// Exit: 0 all passed, 1 a check failed, 77 no CUDA device (built, not run).
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "rmsnorm.h"
+#include "row_tensor.h"
+#include "sample_util.h"
+
+namespace {
+
+const char* kName = "rmsnorm";
+constexpr int64_t kGuard = 64;  // poisoned elements after y that must stay untouched
+constexpr float kEps = 1e-5f;
+
+using RmsnormFn = tileslc::Status (*)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, float, cudaStream_t);
+
+bool run_case(RmsnormFn rmsnorm, const sample::RowType& type, int64_t rows, int64_t cols, bool bandwidth,
+              sample::Rng& rng, cudaStream_t stream) {
+  sample::RowTensor x(type, rows, cols), w(type, 1, cols), y(type, rows, cols, kGuard);
+  x.fill_nonzero(rng, 0.25f, 4.0f);
+  w.fill_nonzero(rng, 0.5f, 1.5f);
+  y.poison_all();
+  CHECK_OK(rmsnorm(x.view(), w.vector_view(), y.view(), kEps, stream));
+  CHECK(cudaStreamSynchronize(stream));
+  y.download();
+
+  sample::ErrorStats e;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = x.row(r);
+    double ss = 0;
+    for (int64_t c = 0; c < cols; ++c) ss += static_cast<double>(xr[c]) * xr[c];
+    const double rstd = 1.0 / std::sqrt(ss / cols + kEps);
+    for (int64_t c = 0; c < cols; ++c) e.add(y.at(r, c), xr[c] * rstd * w.at(0, c));
+  }
+  const std::string what = sample::row_case_name(rows, cols, type);
+  bool ok = sample::report(kName, what, e, sample::row_tolerance(type));
+  if (int64_t stray = y.written_past_end()) {
+    std::printf("%s: %s FAIL: %lld bytes written past the end of y\n", kName, what.c_str(), (long long)stray);
+    ok = false;
+  }
+  if (bandwidth) {
+    sample::bandwidth_table(kName, what, 2 * x.bytes() + w.bytes(),
+                            [&] { CHECK_OK(rmsnorm(x.view(), w.vector_view(), y.view(), kEps, stream)); }, stream);
+  }
+  return ok;
+}
+
+// A host function must refuse a tensor whose column count or type is not its instance's.
+bool run_validation(cudaStream_t stream) {
+  sample::RowTensor x(sample::kRowFp32, 4, 1000), w(sample::kRowFp32, 1, 1000), wb(sample::kRowBf16, 1, 1000);
+  bool ok = sample::expect_rejected(kName, "1000 columns to fp32_256",
+                                    rmsnorm_fp32_256(x.view(), w.vector_view(), x.view(), kEps, stream), "mX");
+  ok &= sample::expect_rejected(kName, "a bf16 weight to fp32_1000",
+                                rmsnorm_fp32_1000(x.view(), wb.vector_view(), x.view(), kEps, stream), "mW");
+  CHECK(cudaStreamSynchronize(stream));
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool small = sample::parse_small_flag(argc, argv, "skip the large cases and their bandwidth tables");
+  return sample::run_sample(kName, [&](sample::Rng& rng, cudaStream_t stream) {
+    const auto& f32 = sample::kRowFp32;
+    const auto& bf16 = sample::kRowBf16;
+    bool ok = true;
+    ok &= run_case(rmsnorm_fp32_256, f32, 37, 256, false, rng, stream);     // warp per row, a partial CTA
+    ok &= run_case(rmsnorm_fp32_1000, f32, 9, 1000, false, rng, stream);    // warp per row, guarded vectors
+    ok &= run_case(rmsnorm_fp32_8192, f32, 3, 8192, false, rng, stream);    // CTA per row, in registers
+    ok &= run_case(rmsnorm_fp32_20000, f32, 2, 20000, false, rng, stream);  // chunks, guarded vectors
+    ok &= run_case(rmsnorm_fp32_262144, f32, 1, 262144, false, rng, stream);
+    ok &= run_case(rmsnorm_bf16_1000, bf16, 11, 1000, false, rng, stream);
+    ok &= run_case(rmsnorm_bf16_8192, bf16, 2, 8192, false, rng, stream);
+    ok &= run_case(rmsnorm_bf16_262144, bf16, 1, 262144, false, rng, stream);
+    if (!small) {
+      ok &= run_case(rmsnorm_fp32_256, f32, 100000, 256, false, rng, stream);
+      ok &= run_case(rmsnorm_fp32_8192, f32, 16384, 8192, true, rng, stream);
+      ok &= run_case(rmsnorm_bf16_8192, bf16, 16384, 8192, true, rng, stream);
+      ok &= run_case(rmsnorm_fp32_262144, f32, 512, 262144, true, rng, stream);
+      ok &= run_case(rmsnorm_bf16_262144, bf16, 512, 262144, true, rng, stream);
+    }
+    ok &= run_validation(stream);
+    return ok;
+  });
+}
