@@ -69,10 +69,10 @@ int main(int argc, char** argv) {
     ok &= run_case(rmsnorm_fp32_1000, f32, 9, 1000, false, rng, stream);    // warp per row, guarded vectors
     ok &= run_case(rmsnorm_fp32_8192, f32, 3, 8192, false, rng, stream);    // CTA per row, in registers
     ok &= run_case(rmsnorm_fp32_20000, f32, 2, 20000, false, rng, stream);  // chunks, guarded vectors
-    ok &= run_case(rmsnorm_fp32_262144, f32, 1, 262144, false, rng, stream);
+    ok &= run_case(rmsnorm_fp32_262144, f32, 2, 262144, false, rng, stream);
     ok &= run_case(rmsnorm_bf16_1000, bf16, 11, 1000, false, rng, stream);
     ok &= run_case(rmsnorm_bf16_8192, bf16, 2, 8192, false, rng, stream);
-    ok &= run_case(rmsnorm_bf16_262144, bf16, 1, 262144, false, rng, stream);
+    ok &= run_case(rmsnorm_bf16_262144, bf16, 2, 262144, false, rng, stream);
     if (!small) {
       ok &= run_case(rmsnorm_fp32_256, f32, 100000, 256, false, rng, stream);
       ok &= run_case(rmsnorm_fp32_8192, f32, 16384, 8192, true, rng, stream);
