@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "layernorm.h"
+#include "row_refs.h"
 #include "row_tensor.h"
 #include "sample_util.h"
 
@@ -41,13 +42,7 @@ bool run_case(LayernormFn layernorm, const sample::RowType& type, int64_t rows, 
   call();
   CHECK(cudaStreamSynchronize(stream));
   bool ok = sample::check_rows(kName, type, y, [&](int64_t r, double* out) {
-    const float* xr = x.row(r);
-    double mean = 0, var = 0;
-    for (int64_t c = 0; c < cols; ++c) mean += xr[c];
-    mean /= cols;
-    for (int64_t c = 0; c < cols; ++c) var += (xr[c] - mean) * (xr[c] - mean);
-    const double rstd = 1.0 / std::sqrt(var / cols + kEps);
-    for (int64_t c = 0; c < cols; ++c) out[c] = (xr[c] - mean) * rstd * w.at(0, c) + b.at(0, c);
+    sample::layernorm_row_ref(x.row(r), w.row(0), b.row(0), cols, kEps, out);
   });
   if (bandwidth) sample::bandwidth_table(kName, sample::row_case_name(rows, cols, type), 2 * x.bytes() + 2 * w.bytes(), call, stream);
   return ok;

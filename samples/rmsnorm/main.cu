@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "rmsnorm.h"
+#include "row_refs.h"
 #include "row_tensor.h"
 #include "sample_util.h"
 
@@ -32,13 +33,8 @@ bool run_case(RmsnormFn rmsnorm, const sample::RowType& type, int64_t rows, int6
   y.poison_all();
   CHECK_OK(rmsnorm(x.view(), w.vector_view(), y.view(), kEps, stream));
   CHECK(cudaStreamSynchronize(stream));
-  bool ok = sample::check_rows(kName, type, y, [&](int64_t r, double* out) {
-    const float* xr = x.row(r);
-    double ss = 0;
-    for (int64_t c = 0; c < cols; ++c) ss += static_cast<double>(xr[c]) * xr[c];
-    const double rstd = 1.0 / std::sqrt(ss / cols + kEps);
-    for (int64_t c = 0; c < cols; ++c) out[c] = xr[c] * rstd * w.at(0, c);
-  });
+  bool ok = sample::check_rows(kName, type, y,
+                               [&](int64_t r, double* out) { sample::rmsnorm_row_ref(x.row(r), w.row(0), cols, kEps, out); });
   if (bandwidth) {
     sample::bandwidth_table(kName, sample::row_case_name(rows, cols, type), 2 * x.bytes() + w.bytes(),
                             [&] { CHECK_OK(rmsnorm(x.view(), w.vector_view(), y.view(), kEps, stream)); }, stream);
