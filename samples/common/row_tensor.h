@@ -116,6 +116,35 @@ inline std::string row_case_name(int64_t rows, int64_t cols, const RowType& type
   return std::to_string(rows) + "x" + std::to_string(cols) + " " + type.name;
 }
 
+// One shape a row-kernel driver runs: its type, rows and columns, and whether it is timed.
+struct RowCase {
+  const RowType* type;
+  int64_t rows, cols;
+  bool timed;
+};
+
+// The shapes the row-kernel drivers (softmax, rmsnorm, layernorm) run, each where the sample has
+// an instance for (type, cols): every plan of tileslc.utils.row_tiling in both types (a warp per
+// row with a partial CTA, 37x256, and with guarded vectors, COLS 1000; a CTA per row, 8192; rows
+// walked in chunks, with guarded vectors at 20000 and without at 262144), with 3 or more rows so
+// that a driver's special rows 0 and 1 leave random ones; without --small (small = false) also
+// 100000x256 and the timed shapes of issue 17's table, 16384x8192 and 512x262144.
+inline std::vector<RowCase> row_cases(bool small) {
+  std::vector<RowCase> cases = {
+      {&kRowFp32, 37, 256, false},    {&kRowFp32, 9, 1000, false},  {&kRowFp32, 3, 4096, false},
+      {&kRowFp32, 5, 8192, false},    {&kRowFp32, 3, 20000, false}, {&kRowFp32, 3, 262144, false},
+      {&kRowBf16, 11, 1000, false},   {&kRowBf16, 3, 8192, false},  {&kRowBf16, 3, 262144, false},
+  };
+  if (!small) {
+    const std::vector<RowCase> large = {
+        {&kRowFp32, 100000, 256, false}, {&kRowFp32, 16384, 4096, true}, {&kRowFp32, 16384, 8192, true},
+        {&kRowBf16, 16384, 8192, true},  {&kRowFp32, 512, 262144, true}, {&kRowBf16, 512, 262144, true},
+    };
+    cases.insert(cases.end(), large.begin(), large.end());
+  }
+  return cases;
+}
+
 // Tolerance on max |y - ref| / max |ref| of a row kernel: Float32 arithmetic
 // over a row of up to 262144 values is within a few 1e-6 (the reduction's
 // rounding grows like sqrt(COLS) * 2^-24 with random signs); a BFloat16 output

@@ -59,28 +59,28 @@ bool run_validation(cudaStream_t stream) {
   return ok;
 }
 
+// The sample's instance for (type, cols), or nullptr where it has none.
+LayernormFn instance(const sample::RowType& type, int64_t cols) {
+  const bool fp32 = type.bytes == 4;
+  if (fp32 && cols == 256) return layernorm_fp32_256;
+  if (fp32 && cols == 1000) return layernorm_fp32_1000;
+  if (fp32 && cols == 8192) return layernorm_fp32_8192;
+  if (fp32 && cols == 20000) return layernorm_fp32_20000;
+  if (fp32 && cols == 262144) return layernorm_fp32_262144;
+  if (!fp32 && cols == 1000) return layernorm_bf16_1000;
+  if (!fp32 && cols == 8192) return layernorm_bf16_8192;
+  if (!fp32 && cols == 262144) return layernorm_bf16_262144;
+  return nullptr;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const bool small = sample::parse_small_flag(argc, argv, "skip the large cases and their bandwidth tables");
   return sample::run_sample(kName, [&](sample::Rng& rng, cudaStream_t stream) {
-    const auto& f32 = sample::kRowFp32;
-    const auto& bf16 = sample::kRowBf16;
     bool ok = true;
-    ok &= run_case(layernorm_fp32_256, f32, 37, 256, false, rng, stream);     // warp per row, a partial CTA
-    ok &= run_case(layernorm_fp32_1000, f32, 9, 1000, false, rng, stream);    // warp per row, guarded vectors
-    ok &= run_case(layernorm_fp32_8192, f32, 3, 8192, false, rng, stream);    // CTA per row, in registers
-    ok &= run_case(layernorm_fp32_20000, f32, 2, 20000, false, rng, stream);  // chunks, guarded vectors
-    ok &= run_case(layernorm_fp32_262144, f32, 2, 262144, false, rng, stream);
-    ok &= run_case(layernorm_bf16_1000, bf16, 11, 1000, false, rng, stream);
-    ok &= run_case(layernorm_bf16_8192, bf16, 2, 8192, false, rng, stream);
-    ok &= run_case(layernorm_bf16_262144, bf16, 2, 262144, false, rng, stream);
-    if (!small) {
-      ok &= run_case(layernorm_fp32_256, f32, 100000, 256, false, rng, stream);
-      ok &= run_case(layernorm_fp32_8192, f32, 16384, 8192, true, rng, stream);
-      ok &= run_case(layernorm_bf16_8192, bf16, 16384, 8192, true, rng, stream);
-      ok &= run_case(layernorm_fp32_262144, f32, 512, 262144, true, rng, stream);
-      ok &= run_case(layernorm_bf16_262144, bf16, 512, 262144, true, rng, stream);
+    for (const sample::RowCase& c : sample::row_cases(small)) {
+      if (LayernormFn f = instance(*c.type, c.cols)) ok &= run_case(f, *c.type, c.rows, c.cols, c.timed, rng, stream);
     }
     ok &= run_validation(stream);
     return ok;

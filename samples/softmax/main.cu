@@ -50,28 +50,28 @@ bool run_validation(cudaStream_t stream) {
   return ok;
 }
 
+// The sample's instance for (type, cols), or nullptr where it has none.
+SoftmaxFn instance(const sample::RowType& type, int64_t cols) {
+  const bool fp32 = type.bytes == 4;
+  if (fp32 && cols == 1000) return softmax_fp32_1000;
+  if (fp32 && cols == 4096) return softmax_4096;
+  if (fp32 && cols == 8192) return softmax_8192;
+  if (fp32 && cols == 20000) return softmax_fp32_20000;
+  if (fp32 && cols == 262144) return softmax_fp32_262144;
+  if (!fp32 && cols == 8192) return softmax_bf16_8192;
+  if (!fp32 && cols == 262144) return softmax_bf16_262144;
+  return nullptr;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const bool small = sample::parse_small_flag(argc, argv, "skip the large cases and their bandwidth tables");
   return sample::run_sample(kName, [&](sample::Rng& rng, cudaStream_t stream) {
-    const auto& f32 = sample::kRowFp32;
-    const auto& bf16 = sample::kRowBf16;
     bool ok = true;
-    ok &= run_case(softmax_4096, f32, 1, 4096, false, rng, stream);
-    ok &= run_case(softmax_4096, f32, 37, 4096, false, rng, stream);          // CTA per row
-    ok &= run_case(softmax_8192, f32, 5, 8192, false, rng, stream);
-    ok &= run_case(softmax_fp32_1000, f32, 11, 1000, false, rng, stream);     // warp per row, guarded
-    ok &= run_case(softmax_fp32_20000, f32, 3, 20000, false, rng, stream);    // chunks, guarded
-    ok &= run_case(softmax_fp32_262144, f32, 3, 262144, false, rng, stream);
-    ok &= run_case(softmax_bf16_8192, bf16, 3, 8192, false, rng, stream);
-    ok &= run_case(softmax_bf16_262144, bf16, 3, 262144, false, rng, stream);
-    if (!small) {
-      ok &= run_case(softmax_4096, f32, 16384, 4096, true, rng, stream);
-      ok &= run_case(softmax_8192, f32, 16384, 8192, true, rng, stream);
-      ok &= run_case(softmax_bf16_8192, bf16, 16384, 8192, true, rng, stream);
-      ok &= run_case(softmax_fp32_262144, f32, 512, 262144, true, rng, stream);
-      ok &= run_case(softmax_bf16_262144, bf16, 512, 262144, true, rng, stream);
+    ok &= run_case(softmax_4096, sample::kRowFp32, 1, 4096, false, rng, stream);  // one row: all equal
+    for (const sample::RowCase& c : sample::row_cases(small)) {
+      if (SoftmaxFn f = instance(*c.type, c.cols)) ok &= run_case(f, *c.type, c.rows, c.cols, c.timed, rng, stream);
     }
     ok &= run_validation(stream);
     return ok;
