@@ -124,16 +124,18 @@ struct RowCase {
 };
 
 // The shapes the row-kernel drivers (softmax, rmsnorm, layernorm) run, each where the sample has
-// an instance for (type, cols): every plan of tileslc.utils.row_tiling in both types (a warp per
-// row with a partial CTA, 37x256, and with guarded vectors, COLS 1000; a CTA per row, 8192; rows
-// walked in chunks, with guarded vectors at 20000 and without at 262144), with 3 or more rows so
-// that a driver's special rows 0 and 1 leave random ones; without --small (small = false) also
-// 100000x256 and the timed shapes of issue 17's table, 16384x8192 and 512x262144.
+// an instance for (type, cols): one row alone (1x4096), every plan of tileslc.utils.row_tiling in
+// both types (a warp per row with a partial CTA, 37x256, and with guarded vectors, COLS 1000; a
+// CTA per row, 4096 and 8192; rows walked in chunks, with guarded vectors at 20000 and without at
+// 262144), with 3 or more rows so that a driver's special rows 0 and 1 leave random ones; without
+// --small (small = false) also 100000x256 and the timed shapes of issue 17's table, 16384x8192
+// and 512x262144 (and 16384x4096).
 inline std::vector<RowCase> row_cases(bool small) {
   std::vector<RowCase> cases = {
-      {&kRowFp32, 37, 256, false},    {&kRowFp32, 9, 1000, false},  {&kRowFp32, 3, 4096, false},
-      {&kRowFp32, 5, 8192, false},    {&kRowFp32, 3, 20000, false}, {&kRowFp32, 3, 262144, false},
-      {&kRowBf16, 11, 1000, false},   {&kRowBf16, 3, 8192, false},  {&kRowBf16, 3, 262144, false},
+      {&kRowFp32, 1, 4096, false},  {&kRowFp32, 37, 256, false},    {&kRowFp32, 9, 1000, false},
+      {&kRowFp32, 3, 4096, false},  {&kRowFp32, 5, 8192, false},    {&kRowFp32, 3, 20000, false},
+      {&kRowFp32, 3, 262144, false}, {&kRowBf16, 11, 1000, false},  {&kRowBf16, 3, 8192, false},
+      {&kRowBf16, 3, 262144, false},
   };
   if (!small) {
     const std::vector<RowCase> large = {
@@ -143,6 +145,25 @@ inline std::vector<RowCase> row_cases(bool small) {
     cases.insert(cases.end(), large.begin(), large.end());
   }
   return cases;
+}
+
+// The main() of a row-kernel driver: parses --small, then (with a device) runs
+// run_case(f, type, rows, cols, timed, rng, stream) for each of row_cases(small)
+// that the sample has an instance f for (instance(type, cols) not nullptr),
+// then validate(stream); prints "NAME: all checks passed" or "NAME: FAILED"
+// and returns the exit status (0, 1, or 77 without a device).
+template <class Fn, class Run, class Validate>
+int row_sample_main(const char* sample_name, int argc, char** argv, Fn (*instance)(const RowType&, int64_t),
+                    Run&& run_case, Validate&& validate) {
+  const bool small = parse_small_flag(argc, argv, "skip the large cases and their bandwidth tables");
+  return run_sample(sample_name, [&](Rng& rng, cudaStream_t stream) {
+    bool ok = true;
+    for (const RowCase& c : row_cases(small)) {
+      if (Fn f = instance(*c.type, c.cols)) ok &= run_case(f, *c.type, c.rows, c.cols, c.timed, rng, stream);
+    }
+    ok &= validate(stream);
+    return ok;
+  });
 }
 
 // Tolerance on max |y - ref| / max |ref| of a row kernel: Float32 arithmetic

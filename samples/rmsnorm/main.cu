@@ -70,13 +70,5 @@ RmsnormFn instance(const sample::RowType& type, int64_t cols) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool small = sample::parse_small_flag(argc, argv, "skip the large cases and their bandwidth tables");
-  return sample::run_sample(kName, [&](sample::Rng& rng, cudaStream_t stream) {
-    bool ok = true;
-    for (const sample::RowCase& c : sample::row_cases(small)) {
-      if (RmsnormFn f = instance(*c.type, c.cols)) ok &= run_case(f, *c.type, c.rows, c.cols, c.timed, rng, stream);
-    }
-    ok &= run_validation(stream);
-    return ok;
-  });
+  return sample::row_sample_main(kName, argc, argv, instance, run_case, run_validation);
 }
