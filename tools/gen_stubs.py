@@ -263,6 +263,22 @@ def module_stub(name: str, tree: ast.Module, rows) -> str:
             lines.append(quote_doc(fdoc, "    ") if fdoc else "    ...\n")
             if not node.name.startswith("_"):
                 public.append(node.name)
+        elif isinstance(node, ast.ClassDef):
+            # A building-block class (row_tiling.RowVectors, NamedBarrier): its methods, and any
+            # attribute (those its methods set on self) typed Any.
+            cdoc = ast.get_docstring(node, clean=False)
+            lines.append(f"\nclass {node.name}:")
+            if cdoc:
+                lines.append(quote_doc(cdoc, "    "))
+            lines.append("    def __getattr__(self, name: str) -> Any: ...")
+            for m in node.body:
+                if isinstance(m, ast.FunctionDef):
+                    mdoc = ast.get_docstring(m, clean=False)
+                    ret = "None" if m.name == "__init__" else "Any"
+                    lines.append(f"\n    def {m.name}({params_text(m.args)}) -> {ret}:")
+                    lines.append(quote_doc(mdoc, "        ") if mdoc else "        ...\n")
+            if not node.name.startswith("_"):
+                public.append(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for t in targets:

@@ -148,6 +148,8 @@ const std::vector<EnumInfo>& enums() {
        {{"ALWAYS", "always"}, {"GLOBAL", "global"}, {"STREAMING", "streaming"}, {"LAST_USE", "last_use"}, {"NONE", "none"}}},
       {BuiltinId::AddressSpace, "AddressSpace", {{"generic", "0"}, {"gmem", "1"}, {"smem", "3"}, {"rmem", "5"}, {"tmem", "6"}}},
       {BuiltinId::OperandMajorMode, "OperandMajorMode", {{"MN", "mn"}, {"K", "k"}}},
+      // cute.ReductionOp, the reductions TensorSSA.reduce takes (ssa_reduce_ops.cpp).
+      {BuiltinId::ReductionOp, "ReductionOp", {{"ADD", "add"}, {"MUL", "mul"}, {"MAX", "max"}, {"MIN", "min"}}},
       {BuiltinId::SmemLayoutAtomKind, "SmemLayoutAtomKind",
        {{"MN_INTER", "1"}, {"MN_SW32", "2"}, {"MN_SW64", "3"}, {"MN_SW128", "4"}, {"K_INTER", "5"}, {"K_SW32", "6"}, {"K_SW64", "7"}, {"K_SW128", "8"}}},
   };

@@ -4,11 +4,12 @@
 # (the device machine: no compiler toolchain of ours, no package registry, a 64 MiB carry limit).
 #
 # OUT (default .devbin, git-ignored: name it in the device tool's carry) gets
-#   bin/    every sample, *_gpu_test, runtime_test, dlpack_test_cuda and tileslc_bench, stripped
+#   bin/    every sample, *_gpu_test, runtime_test, dlpack_test_cuda, tileslc_bench and tileslc_membound, stripped
 #           (the fatbins stay: ~7 MB in all instead of ~70);
 #   lib/    the non-system shared libraries they need, except CUDA's own (the machine has CUDA);
-#   pylib/  vector_add, gemm_sm90 and softmax built for sm_90a by tileslc.build, with their metadata
-#           and libtileslc_rt.so, for python/examples/torch_demo.py --prebuilt.
+#   pylib/  vector_add, gemm_sm90, softmax, rmsnorm and layernorm built for sm_90a by tileslc.build, with
+#           their metadata and libtileslc_rt.so, for python/examples/torch_demo.py and
+#           tools/bench/membound/torch_membound.py (--prebuilt).
 # Then run tools/device/run.sh there (carry OUT). Needs a build with CUDA (nvcc) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,8 +18,8 @@ out="${2:-.devbin}"
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/pylib"
 shopt -s nullglob
-for b in "$build"/bin/{elementwise_2d,gemm_sm80,gemm_sm90,histogram,saxpy,sgemm,softmax,splitk,tiled_copy,transpose,vector_add} \
-         "$build"/bin/{runtime_test,dlpack_test_cuda,tileslc_bench} "$build"/bin/*_gpu_test; do
+for b in "$build"/bin/{elementwise_2d,gemm_sm80,gemm_sm90,histogram,layernorm,rmsnorm,row_reduce,saxpy,sgemm,softmax,splitk,tiled_copy,transpose,vector_add} \
+         "$build"/bin/{runtime_test,dlpack_test_cuda,tileslc_bench,tileslc_membound} "$build"/bin/*_gpu_test; do
   [[ -x "$b" ]] && cp "$b" "$out/bin/"
 done
 for b in "$out"/bin/*; do ldd "$b" | awk '/=> \//{print $3}'; done | sort -u |
@@ -30,7 +31,7 @@ build, out = sys.argv[1], sys.argv[2]
 sys.path.insert(0, "python")
 import tileslc
 cache = tempfile.mkdtemp()
-for name in ("vector_add", "gemm_sm90", "softmax"):
+for name in ("vector_add", "gemm_sm90", "softmax", "rmsnorm", "layernorm"):
     tileslc.build(os.path.join("samples", name, name + ".tpy"), arch="sm_90a", cache_dir=cache,
                   tileslc=os.path.join(build, "bin", "tileslc"))
 for f in glob.glob(os.path.join(cache, "*", "lib*")):

@@ -1,0 +1,43 @@
+// row_refs.h: float64 references of the row kernels (samples softmax, rmsnorm,
+// layernorm), one row at a time, shared by their drivers and the memory-bound
+// benchmark (tools/bench/membound). Inputs are the values the device holds
+// (already rounded to the element type); outputs are exact to float64.
+#ifndef TILESLC_SAMPLES_ROW_REFS_H
+#define TILESLC_SAMPLES_ROW_REFS_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace sample {
+
+// out = exp(x - max x) / sum exp(x - max x), over one row of `cols`.
+inline void softmax_row_ref(const float* x, int64_t cols, double* out) {
+  double mx = x[0];
+  for (int64_t c = 1; c < cols; ++c) mx = std::max(mx, static_cast<double>(x[c]));
+  double sum = 0;
+  for (int64_t c = 0; c < cols; ++c) sum += std::exp(x[c] - mx);
+  for (int64_t c = 0; c < cols; ++c) out[c] = std::exp(x[c] - mx) / sum;
+}
+
+// out = x * w / sqrt(mean(x^2) + eps), over one row of `cols`.
+inline void rmsnorm_row_ref(const float* x, const float* w, int64_t cols, double eps, double* out) {
+  double ss = 0;
+  for (int64_t c = 0; c < cols; ++c) ss += static_cast<double>(x[c]) * x[c];
+  const double rstd = 1.0 / std::sqrt(ss / cols + eps);
+  for (int64_t c = 0; c < cols; ++c) out[c] = x[c] * rstd * w[c];
+}
+
+// out = (x - mean) / sqrt(var + eps) * w + b (biased variance), over one row of `cols`.
+inline void layernorm_row_ref(const float* x, const float* w, const float* b, int64_t cols, double eps, double* out) {
+  double mean = 0, var = 0;
+  for (int64_t c = 0; c < cols; ++c) mean += x[c];
+  mean /= cols;
+  for (int64_t c = 0; c < cols; ++c) var += (x[c] - mean) * (x[c] - mean);
+  const double rstd = 1.0 / std::sqrt(var / cols + eps);
+  for (int64_t c = 0; c < cols; ++c) out[c] = (x[c] - mean) * rstd * w[c] + b[c];
+}
+
+}  // namespace sample
+
+#endif  // TILESLC_SAMPLES_ROW_REFS_H
