@@ -17,4 +17,14 @@ if(TILESLC_HAVE_CUDA AND TILESLC_BUILD_SAMPLES AND COMMAND tileslc_add_kernels)
     add_test(NAME gpu.${name} COMMAND ${name}_gpu_test)
     set_tests_properties(gpu.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS gpu RUN_SERIAL ON)
   endforeach()
+  # The emulator test's kernel and driver, built for the GPU (issue 15, item 3).
+  tileslc_add_kernels(tile_divisibility_gpu_kernels SOURCES ${CMAKE_CURRENT_LIST_DIR}/emu/tile_divisibility.tpy
+                      ARCH ${TILESLC_SAMPLES_ARCH})
+  add_executable(tile_divisibility_gpu_test ${CMAKE_CURRENT_LIST_DIR}/gpu/tile_divisibility.cu)
+  target_link_libraries(tile_divisibility_gpu_test PRIVATE tile_divisibility_gpu_kernels)
+  set_target_properties(tile_divisibility_gpu_test PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON
+                        RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+  add_test(NAME gpu.tile_divisibility COMMAND tile_divisibility_gpu_test both)
+  set_tests_properties(gpu.tile_divisibility PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS gpu RUN_SERIAL ON
+                       PASS_REGULAR_EXPRESSION "M = 192 ran and checked, M = 100 refused before launching")
 endif()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# cute_dsl_compat.sh CUTLASS_CHECKOUT [--all] [--only NAME]: how many of CuTe DSL's own examples
-# compile unchanged through tileslc (issue 14, docs/cute_dsl_compat.md).
+# cute_dsl_compat.sh CUTLASS_CHECKOUT [--all] [--only NAME] [--gpu-out DIR]: how many of CuTe DSL's
+# own examples compile unchanged through tileslc (issue 14, docs/cute_dsl_compat.md).
 #
 # For each of the six examples of issue 14, the wrapper tests/cute_dsl/<example>_aot.tpy (our
 # typed @cute.jit entry, importing the unchanged example through -I <example dir>) is
@@ -12,6 +12,9 @@
 # With --all, every other non-Blackwell example under examples/python/CuTeDSL/cute/ is imported by
 # a generated wrapper (so its module code runs, as on import) and compiled for its architecture;
 # the count and each failure's first diagnostic follow.
+# With --gpu-out DIR, each of the six that compiles also gets a GPU executable DIR/compat_<name>
+# (its driver and the nvcc-built output, linked with libtileslc_rt.so of BUILD): the same checks on
+# a GPU, for a machine without tileslc (tools/device/pack.sh puts them in its bin/).
 #
 # Environment: TILESLC (default build/bin/tileslc), BUILD (default build: libtileslc_rt_cpu.a is
 # built there when missing), CXX (default g++), NVCC (default nvcc), KEEP=1 keeps the work dir.
@@ -19,14 +22,15 @@
 # Exit status: 0 when all six (or NAME) pass, 1 otherwise, 2 on usage errors.
 set -uo pipefail
 
-usage() { echo "usage: $0 CUTLASS_CHECKOUT [--all] [--only NAME]" >&2; exit 2; }
+usage() { echo "usage: $0 CUTLASS_CHECKOUT [--all] [--only NAME] [--gpu-out DIR]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 cutlass="$1"; shift
-all=0 only=""
+all=0 only="" gpu_out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --all) all=1 ;;
     --only) [ $# -ge 2 ] || usage; only="$2"; shift ;;
+    --gpu-out) [ $# -ge 2 ] || usage; gpu_out="$(mkdir -p "$2" && cd "$2" && pwd)"; shift ;;
     *) usage ;;
   esac
   shift
@@ -70,6 +74,15 @@ run_example() {
   if command -v "$nvcc" >/dev/null 2>&1; then
     if ! "$tileslc" "$wrapper" -I "$dir" --arch "$arch" --color never -c -o "$out/${name}_aot.o" >"$out/nvcc.log" 2>&1; then
       echo "FAIL $name: nvcc: $(first_diagnostic "$out/nvcc.log")"; return 1
+    fi
+    if [ -n "$gpu_out" ]; then
+      local gencode="-gencode=arch=compute_80,code=[sm_80,compute_80]"  # PTX too: sm_80 SASS does not run on sm_90
+      [ "$arch" = sm_90a ] && gencode="-gencode=arch=compute_90a,code=sm_90a"
+      if ! "$nvcc" -std=c++17 -O2 "$gencode" -I "$root/runtime/include" -I "$out" -I "$root/samples/common" \
+          -I "$root/tests/cute_dsl" -x cu "$driver" "$out/${name}_aot.cu" -L "$build/lib" -ltileslc_rt \
+          -o "$gpu_out/compat_$name" >"$out/gpu.log" 2>&1; then
+        echo "FAIL $name: GPU driver build: $(first_diagnostic "$out/gpu.log")"; return 1
+      fi
     fi
   else
     echo "note: $name: no nvcc ($nvcc): the CUDA build is not checked" >&2

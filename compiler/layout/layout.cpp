@@ -267,6 +267,9 @@ Layout composition(const Layout& a, const Tiler& t) {
 // complement
 
 Layout complement(const Layout& l, const Int& cotarget) {
+  // The cotarget is a size (the codomain to fill); a negative one would make a mode of negative size.
+  if (cotarget.has_value() && cotarget.value() < 0)
+    throw LayoutError("complement: the cotarget is a size and cannot be negative, found " + cotarget.to_string());
   Layout f = filter(l);
   std::vector<Mode> m = flat_modes(f);
   if (m.size() == 1 && m[0].stride.is_constant(0)) return Layout(cotarget, Int(1));

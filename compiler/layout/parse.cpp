@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "layout/layout.h"
+#include "layout/swizzle_rule.h"
 
 namespace tileslc::layout {
 
@@ -159,6 +160,7 @@ class Parser {
       if (i < 2 && !accept(',')) fail("expected ','");
     }
     if (!accept('>')) fail("expected '>'");
+    if (auto why = swizzle_violation(sw)) fail(*why);
     return sw;
   }
 

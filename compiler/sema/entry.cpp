@@ -11,6 +11,7 @@
 #include "parse/parse.h"
 #include "sema/compat_ops.h"
 #include "sema/name_check.h"
+#include "sema/registry.h"
 #include "sema/uniformity.h"
 #include "sema/evaluator.h"
 
@@ -347,6 +348,7 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
   // After the evaluator's own E0301s, which name the specialization they were found in.
   report_undefined_names(*m->ast, diags_);
   if (!diags_.has_errors()) warn_unused_imports(*m);
+  warn_redefinitions(*m);
   if (entries == 0) {
     auto& d = diags_.report(diag::Kind::NoEntryPoints, source::SourceRange{main, 0, 0},
                             "'" + program_.source_path + "' defines no @cute.jit host function");
@@ -383,6 +385,28 @@ void Evaluator::warn_unused_imports(const ModuleValue& m) {
       if (!main_globals_read_.count(name))
         diags_.report(diag::Kind::UnusedImport, range, "'" + name + "' is imported but never used")
             .help("remove the import");
+  }
+}
+
+void Evaluator::warn_redefinitions(const ModuleValue& m) {
+  // W0303 (pyflakes' "redefinition of unused name"): Python keeps the later
+  // definition, so a copy-pasted `@cute.jit def f` silently drops the first
+  // host function from the generated C++. Only sibling top-level defs and
+  // classes count: `if X: def f` / `else: def f` are alternatives, not repeats.
+  std::map<std::string, source::SourceRange> defined;
+  for (const auto& s : m.ast->body) {
+    std::string name;
+    source::SourceRange at;
+    if (const auto* d = s->as<ast::FunctionDef>()) name = d->name, at = d->name_range;
+    else if (const auto* c = s->as<ast::ClassDef>()) name = c->name, at = c->name_range;
+    else continue;
+    auto [it, fresh] = defined.emplace(name, at);
+    if (!fresh) {
+      auto& d = diags_.report(diag::Kind::RedefinedFunction, at, "'" + name + "' is defined again: this definition replaces the one before");
+      d.note("the first definition of '" + name + "', which nothing can reach any more", it->second);
+      d.help("rename one of them, or delete the one that is not wanted");
+      it->second = at;
+    }
   }
 }
 
@@ -458,7 +482,17 @@ void Evaluator::bind_host_param(const ast::Param& p, std::set<std::string>& stri
   if (ann.kind() == Value::Kind::TensorSpec) return bind_host_tensor(p, *ann.spec(), std::move(hp), stride_symbols);
   auto& d = error(diag::Kind::BadAnnotation, p.annotation->range,
                   "unsupported annotation for host parameter '" + p.name + "': " + describe(ann));
-  d.help("use cute.Tensor[dtype, (extents...)], a scalar type such as cutlass.Float32, or cutlass.Constexpr");
+  // The C ABI needs an element type and a width: name the annotation that gives them.
+  const BuiltinId id = ann.kind() == Value::Kind::Builtin ? ann.builtin() : BuiltinId{};
+  if (ann.kind() == Value::Kind::Builtin && id == BuiltinId::TensorType)
+    d.help("a host function's tensor parameter names its element type and extents: " + p.name +
+           ": cute.Tensor[cutlass.Float32, (M, N)] (M, N from cute.sym_int or numbers)");
+  else if (ann.kind() == Value::Kind::Builtin && (id == BuiltinId::Int || id == BuiltinId::Float || id == BuiltinId::Bool))
+    d.help(std::string("Python's ") + builtin_info(id).name + " has no fixed width in C: use " +
+           (id == BuiltinId::Int ? "cutlass.Int32 (or Int64)" : id == BuiltinId::Float ? "cutlass.Float32 (or Float64)" : "cutlass.Boolean") +
+           ", or cutlass.Constexpr for a compile-time value");
+  else
+    d.help("use cute.Tensor[dtype, (extents...)], a scalar type such as cutlass.Float32, or cutlass.Constexpr");
 }
 
 std::optional<Value> Evaluator::host_constexpr_value(const ast::Param& p) {

@@ -394,7 +394,15 @@ void annotation_alignment(Evaluator& ev, const Value& part, source::SourceRange 
 /// cute.Tensor[dtype, (extents...)], optionally followed by (strides...) and align_bytes.
 Value tensor_annotation(Evaluator& ev, const ast::Subscript& s) {
   Evaluator::KeepExtents keep(ev);
-  Value idx = ev.eval(*s.index);
+  ++ev.in_tensor_annotation_;
+  Value idx;
+  try {
+    idx = ev.eval(*s.index);
+  } catch (...) {
+    --ev.in_tensor_annotation_;
+    throw;
+  }
+  --ev.in_tensor_annotation_;
   std::vector<Value> parts = idx.kind() == Value::Kind::Tuple ? idx.elts() : std::vector<Value>{idx};
   auto spec = std::make_shared<TensorSpec>();
   if (parts.empty() || parts.size() > 4 || parts[0].kind() != Value::Kind::Type)
@@ -485,6 +493,26 @@ std::optional<Value> sequence_binop(Evaluator& ev, B op, const Value& l, const V
   return std::nullopt;
 }
 
+/// Python's int / int: the exact quotient rounded once to the nearest double. Converting a
+/// and b first rounds twice when either is above 2^53 (-86137555509730812 / -294146751 came out
+/// one ulp off). Dividing a scaled to 2^(55 + bitlen(b)) keeps >= 55 quotient bits; a
+/// nonzero remainder sets the lowest (round to odd), so the one conversion to double rounds
+/// as the exact quotient would. @pre b != 0
+double py_int_truediv(int64_t a, int64_t b) {
+  constexpr int64_t kExact = int64_t{1} << 53;
+  if (a > -kExact && a < kExact && b > -kExact && b < kExact) return static_cast<double>(a) / static_cast<double>(b);
+  const bool negative = (a < 0) != (b < 0);
+  const unsigned __int128 n = a < 0 ? -static_cast<unsigned __int128>(a) : static_cast<unsigned __int128>(a);
+  const unsigned __int128 d = b < 0 ? -static_cast<unsigned __int128>(b) : static_cast<unsigned __int128>(b);
+  auto bitlen = [](unsigned __int128 x) { int k = 0; for (; x; x >>= 1) ++k; return k; };
+  const int k = std::max(0, 55 - (bitlen(n) - bitlen(d)));  // bitlen(n << k) <= 55 + 64 fits 128 bits
+  const unsigned __int128 scaled = n << k;
+  unsigned __int128 q = scaled / d;
+  if (scaled % d != 0) q |= 1;
+  const double r = std::ldexp(static_cast<double>(static_cast<uint64_t>(q)), -k);  // q < 2^64: |a| / |b| <= 2^63
+  return negative ? -r : r;
+}
+
 /// Static integer arithmetic with Python's semantics (E0511 on overflow); nullopt for `@`.
 std::optional<Value> static_int_binop(Evaluator& ev, B op, int64_t a, int64_t b, source::SourceRange range) {
   int64_t out = 0;
@@ -499,7 +527,7 @@ std::optional<Value> static_int_binop(Evaluator& ev, B op, int64_t a, int64_t b,
       return Value::integer(op == B::FloorDiv ? py_floordiv(a, b) : py_mod(a, b));
     case B::Div:
       if (b == 0) ev.fail(diag::Kind::DivisionByZero, range, "division by zero");
-      return Value::floating(static_cast<double>(a) / static_cast<double>(b));
+      return Value::floating(py_int_truediv(a, b));
     case B::Pow: {
       if (b < 0) return Value::floating(std::pow(static_cast<double>(a), static_cast<double>(b)));
       int64_t acc = 1;

@@ -36,8 +36,9 @@ diag::Diagnostic& Evaluator::error(diag::Kind k, source::SourceRange r, std::str
   std::vector<std::pair<std::string, source::SourceRange>> sites;
   for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
     const auto& cs = (*it)->call_site;
-    if (cs.valid() && (*it)->def) {
-      std::string msg = "in '" + (*it)->def->name + "', inlined here";
+    if (cs.valid() && ((*it)->def || (*it)->is_module)) {
+      std::string msg = (*it)->def ? "in '" + (*it)->def->name + "', inlined here"
+                                   : "in module '" + (*it)->module->name + "', imported here";
       bool repeat = !sites.empty() && sites.back().first == msg && sites.back().second.begin == cs.begin &&
                     sites.back().second.file == cs.file;
       if (!repeat) sites.emplace_back(std::move(msg), cs);
@@ -100,6 +101,16 @@ Value Evaluator::resolve_symbol(const Value& v, source::SourceRange r) {
   if (fn_) {
     if (auto it = fn_->symbols.find(v.s()); it != fn_->symbols.end())
       return payload::Dyn{it->second, it->second->type, r, std::make_shared<const std::string>(v.s())};
+    if (in_tensor_annotation_ > 0) {
+      // Inside an annotation the symbol is read before any parameter binds it: an expression such as
+      // (N * 2,) cannot be an extent, which must be a number or a symbol of its own.
+      auto& d = error(diag::Kind::BadAnnotation, r,
+                      "an extent in a tensor annotation is a number or a cute.sym_int symbol; '" + v.s() +
+                          "' is used in an expression here");
+      d.help("declare a symbol for this extent (M2 = cute.sym_int(\"M2\", divisibility=2)) and derive '" + v.s() +
+             "' from it in the function body");
+      abort_entry();
+    }
     auto& d = error(diag::Kind::NotStatic, r,
                     "symbolic extent '" + v.s() + "' is not bound by a tensor parameter of this function");
     d.help("use it in a parameter annotation such as cute.Tensor[cutlass.Float32, (" + v.s() + ",)]");
@@ -446,7 +457,7 @@ std::string describe(const Value& v) {
     case Value::Kind::Tensor: return "tensor " + repr(v);
     case Value::Kind::Module: return is_opaque(v) ? describe_opaque(*v.module()) : "module '" + v.module()->name + "'";
     case Value::Kind::Function: return "function '" + v.fn()->name() + "'";
-    case Value::Kind::Builtin: return "builtin function";
+    case Value::Kind::Builtin: return std::string("builtin ") + builtin_info(v.builtin()).name;
     case Value::Kind::KernelCall: return "kernel call";
     case Value::Kind::SymDim: return "symbolic extent '" + v.s() + "'";
     case Value::Kind::TensorSpec: return "tensor type";

@@ -117,7 +117,7 @@ struct Frame {
   Value return_value = Value::none();
   std::map<std::string, source::SourceRange> maybe_unbound;
   std::string context;                     ///< "in kernel NAME launched at ... with ..." for notes
-  source::SourceRange call_site;           ///< inlined helpers: where they were called
+  source::SourceRange call_site;           ///< inlined helpers: where they were called; modules: where imported
 };
 
 class Evaluator {
@@ -147,7 +147,9 @@ class Evaluator {
   // ---- modules (modules.cpp)
   /// Loads a module (and its parents); nullptr after reporting E0303, or silently with `quiet`.
   std::shared_ptr<ModuleValue> import_module(const std::string& dotted, source::SourceRange at, bool quiet = false);
-  void exec_module_body(const std::shared_ptr<ModuleValue>& m);
+  /// Runs a module's body once, as Python does on import; `imported_at` (the import statement, or
+  /// none for the compiled file) becomes the "imported here" note of errors inside it.
+  void exec_module_body(const std::shared_ptr<ModuleValue>& m, source::SourceRange imported_at = {});
   std::shared_ptr<ModuleValue> builtins_module();
   /// Binds, in a stdlib module, the builtins.def rows its Name column places there
   /// ("cute.arch.thread_idx" in tileslc.cute.arch), before the module's body runs.
@@ -230,6 +232,9 @@ class Evaluator {
   /// them) and in a kernel call's arguments (the kernel binds an extent passed as such to its
   /// own parameter for it, rather than taking the host's value as another parameter).
   int keep_extents_ = 0;
+  /// While > 0, eval is reading a cute.Tensor[...] annotation, whose extents are numbers or
+  /// symbols: a symbol met in arithmetic there gets the annotation's own diagnostic.
+  int in_tensor_annotation_ = 0;
   /// Raises keep_extents_ for its lifetime.
   struct KeepExtents {
     explicit KeepExtents(Evaluator& ev) : depth(ev.keep_extents_) { ++depth; }
@@ -428,6 +433,7 @@ class Evaluator {
   /// A symbol's first use: an Int64 parameter of the host function, checked against its divisibility.
   void bind_host_symbol(const Value& d, const ast::Param& p, int index, int mode, bool is_stride);
   void warn_unused_imports(const ModuleValue& m);
+  void warn_redefinitions(const ModuleValue& m);
   void launch(const KernelCall& kc, std::vector<std::pair<std::string, Value>> kwargs, const ast::Call& site);
   void check_kernel_annotations(const KernelCall& kc);
   /// Shared memory a block may opt in to (CUDA C++ Programming Guide, "Technical

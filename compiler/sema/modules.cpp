@@ -120,14 +120,15 @@ std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& written
     bind_registry_names(*m);
   size_t errors_before = diags_.error_count();
   m->ast = std::make_unique<ast::Module>(parse::parse_file(sm_, *fid, diags_));
-  if (diags_.error_count() == errors_before) exec_module_body(m);
+  if (diags_.error_count() == errors_before) exec_module_body(m, at);
   return bind_in_parent(m);
 }
 
-void Evaluator::exec_module_body(const std::shared_ptr<ModuleValue>& m) {
+void Evaluator::exec_module_body(const std::shared_ptr<ModuleValue>& m, source::SourceRange imported_at) {
   Frame f;
   f.module = m;
   f.is_module = true;
+  f.call_site = imported_at;
   m->loading = true;
   frames_.push_back(&f);
   FnCtx* saved_fn = fn_;

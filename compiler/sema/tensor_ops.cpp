@@ -14,6 +14,7 @@
 #include <functional>
 #include <numeric>
 
+#include "layout/swizzle_rule.h"
 #include "sema/evaluator.h"
 #include "sema/registry.h"
 #include "sema/statement_names.h"
@@ -822,11 +823,8 @@ Value tensor_make_swizzle(Evaluator& ev, BuiltinCall& c) {
   sw.swizzle.bits = static_cast<int>(ev.require_static_int(c[0], c.range(0), "the swizzle's bits"));
   sw.swizzle.base = static_cast<int>(ev.require_static_int(c[1], c.range(1), "the swizzle's base"));
   sw.swizzle.shift = static_cast<int>(ev.require_static_int(c[2], c.range(2), "the swizzle's shift"));
-  if (sw.swizzle.bits < 0 || sw.swizzle.base < 0 || sw.swizzle.bits > 16 || sw.swizzle.base > 16 ||
-      std::abs(sw.swizzle.shift) < sw.swizzle.bits || std::abs(sw.swizzle.shift) > 16)
-    ev.fail(diag::Kind::BadLayoutArgument, c.site.range,
-            c.name() + "(bits, base, shift) needs 0 <= bits, base <= 16 and bits <= |shift| <= 16 (CuTe's Swizzle<B, M, S>), found " +
-                sw.swizzle.to_string());
+  if (auto why = layout::swizzle_violation(sw.swizzle))
+    ev.fail(diag::Kind::BadLayoutArgument, c.site.range, c.name() + "(bits, base, shift): " + *why);
   sw.layout = layout::make_layout(layout::IntTuple(0));  // no layout: a bare swizzle
   return Value::of(sw);
 }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,15 @@ inline Tensor make(tileslc::DType dtype, std::vector<int64_t> shape, std::vector
   return t;
 }
 
+/// An output tensor: every element NaN (the poison), uploaded, so an element the kernel never
+/// writes is counted as unwritten by the check instead of passing as a stale value.
+inline Tensor poisoned(tileslc::DType dtype, std::vector<int64_t> shape, std::vector<int64_t> stride) {
+  Tensor t{dtype, std::move(shape), std::move(stride), {}, {}};
+  t.values.assign(t.span(), std::numeric_limits<double>::quiet_NaN());
+  t.upload();
+  return t;
+}
+
 /// Compares every element of `out` (downloaded) with `ref(coord...)`; prints and returns the verdict.
 template <class F>
 bool check_2d(const char* name, const std::string& what, Tensor& out, int64_t rows, int64_t cols, double tol, F&& ref,
@@ -112,6 +122,17 @@ bool check_2d(const char* name, const std::string& what, Tensor& out, int64_t ro
       for (int64_t n = 0; n < cols; ++n)
         e.add(out.values[out.shape.size() == 3 ? out.at({m, n, l}) : out.at({m, n})], ref(m, n, l));
   return sample::report(name, what, e, tol);
+}
+
+/// Checks C (M x N) = A (M x K) * B (N x K)^T, all row-major, against a float64 GEMM with a relative
+/// tolerance of 1e-5 * K (float32 accumulation of K products of values in [-1, 1]).
+inline bool check_gemm_nt(const char* name, Tensor& c, const Tensor& a, const Tensor& b, int64_t M, int64_t N,
+                          int64_t K) {
+  return check_2d(name, sample::gemm_shape_text(M, N, K), c, M, N, 1e-5 * K, [&](int64_t m, int64_t n, int64_t) {
+    double s = 0;
+    for (int64_t k = 0; k < K; ++k) s += a({m, k}) * b({n, k});
+    return s;
+  });
 }
 
 }  // namespace compat

@@ -12,7 +12,7 @@ int main() {
     bool ok = true;
     for (int64_t M : {1, 37}) {
       auto f16 = tileslc::DType::Float16;
-      auto x = compat::make(f16, {M, N}, {N, 1}, -2, 2, rng), y = compat::make(f16, {M, N}, {N, 1}, 0, 0, rng);
+      auto x = compat::make(f16, {M, N}, {N, 1}, -2, 2, rng), y = compat::poisoned(f16, {M, N}, {N, 1});
       auto w = compat::make(f16, {N}, {1}, 0.5f, 1.5f, rng), b = compat::make(f16, {N}, {1}, -0.5f, 0.5f, rng);
       CHECK_OK(layer_norm(y.view(), x.view(), w.view(), b.view(), static_cast<float>(eps), stream));
       CHECK(cudaStreamSynchronize(stream));

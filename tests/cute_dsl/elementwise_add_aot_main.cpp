@@ -9,7 +9,7 @@ int main() {
     for (auto [M, N] : {std::pair<int64_t, int64_t>{256, 512}, {100, 300}}) {
       auto f32 = tileslc::DType::Float32;
       auto a = compat::make(f32, {M, N}, {N, 1}, -1, 1, rng), b = compat::make(f32, {M, N}, {N, 1}, -1, 1, rng);
-      auto c = compat::make(f32, {M, N}, {N, 1}, 0, 0, rng);
+      auto c = compat::poisoned(f32, {M, N}, {N, 1});
       CHECK_OK(add(a.view(), b.view(), c.view(), stream));
       CHECK(cudaStreamSynchronize(stream));
       ok &= compat::check_2d("elementwise_add", std::to_string(M) + "x" + std::to_string(N), c, M, N, 1e-6,

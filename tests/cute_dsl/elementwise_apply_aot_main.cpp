@@ -11,7 +11,7 @@ int main() {
     for (auto [M, N] : {std::pair<int64_t, int64_t>{256, 512}, {64, 1280}, {448, 256}}) {
       auto f32 = tileslc::DType::Float32;
       auto a = compat::make(f32, {M, N}, {N, 1}, -1, 1, rng), b = compat::make(f32, {M, N}, {N, 1}, -1, 1, rng);
-      auto c = compat::make(f32, {M, N}, {N, 1}, 0, 0, rng);
+      auto c = compat::poisoned(f32, {M, N}, {N, 1});
       CHECK_OK(apply(a.view(), b.view(), c.view(), stream));
       CHECK(cudaStreamSynchronize(stream));
       ok &= compat::check_2d("elementwise_apply", std::to_string(M) + "x" + std::to_string(N), c, M, N, 1e-6,
@@ -19,7 +19,7 @@ int main() {
     }
     {  // A ragged shape is refused by the host function's divisibility check, not run out of bounds.
       auto f32 = tileslc::DType::Float32;
-      auto a = compat::make(f32, {100, 300}, {300, 1}, -1, 1, rng), c = compat::make(f32, {100, 300}, {300, 1}, 0, 0, rng);
+      auto a = compat::make(f32, {100, 300}, {300, 1}, -1, 1, rng), c = compat::poisoned(f32, {100, 300}, {300, 1});
       tileslc::Status s = apply(a.view(), a.view(), c.view(), stream);
       if (s.ok()) {
         std::printf("FAIL elementwise_apply: a 100x300 call was accepted\n");

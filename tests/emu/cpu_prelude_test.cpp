@@ -384,14 +384,14 @@ TEST(CpuPrelude, NarrowFloatConversionsRoundToNearestEven) {
   EXPECT_EQ(static_cast<float>(__nv_fp8_e5m2(60000.0f)), 57344.0f);
   EXPECT_EQ(static_cast<float>(__nv_fp8_e4m3(-INFINITY)), -448.0f);
   // Float to integer as the GPU's cvt.rzi: toward zero, clamped, NaN to 0.
-  EXPECT_EQ(tileslc::cpu::cvt_rzi<int32_t>(-2.7f), -2);
-  EXPECT_EQ(tileslc::cpu::cvt_rzi<int32_t>(1e20f), 2147483647);
-  EXPECT_EQ(tileslc::cpu::cvt_rzi<int32_t>(2.5e9f), 2147483647);
-  EXPECT_EQ(tileslc::cpu::cvt_rzi<int32_t>(-1e20f), -2147483647 - 1);
-  EXPECT_EQ(tileslc::cpu::cvt_rzi<int32_t>(NAN), 0);
-  EXPECT_EQ(tileslc::cpu::cvt_rzi<uint8_t>(300.0f), 255);
-  EXPECT_EQ(tileslc::cpu::cvt_rzi<uint8_t>(-5.0f), 0);
-  EXPECT_EQ(tileslc::cpu::cvt_rzi<int64_t>(1e300), INT64_MAX);
+  EXPECT_EQ(tileslc::dev::cvt_rzi<int32_t>(-2.7f), -2);
+  EXPECT_EQ(tileslc::dev::cvt_rzi<int32_t>(1e20f), 2147483647);
+  EXPECT_EQ(tileslc::dev::cvt_rzi<int32_t>(2.5e9f), 2147483647);
+  EXPECT_EQ(tileslc::dev::cvt_rzi<int32_t>(-1e20f), -2147483647 - 1);
+  EXPECT_EQ(tileslc::dev::cvt_rzi<int32_t>(NAN), 0);
+  EXPECT_EQ(tileslc::dev::cvt_rzi<uint8_t>(300.0f), 255);
+  EXPECT_EQ(tileslc::dev::cvt_rzi<uint8_t>(-5.0f), 0);
+  EXPECT_EQ(tileslc::dev::cvt_rzi<int64_t>(1e300), INT64_MAX);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 //   multiple     M = 192: runs, and every B[i] must be 2 * A[i] (prints "... all checks passed")
 //   not_multiple M = 100: must be refused before launching (the error printed to stderr, exit status 1);
 //                the emulator would otherwise report the kernel reading A[100], past the tensor
+//   both         both of the above in one process, each as expected (the GPU test gpu.tile_divisibility,
+//                tests/gpu/tile_divisibility.cu; exit 77 when no CUDA device is present)
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -11,9 +13,11 @@
 
 #include "tile_divisibility.h"
 
-int main(int argc, char** argv) {
-  const std::string what = argc > 1 ? argv[1] : "";
-  if (what != "multiple" && what != "not_multiple") return 2;
+namespace {
+
+// One run: 0 when M = 192 passes its checks, 1 when the launch was refused or a value is wrong
+// (the refusal's message in `refusal`), 2 on a failed CUDA call.
+int run(const std::string& what, std::string& refusal) {
   const int m = what == "multiple" ? 192 : 100;
   std::vector<float> a(m), b(m, -1.0f);
   for (int i = 0; i < m; ++i) a[i] = static_cast<float>(i) - 7.5f;
@@ -32,7 +36,8 @@ int main(int argc, char** argv) {
   cudaFree(pa);
   cudaFree(pb);
   if (!s.ok()) {
-    std::fprintf(stderr, "tile_divisibility %s: %s\n", what.c_str(), s.message().c_str());
+    refusal = s.message();
+    std::fprintf(stderr, "tile_divisibility %s: %s\n", what.c_str(), refusal.c_str());
     return 1;
   }
   int wrong = 0;
@@ -43,5 +48,29 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("tile_divisibility %s: all checks passed (%d values)\n", what.c_str(), m);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string what = argc > 1 ? argv[1] : "";
+  std::string refusal;
+  if (what == "multiple" || what == "not_multiple") return run(what, refusal);
+  if (what != "both") return 2;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("tile_divisibility: built, but no CUDA device is present: not run\n");
+    return 77;
+  }
+  if (run("multiple", refusal) != 0) return 1;
+  refusal.clear();
+  const int rc = run("not_multiple", refusal);
+  const std::string expected = "M (extent 0 of mA) must be a multiple of 64";
+  if (rc != 1 || refusal.find(expected) == std::string::npos) {
+    std::printf("tile_divisibility both: M = 100 was not refused with \"%s\" (exit %d)\n", expected.c_str(), rc);
+    return 1;
+  }
+  std::printf("tile_divisibility both: M = 192 ran and checked, M = 100 refused before launching\n");
   return 0;
 }

@@ -14,7 +14,7 @@ int main() {
       const int64_t M = shape[0], N = shape[1];
       auto f32 = tileslc::DType::Float32;
       auto a = compat::make(f32, {M, N}, {N, 1}, -1, 1, rng), b = compat::make(f32, {M, N}, {N, 1}, -1, 1, rng);
-      auto c = compat::make(f32, {M, N}, {N, 1}, 0, 0, rng);
+      auto c = compat::poisoned(f32, {M, N}, {N, 1});
       CHECK_OK(cute_dsl_tile_remap(a.view(), b.view(), c.view(), stream));
       CHECK(cudaStreamSynchronize(stream));
       ok &= compat::check_2d("cute_dsl_tile_remap", std::to_string(M) + "x" + std::to_string(N), c, M, N, 1e-6,

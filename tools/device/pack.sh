@@ -9,7 +9,11 @@
 #   lib/    the non-system shared libraries they need, except CUDA's own (the machine has CUDA);
 #   pylib/  vector_add, gemm_sm90, softmax, rmsnorm and layernorm built for sm_90a by tileslc.build, with
 #           their metadata and libtileslc_rt.so, for python/examples/torch_demo.py and
-#           tools/bench/membound/torch_membound.py (--prebuilt).
+#           tools/bench/membound/torch_membound.py (--prebuilt);
+#   tc/     tileslc itself with its libspdlog and libfmt, so that the GPU machine's nvcc can build
+#           what tileslc generates there (tools/difffuzz.py gpu-prep --tileslc tc/tileslc);
+#   bin/compat_*  with CUTLASS=checkout set: the CuTe DSL examples that compile, with their drivers
+#           (tools/cute_dsl_compat.sh --gpu-out).
 # Then run tools/device/run.sh there (carry OUT). Needs a build with CUDA (nvcc) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,5 +43,11 @@ for f in glob.glob(os.path.join(cache, "*", "lib*")):
 shutil.rmtree(cache)
 PY
 cp -L "$build/lib/libtileslc_rt.so" "$out/pylib/"
-strip "$out"/bin/* "$out"/lib/*.so* "$out"/pylib/*.so 2>/dev/null || true
+mkdir -p "$out/tc"
+cp "$build/bin/tileslc" "$out/tc/"
+ldd "$build/bin/tileslc" | awk '/=> \//{print $3}' | grep -E 'spdlog|fmt' | while read -r l; do cp -L "$l" "$out/tc/"; done
+if [[ -n "${CUTLASS:-}" ]]; then
+  TILESLC="$build/bin/tileslc" BUILD="$build" tools/cute_dsl_compat.sh "$CUTLASS" --gpu-out "$out/bin" | tail -1
+fi
+strip "$out"/bin/* "$out"/lib/*.so* "$out"/pylib/*.so "$out"/tc/tileslc 2>/dev/null || true
 du -sh "$out"

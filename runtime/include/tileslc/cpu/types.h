@@ -80,19 +80,6 @@ inline uint16_t float_to_half_bits(float f) {
 
 /// An 8-bit float with `E` exponent bits (E4M3FN: bias 7, no infinities, NaN
 /// = S.1111.111; E5M2: bias 15, IEEE-like): bits -> float, exact.
-/// cvt.rzi.{s,u}{8,16,32,64}.f{32,64} (PTX ISA, "cvt": "for float-to-integer
-/// conversions, the result is clamped to the destination range by default"; NaN
-/// becomes 0): what the GPU does for static_cast<T>(x), which in host C++ has no
-/// defined result outside T's range.
-template <class T, class F>
-inline T cvt_rzi(F x) {
-  if (x != x) return T{0};
-  const long double v = static_cast<long double>(x);
-  if (v <= static_cast<long double>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
-  if (v >= static_cast<long double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
-  return static_cast<T>(x);
-}
-
 template <int E>
 inline float fp8_bits_to_float(uint8_t b) {
   constexpr int M = 7 - E, bias = (1 << (E - 1)) - 1;

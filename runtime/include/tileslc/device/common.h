@@ -1,8 +1,9 @@
 // What the device prelude and the CPU emulation prelude (tileslc/cpu/prelude.h)
 // share: the types of one vector access and the helpers that give generated
 // code one meaning on both targets: tileslc::dev::floordiv, mod, min and max
-// (Python's semantics), shl and shr (PTX's clamping shifts), range_trips and
-// range_next (a run-time range()'s iterations). Each prelude defines
+// (Python's semantics), shl and shr (PTX's clamping shifts), cvt_rzi (PTX's
+// saturating float-to-integer conversion), range_trips and range_next (a
+// run-time range()'s iterations). Each prelude defines
 // TILESLC_HOST_DEVICE, uint2 and uint4 before including this file.
 #ifndef TILESLC_DEVICE_COMMON_H
 #define TILESLC_DEVICE_COMMON_H
@@ -89,6 +90,34 @@ TILESLC_INT_SHIFT(uint16_t, uint16_t, 0)
 TILESLC_INT_SHIFT(uint32_t, uint32_t, 0)
 TILESLC_INT_SHIFT(uint64_t, uint64_t, 0)
 #undef TILESLC_INT_SHIFT
+
+// Float (Float32 or Float64) to integer as PTX's cvt.rzi.{s,u}{8,16,32,64}.f{32,64}
+// defines it (PTX ISA, "cvt": float-to-integer conversions are clamped to the
+// destination's range; NaN gives 0), which the CPU emulator and the static
+// folder follow too. Needed because nvcc's static_cast to an 8- or 16-bit type
+// converts to 32 bits and keeps the low bits (Uint8(2932.3) came out 117, not
+// 255: tools/difffuzz.py's GPU half), and host C++ leaves an out-of-range value
+// undefined. The comparisons are in F (float stays float: no FP64 on the GPU).
+template <class T> struct int_limits;
+#define TILESLC_INT_LIMITS(T, LO, HI) \
+  template <> struct int_limits<T> { static constexpr T lo = LO, hi = HI; };
+TILESLC_INT_LIMITS(int8_t, INT8_MIN, INT8_MAX)
+TILESLC_INT_LIMITS(int16_t, INT16_MIN, INT16_MAX)
+TILESLC_INT_LIMITS(int32_t, INT32_MIN, INT32_MAX)
+TILESLC_INT_LIMITS(int64_t, INT64_MIN, INT64_MAX)
+TILESLC_INT_LIMITS(uint8_t, 0, UINT8_MAX)
+TILESLC_INT_LIMITS(uint16_t, 0, UINT16_MAX)
+TILESLC_INT_LIMITS(uint32_t, 0, UINT32_MAX)
+TILESLC_INT_LIMITS(uint64_t, 0, UINT64_MAX)
+#undef TILESLC_INT_LIMITS
+template <class T, class F>
+TILESLC_HOST_DEVICE T cvt_rzi(F x) {
+  if (x != x) return T(0);
+  // F(hi) rounds up to a power of two for 32- and 64-bit T: x >= it is out of range.
+  if (x <= static_cast<F>(int_limits<T>::lo)) return int_limits<T>::lo;
+  if (x >= static_cast<F>(int_limits<T>::hi)) return int_limits<T>::hi;
+  return static_cast<T>(x);
+}
 
 // The iterations of a run-time range(begin, end, step):
 // max(0, ceil((end - begin) / step)) for every value of the type (the
