@@ -8,6 +8,7 @@
 #include <cctype>
 #include <numeric>
 
+#include "sema/container_mutation.h"
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
@@ -328,6 +329,7 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
     Value base = eval(*s->value);
     Value idx = eval(*s->index);
     if (base.is_list()) {  // l[i] = x: the list object changes, every name bound to it sees it
+      reject_outer_container_change(*this, *s->value, target.range, "change an item of");
       auto& items = base.list_items();
       const int64_t n = static_cast<int64_t>(items.size());
       int64_t i = require_static_int(idx, s->index->range, "a list index");
@@ -338,6 +340,7 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
       return;
     }
     if (base.kind() == Value::Kind::Dict) {
+      reject_outer_container_change(*this, *s->value, target.range, "change an item of");
       dict_set(base, idx, std::move(v), s->index->range);
       return;
     }
@@ -892,6 +895,27 @@ Flow Evaluator::exec_while(const ast::While& s) {
     exec_body(s.body);
   });
   return Flow::Normal;
+}
+
+void reject_outer_container_change(Evaluator& ev, const ast::Expr& container, source::SourceRange at, const char* what) {
+  Frame& f = ev.frame();
+  if (f.dyn_depth == 0) return;
+  std::string name;
+  source::SourceRange made_at;
+  if (const auto* n = container.as<ast::Name>()) {
+    auto it = f.env.find(n->id);
+    if (it != f.env.end() && it->second.depth >= f.dyn_depth) return;  // made in this loop body or branch
+    name = n->id;
+    if (it != f.env.end()) made_at = it->second.where;
+  }
+  auto& d = ev.error(diag::Kind::StaticRebindInDynamic, at,
+                     std::string("cannot ") + what + " " + (name.empty() ? std::string("a list or dict") : "'" + name + "'") +
+                         " inside run-time control flow: lists and dicts exist only while compiling, so the change "
+                         "would happen once, not once per iteration or only on the taken branch");
+  if (made_at.valid()) d.label(made_at, "'" + name + "' is bound outside the run-time loop or branch here");
+  d.help("keep a changing run-time value in a named variable (acc = acc + x), a register tensor "
+         "(cute.make_rmem_tensor), or make the loop static (cutlass.range_constexpr)");
+  ev.abort_entry();
 }
 
 }  // namespace tileslc::sema

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "sema/container_mutation.h"
 #include "sema/evaluator.h"
 #include "sema/registry.h"
 
@@ -390,6 +391,8 @@ Value py_list_method(Evaluator& ev, BuiltinCall& c) {
   if (!self.is_list())
     ev.fail(diag::Kind::NoSuchAttribute, c.site.func->range,
             "a tuple has no method '" + std::string(c.info.attribute()) + "': tuples are immutable (make a list with [...])");
+  if (const auto* attr = c.site.func->as<ast::Attribute>())
+    reject_outer_container_change(ev, *attr->value, c.site.range, ("call " + std::string(c.info.attribute()) + " on").c_str());
   auto& items = self.list_items();
   switch (id) {
     case BuiltinId::MethodListAppend: items.push_back(c[0]); break;
@@ -427,6 +430,8 @@ Value py_dict_method(Evaluator& ev, BuiltinCall& c) {
     }
     case BuiltinId::MethodDictSetdefault: {
       if (const Value* v = ev.dict_find(self, c[0], c.range(0))) return *v;
+      if (const auto* attr = c.site.func->as<ast::Attribute>())
+        reject_outer_container_change(ev, *attr->value, c.site.range, "call setdefault on");
       ev.dict_set(self, c[0], c[1], c.range(0));
       return c[1];
     }
@@ -437,6 +442,8 @@ Value py_dict_method(Evaluator& ev, BuiltinCall& c) {
       return Value::tuple(std::move(out));
     }
     case BuiltinId::MethodDictUpdate: {
+      if (const auto* attr = c.site.func->as<ast::Attribute>())
+        reject_outer_container_change(ev, *attr->value, c.site.range, "call update on");
       Value other = Value::dict();
       if (!c.rest.empty()) {
         if (c.rest[0].kind() != Value::Kind::Dict)
