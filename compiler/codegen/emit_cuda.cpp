@@ -102,9 +102,13 @@ class CudaEmitter {
     }
     out_.line(sig + ") {");
     out_.indent();
-    dead_ = dead_locals(k);
-    for (const auto& v : k.locals)
-      if (!dead_.count(v.name)) out_.line(std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
+    if (opts_.debug) {
+      debug_locals(k);
+    } else {
+      dead_ = dead_locals(k);
+      for (const auto& v : k.locals)
+        if (!dead_.count(v.name)) out_.line(std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
+    }
     for (const auto& a : k.arrays) {
       if (cpu()) {
         // Checked through a span that carries the fragment's .tpy name into the emulator's reports.
@@ -132,6 +136,17 @@ class CudaEmitter {
     out_.dedent();
     out_.line("}");
     generated_line();
+  }
+
+  /// --debug: every local, unread ones included (gdb shows them), and on the CPU target the
+  /// thread's indices, which `tileslc break` (tileslc-gdb.py) conditions breakpoints on.
+  void debug_locals(const ir::Kernel& k) {
+    for (const auto& v : k.locals) out_.line("[[maybe_unused]] " + std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
+    if (!cpu()) return;
+    out_.line("[[maybe_unused]] const uint3 tl_thread_idx = threadIdx;");
+    out_.line("[[maybe_unused]] const uint3 tl_block_idx = blockIdx;");
+    out_.line("[[maybe_unused]] const int32_t tl_warp_idx = tileslc::cpu::this_thread().linear / 32;");
+    out_.line("[[maybe_unused]] const int32_t tl_lane_idx = tileslc::cpu::this_thread().linear % 32;");
   }
 
   // Locals that nothing reads and whose assignments have no effect (offsets
