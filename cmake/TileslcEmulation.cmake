@@ -64,7 +64,9 @@ function(tileslc_add_cpu_kernels target)
     set(_name "${TK_PREFIX}${_name}")
     # Relative to the project when inside it, so reports read "samples/x/x.tpy:27: error: ...".
     file(RELATIVE_PATH _src_arg "${PROJECT_SOURCE_DIR}" "${_src_abs}")
-    if(_src_arg MATCHES "^\\.\\./")
+    # DEBUG: absolute, so a debugger finds the .tpy from any directory and an editor's breakpoint
+    # (which names the file by its absolute path) matches the #line directives.
+    if(_src_arg MATCHES "^\\.\\./" OR TK_DEBUG)
       set(_src_arg "${_src_abs}")
     endif()
     add_custom_command(
