@@ -22,5 +22,12 @@ target_compile_options(gdb_vector_add PRIVATE -g -O0)
 add_test(NAME gdb.vector_add
          COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/vector_add_gdb.py"
                  --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py" $<TARGET_FILE:gdb_vector_add>
-         WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
+         WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")  # not the sources: the .tpy is found by its absolute path
 set_tests_properties(gdb.vector_add PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
+# What VS Code's cppdbg sends gdb for the launch.json of docs/debugging.md (its MI commands).
+add_test(NAME gdb.vscode_mi
+         COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/vscode_mi.py"
+                 --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py"
+                 --tpy "${PROJECT_SOURCE_DIR}/samples/vector_add/vector_add.tpy" $<TARGET_FILE:gdb_vector_add>
+         WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+set_tests_properties(gdb.vscode_mi PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
