@@ -126,8 +126,7 @@ class _SpanIndexWorker(gdb.xmethod.XMethodWorker):
         i = int(index)
         lo, hi = int(obj["lo"]), int(obj["hi"])
         if int(obj["count"]) >= 0 and not lo <= i < hi:
-            raise gdb.GdbError('%s[%d] is outside the tensor "%s" (offsets [%d, %d))'
-                               % (_c_str(obj["name"]) or "span", i, _c_str(obj["name"]), lo, hi))
+            raise gdb.GdbError('offset %d is outside the tensor "%s" (offsets [%d, %d))' % (i, _c_str(obj["name"]), lo, hi))
         return (obj["base"] + i).dereference()
 
 

@@ -7,9 +7,9 @@ loaded, and checks what each command prints: the breakpoint at vector_add.tpy:28
 stops in thread (5,0,0) of block (1,0,0), whose first element is
 i = base = 1 * 1024 + 5 = 1029; `tidx`, `bidx`, `bdim`, `n` and `base` are locals;
 the tensor gA prints through the pretty-printer and gA[i] is A[1029] = 514.5; `next`
-goes to line 27 (the next unrolled iteration's `i = base + v * bdim`) and then to
-line 28 again, never into the runtime's files, where i = 1029 + 256 = 1285 and
-sums_0 = A[1029] + B[1029] = 771.75.
+goes to line 26 (the `for v` of the next unrolled iteration, where
+sums_0 = A[1029] + B[1029] = 771.75), then 27 (`i = base + v * bdim`, v = 1) and
+28 again (i = 1029 + 256 = 1285), never into the runtime's files.
 
 Usage: vector_add_gdb.py --script runtime/gdb/tileslc-gdb.py [--gdb gdb] PROGRAM
 (DEBUG builds name the .tpy by its absolute path, so gdb shows its lines from any directory).
@@ -42,12 +42,14 @@ STEPS = [
     ("tensor", "print gA",
      [r'^\$\d+ = global tensor "mA" of const float: 2000 elements, offsets \[0, 2000\) = \{0, 0.5, 1, 1.5\.\.\.\}$']),
     ("element", "print gA[i]\nprint gB[i]", [r"^\$\d+ = 514.5\n\$\d+ = 257.25$"]),
-    ("outside", "print gA[2000]", [r'gA\[2000\] is outside the tensor "mA" \(offsets \[0, 2000\)\)']),
-    ("next1", "next", [r"^27\s+i = base \+ v \* bdim$"]),
+    ("outside", "python\ntry:\n  gdb.execute('print gA[2000]')\nexcept gdb.error:\n  pass\nend", [r'offset 2000 is outside the tensor "mA" \(offsets \[0, 2000\)\)']),
+    ("next1", "next", [r"^26\s+for v in cutlass.range_constexpr\(VALUES\):$"]),
     ("where1", "python print(gdb.selected_frame().find_sal().symtab.filename, gdb.selected_frame().name())",
      [r"^/\S*/samples/vector_add/vector_add.tpy tileslc_kernels::vector_add::add_kernel$"]),
-    ("sum", "print sums_0\nprint i", [r"^\$\d+ = 771.75\n\$\d+ = 1029$"]),
-    ("next2", "next", [r"^28\s+sums = sums \+ \(gA\[i\] \+ gB\[i\],\)$"]),
+    ("sum", "print sums_0\nprint v", [r"^\$\d+ = 771.75\n\$\d+ = 0$"]),
+    ("next2", "next", [r"^27\s+i = base \+ v \* bdim$"]),
+    ("v", "print v\nprint i", [r"^\$\d+ = 1\n\$\d+ = 1029$"]),
+    ("next3", "next", [r"^28\s+sums = sums \+ \(gA\[i\] \+ gB\[i\],\)$"]),
     ("i2", "print i\ntileslc thread", [r"^\$\d+ = 1285\nthread \(5,0,0\) block \(1,0,0\)$"]),
 ]
 

@@ -9,7 +9,7 @@ frame's variables, expands a tensor through the pretty-printer (-var-create,
 for tests/gdb/vector_add_main.cpp and checks the answers: the stop is at
 vector_add.tpy:28 in thread (5,0,0) of block (1,0,0), the variables pane holds
 the .tpy locals (tidx = 5, base = 1029), gA shows as a tensor whose children are
-its elements, and each `next` stops at a .tpy line (27, then 28).
+its elements, and each `next` stops at a .tpy line (26, 27, then 28).
 
 Usage: vscode_mi.py --script runtime/gdb/tileslc-gdb.py --tpy samples/vector_add/vector_add.tpy
        [--gdb gdb] [--transcript FILE] PROGRAM
@@ -49,8 +49,9 @@ def main():
         '10-data-evaluate-expression "gA[i]"',
         '11-exec-next',
         '12-exec-next',
-        '13-data-evaluate-expression i',
-        '14-gdb-exit',
+        '13-exec-next',
+        '14-data-evaluate-expression i',
+        '15-gdb-exit',
     ]
     proc = subprocess.run([gdb, "-nx", "-q", "--interpreter=mi2", args.program], input="\n".join(cmds) + "\n",
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=50)
@@ -72,10 +73,10 @@ def main():
          r'.*child=\{name="var1.\[3\]",exp="\[3\]",numchild="0",value="1.5"'),
         ("the stop shows the tensor's summary", r'^\*stopped,reason="breakpoint-hit".*\{name="gA",value="global tensor \\"mA\\" of const float: 2000 elements, offsets \[0, 2000\)'),
         ("gA[i] = 514.5", r'^10\^done,value="514.5"'),
-        ("i = 1285 after two steps", r'^13\^done,value="1285"'),
+        ("i = 1285 after three steps", r'^14\^done,value="1285"'),
     ]
     failures = [what for what, p in checks if not re.search(p, out, re.M)]
-    want_lines = ["28", "27", "28"]
+    want_lines = ["28", "26", "27", "28"]
     got = [(re.search(r'fullname="([^"]*)"', s), re.search(r'line="(\d+)"', s)) for s in stops]
     got = [(f.group(1) if f else "?", l.group(1) if l else "?") for f, l in got]
     if [l for _, l in got] != want_lines or any(f != tpy for f, _ in got):
