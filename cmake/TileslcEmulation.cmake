@@ -8,7 +8,8 @@
 #     [DEFINES NAME=VALUE ...]
 #     [INCLUDE_DIRS dir ...]      # tileslc -I
 #     [PREFIX prefix]             # tileslc --host-prefix, and the files' names
-#     [SHARED])                   # a shared library, linked to tileslc_rt_cpu_shared
+#     [SHARED]                    # a shared library, linked to tileslc_rt_cpu_shared
+#     [DEBUG])                    # tileslc --debug, compiled -g -O0: for gdb (docs/debugging.md)
 #
 # (tileslc_add_kernels(... TARGET cpu) calls this.) For each `<name>.tpy` it runs
 #
@@ -24,10 +25,10 @@ include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/TileslcTools.cmake)
 
 function(tileslc_add_cpu_kernels target)
-  cmake_parse_arguments(PARSE_ARGV 1 TK "SHARED" "ARCH;PREFIX" "SOURCES;DEFINES;INCLUDE_DIRS")
+  cmake_parse_arguments(PARSE_ARGV 1 TK "SHARED;DEBUG" "ARCH;PREFIX" "SOURCES;DEFINES;INCLUDE_DIRS")
   if(TK_UNPARSED_ARGUMENTS OR NOT TK_SOURCES)
     message(FATAL_ERROR "tileslc_add_cpu_kernels(${target}): expected SOURCES a.tpy ... [ARCH arch] [DEFINES N=V ...] "
-                        "[INCLUDE_DIRS dir ...] [PREFIX prefix] [SHARED]")
+                        "[INCLUDE_DIRS dir ...] [PREFIX prefix] [SHARED] [DEBUG]")
   endif()
   set(_caller "tileslc_add_cpu_kernels(${target})")
   _tileslc_compiler("${_caller}" _exe _exe_dep)
@@ -51,6 +52,9 @@ function(tileslc_add_cpu_kernels target)
   if(TK_PREFIX)
     list(APPEND _args --host-prefix "${TK_PREFIX}")
   endif()
+  if(TK_DEBUG)
+    list(APPEND _args --debug)
+  endif()
   set(_gen "${CMAKE_CURRENT_BINARY_DIR}/tileslc_cpu_gen/${target}")
   file(MAKE_DIRECTORY "${_gen}")
   set(_outputs)
@@ -60,7 +64,9 @@ function(tileslc_add_cpu_kernels target)
     set(_name "${TK_PREFIX}${_name}")
     # Relative to the project when inside it, so reports read "samples/x/x.tpy:27: error: ...".
     file(RELATIVE_PATH _src_arg "${PROJECT_SOURCE_DIR}" "${_src_abs}")
-    if(_src_arg MATCHES "^\\.\\./")
+    # DEBUG: absolute, so a debugger finds the .tpy from any directory and an editor's breakpoint
+    # (which names the file by its absolute path) matches the #line directives.
+    if(_src_arg MATCHES "^\\.\\./" OR TK_DEBUG)
       set(_src_arg "${_src_abs}")
     endif()
     add_custom_command(
@@ -85,4 +91,8 @@ function(tileslc_add_cpu_kernels target)
   # Run-time signed + - * wrap on both targets (docs/language.md, "Integer overflow"): C++ leaves
   # signed overflow undefined and the host compiler's optimizer may assume it never happens.
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang,AppleClang>:-fwrapv>)
+  if(TK_DEBUG)
+    # Last, so they win over the build type's -O2: every .tpy local keeps its stack slot.
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang,AppleClang>:-g -O0>)
+  endif()
 endfunction()

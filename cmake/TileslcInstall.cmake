@@ -30,6 +30,8 @@ install(TARGETS ${_tileslc_installed} EXPORT tileslcTargets
 install(DIRECTORY runtime/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY stdlib/ DESTINATION ${CMAKE_INSTALL_DATADIR}/tileslc/stdlib
         PATTERN "__pycache__" EXCLUDE)
+# gdb support for emulated kernels (docs/debugging.md): `source PREFIX/share/tileslc/gdb/tileslc-gdb.py`.
+install(FILES runtime/gdb/tileslc-gdb.py DESTINATION ${CMAKE_INSTALL_DATADIR}/tileslc/gdb)
 # The Python package, for `pip install PREFIX/share/tileslc/python`. _install_prefix.py, written
 # at install time (so `cmake --install --prefix P` counts), tells the pip-installed package where
 # the compiler and the runtime are (python/tileslc/_build.py).

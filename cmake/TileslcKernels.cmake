@@ -8,7 +8,8 @@
 #     [DEFINES NAME=VALUE ...]
 #     [INCLUDE_DIRS dir ...]
 #     [PREFIX prefix]
-#     [SHARED])
+#     [SHARED]
+#     [DEBUG])
 #
 # For each source `<name>.tpy` this adds a custom command that runs
 #
@@ -28,6 +29,8 @@
 #   TARGET        cuda (default): CUDA C++ built by nvcc; cpu: C++ for the host
 #                 compiler that runs the kernels in the CPU emulator
 #                 (tileslc_add_cpu_kernels, cmake/TileslcEmulation.cmake).
+#   DEBUG         tileslc --debug (every .tpy local a C++ local; docs/debugging.md);
+#                 nvcc -G -g (device code for cuda-gdb), or -g -O0 on the CPU target.
 #   PREFIX        prepended to the host functions' names (tileslc
 #                 --host-prefix), the generated files' names and the kernels'
 #                 default namespace: two instances of one .tpy (other DEFINES)
@@ -51,7 +54,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/TileslcTools.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/TileslcEmulation.cmake)
 
 function(tileslc_add_kernels target)
-  cmake_parse_arguments(PARSE_ARGV 1 TK "SHARED" "ARCH;TARGET;PREFIX" "SOURCES;DEFINES;INCLUDE_DIRS")
+  cmake_parse_arguments(PARSE_ARGV 1 TK "SHARED;DEBUG" "ARCH;TARGET;PREFIX" "SOURCES;DEFINES;INCLUDE_DIRS")
   if(TK_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "tileslc_add_kernels(${target}): unexpected arguments: ${TK_UNPARSED_ARGUMENTS}")
   endif()
@@ -65,9 +68,11 @@ function(tileslc_add_kernels target)
         list(APPEND _tk_forward ${_kw} "${TK_${_kw}}")
       endif()
     endforeach()
-    if(TK_SHARED)
-      list(APPEND _tk_forward SHARED)
-    endif()
+    foreach(_kw SHARED DEBUG)
+      if(TK_${_kw})
+        list(APPEND _tk_forward ${_kw})
+      endif()
+    endforeach()
     tileslc_add_cpu_kernels(${target} SOURCES ${TK_SOURCES} DEFINES ${TK_DEFINES} INCLUDE_DIRS ${TK_INCLUDE_DIRS}
                             ${_tk_forward})
     return()
@@ -123,6 +128,9 @@ function(tileslc_add_kernels target)
   if(TK_PREFIX)
     list(APPEND _tk_extra_args --host-prefix "${TK_PREFIX}")
   endif()
+  if(TK_DEBUG)
+    list(APPEND _tk_extra_args --debug)
+  endif()
 
   set(_tk_gen_dir "${CMAKE_CURRENT_BINARY_DIR}/tileslc_gen")
   file(MAKE_DIRECTORY "${_tk_gen_dir}")
@@ -173,7 +181,12 @@ function(tileslc_add_kernels target)
     CUDA_STANDARD 17
     CUDA_STANDARD_REQUIRED ON
     POSITION_INDEPENDENT_CODE ON)
-  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  if(TK_DEBUG)
+    # Device code for cuda-gdb (-G implies what -lineinfo gives; nvcc warns when both are given).
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-G -g>)
+  else()
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
+  endif()
   if(DEFINED _tk_cuda_archs AND NOT _tk_cuda_archs STREQUAL "")
     set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${_tk_cuda_archs}")
   endif()

@@ -10,11 +10,12 @@
 # python3-numpy and python3-torch (CPU only) are what the python.* tests call
 # kernels with, and python3-dev the headers the Python package's C fast path
 # builds against, python3-pip and python3-wheel what the packaging test pip-installs the
-# package from an install prefix with; libspdlog-dev is the compiler's log (tileslc -v).
+# package from an install prefix with; libspdlog-dev is the compiler's log (tileslc -v); gdb
+# runs the gdb.* tests (stepping through an emulated kernel, docs/debugging.md).
 set -euo pipefail
 
 packages=(cmake ninja-build g++ python3 libcli11-dev nlohmann-json3-dev libspdlog-dev libgtest-dev libboost-context-dev
-          libdlpack-dev libutf8proc-dev python3-numpy python3-torch python3-dev python3-pip python3-wheel)
+          libdlpack-dev libutf8proc-dev python3-numpy python3-torch python3-dev python3-pip python3-wheel gdb)
 
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 

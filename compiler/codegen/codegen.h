@@ -24,6 +24,10 @@ struct Options {
   std::string version;      ///< tileslc version, printed in the banner
   const source::SourceManager* sm = nullptr;  ///< resolves IR locations to file:line for #line
   Target target = Target::Cuda;
+  /// --debug: keep every local (the debug locals sema made, offsets nothing reads) and, on
+  /// the CPU target, give each kernel frame its thread's indices as locals (tl_thread_idx,
+  /// tl_block_idx, tl_warp_idx, tl_lane_idx) for gdb (docs/debugging.md).
+  bool debug = false;
 };
 
 /// An operation of a kernel that the CPU emulator cannot run yet: a device

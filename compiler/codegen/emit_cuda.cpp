@@ -103,32 +103,36 @@ class CudaEmitter {
     }
     out_.line(sig + ") {");
     out_.indent();
-    dead_ = dead_locals(k);
-    for (const auto& v : k.locals)
-      if (!dead_.count(v.name)) out_.line(std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
+    if (opts_.debug) {
+      debug_locals(k);
+    } else {
+      dead_ = dead_locals(k);
+      for (const auto& v : k.locals)
+        if (!dead_.count(v.name)) out_.line(std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
+    }
     for (const auto& a : k.arrays) {
       if (cpu()) {
         // Checked through a span that carries the fragment's .tpy name into the emulator's reports.
-        out_.line("alignas(16) " + std::string(ir::cpp_type(a.type)) + " " + a.name + "_regs[" + std::to_string(a.count) + "];");
-        out_.line("const tileslc::cpu::Span<" + std::string(ir::cpp_type(a.type)) + "> " + a.name + " = tileslc::cpu::register_span(" + a.name +
+        decl(k, "alignas(16) " + std::string(ir::cpp_type(a.type)) + " " + a.name + "_regs[" + std::to_string(a.count) + "];");
+        decl(k, "const tileslc::cpu::Span<" + std::string(ir::cpp_type(a.type)) + "> " + a.name + " = tileslc::cpu::register_span(" + a.name +
                   "_regs, " + c_string(a.user_name.empty() ? a.name : a.user_name) + ");");
       } else {
-        out_.line("alignas(16) " + std::string(ir::cpp_type(a.type)) + " " + a.name + "[" + std::to_string(a.count) + "];");
+        decl(k, "alignas(16) " + std::string(ir::cpp_type(a.type)) + " " + a.name + "[" + std::to_string(a.count) + "];");
       }
     }
     const std::set<std::string> used = named_in(k);
     auto smem_used = [&](const ir::SmemBuffer& b) { return used.count(b.name) != 0; };
     if (std::any_of(k.smem.begin(), k.smem.end(), smem_used)) {
-      out_.line("TILESLC_DYNAMIC_SMEM(tileslc_smem);");
+      decl(k, "TILESLC_DYNAMIC_SMEM(tileslc_smem);");
       for (const auto& b : k.smem)
         if (!smem_used(b))
           continue;  // e.g. the bytes of SmemAllocator.allocate(n) that only @cute.struct views use
         else if (cpu())
-          out_.line("const tileslc::cpu::Span<" + std::string(ir::cpp_type(b.type)) + "> " + b.name + " = tileslc::cpu::shared_span<" +
+          decl(k, "const tileslc::cpu::Span<" + std::string(ir::cpp_type(b.type)) + "> " + b.name + " = tileslc::cpu::shared_span<" +
                     ir::cpp_type(b.type) + ">(tileslc_smem, " + std::to_string(b.byte_offset) + ", " + std::to_string(b.bytes) + ", " +
                     c_string(b.user_name.empty() ? b.name : b.user_name) + ");");
         else
-          out_.line(std::string(ir::cpp_type(b.type)) + "* const " + b.name + " = reinterpret_cast<" + ir::cpp_type(b.type) +
+          decl(k, std::string(ir::cpp_type(b.type)) + "* const " + b.name + " = reinterpret_cast<" + ir::cpp_type(b.type) +
                   "*>(tileslc_smem + " + std::to_string(b.byte_offset) + ");");
     }
     host_ = nullptr;
@@ -137,6 +141,25 @@ class CudaEmitter {
     out_.dedent();
     out_.line("}");
     generated_line();
+  }
+
+  /// A declaration at the top of kernel `k`. With --debug each is put on the `def` line:
+  /// otherwise the lines after the signature's #line count on from it, and a debugger would
+  /// stop at a later .tpy line for the code of these initializers.
+  void decl(const ir::Kernel& k, const std::string& text) {
+    if (opts_.debug) source_line(k.loc);
+    out_.line(text);
+  }
+
+  /// --debug: every local, unread ones included (gdb shows them), and on the CPU target the
+  /// thread's indices, which `tileslc break` (tileslc-gdb.py) conditions breakpoints on.
+  void debug_locals(const ir::Kernel& k) {
+    for (const auto& v : k.locals) decl(k, "[[maybe_unused]] " + std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
+    if (!cpu()) return;
+    decl(k, "[[maybe_unused]] const uint3 tl_thread_idx = threadIdx;");
+    decl(k, "[[maybe_unused]] const uint3 tl_block_idx = blockIdx;");
+    decl(k, "[[maybe_unused]] const int32_t tl_warp_idx = tileslc::cpu::this_thread().linear / 32;");
+    decl(k, "[[maybe_unused]] const int32_t tl_lane_idx = tileslc::cpu::this_thread().linear % 32;");
   }
 
   // Locals that nothing reads and whose assignments have no effect (offsets

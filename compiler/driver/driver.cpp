@@ -248,7 +248,7 @@ struct CommandLine {
   std::string explain_code, kernel_namespace, host_prefix;
   std::vector<std::string> includes, defines, warning_flags;
   bool syntax_only = false, dump_ast = false, dump_ir = false, no_warnings = false, version = false, compile_only = false,
-       verbose = false;
+       verbose = false, debug = false;
   int max_errors = -1;
   CLI::Option* max_errors_opt = nullptr;
   /// --diagnostics-format as argv spells it, read before parsing: command-line errors are rendered in it.
@@ -272,6 +272,10 @@ void add_options(CLI::App& app, CommandLine& cl) {
                  "cuda: CUDA C++ for nvcc; cpu: C++ for the host compiler that runs the kernels in the CPU emulator "
                  "(runtime/include/tileslc/cpu), every tensor access bounds-checked")
       ->capture_default_str();
+  app.add_flag("-g,--debug", cl.debug,
+               "code for a debugger (docs/debugging.md): every .tpy name a kernel binds to a number is a C++ local of "
+               "that name, all locals kept; with --target=cpu each kernel frame also holds tl_thread_idx, tl_block_idx, "
+               "tl_warp_idx and tl_lane_idx (compile with -g -O0)");
   // One value per occurrence: `-I dir file.tpy` must leave file.tpy positional.
   app.add_option("-I", cl.includes, "add a directory to the module search path")->allow_extra_args(false);
   app.add_option("-D", cl.defines, "set a Constexpr parameter: -D NAME=VALUE")->allow_extra_args(false);
@@ -374,6 +378,7 @@ std::string target_settings(const CommandLine& cl, bool& werror) {
 
 std::string sema_settings(const CommandLine& cl, const char* argv0, sema::Options& sopts) {
   sopts.arch = cl.arch;
+  sopts.debug = cl.debug;
   if (!cl.kernel_namespace.empty()) {
     if (std::string why = sema::check_kernel_namespace(cl.kernel_namespace); !why.empty())
       return "--kernel-namespace '" + cl.kernel_namespace + "': " + why;
@@ -552,6 +557,7 @@ std::vector<std::pair<std::string, std::string>> generate(const ir::Program& pro
   copts.version = TILESLC_VERSION;
   copts.sm = &sm;
   copts.target = cl.target == "cpu" ? codegen::Target::Cpu : codegen::Target::Cuda;
+  copts.debug = cl.debug;
   std::vector<std::pair<std::string, std::string>> outputs;
   outputs.emplace_back(plan.cu, codegen::emit_cuda(program, copts));
   if (!cl.out_h.empty()) outputs.emplace_back(cl.out_h, codegen::emit_header(program, copts));

@@ -162,6 +162,25 @@ std::string Evaluator::new_local(const std::string& hint, ScalarType t) {
   return name;
 }
 
+std::string Evaluator::owned_local(const std::string& name, ScalarType t) {
+  auto it = fn_->debug_vars.find(name);
+  if (it == fn_->debug_vars.end() || it->second.type != t) return new_local(name, t);
+  std::string var = it->second.name;
+  fn_->debug_vars.erase(it);
+  return var;
+}
+
+void Evaluator::debug_bind(const std::string& name, const Value& v, source::SourceRange r) {
+  if (!opts_.debug || !fn_ || !fn_->kernel || name == "_") return;
+  if (!v.is_number() && v.kind() != Value::Kind::Dyn) return;
+  // A static float shown as Python holds it (to_expr would round it to Float32).
+  ir::ExprRef e = v.kind() == Value::Kind::Float ? ir::float_const(v.f(), ScalarType::Float64) : to_expr(v, r);
+  auto it = fn_->debug_vars.find(name);
+  if (it == fn_->debug_vars.end() || it->second.type != e->type)
+    it = fn_->debug_vars.insert_or_assign(name, ir::LocalVar{new_local(name, e->type), e->type}).first;
+  emit(ir::assign(r, it->second.name, e));
+}
+
 Value Evaluator::materialize(const Value& v, const std::string& hint, source::SourceRange r) {
   if (v.kind() == Value::Kind::Dyn) {
     if (is_trivial(v.expr())) return v;
@@ -252,10 +271,11 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
       abort_entry();
     }
     if (is_trivial(v.expr()) && depth == 0) {
+      debug_bind(name, v, r);
       env[name] = Binding{v, "", r, depth};
       return;
     }
-    std::string var = new_local(name, v.type());
+    std::string var = owned_local(name, v.type());
     emit(ir::assign(r, var, v.expr()));
     env[name] = Binding{Value::dyn(ir::var_ref(var, v.type()), v.origin()), var, r, depth};
     return;
@@ -282,6 +302,7 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
     d.help("use cutlass.const_expr(...) or range_constexpr(...) to make the control flow static");
     abort_entry();
   }
+  if (v.is_number()) debug_bind(name, v, r);
   if (fn_ && v.kind() == Value::Kind::Tuple) v = materialize(v, name, r);
   // The first name a shared-memory buffer or register fragment is bound to is how the user knows it.
   if (fn_ && fn_->kernel && v.kind() == Value::Kind::Tensor && v.tensor() && v.tensor()->space == MemSpace::Smem)
@@ -630,7 +651,7 @@ void Evaluator::promote_for_region(const std::set<std::string>& assigned, source
       // Static numbers become run-time values (Int32/Float32/Boolean); shared
       // dynamic values get a local of their own.
       ir::ExprRef e = to_expr(v, r);
-      std::string var = new_local(name, e->type);
+      std::string var = owned_local(name, e->type);
       emit(ir::assign(it->second.where.valid() ? it->second.where : r, var, e));
       it->second = Binding{Value::dyn(ir::var_ref(var, e->type), it->second.where), var, it->second.where, it->second.depth};
     } else if (v.kind() == Value::Kind::Tensor && v.tensor()->space != MemSpace::Coord && !v.tensor()->iterator) {

@@ -46,6 +46,8 @@ struct FnCtx {
   int64_t static_cluster[3] = {0, 0, 0};     ///< kernel: the launch's cluster=(x, y, z); 0s without one
   std::map<std::string, size_t> stored_ptrs;   ///< kernel: pointer params stored through
   std::set<std::string> immutable_vars;        ///< locals assigned once (materialized temporaries)
+  /// --debug: .tpy name -> the debug local that shows it (Options::debug); nothing reads these.
+  std::map<std::string, ir::LocalVar> debug_vars;
   std::map<std::string, int64_t> divisors;     ///< Param/Var name -> what its value is known to divide by
   std::vector<ir::Stmt*> open_loops;           ///< run-time loops being built, innermost last
   int64_t smem_bytes = 0;                      ///< kernel: shared memory allocated so far
@@ -317,6 +319,12 @@ class Evaluator {
   /// truncating remainder, possibly among `and`s) for a parameter or a local assigned once.
   std::map<std::string, int64_t> divisibility_facts(const ir::ExprRef& cond);
   std::string new_local(const std::string& hint, ir::ScalarType t);
+  /// A local that will own .tpy name `name`: with --debug, the name's debug local when it has
+  /// type `t` (it stops being one, so no debug write clobbers it), else new_local(name, t).
+  std::string owned_local(const std::string& name, ir::ScalarType t);
+  /// --debug, in a kernel: writes `v` (a number, static or run-time) to the debug local of
+  /// `name`, made on first use; nothing otherwise or for other values.
+  void debug_bind(const std::string& name, const Value& v, source::SourceRange r);
   std::string unique_name(const std::string& hint);
   void promote_for_region(const std::set<std::string>& assigned, source::SourceRange r);
 

@@ -25,6 +25,12 @@ struct Options {
   std::string stdlib_dir;                         ///< holds tileslc/__init__.tpy
   std::map<std::string, std::string> defines;     ///< -D NAME=VALUE (Constexpr parameters)
   std::string kernel_namespace;                   ///< --kernel-namespace; empty: tileslc_kernels::<file stem>
+  /// --debug: every name a kernel binds to a number gets a C++ local of its own (a "debug
+  /// local", written where the .tpy binds it and read by nothing but a debugger), including
+  /// the names whose value sema folds into the expressions that use it (`tidx` of
+  /// `tidx, _, _ = cute.arch.thread_idx()`, static numbers). The values and the rest of the IR
+  /// are those of a normal build.
+  bool debug = false;
 };
 
 /// The namespace kernels of `source_path` are defined in by default:

@@ -179,9 +179,12 @@ T* checked(T* p, int64_t, int64_t, const char*) {
 
 }  // namespace tileslc::cpu
 
-/// p[i], p[i] = v and &p[i], checked (see the top of this file).
-#define TILESLC_AT(P, I) (::tileslc::cpu::element(P, I, #P))
-#define TILESLC_SET(P, I, V) (::tileslc::cpu::store_element(P, I, V, #P))
-#define TILESLC_ADDR(P, I) (::tileslc::cpu::address(P, I, #P))
+/// p[i], p[i] = v and &p[i], checked (see the top of this file). The location is passed
+/// here rather than left to the default argument: the code a default argument runs is
+/// attributed to the line that declares it, so the kernel's line table would name this
+/// header in the middle of a .tpy line and gdb's `next` would stop here (docs/debugging.md).
+#define TILESLC_AT(P, I) (::tileslc::cpu::element(P, I, #P, ::tileslc::cpu::SrcLoc::current()))
+#define TILESLC_SET(P, I, V) (::tileslc::cpu::store_element(P, I, V, #P, ::tileslc::cpu::SrcLoc::current()))
+#define TILESLC_ADDR(P, I) (::tileslc::cpu::address(P, I, #P, ::tileslc::cpu::SrcLoc::current()))
 
 #endif  // TILESLC_CPU_CHECKED_H
