@@ -93,10 +93,10 @@ Value Evaluator::call_value(const Value& callee, std::vector<Value> args,
         all.insert(all.end(), args.begin(), args.end());
         std::vector<std::pair<std::string, Value>> kw;
         for (const auto& [k, v] : parts[2].dict_items()) kw.emplace_back(k.s(), v);
-        for (auto& [k, v] : kwargs) {
-          auto it = std::find_if(kw.begin(), kw.end(), [&](const auto& e) { return e.first == k; });
-          if (it != kw.end()) it->second = v;
-          else kw.emplace_back(k, v);
+        for (const auto& kv : kwargs) {  // not a structured binding: clang 14 cannot capture one in the lambda
+          auto it = std::find_if(kw.begin(), kw.end(), [&](const auto& e) { return e.first == kv.first; });
+          if (it != kw.end()) it->second = kv.second;
+          else kw.push_back(kv);
         }
         return call_value(parts[0], std::move(all), std::move(kw), site);
       }

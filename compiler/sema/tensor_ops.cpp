@@ -808,7 +808,9 @@ Value tensor_make_identity(Evaluator& ev, BuiltinCall& c) {
       stride.push_back(layout::Int::basis(static_cast<int>(k)));
       std::vector<std::string> leaves;  // these extents are predicated: no W0601 for them
       ev.collect_leaves(layout::IntTuple(shape.back().value()), leaves);
-      ev.fn_->predicated_leaves.insert(leaves.begin(), leaves.end());
+      // Outside a function (module level: print(cute.make_identity_tensor(...))) there is no
+      // function whose W0601 to silence, and fn_ is null.
+      if (ev.fn_) ev.fn_->predicated_leaves.insert(leaves.begin(), leaves.end());
       tv.coord_offset.push_back(ir::int_const(0, ScalarType::Int64));
     }
     tv.layout = layout::make_layout(layout::IntTuple::tuple(shape), layout::IntTuple::tuple(stride));

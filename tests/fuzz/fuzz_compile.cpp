@@ -1,6 +1,9 @@
 // libFuzzer target over the whole front end: the input is one .tpy file, run
-// through lex + parse + sema and, when sema succeeds, codegen (the .cu, the
-// header and the metadata JSON). Nothing is written to disk; sema's print()
+// through lex + parse + sema and, when sema succeeds, the IR verifier (a
+// problem is an internal compiler error: the target aborts), the IR printer
+// (--dump-ir) and codegen for both targets (the CUDA .cu, the CPU emulator's
+// .cu and its not-emulated check, the header and the metadata JSON). Nothing
+// is written to disk; sema's print()
 // output (std::cout) goes to a null buffer. The stdlib directory is baked in
 // at build time (-DTILESLC_FUZZ_STDLIB=...).
 //
@@ -10,6 +13,7 @@
 //    plain driver that feeds the committed regression inputs (ctest fuzz.replay).
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <streambuf>
@@ -18,6 +22,8 @@
 
 #include "codegen/codegen.h"
 #include "diag/diag.h"
+#include "ir/print.h"
+#include "ir/verify.h"
 #include "parse/parse.h"
 #include "sema/sema.h"
 #include "source/source.h"
@@ -58,6 +64,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::string> deps;
   auto program = sema::analyze(sm, fid, opts, diags, &deps);
   if (program && !diags.has_errors()) {
+    // The driver reports these as E0712 "internal compiler error" (debug
+    // builds): whatever the input, sema must not build invalid IR.
+    if (const auto problems = ir::verify(*program); !problems.empty()) {
+      for (const auto& p : problems) std::cerr << "invalid IR in " << p.function << ": " << p.message << "\n";
+      std::abort();
+    }
+    (void)ir::print(*program);
     codegen::Options copts;
     copts.cu_path = "fuzz.cu";
     copts.header_name = "fuzz.h";
@@ -66,6 +79,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)codegen::emit_cuda(*program, copts);
     (void)codegen::emit_header(*program, copts);
     (void)codegen::emit_metadata(*program, copts);
+    // --target=cpu: the emulator's flavour of the .cu, generated (as the
+    // driver does) only when every operation is emulated.
+    if (codegen::not_emulated(*program).empty()) {
+      copts.target = codegen::Target::Cpu;
+      (void)codegen::emit_cuda(*program, copts);
+    }
   }
   // Render the diagnostics too (into a string): spans and line tables are
   // exercised on whatever ranges the phases reported.
