@@ -107,8 +107,8 @@ Value Evaluator::resolve_symbol(const Value& v, source::SourceRange r) {
       auto& d = error(diag::Kind::BadAnnotation, r,
                       "an extent in a tensor annotation is a number or a cute.sym_int symbol; '" + v.s() +
                           "' is used in an expression here");
-      d.help("declare a symbol for this extent (M2 = cute.sym_int(\"M2\", divisibility=2)) and derive '" + v.s() +
-             "' from it in the function body");
+      d.help("declare a symbol for this extent (" + v.s() + "2 = cute.sym_int(\"" + v.s() + "2\")) and derive '" +
+             v.s() + "' from it in the function body");
       abort_entry();
     }
     auto& d = error(diag::Kind::NotStatic, r,
