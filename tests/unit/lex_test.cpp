@@ -1006,8 +1006,13 @@ TEST_F(LexTest, LargeFileIsFast) {
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(diags.error_count(), 0u);
   EXPECT_GT(toks.size(), 300'000u);
-  // 1 MB of source: far more than a real file; generous bound for slow builds.
+  // 1 MB of source: far more than a real file; generous bound for slow builds (ten times that
+  // under ASan + UBSan, which took 2765 ms on a loaded 2-core machine).
+#ifdef TILESLC_SANITIZED
+  EXPECT_LT(ms, 20000);
+#else
   EXPECT_LT(ms, 2000);
+#endif
 }
 
 }  // namespace
