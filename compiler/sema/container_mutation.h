@@ -5,19 +5,40 @@
 // keep one addition of the last i (found by a sample's author: silently wrong).
 #pragma once
 
+#include <cstdint>
+
 #include "ast/ast.h"
 #include "sema/evaluator.h"
 
 namespace tileslc::sema {
 
+/// Lists and dicts are stamped when made (Value::list, Value::dict), and each
+/// run-time loop body or branch is stamped when entered (RuntimeRegion), from
+/// one clock: a container belongs to the innermost region it was made in.
+/// Defined in value.cpp, where containers are made.
+uint64_t container_made_at(const void* storage);
+/// The clock's next tick (regions and containers share it).
+uint64_t container_clock_tick();
+
+/// Marks a run-time loop body or branch being compiled, for its lifetime
+/// (exceptions included): nested regions, inlined helpers' ones too, stack.
+class RuntimeRegion {
+ public:
+  RuntimeRegion();
+  ~RuntimeRegion();
+  RuntimeRegion(const RuntimeRegion&) = delete;
+  RuntimeRegion& operator=(const RuntimeRegion&) = delete;
+  /// The innermost region's stamp, or 0 outside run-time control flow.
+  static uint64_t innermost();
+};
+
 /// Reports E0502 (StaticRebindInDynamic) and aborts the statement when the
-/// list or dict that `container` evaluates to is changed (`what`: "change an
-/// item of", "call append on") inside a run-time loop or branch of the current function that
-/// it was not made in: a name bound outside the innermost run-time loop or
-/// branch, or any other expression (an attribute, a call result). A container
-/// made inside the loop body and changed there is fine. Not caught: a helper
-/// inlined inside a caller's run-time loop that changes, at its own top level,
-/// a container it was given (the helper's frame has no run-time flow of its own).
-void reject_outer_container_change(Evaluator& ev, const ast::Expr& container, source::SourceRange at, const char* what);
+/// list or dict `container` (its storage) is changed (`what`: "change an item
+/// of", "call append on") inside a run-time loop body or branch it was not
+/// made in: the change would happen once, while compiling. Whatever the path
+/// to it (its name, an alias, a helper's parameter, an attribute, a method's
+/// self). `name_expr`, when it is a Name, labels where that name was bound.
+void reject_outer_container_change(Evaluator& ev, const Value& container, const ast::Expr& name_expr,
+                                   source::SourceRange at, const char* what);
 
 }  // namespace tileslc::sema

@@ -350,7 +350,7 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
     Value base = eval(*s->value);
     Value idx = eval(*s->index);
     if (base.is_list()) {  // l[i] = x: the list object changes, every name bound to it sees it
-      reject_outer_container_change(*this, *s->value, target.range, "change an item of");
+      reject_outer_container_change(*this, base, *s->value, target.range, "change an item of");
       auto& items = base.list_items();
       const int64_t n = static_cast<int64_t>(items.size());
       int64_t i = require_static_int(idx, s->index->range, "a list index");
@@ -361,7 +361,7 @@ void Evaluator::assign(const ast::Expr& target, Value v, source::SourceRange r) 
       return;
     }
     if (base.kind() == Value::Kind::Dict) {
-      reject_outer_container_change(*this, *s->value, target.range, "change an item of");
+      reject_outer_container_change(*this, base, *s->value, target.range, "change an item of");
       dict_set(base, idx, std::move(v), s->index->range);
       return;
     }
@@ -750,7 +750,11 @@ Flow Evaluator::exec_if(const ast::If& s) {
     scope() = before;
     fn_->blocks.push_back(&block);
     ++f.dyn_depth;
-    Flow fl = exec_body(body);
+    Flow fl;
+    {
+      RuntimeRegion region;
+      fl = exec_body(body);
+    }
     --f.dyn_depth;
     fn_->blocks.pop_back();
     if (fl == Flow::Return && !f.is_entry) fl = Flow::Normal;  // diagnosed at the return
@@ -866,7 +870,10 @@ void Evaluator::run_loop_body(ir::StmtPtr& loop, const Env& before, const std::f
   fn_->open_loops.push_back(loop.get());
   f.loops.push_back({true, f.dyn_depth});
   ++f.dyn_depth;
-  body();
+  {
+    RuntimeRegion region;
+    body();
+  }
   --f.dyn_depth;
   f.loops.pop_back();
   fn_->open_loops.pop_back();
@@ -918,22 +925,32 @@ Flow Evaluator::exec_while(const ast::While& s) {
   return Flow::Normal;
 }
 
-void reject_outer_container_change(Evaluator& ev, const ast::Expr& container, source::SourceRange at, const char* what) {
-  Frame& f = ev.frame();
-  if (f.dyn_depth == 0) return;
+namespace {
+std::vector<uint64_t> g_regions;  // RuntimeRegion's stack of stamps
+}  // namespace
+
+RuntimeRegion::RuntimeRegion() { g_regions.push_back(container_clock_tick()); }
+RuntimeRegion::~RuntimeRegion() { g_regions.pop_back(); }
+uint64_t RuntimeRegion::innermost() { return g_regions.empty() ? 0 : g_regions.back(); }
+
+void reject_outer_container_change(Evaluator& ev, const Value& container, const ast::Expr& name_expr,
+                                   source::SourceRange at, const char* what) {
+  const uint64_t region = RuntimeRegion::innermost();
+  if (region == 0) return;
+  const void* storage = container.is_list() ? static_cast<const void*>(&container.list_items())
+                                            : static_cast<const void*>(&container.dict_items());
+  if (container_made_at(storage) > region) return;  // made in this loop body or branch
   std::string name;
   source::SourceRange made_at;
-  if (const auto* n = container.as<ast::Name>()) {
-    auto it = f.env.find(n->id);
-    if (it != f.env.end() && it->second.depth >= f.dyn_depth) return;  // made in this loop body or branch
+  if (const auto* n = name_expr.as<ast::Name>()) {
     name = n->id;
-    if (it != f.env.end()) made_at = it->second.where;
+    if (auto it = ev.frame().env.find(n->id); it != ev.frame().env.end()) made_at = it->second.where;
   }
   auto& d = ev.error(diag::Kind::StaticRebindInDynamic, at,
                      std::string("cannot ") + what + " " + (name.empty() ? std::string("a list or dict") : "'" + name + "'") +
-                         " inside run-time control flow: lists and dicts exist only while compiling, so the change "
-                         "would happen once, not once per iteration or only on the taken branch");
-  if (made_at.valid()) d.label(made_at, "'" + name + "' is bound outside the run-time loop or branch here");
+                         " inside run-time control flow it was not made in: lists and dicts exist only while compiling, "
+                         "so the change would happen once, not once per iteration or only on the taken branch");
+  if (made_at.valid()) d.label(made_at, "'" + name + "' is bound here");
   d.help("keep a changing run-time value in a named variable (acc = acc + x), a register tensor "
          "(cute.make_rmem_tensor), or make the loop static (cutlass.range_constexpr)");
   ev.abort_entry();

@@ -375,6 +375,14 @@ Value py_exception(Evaluator&, BuiltinCall& c) { return Value::method(c.id(), Va
 
 // ---- methods of lists, tuples, dicts and strings
 
+namespace {
+/// The receiver of a method call `xs.append(x)` (for the name in a message), or the call itself.
+const ast::Expr& receiver_expr(const BuiltinCall& c) {
+  if (const auto* attr = c.site.func->as<ast::Attribute>()) return *attr->value;
+  return *c.site.func;
+}
+}  // namespace
+
 Value py_list_method(Evaluator& ev, BuiltinCall& c) {
   const Value& self = c.self();
   const BuiltinId id = c.id();
@@ -391,8 +399,7 @@ Value py_list_method(Evaluator& ev, BuiltinCall& c) {
   if (!self.is_list())
     ev.fail(diag::Kind::NoSuchAttribute, c.site.func->range,
             "a tuple has no method '" + std::string(c.info.attribute()) + "': tuples are immutable (make a list with [...])");
-  if (const auto* attr = c.site.func->as<ast::Attribute>())
-    reject_outer_container_change(ev, *attr->value, c.site.range, ("call " + std::string(c.info.attribute()) + " on").c_str());
+  reject_outer_container_change(ev, self, receiver_expr(c), c.site.range, ("call " + std::string(c.info.attribute()) + " on").c_str());
   auto& items = self.list_items();
   switch (id) {
     case BuiltinId::MethodListAppend: items.push_back(c[0]); break;
@@ -430,8 +437,7 @@ Value py_dict_method(Evaluator& ev, BuiltinCall& c) {
     }
     case BuiltinId::MethodDictSetdefault: {
       if (const Value* v = ev.dict_find(self, c[0], c.range(0))) return *v;
-      if (const auto* attr = c.site.func->as<ast::Attribute>())
-        reject_outer_container_change(ev, *attr->value, c.site.range, "call setdefault on");
+      reject_outer_container_change(ev, self, receiver_expr(c), c.site.range, "call setdefault on");
       ev.dict_set(self, c[0], c[1], c.range(0));
       return c[1];
     }
@@ -442,8 +448,7 @@ Value py_dict_method(Evaluator& ev, BuiltinCall& c) {
       return Value::tuple(std::move(out));
     }
     case BuiltinId::MethodDictUpdate: {
-      if (const auto* attr = c.site.func->as<ast::Attribute>())
-        reject_outer_container_change(ev, *attr->value, c.site.range, "call update on");
+      reject_outer_container_change(ev, self, receiver_expr(c), c.site.range, "call update on");
       Value other = Value::dict();
       if (!c.rest.empty()) {
         if (c.rest[0].kind() != Value::Kind::Dict)

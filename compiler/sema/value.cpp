@@ -3,6 +3,8 @@
 // field of a value is a located bug report instead of a silent zero.
 #include "sema/value.h"
 
+#include <unordered_map>
+
 #include <stdexcept>
 
 namespace tileslc::sema {
@@ -141,14 +143,33 @@ Value Value::tuple(std::vector<Value> xs) {
   return payload::Tuple{std::make_shared<const std::vector<Value>>(std::move(xs))};
 }
 
+namespace {
+// The clock of container_mutation.h: a made container's storage -> the tick it was made at. An
+// address freed and reused by a new container is stamped again when that one is made.
+uint64_t g_clock = 0;
+std::unordered_map<const void*, uint64_t>& made_at() {
+  static std::unordered_map<const void*, uint64_t> table;
+  return table;
+}
+}  // namespace
+
+uint64_t container_clock_tick() { return ++g_clock; }
+uint64_t container_made_at(const void* storage) {
+  auto it = made_at().find(storage);
+  return it == made_at().end() ? 0 : it->second;
+}
+
 Value Value::list(std::vector<Value> xs) {
   // Made non-const so that list_items() may mutate it through the const pointer Tuple holds.
   std::shared_ptr<std::vector<Value>> storage = std::make_shared<std::vector<Value>>(std::move(xs));
+  made_at()[storage.get()] = container_clock_tick();
   return payload::Tuple{std::move(storage), true};
 }
 
 Value Value::dict(std::vector<std::pair<Value, Value>> items) {
-  return payload::Dict{std::make_shared<std::vector<std::pair<Value, Value>>>(std::move(items))};
+  auto storage = std::make_shared<std::vector<std::pair<Value, Value>>>(std::move(items));
+  made_at()[storage.get()] = container_clock_tick();
+  return payload::Dict{std::move(storage)};
 }
 
 std::vector<Value>& Value::list_items() const {
