@@ -70,7 +70,7 @@ class CudaEmitter {
     if (!loc.valid() || !opts_.sm) return;
     uint32_t line = opts_.sm->line_col(loc.start()).line;
     const uint32_t presumed = last_line_ + static_cast<uint32_t>(out_.next_line() - directive_next_line_);
-    if (in_source_ && line == last_line_ && line == presumed && loc.file == last_file_) return;
+    if (in_source_ && line == presumed && loc.file == last_file_) return;  // the lines count on to it
     out_.directive("#line " + std::to_string(line) + " " + c_string(opts_.sm->file(loc.file).path()));
     last_line_ = line;
     last_file_ = loc.file;
@@ -107,8 +107,30 @@ class CudaEmitter {
       debug_locals(k);
     } else {
       dead_ = dead_locals(k);
-      for (const auto& v : k.locals)
-        if (!dead_.count(v.name)) out_.line(std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
+      // Each at the .tpy line that first binds it, so that nvcc's warnings about a variable
+      // (set but never used) name that line, not one counted on from the signature: one
+      // declaration per line and type (`float v, v_1;`), in the order of the locals.
+      const auto bound_at = first_bound(k);
+      std::vector<std::pair<std::pair<source::SourceRange, ir::ScalarType>, std::vector<std::string>>> groups;
+      for (const auto& v : k.locals) {
+        if (dead_.count(v.name)) continue;
+        auto it = bound_at.find(v.name);
+        const source::SourceRange at = it != bound_at.end() ? it->second : k.loc;
+        const uint32_t line = opts_.sm && at.valid() ? opts_.sm->line_col(at.start()).line : 0;
+        auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) {
+          const auto& [key, names] = x;
+          return key.second == v.type && key.first.file == at.file &&
+                 (opts_.sm && key.first.valid() ? opts_.sm->line_col(key.first.start()).line : 0) == line;
+        });
+        if (g == groups.end()) g = groups.insert(groups.end(), {{at, v.type}, {}});
+        g->second.push_back(v.name);
+      }
+      for (const auto& [key, names] : groups) {
+        source_line(key.first);
+        std::string text = std::string(ir::cpp_type(key.second)) + " ";
+        for (size_t i = 0; i < names.size(); ++i) text += (i ? ", " : "") + names[i];
+        out_.line(text + ";");
+      }
     }
     for (const auto& a : k.arrays) {
       if (cpu()) {
@@ -143,12 +165,23 @@ class CudaEmitter {
     generated_line();
   }
 
-  /// A declaration at the top of kernel `k`. With --debug each is put on the `def` line:
-  /// otherwise the lines after the signature's #line count on from it, and a debugger would
-  /// stop at a later .tpy line for the code of these initializers.
+  /// A declaration at the top of kernel `k`, put on the `def` line: otherwise the lines after
+  /// the previous #line count on from it, a debugger would stop at a later .tpy line for the
+  /// code of these initializers, and nvcc would place its warnings there.
   void decl(const ir::Kernel& k, const std::string& text) {
-    if (opts_.debug) source_line(k.loc);
+    source_line(k.loc);
     out_.line(text);
+  }
+
+  /// Each local's first binding in `k` (an assignment or a loop's counter), in statement order.
+  static std::map<std::string, source::SourceRange> first_bound(const ir::Kernel& k) {
+    std::map<std::string, source::SourceRange> out;
+    ir::for_each_stmt(k.body, [&](const ir::Stmt& s) {
+      ir::for_each_name(s, [&](const std::string& name, ir::NameUse use) {
+        if (use == ir::NameUse::Assigned || use == ir::NameUse::LoopVar) out.emplace(name, s.loc);
+      });
+    });
+    return out;
   }
 
   /// --debug: every local, unread ones included (gdb shows them), and on the CPU target the

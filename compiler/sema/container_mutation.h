@@ -12,24 +12,27 @@
 
 namespace tileslc::sema {
 
-/// Lists and dicts are stamped when made (Value::list, Value::dict), and each
-/// run-time loop body or branch is stamped when entered (RuntimeRegion), from
-/// one clock: a container belongs to the innermost region it was made in.
-/// Defined in value.cpp, where containers are made.
-uint64_t container_made_at(const void* storage);
+/// Lists and dicts are stamped when made (Value::list, Value::dict: the
+/// payload's made_at), and each run-time loop body or branch is stamped when
+/// entered (RuntimeRegion), from one clock: a container belongs to the
+/// innermost region it was made in. Defined in value.cpp, where containers are made.
+/// A list's or dict's stamp; 0 for other values.
+uint64_t container_made_at(const Value& container);
 /// The clock's next tick (regions and containers share it).
 uint64_t container_clock_tick();
 
 /// Marks a run-time loop body or branch being compiled, for its lifetime
-/// (exceptions included): nested regions, inlined helpers' ones too, stack.
+/// (exceptions included), on the evaluator's stack of regions (nested regions,
+/// inlined helpers' ones too).
 class RuntimeRegion {
  public:
-  RuntimeRegion();
-  ~RuntimeRegion();
+  explicit RuntimeRegion(Evaluator& ev) : ev_(ev) { ev_.runtime_regions().push_back(container_clock_tick()); }
+  ~RuntimeRegion() { ev_.runtime_regions().pop_back(); }
   RuntimeRegion(const RuntimeRegion&) = delete;
   RuntimeRegion& operator=(const RuntimeRegion&) = delete;
-  /// The innermost region's stamp, or 0 outside run-time control flow.
-  static uint64_t innermost();
+
+ private:
+  Evaluator& ev_;
 };
 
 /// Reports E0502 (StaticRebindInDynamic) and aborts the statement when the

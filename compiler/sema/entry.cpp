@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <map>
+#include <tuple>
 
 #include "parse/parse.h"
 #include "sema/compat_ops.h"
@@ -316,31 +318,41 @@ std::optional<ir::Program> Evaluator::run(source::FileId main, std::vector<std::
     return std::nullopt;
   }
 
-  for (const auto& [name, b] : m->globals)
-    if (b.value.kind() == Value::Kind::Function && b.value.fn()->kind == FunctionValue::Kind::Jit &&
-        b.value.fn()->module == m)
-      host_names_.insert(name);
-  int entries = 0;
-  // The file's @cute.jit functions are its entry points, those with every parameter annotated
-  // first: one with an unannotated parameter that those called (inlined) is a jit helper, not an
-  // entry point (E0410 only for one nothing called).
-  std::vector<std::shared_ptr<FunctionValue>> annotated, unannotated;
-  for (const auto& s : m->ast->body) {
-    const auto* def = s->as<ast::FunctionDef>();
-    if (!def) continue;
-    auto it = m->globals.find(def->name);
-    if (it == m->globals.end() || it->second.value.kind() != Value::Kind::Function) continue;
-    auto fn = it->second.value.fn();
-    if (fn->def != def || fn->kind != FunctionValue::Kind::Jit) continue;
-    bool all = std::all_of(def->params.begin(), def->params.end(), [](const ast::Param& p) { return p.annotation != nullptr; });
-    (all ? annotated : unannotated).push_back(fn);
+  // The file's @cute.jit functions are its entry points: whatever its module code left bound to a
+  // module global, as Python's import would (a top-level def, one under `if`, one a factory
+  // returned: `run32 = make(32)`), each under the global's name (its def's name when bound to
+  // that, else the first such global). Those with every parameter annotated first: one with an
+  // unannotated parameter that those called (inlined) is a jit helper, not an entry point (E0410
+  // only for one nothing called). In source order, then by name, so that output is deterministic.
+  std::map<const FunctionValue*, std::pair<std::string, std::shared_ptr<FunctionValue>>> named;
+  for (const auto& [name, b] : m->globals) {
+    if (b.value.kind() != Value::Kind::Function) continue;
+    const auto& fn = b.value.fn();
+    if (fn->kind != FunctionValue::Kind::Jit || fn->module != m || !fn->def) continue;
+    host_names_.insert(name);
+    auto [it, fresh] = named.emplace(fn.get(), std::make_pair(name, fn));
+    if (!fresh && name == fn->def->name) it->second.first = name;
   }
-  annotated.insert(annotated.end(), unannotated.begin(), unannotated.end());
-  for (const auto& fn : annotated) {
-    if (inlined_jit_.count(fn->def)) continue;
+  struct Entry {
+    std::string name;
+    std::shared_ptr<FunctionValue> fn;
+    bool annotated;
+  };
+  std::vector<Entry> entry_fns;
+  for (auto& [key, e] : named) {
+    const auto& params = e.second->def->params;
+    entry_fns.push_back({e.first, e.second,
+                         std::all_of(params.begin(), params.end(), [](const ast::Param& p) { return p.annotation != nullptr; })});
+  }
+  std::sort(entry_fns.begin(), entry_fns.end(), [](const Entry& a, const Entry& b) {
+    return std::make_tuple(!a.annotated, a.fn->def->name_range.begin, a.name) < std::make_tuple(!b.annotated, b.fn->def->name_range.begin, b.name);
+  });
+  int entries = 0;
+  for (const auto& e : entry_fns) {
+    if (inlined_jit_.count(e.fn->def)) continue;
     ++entries;
     try {
-      build_host_function(fn);
+      build_host_function(e.fn, e.name);
     } catch (const AbortEntry&) {
     }
     flush_context();
@@ -410,19 +422,19 @@ void Evaluator::warn_redefinitions(const ModuleValue& m) {
   }
 }
 
-void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
+void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn, const std::string& name) {
   const auto* def = fn->def;
   // The evaluation budget (E0512) is per entry point: what importing the
   // standard library ran before does not count against it.
   steps_ = 0;
-  if (is_reserved_cpp_name(def->name)) {
+  if (is_reserved_cpp_name(name)) {
     auto& d = diags_.report(diag::Kind::HostNameCollision, def->name_range,
-                            "host function name '" + def->name + "' is reserved in the generated C++");
+                            "host function name '" + name + "' is reserved in the generated C++");
     d.help("rename the @cute.jit function: its name is the C++ function callers use");
     return;
   }
   ir::HostFunction hf;
-  hf.name = def->name;
+  hf.name = name;
   hf.loc = def->name_range;
   FnCtx ctx;
   ctx.host = &hf;
@@ -443,6 +455,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
   // Parameters start poisoned: one that fails its annotation check is
   // reported once, and its uses in the body stay quiet.
   check_def_supported(*def, def->name_range);
+  if (fn->closure) f.env = *fn->closure;  // a factory's @cute.jit function sees the factory's names
   for (const auto& p : def->params) f.env[p.name] = Binding{Value{}, "", p.range};
   for (const auto& p : def->params) bind_host_param(p, stride_symbols);
   exec_body(def->body);
@@ -451,7 +464,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn) {
 }
 
 void Evaluator::bind_host_param(const ast::Param& p, std::set<std::string>& stride_symbols) {
-  const std::string& fn_name = frame().def->name;
+  const std::string& fn_name = fn_->host->name;
   if (!p.annotation) {
     auto& d = error(diag::Kind::BadAnnotation, p.range,
                     "parameter '" + p.name + "' of host function '" + fn_name + "' needs a type annotation");
@@ -550,7 +563,7 @@ std::vector<layout::IntTuple> Evaluator::host_tensor_shape(const ast::Param& p, 
       } else if (stride_symbols.count(d.s())) {
         emit(check_stmt(ir::binary(ir::Op::Eq, ir::tensor_extent(index, static_cast<int>(m)), ctx.symbols[d.s()], ScalarType::Boolean),
                         ir::tensor_extent(index, static_cast<int>(m)),
-                        frame().def->name + ": " + p.name + ".shape[" + std::to_string(m) + "] must be " + d.s(), p.range));
+                        fn_->host->name + ": " + p.name + ".shape[" + std::to_string(m) + "] must be " + d.s(), p.range));
       }
       shape.push_back(layout::Int::symbol(d.s()));
     }
@@ -568,7 +581,7 @@ std::vector<layout::IntTuple> Evaluator::host_tensor_strides(const ast::Param& p
     auto want = [&](ir::ExprRef expect, const std::string& what) {
       emit(check_stmt(ir::binary(ir::Op::Eq, ir::tensor_stride(index, static_cast<int>(m)), expect, ScalarType::Boolean),
                       ir::tensor_stride(index, static_cast<int>(m)),
-                      frame().def->name + ": " + p.name + ".stride[" + std::to_string(m) + "] must be " + what, p.range));
+                      fn_->host->name + ": " + p.name + ".stride[" + std::to_string(m) + "] must be " + what, p.range));
     };
     if (st && st->kind() == Value::Kind::Int) {
       want(ir::int_const(st->i(), ScalarType::Int64), std::to_string(st->i()));
@@ -602,7 +615,7 @@ void Evaluator::bind_host_symbol(const Value& d, const ast::Param& p, int index,
                              ir::binary(ir::Op::TruncMod, ctx.symbols[d.s()], ir::int_const(d.i(), ScalarType::Int64), ScalarType::Int64),
                              ir::int_const(0, ScalarType::Int64), ScalarType::Boolean),
                   ctx.symbols[d.s()],
-                  frame().def->name + ": " + d.s() + " (" + (is_stride ? "stride " : "extent ") + std::to_string(mode) + " of " + p.name +
+                  fn_->host->name + ": " + d.s() + " (" + (is_stride ? "stride " : "extent ") + std::to_string(mode) + " of " + p.name +
                       ") must be a multiple of " + std::to_string(d.i()),
                   p.range));
 }

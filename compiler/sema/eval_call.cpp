@@ -150,6 +150,9 @@ Value Evaluator::call_helper(const FunctionValue& fn, std::vector<Value> args,
   f.owner = fn.owner;
   f.call_site = site.range;
   if (fn.closure) f.env = *fn.closure;
+  // A nested def sees its own name, as through Python's closure cell of the enclosing function:
+  // the closure was captured before the def bound it (a recursive helper was E0301).
+  if (auto self = fn.self.lock(); self && def) f.env[def->name] = Binding{Value::of(self), "", def->name_range, 0};
   // Bind parameters as Python does: positional ones, the rest of the positional arguments to
   // *args, keywords by name (the unknown ones to **kwargs), then defaults (evaluated in the
   // defining module, like Python at def time).

@@ -11,6 +11,7 @@
 #include "sema/hopper_ops.h"
 #include "sema/registry.h"
 #include "sema/statement_names.h"
+#include "sema/static_limits.h"
 #include "sema/struct_ops.h"
 
 namespace tileslc::sema {
@@ -405,9 +406,21 @@ Value tensor_annotation(Evaluator& ev, const ast::Subscript& s) {
   --ev.in_tensor_annotation_;
   std::vector<Value> parts = idx.kind() == Value::Kind::Tuple ? idx.elts() : std::vector<Value>{idx};
   auto spec = std::make_shared<TensorSpec>();
-  if (parts.empty() || parts.size() > 4 || parts[0].kind() != Value::Kind::Type)
-    ev.fail(diag::Kind::BadAnnotation, s.index->range,
-            "expected cute.Tensor[dtype, (extents...)], optionally followed by (strides...) and align_bytes");
+  if (parts.empty() || parts.size() > 4 || parts[0].kind() != Value::Kind::Type) {
+    auto& d = ev.error(diag::Kind::BadAnnotation, s.index->range,
+                       "expected cute.Tensor[dtype, (extents...)], optionally followed by (strides...) and align_bytes");
+    // Python's float, int and bool have no width in a tensor: name the cutlass type that has.
+    if (!parts.empty() && parts[0].kind() == Value::Kind::Builtin) {
+      const BuiltinId id = parts[0].builtin();
+      const char* cutlass_type = id == BuiltinId::Float ? "cutlass.Float32" : id == BuiltinId::Int ? "cutlass.Int32"
+                                 : id == BuiltinId::Bool ? "cutlass.Boolean" : nullptr;
+      if (cutlass_type)
+        d.help(std::string("a tensor's element type is a cutlass type with a width: write ") + cutlass_type + " (or " +
+               (id == BuiltinId::Float ? "Float16, BFloat16, Float64" : id == BuiltinId::Int ? "Int8, Int64, Uint32" : "Uint8") +
+               ") instead of Python's " + (id == BuiltinId::Float ? "float" : id == BuiltinId::Int ? "int" : "bool"));
+    }
+    ev.abort_entry();
+  }
   spec->has_dtype = true;
   spec->dtype = parts[0].type();
   if (parts.size() >= 2) annotation_extents(ev, parts[1], s.index->range, *spec);
@@ -489,7 +502,10 @@ std::optional<Value> sequence_binop(Evaluator& ev, B op, const Value& l, const V
     for (int64_t k = 0; k < r.i(); ++k) xs.insert(xs.end(), l.elts().begin(), l.elts().end());
     return l.is_list() ? Value::list(std::move(xs)) : Value::tuple(std::move(xs));
   }
-  if (l.kind() == Value::Kind::Str && r.kind() == Value::Kind::Str && op == B::Add) return Value::str(l.s() + r.s());
+  if (l.kind() == Value::Kind::Str && r.kind() == Value::Kind::Str && op == B::Add) {
+    check_static_string(ev, l.s().size() + r.s().size(), range, "string concatenation");
+    return Value::str(l.s() + r.s());
+  }
   return std::nullopt;
 }
 

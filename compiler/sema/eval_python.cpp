@@ -13,6 +13,7 @@
 
 #include "sema/evaluator.h"
 #include "sema/registry.h"
+#include "sema/static_limits.h"
 
 namespace tileslc::sema {
 
@@ -305,6 +306,7 @@ std::string Evaluator::format_template(const std::string& t, const std::vector<V
       if (!v) fail(diag::Kind::UnknownKeyword, r, "str.format() has no argument named '" + field + "'");
     }
     out += format_value(*v, conversion, spec, r);
+    check_static_string(*this, out.size(), r, "str.format()");
   }
   return out;
 }
@@ -325,6 +327,7 @@ Value Evaluator::eval_fstring(const ast::JoinedStr& j) {
     } else {
       out += format_value(eval(*part), 0, "", part->range);
     }
+    check_static_string(*this, out.size(), j.range, "the f-string");
   }
   return Value::str(std::move(out));
 }

@@ -552,6 +552,7 @@ void Evaluator::exec_function_def(const ast::FunctionDef& d) {
   fn->def = &d;
   fn->module = frame().module;
   fn->closure = capture_closure(frame());  // a def inside a function sees that function's names
+  if (fn->closure) fn->self = fn;
   // Decorators apply bottom-up, as in Python: `@staticmethod @cute.jit def f` is a static jit function.
   std::vector<std::pair<const ast::Expr*, Value>> decorators;
   for (const auto& deco : d.decorators) {
@@ -752,7 +753,7 @@ Flow Evaluator::exec_if(const ast::If& s) {
     ++f.dyn_depth;
     Flow fl;
     {
-      RuntimeRegion region;
+      RuntimeRegion region(*this);
       fl = exec_body(body);
     }
     --f.dyn_depth;
@@ -811,13 +812,20 @@ Flow Evaluator::exec_for(const ast::For& s) {
   // At module level (Python run on import) and over dicts and strings, every loop runs while compiling.
   const bool static_loop = (is_range_call && !fn_) || it.kind() == Value::Kind::Dict || it.kind() == Value::Kind::Str;
   if (static_loop || (!is_range_call && (is_constexpr_range || it.kind() == Value::Kind::Tuple))) {
-    const auto items = iterate(it, s.iter->range, "a for loop");
-    if (items.size() > 4096)
+    // A list is iterated as CPython does, by index over the live list: elements the body
+    // appends are visited too (a snapshot ran 2 iterations where CPython runs 6).
+    const bool live_list = it.is_list();
+    const auto items = live_list ? std::vector<Value>{} : iterate(it, s.iter->range, "a for loop");
+    if (const size_t n = live_list ? it.elts().size() : items.size(); n > 4096)
       fail(diag::Kind::UnrollTooLarge, s.iter->range,
-           "loop unrolled at compile time has " + std::to_string(items.size()) + " iterations, more than the limit of 4096");
+           "loop unrolled at compile time has " + std::to_string(n) + " iterations, more than the limit of 4096");
     f.loops.push_back({false, f.dyn_depth});
     Flow result = Flow::Normal;
-    for (const auto& item : items) {
+    for (size_t k = 0; live_list ? k < it.elts().size() : k < items.size(); ++k) {
+      if (k == 4096)
+        fail(diag::Kind::UnrollTooLarge, s.iter->range,
+             "loop unrolled at compile time over a list its body keeps growing passed the limit of 4096 iterations");
+      Value item = live_list ? it.elts()[k] : items[k];  // a copy: the body may grow the list
       assign(*s.target, item, s.target->range);
       Flow fl = exec_body(s.body);
       if (fl == Flow::Break) break;
@@ -871,7 +879,7 @@ void Evaluator::run_loop_body(ir::StmtPtr& loop, const Env& before, const std::f
   f.loops.push_back({true, f.dyn_depth});
   ++f.dyn_depth;
   {
-    RuntimeRegion region;
+    RuntimeRegion region(*this);
     body();
   }
   --f.dyn_depth;
@@ -925,21 +933,10 @@ Flow Evaluator::exec_while(const ast::While& s) {
   return Flow::Normal;
 }
 
-namespace {
-std::vector<uint64_t> g_regions;  // RuntimeRegion's stack of stamps
-}  // namespace
-
-RuntimeRegion::RuntimeRegion() { g_regions.push_back(container_clock_tick()); }
-RuntimeRegion::~RuntimeRegion() { g_regions.pop_back(); }
-uint64_t RuntimeRegion::innermost() { return g_regions.empty() ? 0 : g_regions.back(); }
-
 void reject_outer_container_change(Evaluator& ev, const Value& container, const ast::Expr& name_expr,
                                    source::SourceRange at, const char* what) {
-  const uint64_t region = RuntimeRegion::innermost();
-  if (region == 0) return;
-  const void* storage = container.is_list() ? static_cast<const void*>(&container.list_items())
-                                            : static_cast<const void*>(&container.dict_items());
-  if (container_made_at(storage) > region) return;  // made in this loop body or branch
+  if (ev.runtime_regions().empty()) return;
+  if (container_made_at(container) > ev.runtime_regions().back()) return;  // made in this loop body or branch
   std::string name;
   source::SourceRange made_at;
   if (const auto* n = name_expr.as<ast::Name>()) {

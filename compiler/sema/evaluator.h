@@ -129,7 +129,8 @@ class Evaluator {
   /// Modules and the functions they define point at each other (a function
   /// sees its module's globals): break those cycles so nothing leaks.
   ~Evaluator() {
-    for (auto& [name, m] : modules_) m->globals.clear();
+    for (auto& [name, m] : modules_)
+      if (m) m->globals.clear();  // null: a module that did not parse (import_module)
     if (builtins_) builtins_->globals.clear();
     // Instances may hold each other (and their classes' methods hold modules): clear what they hold.
     for (auto& w : instances_)
@@ -145,6 +146,9 @@ class Evaluator {
   diag::Diagnostic& error(diag::Kind k, source::SourceRange r, std::string msg);
   [[noreturn]] void fail(diag::Kind k, source::SourceRange r, std::string msg);
   [[noreturn]] void abort_entry() { throw AbortEntry{}; }
+  /// The stamps of the run-time loop bodies and branches being compiled, innermost last
+  /// (RuntimeRegion, container_mutation.h).
+  std::vector<uint64_t>& runtime_regions() { return runtime_regions_; }
 
   // ---- modules (modules.cpp)
   /// Loads a module (and its parents); nullptr after reporting E0303, or silently with `quiet`.
@@ -427,7 +431,8 @@ class Evaluator {
   Value evaluate_layout(const layout::Layout& l, const Value& coord, source::SourceRange r);
 
   // ---- entry points (entry.cpp)
-  void build_host_function(const std::shared_ptr<FunctionValue>& fn);
+  /// The host function `name` (the module global the @cute.jit function is bound to) from `fn`.
+  void build_host_function(const std::shared_ptr<FunctionValue>& fn, const std::string& name);
   /// One host parameter from its annotation: a Constexpr value, a scalar, or a tensor
   /// whose extents and strides bind the symbols of the host function (FnCtx::symbols).
   void bind_host_param(const ast::Param& p, std::set<std::string>& stride_symbols);
@@ -511,6 +516,7 @@ class Evaluator {
   int try_depth_ = 0;                         ///< `try` bodies being run while compiling (exec_try)
   std::vector<Value> handling_;               ///< exceptions being handled (a bare `raise` re-raises the last)
   std::set<const ast::FunctionDef*> inlined_jit_;         ///< @cute.jit functions called from compiled code (inlined)
+  std::vector<uint64_t> runtime_regions_;                 ///< runtime_regions()
   int64_t fn_serials_ = 0;                                ///< FnCtx::serial of the last function begun
   int64_t instance_serials_ = 0;
   std::vector<std::shared_ptr<ClassValue>> classes_;      ///< every class made (their namespaces cleared at the end)

@@ -118,9 +118,18 @@ std::shared_ptr<ModuleValue> Evaluator::import_module(const std::string& written
   modules_[dotted] = m;
   if (!opts_.stdlib_dir.empty() && found.lexically_normal().string().rfind(fs::path(opts_.stdlib_dir).lexically_normal().string(), 0) == 0)
     bind_registry_names(*m);
-  size_t errors_before = diags_.error_count();
+  const size_t errors_before = diags_.error_count(), reported_before = diags_.diagnostics().size();
   m->ast = std::make_unique<ast::Module>(parse::parse_file(sm_, *fid, diags_));
-  if (diags_.error_count() == errors_before) exec_module_body(m, at);
+  if (diags_.error_count() != errors_before) {
+    // A module that does not parse is not imported: its syntax errors say where the import is
+    // (they come first: no follow-on "cannot import name" for names it would have defined),
+    // and every later import of it is quiet, as the names it binds are.
+    for (size_t i = reported_before; i < diags_.diagnostics().size(); ++i)
+      if (at.valid()) diags_.diagnostic(i).note("in module '" + dotted + "', imported here", at);
+    modules_[dotted] = nullptr;
+    return nullptr;
+  }
+  exec_module_body(m, at);
   return bind_in_parent(m);
 }
 

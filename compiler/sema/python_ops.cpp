@@ -15,6 +15,7 @@
 #include "sema/container_mutation.h"
 #include "sema/evaluator.h"
 #include "sema/registry.h"
+#include "sema/static_limits.h"
 
 namespace tileslc::sema {
 
@@ -477,6 +478,7 @@ Value py_str_method(Evaluator& ev, BuiltinCall& c) {
       bool first = true;
       for (auto& x : ev.iterate(c[0], c.range(0), "str.join()")) {
         if (x.kind() != Value::Kind::Str) ev.fail(diag::Kind::TypeMismatch, c.range(0), "str.join() needs strings, found " + describe(x));
+        check_static_string(ev, out.size() + s.size() + x.s().size(), c.site.range, "str.join()");
         out += (first ? "" : s) + x.s();
         first = false;
       }
@@ -499,6 +501,7 @@ Value py_str_method(Evaluator& ev, BuiltinCall& c) {
       for (size_t i = 0; i < s.size();) {
         if (s.compare(i, from.size(), from) == 0) out += to, i += from.size();
         else out += s[i++];
+        check_static_string(ev, out.size(), c.site.range, "str.replace()");
       }
       return Value::str(out);
     }

@@ -3,9 +3,9 @@
 // field of a value is a located bug report instead of a silent zero.
 #include "sema/value.h"
 
-#include <unordered_map>
-
 #include <stdexcept>
+
+#include "sema/container_mutation.h"
 
 namespace tileslc::sema {
 
@@ -143,33 +143,28 @@ Value Value::tuple(std::vector<Value> xs) {
   return payload::Tuple{std::make_shared<const std::vector<Value>>(std::move(xs))};
 }
 
-namespace {
-// The clock of container_mutation.h: a made container's storage -> the tick it was made at. An
-// address freed and reused by a new container is stamped again when that one is made.
-uint64_t g_clock = 0;
-std::unordered_map<const void*, uint64_t>& made_at() {
-  static std::unordered_map<const void*, uint64_t> table;
-  return table;
+uint64_t container_clock_tick() {
+  // The clock of container_mutation.h. Process-wide (containers are made by Value's factories,
+  // which know no Evaluator); only its order matters, and the compiler is single-threaded.
+  static uint64_t clock = 0;
+  return ++clock;
 }
-}  // namespace
 
-uint64_t container_clock_tick() { return ++g_clock; }
-uint64_t container_made_at(const void* storage) {
-  auto it = made_at().find(storage);
-  return it == made_at().end() ? 0 : it->second;
+uint64_t container_made_at(const Value& container) {
+  if (const auto* t = container.get_if<payload::Tuple>()) return t->made_at;
+  if (const auto* d = container.get_if<payload::Dict>()) return d->made_at;
+  return 0;
 }
 
 Value Value::list(std::vector<Value> xs) {
   // Made non-const so that list_items() may mutate it through the const pointer Tuple holds.
   std::shared_ptr<std::vector<Value>> storage = std::make_shared<std::vector<Value>>(std::move(xs));
-  made_at()[storage.get()] = container_clock_tick();
-  return payload::Tuple{std::move(storage), true};
+  return payload::Tuple{std::move(storage), true, container_clock_tick()};
 }
 
 Value Value::dict(std::vector<std::pair<Value, Value>> items) {
   auto storage = std::make_shared<std::vector<std::pair<Value, Value>>>(std::move(items));
-  made_at()[storage.get()] = container_clock_tick();
-  return payload::Dict{std::move(storage)};
+  return payload::Dict{std::move(storage), container_clock_tick()};
 }
 
 std::vector<Value>& Value::list_items() const {

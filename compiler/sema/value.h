@@ -54,6 +54,9 @@ struct FunctionValue {
   const ClassValue* owner = nullptr;
   /// Kernels: CuTe DSL's `kernel.set_name_prefix(p)`: the generated kernels' C++ name starts with it.
   std::string name_prefix;
+  /// A def inside a function: itself, so that its body sees its own name as Python's closure cell
+  /// does (a recursive helper). Weak: the closure must not own the function that owns it.
+  std::weak_ptr<FunctionValue> self;
 };
 
 /// Where a tensor's elements live. Coord tensors hold no data: element c of
@@ -203,6 +206,7 @@ struct Str {
 struct Tuple {
   std::shared_ptr<const std::vector<Value>> elts;
   bool list = false;  ///< a list: `elts` was made non-const (Value::list) and is mutated in place
+  uint64_t made_at = 0;  ///< a list: the container clock's tick when it was made (container_mutation.h)
 };
 /// A scalar type (Float32, Int64, ...) used as a value.
 struct Type {
@@ -289,6 +293,7 @@ struct TmaAtom {
 /// order; a mutable object its aliases share.
 struct Dict {
   std::shared_ptr<std::vector<std::pair<Value, Value>>> items;
+  uint64_t made_at = 0;  ///< the container clock's tick when it was made (container_mutation.h)
 };
 /// A class made by a `class` statement while compiling (Python's type objects).
 struct Class {

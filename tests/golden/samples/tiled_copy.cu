@@ -8,63 +8,33 @@ namespace tileslc_kernels::tiled_copy {
 // elementwise_add_kernel(gA: Tensor[Float32, ((16,128),(((M+16)-1)/16,((N+128)-1)/128))], gB: Tensor[Float32, ((16,128),(((M+16)-1)/16,((N+128)-1)/128))], gC: Tensor[Float32, ((16,128),(((M+16)-1)/16,((N+128)-1)/128))], cC: Tensor[coord ((16,128),(((M+16)-1)/16,((N+128)-1)/128))], shape: (<run-time Int64>, <run-time Int64>), thr_layout: (4,32):(32,1), val_layout: (4,4):(4,1), copy_bits: 128, block=(128, 1, 1))
 #line 20 "samples/tiled_copy/tiled_copy.tpy"
 TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel(const float* TILESLC_RESTRICT gA, const float* TILESLC_RESTRICT gB, float* TILESLC_RESTRICT gC, int64_t shape_0, int64_t shape_1, int64_t M, int64_t N) {
+#line 27 "samples/tiled_copy/tiled_copy.tpy"
   int64_t offset;
   int64_t offset_1;
   int64_t offset_2;
+#line 36 "samples/tiled_copy/tiled_copy.tpy"
   int64_t offset_3;
   int64_t offset_4;
   int64_t offset_5;
-  int64_t crd;
-  int64_t crd_1;
-  float v;
-  float v_1;
-  float v_2;
-  float v_3;
-  float v_4;
-  float v_5;
-  float v_6;
-  float v_7;
-  float v_8;
-  float v_9;
-  float v_10;
-  float v_11;
-  float v_12;
-  float v_13;
-  float v_14;
-  float v_15;
-  float v_16;
-  float v_17;
-  float v_18;
-  float v_19;
-  float v_20;
-  float v_21;
-  float v_22;
-  float v_23;
-  float v_24;
-  float v_25;
-  float v_26;
-  float v_27;
-  float v_28;
-  float v_29;
-  float v_30;
-  float v_31;
+  int64_t crd, crd_1;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
+  float v, v_1, v_2, v_3, v_4, v_5, v_6, v_7, v_8, v_9, v_10, v_11, v_12, v_13, v_14, v_15, v_16, v_17, v_18, v_19, v_20, v_21, v_22, v_23, v_24, v_25, v_26, v_27, v_28, v_29, v_30, v_31;
+#line 20 "samples/tiled_copy/tiled_copy.tpy"
   alignas(16) float frg[16];
+#line 20 "samples/tiled_copy/tiled_copy.tpy"
   alignas(16) float frg_1[16];
+#line 20 "samples/tiled_copy/tiled_copy.tpy"
   alignas(16) float frg_2[16];
+#line 20 "samples/tiled_copy/tiled_copy.tpy"
   alignas(16) bool frg_3[16];
 #line 27 "samples/tiled_copy/tiled_copy.tpy"
   offset = static_cast<int64_t>(blockIdx.x) % ((M + int64_t{16} - int64_t{1}) / int64_t{16}) * (int64_t{16} * N) + static_cast<int64_t>(blockIdx.x) / ((M + int64_t{16} - int64_t{1}) / int64_t{16}) * int64_t{128};
-#line 28 "samples/tiled_copy/tiled_copy.tpy"
   offset_1 = static_cast<int64_t>(blockIdx.x) % ((M + int64_t{16} - int64_t{1}) / int64_t{16}) * (int64_t{16} * N) + static_cast<int64_t>(blockIdx.x) / ((M + int64_t{16} - int64_t{1}) / int64_t{16}) * int64_t{128};
-#line 29 "samples/tiled_copy/tiled_copy.tpy"
   offset_2 = static_cast<int64_t>(blockIdx.x) % ((M + int64_t{16} - int64_t{1}) / int64_t{16}) * (int64_t{16} * N) + static_cast<int64_t>(blockIdx.x) / ((M + int64_t{16} - int64_t{1}) / int64_t{16}) * int64_t{128};
 #line 36 "samples/tiled_copy/tiled_copy.tpy"
   offset_3 = offset + (static_cast<int64_t>(threadIdx.x) % int64_t{32} * int64_t{4} + static_cast<int64_t>(threadIdx.x) / int64_t{32} * (int64_t{4} * N));
-#line 37 "samples/tiled_copy/tiled_copy.tpy"
   offset_4 = offset_1 + (static_cast<int64_t>(threadIdx.x) % int64_t{32} * int64_t{4} + static_cast<int64_t>(threadIdx.x) / int64_t{32} * (int64_t{4} * N));
-#line 38 "samples/tiled_copy/tiled_copy.tpy"
   offset_5 = offset_2 + (static_cast<int64_t>(threadIdx.x) % int64_t{32} * int64_t{4} + static_cast<int64_t>(threadIdx.x) / int64_t{32} * (int64_t{4} * N));
-#line 39 "samples/tiled_copy/tiled_copy.tpy"
   crd = static_cast<int64_t>(blockIdx.x) % ((M + int64_t{16} - int64_t{1}) / int64_t{16}) * int64_t{16} + static_cast<int64_t>(threadIdx.x) / int64_t{32} * int64_t{4};
 #line 39 "samples/tiled_copy/tiled_copy.tpy"
   crd_1 = static_cast<int64_t>(blockIdx.x) / ((M + int64_t{16} - int64_t{1}) / int64_t{16}) * int64_t{128} + static_cast<int64_t>(threadIdx.x) % int64_t{32} * int64_t{4};
@@ -404,7 +374,6 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel(const floa
   frg_2[int64_t{14}] = v_14 + v_30;
 #line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{15}] = v_15 + v_31;
-#line 53 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{0}] && frg_3[int64_t{1}] && frg_3[int64_t{2}] && frg_3[int64_t{3}]) {
 #line 53 "samples/tiled_copy/tiled_copy.tpy"
     TILESLC_VEC_STORE_GLOBAL(128, &gC[offset_5], &frg_2[int64_t{0}]);
@@ -509,44 +478,38 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel(const floa
     }
   }
 }
-#line 513 "tiled_copy.cu"
+#line 482 "tiled_copy.cu"
 
 // elementwise_add_kernel(gA: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], gB: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], gC: Tensor[Float32, ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], cC: Tensor[coord ((16,32),(((M2+16)-1)/16,((N2+32)-1)/32))], shape: (<run-time Int64>, <run-time Int64>), thr_layout: (4,32):(32,1), val_layout: (4,1):(1,1), copy_bits: 32, block=(128, 1, 1))
 #line 20 "samples/tiled_copy/tiled_copy.tpy"
 TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel_1(const float* TILESLC_RESTRICT gA, const float* TILESLC_RESTRICT gB, float* TILESLC_RESTRICT gC, int64_t shape_0, int64_t shape_1, int64_t M2, int64_t N2, int64_t mA_stride0, int64_t mA_stride1, int64_t mB_stride0, int64_t mB_stride1, int64_t mC_stride0, int64_t mC_stride1) {
+#line 27 "samples/tiled_copy/tiled_copy.tpy"
   int64_t offset;
   int64_t offset_1;
   int64_t offset_2;
+#line 36 "samples/tiled_copy/tiled_copy.tpy"
   int64_t offset_3;
   int64_t offset_4;
   int64_t offset_5;
-  int64_t crd;
-  int64_t crd_1;
-  float v;
-  float v_1;
-  float v_2;
-  float v_3;
-  float v_4;
-  float v_5;
-  float v_6;
-  float v_7;
+  int64_t crd, crd_1;
+#line 52 "samples/tiled_copy/tiled_copy.tpy"
+  float v, v_1, v_2, v_3, v_4, v_5, v_6, v_7;
+#line 20 "samples/tiled_copy/tiled_copy.tpy"
   alignas(16) float frg[4];
+#line 20 "samples/tiled_copy/tiled_copy.tpy"
   alignas(16) float frg_1[4];
+#line 20 "samples/tiled_copy/tiled_copy.tpy"
   alignas(16) float frg_2[4];
+#line 20 "samples/tiled_copy/tiled_copy.tpy"
   alignas(16) bool frg_3[4];
 #line 27 "samples/tiled_copy/tiled_copy.tpy"
   offset = static_cast<int64_t>(blockIdx.x) % ((M2 + int64_t{16} - int64_t{1}) / int64_t{16}) * (int64_t{16} * mA_stride0) + static_cast<int64_t>(blockIdx.x) / ((M2 + int64_t{16} - int64_t{1}) / int64_t{16}) * (int64_t{32} * mA_stride1);
-#line 28 "samples/tiled_copy/tiled_copy.tpy"
   offset_1 = static_cast<int64_t>(blockIdx.x) % ((M2 + int64_t{16} - int64_t{1}) / int64_t{16}) * (int64_t{16} * mB_stride0) + static_cast<int64_t>(blockIdx.x) / ((M2 + int64_t{16} - int64_t{1}) / int64_t{16}) * (int64_t{32} * mB_stride1);
-#line 29 "samples/tiled_copy/tiled_copy.tpy"
   offset_2 = static_cast<int64_t>(blockIdx.x) % ((M2 + int64_t{16} - int64_t{1}) / int64_t{16}) * (int64_t{16} * mC_stride0) + static_cast<int64_t>(blockIdx.x) / ((M2 + int64_t{16} - int64_t{1}) / int64_t{16}) * (int64_t{32} * mC_stride1);
 #line 36 "samples/tiled_copy/tiled_copy.tpy"
   offset_3 = offset + (static_cast<int64_t>(threadIdx.x) % int64_t{32} * mA_stride1 + static_cast<int64_t>(threadIdx.x) / int64_t{32} * (int64_t{4} * mA_stride0));
-#line 37 "samples/tiled_copy/tiled_copy.tpy"
   offset_4 = offset_1 + (static_cast<int64_t>(threadIdx.x) % int64_t{32} * mB_stride1 + static_cast<int64_t>(threadIdx.x) / int64_t{32} * (int64_t{4} * mB_stride0));
-#line 38 "samples/tiled_copy/tiled_copy.tpy"
   offset_5 = offset_2 + (static_cast<int64_t>(threadIdx.x) % int64_t{32} * mC_stride1 + static_cast<int64_t>(threadIdx.x) / int64_t{32} * (int64_t{4} * mC_stride0));
-#line 39 "samples/tiled_copy/tiled_copy.tpy"
   crd = static_cast<int64_t>(blockIdx.x) % ((M2 + int64_t{16} - int64_t{1}) / int64_t{16}) * int64_t{16} + static_cast<int64_t>(threadIdx.x) / int64_t{32} * int64_t{4};
 #line 39 "samples/tiled_copy/tiled_copy.tpy"
   crd_1 = static_cast<int64_t>(blockIdx.x) / ((M2 + int64_t{16} - int64_t{1}) / int64_t{16}) * int64_t{32} + static_cast<int64_t>(threadIdx.x) % int64_t{32};
@@ -622,7 +585,6 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel_1(const fl
   frg_2[int64_t{2}] = v_2 + v_6;
 #line 52 "samples/tiled_copy/tiled_copy.tpy"
   frg_2[int64_t{3}] = v_3 + v_7;
-#line 53 "samples/tiled_copy/tiled_copy.tpy"
   if (frg_3[int64_t{0}]) {
 #line 53 "samples/tiled_copy/tiled_copy.tpy"
     gC[offset_5] = frg_2[int64_t{0}];
@@ -643,13 +605,13 @@ TILESLC_GLOBAL void TILESLC_LAUNCH_BOUNDS(128) elementwise_add_kernel_1(const fl
     gC[offset_5 + int64_t{3} * mC_stride0] = frg_2[int64_t{3}];
   }
 }
-#line 647 "tiled_copy.cu"
+#line 609 "tiled_copy.cu"
 
 }  // namespace tileslc_kernels::tiled_copy
 
 #line 72 "samples/tiled_copy/tiled_copy.tpy"
 tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
-#line 653 "tiled_copy.cu"
+#line 615 "tiled_copy.cu"
   if (tileslc::Status status = tileslc::check_tensor(mA, "elementwise_add", "mA", tileslc::DType::Float32, 2, 16); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mB, "elementwise_add", "mB", tileslc::DType::Float32, 2, 16); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mC, "elementwise_add", "mC", tileslc::DType::Float32, 2, 16); !status) return status;
@@ -665,11 +627,9 @@ tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, 
   if (!(mA.stride[0] == N)) return tileslc::Status::error("elementwise_add: mA.stride[0] must be N, found " + std::to_string(mA.stride[0]));
 #line 72 "samples/tiled_copy/tiled_copy.tpy"
   if (!(mA.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mA.stride[1] must be 1, found " + std::to_string(mA.stride[1]));
-#line 73 "samples/tiled_copy/tiled_copy.tpy"
   if (!(mB.stride[0] == N)) return tileslc::Status::error("elementwise_add: mB.stride[0] must be N, found " + std::to_string(mB.stride[0]));
 #line 73 "samples/tiled_copy/tiled_copy.tpy"
   if (!(mB.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mB.stride[1] must be 1, found " + std::to_string(mB.stride[1]));
-#line 74 "samples/tiled_copy/tiled_copy.tpy"
   if (!(mC.stride[0] == N)) return tileslc::Status::error("elementwise_add: mC.stride[0] must be N, found " + std::to_string(mC.stride[0]));
 #line 74 "samples/tiled_copy/tiled_copy.tpy"
   if (!(mC.stride[1] == int64_t{1})) return tileslc::Status::error("elementwise_add: mC.stride[1] must be 1, found " + std::to_string(mC.stride[1]));
@@ -703,7 +663,7 @@ tileslc::Status elementwise_add(tileslc::TensorView mA, tileslc::TensorView mB, 
       }
     }
   }
-#line 707 "tiled_copy.cu"
+#line 667 "tiled_copy.cu"
   return tileslc::Status();
 }
 
@@ -730,7 +690,7 @@ extern "C" int tileslc_elementwise_add_packed(void* const* args, tileslc_stream 
 
 #line 79 "samples/tiled_copy/tiled_copy.tpy"
 tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
-#line 734 "tiled_copy.cu"
+#line 694 "tiled_copy.cu"
   if (tileslc::Status status = tileslc::check_tensor(mA, "elementwise_add_any", "mA", tileslc::DType::Float32, 2, 0); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mB, "elementwise_add_any", "mB", tileslc::DType::Float32, 2, 0); !status) return status;
   if (tileslc::Status status = tileslc::check_tensor(mC, "elementwise_add_any", "mC", tileslc::DType::Float32, 2, 0); !status) return status;
@@ -776,7 +736,7 @@ tileslc::Status elementwise_add_any(tileslc::TensorView mA, tileslc::TensorView 
       }
     }
   }
-#line 780 "tiled_copy.cu"
+#line 740 "tiled_copy.cu"
   return tileslc::Status();
 }
 
