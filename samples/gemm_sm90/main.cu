@@ -118,8 +118,9 @@ void compare_cluster(int64_t M, int64_t N, int64_t K, const Bf16Matrix& A, const
               sample::gemm_shape_text(M, N, K).c_str(), ratios[ratios.size() / 2], ratios.front(), ratios.back(), kRounds, kReps);
 }
 
-// One shape. `ld` > 0 pads the rows of A and B to ld elements and C's to
-// round_up(N, 8) (K or N not a multiple of 8 needs it: TMA's 16-byte strides).
+// One shape. `ld` > 0 pads the rows of A and B to ld elements (K not a
+// multiple of 8 needs it: TMA's 16-byte strides); C's rows are padded to
+// round_up(N, 8) elements likewise.
 struct Case {
   int64_t M, N, K;
   int64_t sampled = 0;  // 0: check every entry; else that many random entries and a scan for NaN
@@ -134,7 +135,7 @@ struct Case {
 // time and TFLOP/s.
 bool run_case(const Case& c, sample::Rng& rng, cudaStream_t stream) {
   const int64_t M = c.M, N = c.N, K = c.K;
-  const int64_t ldc = c.ld > 0 ? (N + 7) / 8 * 8 : 0;
+  const int64_t ldc = (N + 7) / 8 * 8;  // rows 16 bytes apart
   const Bf16Matrix A = Bf16Matrix::random(M, K, -1.0f, 1.0f, rng, c.ld);
   const Bf16Matrix B = Bf16Matrix::random(N, K, -1.0f, 1.0f, rng, c.ld);
   auto ref = [&](int64_t m, int64_t n) { return sample::reference_abt(A, B, m, n); };
