@@ -69,13 +69,14 @@ __device__ unsigned long long warp_sum(unsigned long long v) {
   return v;
 }
 
-__global__ void diff_kernel(const void* out, bool out_bf16, const void* ref, bool ref_bf16, int64_t n,
-                            DeviceDiff* result) {
+__global__ void diff_kernel(const void* out, bool out_bf16, const void* ref, bool ref_bf16, int64_t n, int64_t cols,
+                            int64_t ld, DeviceDiff* result) {
   double max_diff = 0.0, max_ref = 0.0;
   unsigned long long nan_out = 0, nan_ref = 0;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const double o = load(out, out_bf16, i), r = load(ref, ref_bf16, i);
+    const int64_t at = i / cols * ld + i % cols;  // element i of the (rows, cols) matrix
+    const double o = load(out, out_bf16, at), r = load(ref, ref_bf16, at);
     nan_out += isnan(o);
     nan_ref += isnan(r);
     if (!isnan(o) && !isnan(r)) {
@@ -116,14 +117,15 @@ void fill_uniform(void* data, tileslc::DType dtype, int64_t n, uint64_t seed, cu
 }
 
 DiffStats compare_on_device(const void* out, tileslc::DType out_dtype, const void* ref, tileslc::DType ref_dtype,
-                            int64_t n, cudaStream_t stream) {
+                            int64_t rows, int64_t cols, int64_t ld, cudaStream_t stream) {
   require_supported(out_dtype, "compare_on_device");
+  const int64_t n = rows * cols;
   require_supported(ref_dtype, "compare_on_device");
   tileslc::DeviceBuffer result;
   CHECK_OK(result.allocate(sizeof(DeviceDiff)));
   CHECK(cudaMemsetAsync(result.data(), 0, sizeof(DeviceDiff), stream));
   diff_kernel<<<grid_for(n), kThreads, 0, stream>>>(out, out_dtype == tileslc::DType::BFloat16, ref,
-                                                    ref_dtype == tileslc::DType::BFloat16, n,
+                                                    ref_dtype == tileslc::DType::BFloat16, n, cols, ld,
                                                     static_cast<DeviceDiff*>(result.data()));
   CHECK(cudaGetLastError());
   DeviceDiff d{};
