@@ -192,6 +192,10 @@ bool run_validation(cudaStream_t stream) {
   ok &= sample::expect_rejected(kName, "B Float32, not BFloat16", gemm_sm90(mA, mB_f32, mC, stream), "mB");
   auto mC_odd = tileslc::make_tensor_view(static_cast<uint16_t*>(dC.data()) + 1, bf16, {M, N}, {N, 1});
   ok &= sample::expect_rejected(kName, "C not 16-byte aligned", gemm_sm90(mA, mB, mC_odd, stream), "mC");
+  auto mA_k0 = tileslc::make_tensor_view(dA.data(), bf16, {M, 0}, {8, 1});
+  auto mB_k0 = tileslc::make_tensor_view(dB.data(), bf16, {N, 0}, {8, 1});
+  // K = 0: TMA cannot describe an empty tensor (what a BLAS would answer, C = 0, is not done).
+  ok &= sample::expect_rejected(kName, "K = 0", gemm_sm90(mA_k0, mB_k0, mC, stream), "mA");
   auto mW_odd = tileslc::make_tensor_view(dB.data(), f32, {1000}, {1});
   ok &= sample::expect_rejected(kName, "workspace of 1000 Float32s", gemm_sm90_splitk(mA, mB, mC, mW_odd, stream), "mW");
   return ok;
