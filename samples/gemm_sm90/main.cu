@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
     if (!small) {
       ok &= run_case({256, 512, 192}, rng, stream);            // 3 k-tiles, fewer than the 4 stages
       ok &= run_case({2048, 4096, 128, 1 << 16}, rng, stream);  // 256 tiles: more than one per CTA
-      ok &= run_case({1000, 999, 1001, 0, 4, 1008}, rng, stream);  // the bench's ragged shape
+      ok &= run_case({1000, 999, 1001, 1 << 16, 4, 1008}, rng, stream);  // the bench's ragged shape
       for (int64_t m : {16, 64, 128, 256})                     // skinny: split-K
         ok &= run_case({m, 8192, 8192, kSampledEntries, 0, 0, true, true}, rng, stream);
       ok &= run_case({4096, 4096, 4096, kSampledEntries, 0, 0, true}, rng, stream);
