@@ -41,6 +41,7 @@ cudaDataType cuda_type(DType d) {
   switch (d) {
     case DType::Float32: return CUDA_R_32F;
     case DType::BFloat16: return CUDA_R_16BF;
+    case DType::Float8E4M3FN: return CUDA_R_8F_E4M3;
     default:
       std::fprintf(stderr, "tileslc_bench: no cuBLAS type for %s\n", tileslc::dtype_name(d));
       std::exit(1);
@@ -173,6 +174,9 @@ Cublas::Cublas(cudaStream_t stream) : stream_(stream) {
   CHECK_CUBLAS(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
   CHECK_CUBLAS(cublasLtCreate(&lt_));
   CHECK_OK(lt_workspace_.allocate(kLtWorkspaceBytes));
+  const float ones[2] = {1.0f, 1.0f};
+  CHECK_OK(lt_scales_.allocate(sizeof ones));
+  CHECK_OK(lt_scales_.copy_from_host(ones, sizeof ones));
 }
 
 Cublas::~Cublas() {
@@ -194,6 +198,13 @@ void Cublas::make_lt_descs(Precision p, const Shape& s, LtDescs& d) const {
   const cublasOperation_t trans_a = CUBLAS_OP_T, trans_b = CUBLAS_OP_N;
   CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_TRANSA, &trans_a, sizeof trans_a));
   CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_TRANSB, &trans_b, sizeof trans_b));
+  if (p.ab == DType::Float8E4M3FN) {  // per-tensor scales (FP8 needs TN: transa T, transb N, as here)
+    const float* scales = static_cast<const float*>(lt_scales_.data());
+    const float* scale_a = scales;
+    const float* scale_b = scales + 1;
+    CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale_a, sizeof scale_a));
+    CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale_b, sizeof scale_b));
+  }
   CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&d.a, cuda_type(p.ab), s.K, s.N, s.ld_ab()));
   CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&d.b, cuda_type(p.ab), s.K, s.M, s.ld_ab()));
   CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&d.c, cuda_type(p.c), s.N, s.M, s.ld_c()));
@@ -225,11 +236,22 @@ void Cublas::gemm_lt(Precision p, const Shape& s, const cublasLtMatmulHeuristicR
                               lt_workspace_.data(), kLtWorkspaceBytes, stream_));
 }
 
+bool Cublas::has(Precision p, const Shape& s) const {
+  return p.ab != DType::Float8E4M3FN || !lt_algorithms(p, s, 1).empty();
+}
+
 void Cublas::gemm(Precision p, const Shape& s, const void* A, const void* B, void* C) const {
   const float alpha = 1.0f, beta = 0.0f;
   const int m = static_cast<int>(s.N), n = static_cast<int>(s.M), k = static_cast<int>(s.K);
   const int ld_ab = static_cast<int>(s.ld_ab()), ld_c = static_cast<int>(s.ld_c());
-  if (p.ab == DType::Float32 && p.c == DType::Float32) {
+  if (p.ab == DType::Float8E4M3FN) {  // no GemmEx for FP8: cuBLASLt's first algorithm
+    const std::vector<cublasLtMatmulHeuristicResult_t> algos = lt_algorithms(p, s, 1);
+    if (algos.empty()) {
+      std::fprintf(stderr, "tileslc_bench: cuBLASLt has no FP8 algorithm for %s\n", s.text().c_str());
+      std::exit(1);
+    }
+    gemm_lt(p, s, algos[0], A, B, C);
+  } else if (p.ab == DType::Float32 && p.c == DType::Float32) {
     CHECK_CUBLAS(cublasSgemm(handle_, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, static_cast<const float*>(B), ld_ab,
                              static_cast<const float*>(A), ld_ab, &beta, static_cast<float*>(C), ld_c));
   } else if (p.ab == DType::BFloat16) {
@@ -245,6 +267,7 @@ void Cublas::gemm(Precision p, const Shape& s, const void* A, const void* B, voi
 
 std::string Cublas::name(Precision p) {
   if (p.ab == DType::Float32 && p.c == DType::Float32) return "cuBLAS Sgemm";
+  if (p.ab == DType::Float8E4M3FN) return "cuBLASLt E4M3->BF16";
   return std::string("cuBLAS GemmEx ") + (p.ab == DType::BFloat16 ? "BF16" : tileslc::dtype_name(p.ab)) +
          (p.c == DType::BFloat16 ? "->BF16" : "");
 }
@@ -264,6 +287,9 @@ double tolerance(Precision p, int64_t K, bool both_rounded) {
   const double sides = both_rounded ? 2.0 : 1.0;
   double t = sides * 1e-5 * std::sqrt(static_cast<double>(K));
   if (p.c == DType::BFloat16) t += sides * 0.00390625;  // 2^-8
+  // FP8 wgmma keeps about 14 bits of its running sum between promotions to Float32 (every 512
+  // products in gemm_fp8_sm90; samples/gemm_fp8_sm90/main.cu): 2^-13 per k32 instruction.
+  if (p.ab == DType::Float8E4M3FN) t += sides * static_cast<double>(std::min<int64_t>(K, 512)) / 32.0 * std::ldexp(1.0, -13);
   return t;
 }
 
@@ -279,6 +305,11 @@ std::vector<Row> check_small_shapes(const std::vector<GemmEntry>& entries, const
   uint64_t seed = 100;
   for (const Shape& s : kSmallShapes) {
     for (const Precision& p : precisions) {
+      if (!cublas.has(p, s)) {
+        std::printf("tileslc_bench: check %-16s %-9s skipped: cuBLASLt has no algorithm for it\n", s.text().c_str(),
+                    tileslc::dtype_name(p.ab));
+        continue;
+      }
       Operands op(s, p, seed++, stream);
       const std::vector<float> a = host_rows(p.ab, op.seed_a, 0, s.M, s.K, s.ld_ab());
       const std::vector<float> b = host_rows(p.ab, op.seed_b, 0, s.N, s.K, s.ld_ab());
@@ -346,9 +377,13 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
   std::vector<Row> rows;
   uint64_t seed = 1000 + static_cast<uint64_t>(s.M * 3 + s.N * 5 + s.K * 7);
   for (const Precision& p : precisions_of(entries)) {
+    if (!cublas.has(p, s)) {
+      std::printf("tileslc_bench: %s %s skipped: cuBLASLt has no algorithm for it\n", s.text().c_str(), tileslc::dtype_name(p.ab));
+      continue;
+    }
     Operands op(s, p, seed++, stream);
 
-    // cuBLAS GemmEx: the reference C, checked on sampled entries against float64.
+    // The reference call (GemmEx; cuBLASLt for FP8): its C, checked on sampled entries against float64.
     sample::poison(op.C_ref.data(), op.C_ref.size());
     cublas.gemm(p, s, op.A.data(), op.B.data(), op.C_ref.data());
     CHECK(cudaStreamSynchronize(stream));
@@ -369,7 +404,7 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
     // Timed into C, so C_ref keeps the checked result.
     timed.push_back({gemm_ex, [&] { cublas.gemm(p, s, op.A.data(), op.B.data(), op.C.data()); }});
 
-    // cuBLASLt: the heuristic's first kLtAlgorithms algorithms, each checked against GemmEx.
+    // cuBLASLt: the heuristic's first kLtAlgorithms algorithms, each checked against the reference call.
     const std::vector<cublasLtMatmulHeuristicResult_t> algos = cublas.lt_algorithms(p, s, kLtAlgorithms);
     for (size_t i = 0; i < algos.size(); ++i) {
       const cublasLtMatmulHeuristicResult_t& algo = algos[i];
@@ -377,7 +412,7 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
       cublas.gemm_lt(p, s, algo, op.A.data(), op.B.data(), op.C.data());
       Row r{s, "cuBLASLt heuristic #" + std::to_string(i + 1), true};
       set_check(r, diff_stats(op.compare(op.C.data(), op.C_ref.data(), stream), s), tolerance(p, s.K, true),
-                "cuBLAS GemmEx, every entry");
+                Cublas::name(p) + ", every entry");
       if (!r.ok) {  // cuBLAS's own disagreement: shown, not timed, not a failure of ours
         r.note = "disagrees with GemmEx (" + r.note + "): not timed";
         r.ok = true;
@@ -404,7 +439,7 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
       }
       Row row{s, entry.name, false};
       set_check(row, diff_stats(op.compare(op.C.data(), op.C_ref.data(), stream), s), tolerance(p, s.K, true),
-                "cuBLAS GemmEx, every entry");
+                Cublas::name(p) + ", every entry");
       const GemmFn fn = entry.fn;
       timed.push_back({row, [fn, mA, mB, mC, stream] { CHECK_OK(fn(mA, mB, mC, stream)); }});
     }

@@ -44,11 +44,11 @@ struct Shape {
   // "4096x4096x4096" (M x N x K)
   std::string text() const;
   double flop() const { return 2.0 * M * N * K; }
-  // Row strides in elements: A's and B's rows padded to a multiple of 8
-  // elements, C's likewise (TMA needs 16-byte strides: K = 1001 is stored in
-  // rows of 1008); compact when K and N are multiples of 8. cuBLAS gets the
-  // same leading dimensions.
-  int64_t ld_ab() const { return (K + 7) / 8 * 8; }
+  // Row strides in elements: A's and B's rows padded to a multiple of 16
+  // elements (16 bytes of FP8), C's to a multiple of 8 (TMA needs 16-byte
+  // strides: K = 1001 is stored in rows of 1008); compact when K is a
+  // multiple of 16 and N of 8. cuBLAS gets the same leading dimensions.
+  int64_t ld_ab() const { return (K + 15) / 16 * 16; }
   int64_t ld_c() const { return (N + 7) / 8 * 8; }
   bool accepted_by(const GemmEntry& e) const {
     return M % e.m_multiple == 0 && N % e.n_multiple == 0 && K % e.k_multiple == 0;
@@ -68,6 +68,9 @@ struct Precision {
 // the algorithms its heuristic proposes for the shape
 // (cublasLtMatmulAlgoGetHeuristic, a 32 MiB workspace), so that the bench can
 // time several and compare against the fastest cuBLAS call, not one fixed call.
+// E4M3 A and B (BF16 C) have no GemmEx: their reference call is cuBLASLt's
+// heuristic's first algorithm, with both scales 1 (A_SCALE_POINTER and
+// B_SCALE_POINTER; the FP8 entries are called with scales 1 as well).
 class Cublas {
  public:
   explicit Cublas(cudaStream_t stream);
@@ -80,6 +83,8 @@ class Cublas {
   // (K x N, ld K) and C^T (N x M, ld N), and C^T = B * A^T, so the call is
   // gemm(op(B^T) = T, op(A^T) = N, m = N, n = M, k = K, B, ld K, A, ld K, C, ld N).
   void gemm(Precision p, const Shape& s, const void* A, const void* B, void* C) const;
+  // Whether gemm() can run (p, s): false only for E4M3 where cuBLASLt proposes no algorithm.
+  bool has(Precision p, const Shape& s) const;
   // Up to `count` cuBLASLt algorithms for (p, s), the heuristic's best first
   // (fewer when it proposes fewer; none when it has none for the precision).
   std::vector<cublasLtMatmulHeuristicResult_t> lt_algorithms(Precision p, const Shape& s, int count) const;
@@ -101,6 +106,7 @@ class Cublas {
   void make_lt_descs(Precision p, const Shape& s, LtDescs& d) const;
 
   cudaStream_t stream_ = nullptr;
+  tileslc::DeviceBuffer lt_scales_;  // two Float32 ones: FP8's A and B scales
   cublasHandle_t handle_ = nullptr;
   cublasLtHandle_t lt_ = nullptr;
   tileslc::DeviceBuffer lt_workspace_;

@@ -45,7 +45,24 @@
 #define TILESLC_BENCH_GEMM_SM90_SPLITK nullptr
 #endif
 
+#if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
+#include "gemm_fp8_sm90.h"
+#define TILESLC_BENCH_GEMM_FP8_SM90 &gemm_fp8_sm90_entry
+#else
+#define TILESLC_BENCH_GEMM_FP8_SM90 nullptr
+#endif
+
 namespace bench {
+
+#if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
+namespace {
+// gemm_fp8_sm90 as (mA, mB, mC, stream), with the scales cuBLASLt gets too: 1 and 1.
+tileslc::Status gemm_fp8_sm90_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
+                                    cudaStream_t stream) {
+  return gemm_fp8_sm90(mA, mB, mC, 1.0f, 1.0f, stream);
+}
+}  // namespace
+#endif
 
 #if TILESLC_BENCH_HAVE_GEMM_SM90
 namespace {
@@ -91,6 +108,8 @@ std::vector<GemmEntry> gemm_entries() {
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_CLUSTER},
       {"gemm_sm90_splitk", "gemm_sm90 with split-K when the tiles are fewer than the SMs (SMs // tiles slices, Float32 partials in a workspace, added in slice order: deterministic)",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK},
+      {"gemm_fp8_sm90", "E4M3 x E4M3 -> BF16 (scales 1), gemm_sm90's kernel on 8-bit operands: 128x128x128 tiles, wgmma m64n128k32, Float32 promotion every 4 k-tiles",
+       DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90},
   };
 }
 
