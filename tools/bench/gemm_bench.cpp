@@ -244,13 +244,17 @@ void Cublas::gemm(Precision p, const Shape& s, const void* A, const void* B, voi
   const float alpha = 1.0f, beta = 0.0f;
   const int m = static_cast<int>(s.N), n = static_cast<int>(s.M), k = static_cast<int>(s.K);
   const int ld_ab = static_cast<int>(s.ld_ab()), ld_c = static_cast<int>(s.ld_c());
-  if (p.ab == DType::Float8E4M3FN) {  // no GemmEx for FP8: cuBLASLt's first algorithm
-    const std::vector<cublasLtMatmulHeuristicResult_t> algos = lt_algorithms(p, s, 1);
-    if (algos.empty()) {
-      std::fprintf(stderr, "tileslc_bench: cuBLASLt has no FP8 algorithm for %s\n", s.text().c_str());
-      std::exit(1);
+  if (p.ab == DType::Float8E4M3FN) {  // no GemmEx for FP8: cuBLASLt's first algorithm, asked once per shape
+    auto found = fp8_algo_.find(s.text());
+    if (found == fp8_algo_.end()) {
+      const std::vector<cublasLtMatmulHeuristicResult_t> algos = lt_algorithms(p, s, 1);
+      if (algos.empty()) {
+        std::fprintf(stderr, "tileslc_bench: cuBLASLt has no FP8 algorithm for %s\n", s.text().c_str());
+        std::exit(1);
+      }
+      found = fp8_algo_.emplace(s.text(), algos[0]).first;
     }
-    gemm_lt(p, s, algos[0], A, B, C);
+    gemm_lt(p, s, found->second, A, B, C);
   } else if (p.ab == DType::Float32 && p.c == DType::Float32) {
     CHECK_CUBLAS(cublasSgemm(handle_, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, static_cast<const float*>(B), ld_ab,
                              static_cast<const float*>(A), ld_ab, &beta, static_cast<float*>(C), ld_c));

@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -107,6 +108,7 @@ class Cublas {
 
   cudaStream_t stream_ = nullptr;
   tileslc::DeviceBuffer lt_scales_;  // two Float32 ones: FP8's A and B scales
+  mutable std::map<std::string, cublasLtMatmulHeuristicResult_t> fp8_algo_;  // gemm()'s FP8 algorithm per shape
   cublasHandle_t handle_ = nullptr;
   cublasLtHandle_t lt_ = nullptr;
   tileslc::DeviceBuffer lt_workspace_;
