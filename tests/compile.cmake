@@ -13,6 +13,7 @@ if(TILESLC_HAVE_CUDA AND TILESLC_NVCC)
                COMMAND ${CMAKE_COMMAND}
                        -DTILESLC=$<TARGET_FILE:tileslc> -DNVCC=${TILESLC_NVCC} -DTPY=${_tpy} -DARCH=${_arch}
                        -DRUNTIME_INCLUDE=${PROJECT_SOURCE_DIR}/runtime/include
+                       -DIMPORT_DIR=${PROJECT_SOURCE_DIR}/samples/gemm_sm90
                        -DOUT_DIR=${CMAKE_CURRENT_BINARY_DIR}/compile/${_sample}.${_arch}
                        -P ${CMAKE_CURRENT_LIST_DIR}/compile/compile_sample.cmake)
       set_tests_properties(compile.${_sample}.${_arch} PROPERTIES LABELS "compile" TIMEOUT 300

@@ -35,7 +35,7 @@ include(${PROJECT_SOURCE_DIR}/cmake/TileslcEmulation.cmake)
 # with the kernels of `tpy`, run with the arguments after them; passes when
 # it prints "<name>: all checks passed".
 function(tileslc_emu_driver name tpy driver)
-  tileslc_add_cpu_kernels(emu_${name}_kernels SOURCES "${tpy}" ARCH sm_90a)
+  tileslc_add_cpu_kernels(emu_${name}_kernels SOURCES "${tpy}" ARCH sm_90a INCLUDE_DIRS ${TILESLC_EMU_IMPORTS_${name}})
   file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/emu/${name}_main.cpp"
        CONTENT "// ${name}'s driver, built for the CPU emulator.\n#include \"${driver}\"\n")
   add_executable(emu_${name} "${CMAKE_CURRENT_BINARY_DIR}/emu/${name}_main.cpp")
@@ -48,7 +48,9 @@ endfunction()
 
 # The samples the emulator runs; each has a --small option that skips large
 # sizes and timing.
-set(TILESLC_EMU_SAMPLES vector_add saxpy elementwise_2d tiled_copy transpose sgemm gemm_sm80 histogram splitk gemm_sm90 softmax rmsnorm layernorm row_reduce)
+set(TILESLC_EMU_SAMPLES vector_add saxpy elementwise_2d tiled_copy transpose sgemm gemm_sm80 histogram splitk gemm_sm90 gemm_fp8_sm90
+    softmax rmsnorm layernorm row_reduce)
+set(TILESLC_EMU_IMPORTS_gemm_fp8_sm90 "${PROJECT_SOURCE_DIR}/samples/gemm_sm90")  # it imports gemm_sm90.tpy
 foreach(name IN LISTS TILESLC_EMU_SAMPLES)
   set(_dir "${PROJECT_SOURCE_DIR}/samples/${name}")
   tileslc_emu_driver(${name} "${_dir}/${name}.tpy" "${_dir}/main.cu" --small)

@@ -404,56 +404,67 @@ inline double tensor_core_tolerance(int64_t K) { return 1e-5 * std::sqrt(static_
 
 // ---- BFloat16 matrices (gemm_sm80, gemm_sm90)
 
-// A compact row-major (rows, cols) BFloat16 matrix in device memory, with the
-// values kept on the host as floats (each exactly a BFloat16), and `guard`
-// elements after it that must keep their poison (outputs).
+// A row-major (rows, cols) BFloat16 matrix in device memory, rows `ld` >=
+// cols elements apart (compact when ld == cols), with the values kept on the
+// host as floats (each exactly a BFloat16), and `guard` elements after it.
+// The padding of each row (columns cols to ld - 1) and the guard hold NaN
+// (0xFFFF): an input's padding must never be read (a GEMM that reads it
+// turns entries into NaN), an output's must stay untouched.
 class Bf16Matrix {
  public:
   // Uniform in [lo, hi), rounded to nearest-even BFloat16, uploaded.
-  static Bf16Matrix random(int64_t rows, int64_t cols, float lo, float hi, Rng& rng) {
-    Bf16Matrix m(rows, cols, 0);
+  static Bf16Matrix random(int64_t rows, int64_t cols, float lo, float hi, Rng& rng, int64_t ld = 0) {
+    Bf16Matrix m(rows, cols, 0, ld);
     std::vector<float> raw(rows * cols);
     rng.fill(raw, lo, hi);
-    for (size_t i = 0; i < raw.size(); ++i) {
-      m.bits_[i] = float_to_bf16(raw[i]);
-      m.values_[i] = bf16_to_float(m.bits_[i]);
-    }
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) {
+        const size_t i = static_cast<size_t>(r * m.ld_ + c);
+        m.bits_[i] = float_to_bf16(raw[r * cols + c]);
+        m.values_[i] = bf16_to_float(m.bits_[i]);
+      }
     CHECK_OK(m.buffer_.copy_from_host(m.bits_.data(), m.buffer_.size()));
     return m;
   }
-  // An output: every element and the guard poisoned (0xFFFF, a BFloat16 NaN).
-  static Bf16Matrix poisoned(int64_t rows, int64_t cols, int64_t guard) {
-    Bf16Matrix m(rows, cols, guard);
+  // An output: every element, the padding and the guard poisoned (0xFFFF, a BFloat16 NaN).
+  static Bf16Matrix poisoned(int64_t rows, int64_t cols, int64_t guard, int64_t ld = 0) {
+    Bf16Matrix m(rows, cols, guard, ld);
     poison(m.buffer_.data(), m.buffer_.size());
     return m;
   }
 
   tileslc::TensorView view() const {
-    return tileslc::make_tensor_view(buffer_.data(), tileslc::DType::BFloat16, {rows_, cols_}, {cols_, 1});
+    return tileslc::make_tensor_view(buffer_.data(), tileslc::DType::BFloat16, {rows_, cols_}, {ld_, 1});
   }
   int64_t cols() const { return cols_; }
   // Row r as floats (cols() of them).
-  const float* row(int64_t r) const { return &values_[r * cols_]; }
-  float at(int64_t m, int64_t n) const { return values_[m * cols_ + n]; }
-  // Copies the device storage (guard included) back into the host copy.
+  const float* row(int64_t r) const { return &values_[r * ld_]; }
+  float at(int64_t m, int64_t n) const { return values_[m * ld_ + n]; }
+  // The device storage's bits (padding and guard included), after download().
+  const std::vector<uint16_t>& bits() const { return bits_; }
+  // Copies the device storage (padding and guard included) back into the host copy.
   void download() {
     CHECK_OK(buffer_.copy_to_host(bits_.data(), buffer_.size()));
     for (size_t i = 0; i < bits_.size(); ++i) values_[i] = bf16_to_float(bits_[i]);
   }
-  // Guard elements that no longer hold the poison (after download()).
+  // Padding and guard elements that no longer hold the poison (after download()).
   int64_t written_outside_view() const {
     int64_t stray = 0;
-    for (size_t i = static_cast<size_t>(rows_ * cols_); i < bits_.size(); ++i) stray += bits_[i] != 0xFFFFu;
+    for (size_t i = 0; i < bits_.size(); ++i) {
+      const int64_t r = static_cast<int64_t>(i) / ld_, c = static_cast<int64_t>(i) % ld_;
+      const bool inside = r < rows_ && c < cols_;
+      stray += !inside && bits_[i] != 0xFFFFu;
+    }
     return stray;
   }
 
  private:
-  Bf16Matrix(int64_t rows, int64_t cols, int64_t guard)
-      : rows_(rows), cols_(cols), bits_(rows * cols + guard), values_(rows * cols + guard) {
+  Bf16Matrix(int64_t rows, int64_t cols, int64_t guard, int64_t ld)
+      : rows_(rows), cols_(cols), ld_(ld > 0 ? ld : cols), bits_(rows * ld_ + guard, 0xFFFFu), values_(bits_.size()) {
     CHECK_OK(buffer_.allocate(bits_.size() * sizeof(uint16_t)));
   }
 
-  int64_t rows_ = 0, cols_ = 0;
+  int64_t rows_ = 0, cols_ = 0, ld_ = 0;
   std::vector<uint16_t> bits_;
   std::vector<float> values_;
   tileslc::DeviceBuffer buffer_;

@@ -1,26 +1,37 @@
 // gemm_sm90 driver: runs the tileslc-generated gemm_sm90 (C = A * B^T with TMA
 // and wgmma: A (M, K) and B (N, K) BFloat16 row-major, C (M, N) BFloat16
-// row-major; M a multiple of 128, N of 256, K of 64; its epilogue goes
-// through shared memory) on several shapes, the same kernel in 2x1
+// row-major; any M, N, K, row strides multiples of 8 elements; its epilogue
+// goes through shared memory) on several shapes, the same kernel in 2x1
 // thread-block clusters multicasting B (gemm_sm90_cluster: odd tile counts
 // along M, 128 and 384, leave the last cluster's second block without a tile
-// of its own) and storing straight from the accumulators
-// (gemm_sm90_direct_epilogue). Inputs
-// are random in [-1, 1), rounded to BFloat16 on the host; the float64
-// reference is computed from those BFloat16 values. Small shapes are checked
-// element by element, large ones on a random sample of entries plus a scan for
-// entries never written; a poisoned guard after C must stay untouched. It
-// times 4096^3 and 8192^3 (TFLOP/s) and shows run-time argument validation.
+// of its own), storing straight from the accumulators
+// (gemm_sm90_direct_epilogue), and split-K through a Float32 workspace
+// (gemm_sm90_splitk, which picks the slices by shape, and
+// gemm_sm90_splitk_with_splits). Ragged shapes (M, N, K not multiples of the
+// 128 x 256 x 64 tile, K = 1001 in rows padded to 1008) and skinny ones
+// (M = 16 to 256, N = K = 8192, split-K) included. Inputs are random in
+// [-1, 1), rounded to BFloat16 on the host; the float64 reference is computed
+// from those BFloat16 values. C, its rows' padding and a guard after it are
+// poisoned with NaN before each call (and the inputs' padding too, so a read
+// of it would show). Small shapes are checked element by element, large ones
+// on a random sample of entries plus a scan for entries never written; the
+// padding and guard must stay untouched; split-K runs twice and must give the
+// same bits (a fixed-order reduction). It times 4096^3, 8192^3 and the skinny
+// shapes (TFLOP/s) and shows run-time argument validation.
 //
 // Usage: gemm_sm90 [--small]
 //   --small  only the small shapes (every entry checked) and the validation
-//            demos: no large case, no timing (for compute-sanitizer runs).
+//            demos: no large case, no timing (for compute-sanitizer runs and
+//            the CPU emulator, emu.gemm_sm90).
 // Exit: 0 all passed, 1 a check failed, 2 bad arguments, 77 no CUDA device
 // or not a compute capability 9.0 device (built, not run).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,15 +58,46 @@ constexpr int kReps = 20;
 // K = 4096, 0.088 at 8192); a misplaced element by order 1.
 double tolerance(int64_t K) { return std::ldexp(1.0, -8) + sample::tensor_core_tolerance(K); }
 
-// The host functions: the default, 2x1 clusters multicasting B, and the direct-store epilogue.
-using GemmFn = tileslc::Status (*)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, cudaStream_t);
+// The host functions as (mA, mB, mC, stream): the default, 2x1 clusters multicasting B, the
+// direct-store epilogue, and split-K (its workspace bound in, see Workspace).
+using GemmFn = std::function<tileslc::Status(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, cudaStream_t)>;
 struct Variant {
-  const char* name;
+  std::string name;
   GemmFn fn;
+  bool deterministic_check;  // run twice, same bits expected (split-K's fixed-order reduction)
 };
-const Variant kVariants[] = {{"gemm_sm90", &gemm_sm90},
-                             {"gemm_sm90_cluster", &gemm_sm90_cluster},
-                             {"gemm_sm90_direct_epilogue", &gemm_sm90_direct_epilogue}};
+
+// gemm_sm90_splitk's Float32 workspace: SMs x 128 x 256 (every split the
+// heuristic picks fits), or enough for `splits` slices of the shape's tiles.
+struct Workspace {
+  tileslc::DeviceBuffer buffer;
+  int64_t floats = 0;
+  Workspace(int64_t M, int64_t N, int splits) {
+    int sms = 0;
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    const int64_t tile = 128 * 256, tiles = ((M + 127) / 128) * ((N + 255) / 256);
+    floats = splits > 0 ? splits * tiles * tile : std::max<int64_t>(sms, 1) * tile;
+    CHECK_OK(buffer.allocate(floats * 4));
+  }
+  tileslc::TensorView view() const { return tileslc::make_tensor_view(buffer.data(), tileslc::DType::Float32, {floats}, {1}); }
+};
+
+// The variants for one shape: the three plain ones, gemm_sm90_splitk (auto) and, with
+// `splits` > 1, gemm_sm90_splitk_with_splits forcing that many slices.
+std::vector<Variant> variants(const Workspace& auto_ws, const Workspace* forced_ws, int splits) {
+  std::vector<Variant> v = {{"gemm_sm90", &gemm_sm90, false},
+                            {"gemm_sm90_cluster", &gemm_sm90_cluster, false},
+                            {"gemm_sm90_direct_epilogue", &gemm_sm90_direct_epilogue, false}};
+  const tileslc::TensorView ws = auto_ws.view();
+  v.push_back({"gemm_sm90_splitk", [ws](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk(a, b, c, ws, s); }, true});
+  if (forced_ws) {
+    const tileslc::TensorView fws = forced_ws->view();
+    v.push_back({"gemm_sm90_splitk_with_splits(" + std::to_string(splits) + ")",
+                 [fws, splits](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_with_splits(a, b, c, fws, splits, s); },
+                 true});
+  }
+  return v;
+}
 
 // gemm_sm90_cluster against gemm_sm90 (no cluster), interleaved: kRounds rounds of
 // kReps timed calls of each in turn, so that clock and thermal drift hit both
@@ -76,32 +118,62 @@ void compare_cluster(int64_t M, int64_t N, int64_t K, const Bf16Matrix& A, const
               sample::gemm_shape_text(M, N, K).c_str(), ratios[ratios.size() / 2], ratios.front(), ratios.back(), kRounds, kReps);
 }
 
-// One call of each variant on random A, B and a NaN-poisoned C. `sampled` ==
-// 0 checks every entry; otherwise `sampled` random entries (and that no entry
-// of C is left NaN). With `timed` it then prints the median time and TFLOP/s.
-bool run_case(int64_t M, int64_t N, int64_t K, int64_t sampled, bool timed, sample::Rng& rng, cudaStream_t stream) {
-  const Bf16Matrix A = Bf16Matrix::random(M, K, -1.0f, 1.0f, rng);
-  const Bf16Matrix B = Bf16Matrix::random(N, K, -1.0f, 1.0f, rng);
+// One shape. `ld` > 0 pads the rows of A and B to ld elements (K not a
+// multiple of 8 needs it: TMA's 16-byte strides); C's rows are padded to
+// round_up(N, 8) elements likewise.
+struct Case {
+  int64_t M, N, K;
+  int64_t sampled = 0;  // 0: check every entry; else that many random entries and a scan for NaN
+  int splits = 0;       // > 1: also gemm_sm90_splitk_with_splits(splits)
+  int64_t ld = 0;
+  bool timed = false;
+  bool only_splitk = false;  // skinny shapes: gemm_sm90 and gemm_sm90_splitk only
+};
+
+// One call of each variant on random A, B and a NaN-poisoned C (twice for
+// split-K, which must repeat its bits); with `timed` it then prints the median
+// time and TFLOP/s.
+bool run_case(const Case& c, sample::Rng& rng, cudaStream_t stream) {
+  const int64_t M = c.M, N = c.N, K = c.K;
+  const int64_t ldc = (N + 7) / 8 * 8;  // rows 16 bytes apart
+  const Bf16Matrix A = Bf16Matrix::random(M, K, -1.0f, 1.0f, rng, c.ld);
+  const Bf16Matrix B = Bf16Matrix::random(N, K, -1.0f, 1.0f, rng, c.ld);
   auto ref = [&](int64_t m, int64_t n) { return sample::reference_abt(A, B, m, n); };
+  const Workspace auto_ws(M, N, 0);
+  std::unique_ptr<Workspace> forced_ws;
+  if (c.splits > 1) forced_ws = std::make_unique<Workspace>(M, N, c.splits);
   bool ok = true;
-  for (const Variant& v : kVariants) {
-    Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard);
+  for (const Variant& v : variants(auto_ws, forced_ws.get(), c.splits)) {
+    if (c.only_splitk && v.name != "gemm_sm90" && v.name != "gemm_sm90_splitk") continue;
+    Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard, ldc);
     const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
     CHECK_OK(v.fn(mA, mB, mC, stream));
     CHECK(cudaStreamSynchronize(stream));
     C.download();
-    ok &= sample::check_gemm(v.name, M, N, K, sampled, C, ref, tolerance(K));
-    if (timed) {
+    ok &= sample::check_gemm(v.name.c_str(), M, N, K, c.sampled, C, ref, tolerance(K));
+    if (v.deterministic_check) {
+      const std::vector<uint16_t> first = C.bits();
+      sample::poison(mC.data, C.bits().size() * 2);
+      CHECK_OK(v.fn(mA, mB, mC, stream));
+      CHECK(cudaStreamSynchronize(stream));
+      C.download();
+      const bool same = C.bits() == first;
+      std::printf("%s: %s: second run %s\n", v.name.c_str(), sample::gemm_shape_text(M, N, K).c_str(),
+                  same ? "bit-identical PASS" : "differs FAIL");
+      ok &= same;
+    }
+    if (c.timed) {
       const int64_t operand_bytes = (M * K + N * K + M * N) * int64_t{2};  // all BFloat16
-      sample::gemm_timing(v.name, M, N, K, operand_bytes, [&] { CHECK_OK(v.fn(mA, mB, mC, stream)); }, stream, kWarmup, kReps);
+      sample::gemm_timing(v.name.c_str(), M, N, K, operand_bytes, [&] { CHECK_OK(v.fn(mA, mB, mC, stream)); }, stream, kWarmup, kReps);
     }
   }
-  if (timed) compare_cluster(M, N, K, A, B, stream);
+  if (c.timed && !c.only_splitk) compare_cluster(M, N, K, A, B, stream);
   return ok;
 }
 
 // gemm_sm90 must reject what its kernel cannot serve before launching, with a
-// message naming the parameter.
+// message naming the parameter: rows not 16 bytes apart (TMA), a wrong dtype,
+// a misaligned C, a workspace that is not whole (128, 256) tiles.
 bool run_validation(cudaStream_t stream) {
   const int64_t M = 128, N = 256, K = 64;
   tileslc::DeviceBuffer dA, dB, dC;
@@ -113,13 +185,19 @@ bool run_validation(cudaStream_t stream) {
   auto mB = tileslc::make_tensor_view(dB.data(), bf16, {N, K}, {K, 1});
   auto mC = tileslc::make_tensor_view(dC.data(), bf16, {M, N}, {N, 1});
   bool ok = true;
-  auto mB_128 = tileslc::make_tensor_view(dB.data(), bf16, {128, K}, {K, 1});
-  auto mC_128 = tileslc::make_tensor_view(dC.data(), bf16, {M, 128}, {128, 1});
-  ok &= sample::expect_rejected(kName, "N = 128, not a multiple of 256", gemm_sm90(mA, mB_128, mC_128, stream), "mB");
+  auto mA_1001 = tileslc::make_tensor_view(dA.data(), bf16, {M, 63}, {63, 1});  // K = 63 compact: rows 126 bytes apart
+  auto mB_1001 = tileslc::make_tensor_view(dB.data(), bf16, {N, 63}, {63, 1});
+  ok &= sample::expect_rejected(kName, "K = 63 compact (LDA 63)", gemm_sm90(mA_1001, mB_1001, mC, stream), "LDA");
   auto mB_f32 = tileslc::make_tensor_view(dB.data(), f32, {N, K}, {K, 1});
   ok &= sample::expect_rejected(kName, "B Float32, not BFloat16", gemm_sm90(mA, mB_f32, mC, stream), "mB");
   auto mC_odd = tileslc::make_tensor_view(static_cast<uint16_t*>(dC.data()) + 1, bf16, {M, N}, {N, 1});
   ok &= sample::expect_rejected(kName, "C not 16-byte aligned", gemm_sm90(mA, mB, mC_odd, stream), "mC");
+  auto mA_k0 = tileslc::make_tensor_view(dA.data(), bf16, {M, 0}, {8, 1});
+  auto mB_k0 = tileslc::make_tensor_view(dB.data(), bf16, {N, 0}, {8, 1});
+  // K = 0: TMA cannot describe an empty tensor (what a BLAS would answer, C = 0, is not done).
+  ok &= sample::expect_rejected(kName, "K = 0", gemm_sm90(mA_k0, mB_k0, mC, stream), "mA");
+  auto mW_odd = tileslc::make_tensor_view(dB.data(), f32, {1000}, {1});
+  ok &= sample::expect_rejected(kName, "workspace of 1000 Float32s", gemm_sm90_splitk(mA, mB, mC, mW_odd, stream), "mW");
   return ok;
 }
 
@@ -136,13 +214,18 @@ int main(int argc, char** argv) {
   }
   return sample::run_sample(kName, [small](sample::Rng& rng, cudaStream_t stream) {
     bool ok = true;
-    ok &= run_case(128, 256, 64, 0, false, rng, stream);     // one tile, one k-tile
-    ok &= run_case(256, 512, 192, 0, false, rng, stream);    // 3 k-tiles, fewer than the 4 stages
-    ok &= run_case(384, 256, 1024, 0, false, rng, stream);   // 16 k-tiles: the ring wraps around
-    ok &= run_case(2048, 4096, 128, 1 << 16, false, rng, stream);  // 256 tiles: more than one per CTA
+    ok &= run_case({128, 256, 64}, rng, stream);               // one tile, one k-tile
+    ok &= run_case({384, 256, 1024, 0, 3}, rng, stream);       // 16 k-tiles: the ring wraps; 3 slices of 6, 6, 4
+    ok &= run_case({200, 300, 136, 0, 2}, rng, stream);        // ragged M, N and K (3 k-tiles, the last 8 wide)
+    ok &= run_case({100, 99, 101, 0, 2, 104}, rng, stream);    // K = 101, N = 99 in rows padded to 104
     if (!small) {
-      ok &= run_case(4096, 4096, 4096, kSampledEntries, true, rng, stream);
-      ok &= run_case(8192, 8192, 8192, kSampledEntries, true, rng, stream);
+      ok &= run_case({256, 512, 192}, rng, stream);            // 3 k-tiles, fewer than the 4 stages
+      ok &= run_case({2048, 4096, 128, 1 << 16}, rng, stream);  // 256 tiles: more than one per CTA
+      ok &= run_case({1000, 999, 1001, 1 << 16, 4, 1008}, rng, stream);  // the bench's ragged shape
+      for (int64_t m : {16, 64, 128, 256})                     // skinny: split-K
+        ok &= run_case({m, 8192, 8192, kSampledEntries, 0, 0, true, true}, rng, stream);
+      ok &= run_case({4096, 4096, 4096, kSampledEntries, 0, 0, true}, rng, stream);
+      ok &= run_case({8192, 8192, 8192, kSampledEntries, 0, 0, true}, rng, stream);
     }
     ok &= run_validation(stream);
     return ok;

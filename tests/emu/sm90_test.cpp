@@ -1,6 +1,7 @@
 // Unit tests of the CPU emulator's sm_90 atoms (runtime/include/tileslc/cpu/sm90.h):
 // mbarrier phases and transaction counts, the emulated cuTensorMapEncodeTiled's
-// argument checks, TMA loads (128-byte swizzle, zero fill outside the tensor),
+// argument checks, TMA loads (128-byte swizzle, zero fill outside the tensor,
+// also past a ragged inner extent inside a 16-byte chunk, never from the padding),
 // TMA stores and reduce-adds (skipping what lies outside, performed at their
 // bulk wait), wgmma m64n64k16 against a scalar GEMM, and the reports of
 // invalid uses.
@@ -172,6 +173,34 @@ TEST(CpuSm90, TmaLoadSwizzlesAndFillsZerosOutsideTheTensor) {
     }
   EXPECT_EQ(wrong, 0);
   EXPECT_EQ(out[(5 * 128 + ((1 ^ 5) << 4) + 2 * 2) / 2], value_at(69, 42));  // row 5, column 10 (chunk 1)
+}
+
+// A ragged K (gemm_sm90 on K = 101): the 64 x 64 box at column 64 of a
+// 100 x 101 tensor stored in rows of 104 elements. The 16-byte chunk of
+// columns 96 to 103 straddles the edge: columns 96 to 100 come from memory,
+// 101 to 127 read as zeros although the row's padding (101 to 103) holds
+// data, and rows 100 and up are zeros too.
+TEST(CpuSm90, TmaLoadZeroFillsPastARaggedInnerExtentNotThePadding) {
+  constexpr int kK = 101, kLd = 104;
+  alignas(16) static uint16_t data[kRows * kLd];
+  for (int r = 0; r < kRows; ++r)
+    for (int c = 0; c < kLd; ++c) data[r * kLd + c] = c < kK ? value_at(r, c) : 0x7FC0;  // padding: NaN
+  tileslc::TmaDescriptor desc;
+  auto t = tileslc::make_tensor_view(data, tileslc::DType::BFloat16, {kRows, kK}, {kLd, 1});
+  ASSERT_TRUE(tileslc::make_tma_descriptor(&desc, t, "f", "mA", 1, 64, 64, 128).ok());
+  std::vector<uint16_t> out(4096, 0xDEAD);
+  ASSERT_EQ(launch<&tma_load_kernel>(dim3(1), dim3(32), 8192 + 8, desc, int32_t{64}, int32_t{64}, out.data()), cudaSuccess);
+  int wrong = 0, from_memory = 0;
+  for (int r = 0; r < 64; ++r)
+    for (int c = 0; c < 64; ++c) {
+      const uint32_t lin = static_cast<uint32_t>(r * 128 + c * 2), phys = lin ^ (((lin >> 7) & 7) << 4);
+      const int gr = 64 + r, gc = 64 + c;
+      const bool in = gr < kRows && gc < kK;
+      from_memory += in;
+      wrong += out[phys / 2] != (in ? value_at(gr, gc) : 0);
+    }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(from_memory, 36 * 37);  // rows 64..99, columns 64..100
 }
 
 // Thread 0 fills shared memory (swizzled as the map says) with `v`, stores or

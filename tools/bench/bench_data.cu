@@ -1,6 +1,7 @@
 // bench_data.cu: the kernels behind bench_data.h: filling inputs from the
 // (seed, index) stream and reducing the difference of two outputs.
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 
 #include <cmath>
 #include <cstdio>
@@ -17,6 +18,20 @@ constexpr int kThreads = 256;
 
 bool supported(tileslc::DType dtype) {
   return dtype == tileslc::DType::Float32 || dtype == tileslc::DType::BFloat16;
+}
+
+// Inputs may also be E4M3 (the FP8 GEMMs); outputs are Float32 or BFloat16.
+void require_input(tileslc::DType dtype, const char* what) {
+  if (!supported(dtype) && dtype != tileslc::DType::Float8E4M3FN) {
+    std::fprintf(stderr, "tileslc_bench: %s: element type %s is not supported, expected Float32, BFloat16 or Float8E4M3FN\n",
+                 what, tileslc::dtype_name(dtype));
+    std::exit(1);
+  }
+}
+
+// 0: Float32, 1: BFloat16, 2: E4M3.
+int input_kind(tileslc::DType dtype) {
+  return dtype == tileslc::DType::BFloat16 ? 1 : dtype == tileslc::DType::Float8E4M3FN ? 2 : 0;
 }
 
 void require_supported(tileslc::DType dtype, const char* what) {
@@ -38,12 +53,14 @@ __device__ double load(const void* p, bool bf16, int64_t i) {
               : static_cast<double>(static_cast<const float*>(p)[i]);
 }
 
-__global__ void fill_kernel(void* data, bool bf16, int64_t n, uint64_t seed) {
+__global__ void fill_kernel(void* data, int kind, int64_t n, uint64_t seed) {
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
     const float v = uniform_at(seed, i);
-    if (bf16) {
+    if (kind == 1) {
       static_cast<__nv_bfloat16*>(data)[i] = __float2bfloat16_rn(v);
+    } else if (kind == 2) {
+      static_cast<__nv_fp8_e4m3*>(data)[i] = __nv_fp8_e4m3(v);  // round to nearest even, saturating
     } else {
       static_cast<float*>(data)[i] = v;
     }
@@ -69,13 +86,14 @@ __device__ unsigned long long warp_sum(unsigned long long v) {
   return v;
 }
 
-__global__ void diff_kernel(const void* out, bool out_bf16, const void* ref, bool ref_bf16, int64_t n,
-                            DeviceDiff* result) {
+__global__ void diff_kernel(const void* out, bool out_bf16, const void* ref, bool ref_bf16, int64_t n, int64_t cols,
+                            int64_t ld, DeviceDiff* result) {
   double max_diff = 0.0, max_ref = 0.0;
   unsigned long long nan_out = 0, nan_ref = 0;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) {
-    const double o = load(out, out_bf16, i), r = load(ref, ref_bf16, i);
+    const int64_t at = i / cols * ld + i % cols;  // element i of the (rows, cols) matrix
+    const double o = load(out, out_bf16, at), r = load(ref, ref_bf16, at);
     nan_out += isnan(o);
     nan_ref += isnan(r);
     if (!isnan(o) && !isnan(r)) {
@@ -104,26 +122,28 @@ double bits_to_double(unsigned long long bits) {
 }  // namespace
 
 float stored_value(tileslc::DType dtype, uint64_t seed, int64_t i) {
-  require_supported(dtype, "stored_value");
+  require_input(dtype, "stored_value");
   const float v = uniform_at(seed, i);
+  if (dtype == tileslc::DType::Float8E4M3FN) return static_cast<float>(__nv_fp8_e4m3(v));
   return dtype == tileslc::DType::BFloat16 ? sample::bf16_to_float(sample::float_to_bf16(v)) : v;
 }
 
 void fill_uniform(void* data, tileslc::DType dtype, int64_t n, uint64_t seed, cudaStream_t stream) {
-  require_supported(dtype, "fill_uniform");
-  fill_kernel<<<grid_for(n), kThreads, 0, stream>>>(data, dtype == tileslc::DType::BFloat16, n, seed);
+  require_input(dtype, "fill_uniform");
+  fill_kernel<<<grid_for(n), kThreads, 0, stream>>>(data, input_kind(dtype), n, seed);
   CHECK(cudaGetLastError());
 }
 
 DiffStats compare_on_device(const void* out, tileslc::DType out_dtype, const void* ref, tileslc::DType ref_dtype,
-                            int64_t n, cudaStream_t stream) {
+                            int64_t rows, int64_t cols, int64_t ld, cudaStream_t stream) {
   require_supported(out_dtype, "compare_on_device");
+  const int64_t n = rows * cols;
   require_supported(ref_dtype, "compare_on_device");
   tileslc::DeviceBuffer result;
   CHECK_OK(result.allocate(sizeof(DeviceDiff)));
   CHECK(cudaMemsetAsync(result.data(), 0, sizeof(DeviceDiff), stream));
   diff_kernel<<<grid_for(n), kThreads, 0, stream>>>(out, out_dtype == tileslc::DType::BFloat16, ref,
-                                                    ref_dtype == tileslc::DType::BFloat16, n,
+                                                    ref_dtype == tileslc::DType::BFloat16, n, cols, ld,
                                                     static_cast<DeviceDiff*>(result.data()));
   CHECK(cudaGetLastError());
   DeviceDiff d{};

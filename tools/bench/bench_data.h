@@ -32,16 +32,17 @@ TILESLC_BENCH_HD inline float uniform_at(uint64_t seed, int64_t i) {
 }
 
 // The value fill_uniform stores at index `i` for `dtype` (Float32, or
-// BFloat16 rounded to nearest even), as a float.
+// BFloat16 or Float8E4M3FN rounded to nearest even), as a float.
 float stored_value(tileslc::DType dtype, uint64_t seed, int64_t i);
 
-// Writes stored_value(dtype, seed, i) for i in [0, n) to `data` (Float32 or
-// BFloat16), enqueued on `stream`.
+// Writes stored_value(dtype, seed, i) for i in [0, n) to `data` (Float32,
+// BFloat16 or Float8E4M3FN), enqueued on `stream`.
 void fill_uniform(void* data, tileslc::DType dtype, int64_t n, uint64_t seed, cudaStream_t stream);
 
-// max |out - ref| and max |ref| over n elements of two device arrays (each
-// Float32 or BFloat16), and how many entries of `out` (never written: NaN
-// poison) or of `ref` are NaN. Synchronizes `stream`.
+// max |out - ref| and max |ref| over the (rows, cols) matrices of two device
+// arrays (each Float32 or BFloat16, row-major with rows `ld` >= cols elements
+// apart: the padding is not looked at), and how many entries of `out` (never
+// written: NaN poison) or of `ref` are NaN. Synchronizes `stream`.
 struct DiffStats {
   double max_abs_diff = 0.0;
   double max_abs_ref = 0.0;
@@ -49,7 +50,7 @@ struct DiffStats {
   int64_t nan_ref = 0;
 };
 DiffStats compare_on_device(const void* out, tileslc::DType out_dtype, const void* ref, tileslc::DType ref_dtype,
-                            int64_t n, cudaStream_t stream);
+                            int64_t rows, int64_t cols, int64_t ld, cudaStream_t stream);
 
 // One element of a device array (Float32 or BFloat16) as a double; synchronous.
 double read_element(const void* data, tileslc::DType dtype, int64_t i);

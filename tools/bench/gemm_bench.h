@@ -6,10 +6,12 @@
 #ifndef TILESLC_TOOLS_BENCH_GEMM_BENCH_H
 #define TILESLC_TOOLS_BENCH_GEMM_BENCH_H
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +32,9 @@ struct GemmEntry {
   tileslc::DType ab_dtype;  // element type of A and B
   tileslc::DType c_dtype;   // element type of C
   GemmFn fn;
+  // The shapes the host function accepts: M, N, K multiples of these (1: any).
+  // On other shapes the bench says it skipped the entry (not a failure).
+  int64_t m_multiple = 1, n_multiple = 1, k_multiple = 1;
 };
 
 // The GEMM samples the bench knows (gemm_entries.cpp), built or not.
@@ -40,6 +45,15 @@ struct Shape {
   // "4096x4096x4096" (M x N x K)
   std::string text() const;
   double flop() const { return 2.0 * M * N * K; }
+  // Row strides in elements: A's and B's rows padded to a multiple of 16
+  // elements (16 bytes of FP8), C's to a multiple of 8 (TMA needs 16-byte
+  // strides: K = 1001 is stored in rows of 1008); compact when K is a
+  // multiple of 16 and N of 8. cuBLAS gets the same leading dimensions.
+  int64_t ld_ab() const { return (K + 15) / 16 * 16; }
+  int64_t ld_c() const { return (N + 7) / 8 * 8; }
+  bool accepted_by(const GemmEntry& e) const {
+    return M % e.m_multiple == 0 && N % e.n_multiple == 0 && K % e.k_multiple == 0;
+  }
 };
 
 // The element types of one cuBLAS reference: A and B, C.
@@ -50,7 +64,14 @@ struct Precision {
 
 // cuBLAS on `stream`: FP32 through cublasSgemm with CUBLAS_DEFAULT_MATH (FP32
 // FMAs on CUDA cores, no TF32 tensor cores); BF16 A and B through
-// cublasGemmEx with FP32 accumulation (CUBLAS_COMPUTE_32F).
+// cublasGemmEx with FP32 accumulation (CUBLAS_COMPUTE_32F); and the same
+// product through cuBLASLt (cublasLtMatmul, CUBLAS_COMPUTE_32F) with any of
+// the algorithms its heuristic proposes for the shape
+// (cublasLtMatmulAlgoGetHeuristic, a 32 MiB workspace), so that the bench can
+// time several and compare against the fastest cuBLAS call, not one fixed call.
+// E4M3 A and B (BF16 C) have no GemmEx: their reference call is cuBLASLt's
+// heuristic's first algorithm, with both scales 1 (A_SCALE_POINTER and
+// B_SCALE_POINTER; the FP8 entries are called with scales 1 as well).
 class Cublas {
  public:
   explicit Cublas(cudaStream_t stream);
@@ -63,13 +84,34 @@ class Cublas {
   // (K x N, ld K) and C^T (N x M, ld N), and C^T = B * A^T, so the call is
   // gemm(op(B^T) = T, op(A^T) = N, m = N, n = M, k = K, B, ld K, A, ld K, C, ld N).
   void gemm(Precision p, const Shape& s, const void* A, const void* B, void* C) const;
+  // Whether gemm() can run (p, s): false only for E4M3 where cuBLASLt proposes no algorithm.
+  bool has(Precision p, const Shape& s) const;
+  // Up to `count` cuBLASLt algorithms for (p, s), the heuristic's best first
+  // (fewer when it proposes fewer; none when it has none for the precision).
+  std::vector<cublasLtMatmulHeuristicResult_t> lt_algorithms(Precision p, const Shape& s, int count) const;
+  // C = A * B^T through cublasLtMatmul with `algo` (from lt_algorithms).
+  void gemm_lt(Precision p, const Shape& s, const cublasLtMatmulHeuristicResult_t& algo, const void* A, const void* B,
+               void* C) const;
   // "cuBLAS Sgemm" / "cuBLAS GemmEx BF16".
   static std::string name(Precision p);
   // One line on the math mode, for the output.
   std::string math_note() const;
 
  private:
+  // The matmul descriptor and the B^T, A^T and C^T layouts of cuBLASLt's column-major view.
+  struct LtDescs {
+    cublasLtMatmulDesc_t op = nullptr;
+    cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+    ~LtDescs();
+  };
+  void make_lt_descs(Precision p, const Shape& s, LtDescs& d) const;
+
+  cudaStream_t stream_ = nullptr;
+  tileslc::DeviceBuffer lt_scales_;  // two Float32 ones: FP8's A and B scales
+  mutable std::map<std::string, cublasLtMatmulHeuristicResult_t> fp8_algo_;  // gemm()'s FP8 algorithm per shape
   cublasHandle_t handle_ = nullptr;
+  cublasLtHandle_t lt_ = nullptr;
+  tileslc::DeviceBuffer lt_workspace_;
 };
 
 // How each timing is taken. Blocks (the default): each implementation and
@@ -117,9 +159,14 @@ double tolerance(Precision p, int64_t K, bool both_rounded);
 std::vector<Row> check_small_shapes(const std::vector<GemmEntry>& entries, const Cublas& cublas,
                                     cudaStream_t stream);
 
-// Runs one shape: per precision of the built entries, cuBLAS (checked on
-// sampled entries against float64, then timed) and each entry (checked
-// against cuBLAS's C, then timed).
+// Runs one shape: per precision of the built entries, cuBLAS GemmEx (checked
+// on sampled entries against float64) and up to kLtAlgorithms cuBLASLt
+// algorithms from its heuristic (each checked against GemmEx's C), then each
+// entry that accepts the shape (checked against GemmEx's C); all of them
+// timed together. Every row's ratio is the fastest cuBLAS call's time over its
+// own, so an entry's ratio is against the best of GemmEx and the timed
+// cuBLASLt algorithms on this shape.
+constexpr int kLtAlgorithms = 4;
 std::vector<Row> run_shape(const Shape& shape, const std::vector<GemmEntry>& entries, const Cublas& cublas,
                            const Timing& timing, cudaStream_t stream);
 

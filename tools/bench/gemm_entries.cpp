@@ -8,9 +8,9 @@
 // #if block below and a line in gemm_entries(). Its host function must have
 // the signature (mA, mB, mC, stream) and compute C = A * B^T with A (M, K),
 // B (N, K) and C (M, N) row-major; the bench checks its C against cuBLAS on
-// the same inputs. Every entry must accept the shapes in gemm_bench.cpp
-// (kSmallShapes and the timed shapes in bench_main.cpp): today M multiples of
-// 128, N of 256 and K of 64.
+// the same inputs. An entry says which multiples of M, N and K it accepts
+// (GemmEntry::m_multiple ...); the bench skips it on the other shapes
+// (kSmallShapes in gemm_bench.cpp, the timed shapes in bench_main.cpp).
 #include "gemm_bench.h"
 
 #if TILESLC_BENCH_HAVE_SGEMM
@@ -38,29 +38,78 @@
 #include "gemm_sm90.h"
 #define TILESLC_BENCH_GEMM_SM90 &gemm_sm90
 #define TILESLC_BENCH_GEMM_SM90_CLUSTER &gemm_sm90_cluster
+#define TILESLC_BENCH_GEMM_SM90_SPLITK &gemm_sm90_splitk_entry
 #else
 #define TILESLC_BENCH_GEMM_SM90 nullptr
 #define TILESLC_BENCH_GEMM_SM90_CLUSTER nullptr
+#define TILESLC_BENCH_GEMM_SM90_SPLITK nullptr
+#endif
+
+#if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
+#include "gemm_fp8_sm90.h"
+#define TILESLC_BENCH_GEMM_FP8_SM90 &gemm_fp8_sm90_entry
+#else
+#define TILESLC_BENCH_GEMM_FP8_SM90 nullptr
 #endif
 
 namespace bench {
+
+#if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
+namespace {
+// gemm_fp8_sm90 as (mA, mB, mC, stream), with the scales cuBLASLt gets too: 1 and 1.
+tileslc::Status gemm_fp8_sm90_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
+                                    cudaStream_t stream) {
+  return gemm_fp8_sm90(mA, mB, mC, 1.0f, 1.0f, stream);
+}
+}  // namespace
+#endif
+
+#if TILESLC_BENCH_HAVE_GEMM_SM90
+namespace {
+// gemm_sm90_splitk as (mA, mB, mC, stream): its Float32 workspace is SMs x 128
+// x 256 (every split its heuristic picks fits), allocated on the first call
+// and kept for the process (never freed: a static DeviceBuffer would free it
+// after the CUDA runtime has shut down).
+tileslc::Status gemm_sm90_splitk_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
+                                       cudaStream_t stream) {
+  static int64_t floats = 0;
+  static void* workspace = nullptr;
+  if (!workspace) {
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess || sms <= 0)
+      return tileslc::Status::error("gemm_sm90_splitk: cannot read the multiprocessor count");
+    floats = int64_t{sms} * 128 * 256;
+    if (cudaMalloc(&workspace, floats * sizeof(float)) != cudaSuccess)
+      return tileslc::Status::error("gemm_sm90_splitk: cannot allocate its workspace");
+  }
+  return gemm_sm90_splitk(mA, mB, mC, tileslc::make_tensor_view(workspace, tileslc::DType::Float32, {floats}, {1}), stream);
+}
+}  // namespace
+#endif
 
 std::vector<GemmEntry> gemm_entries() {
   using tileslc::DType;
   // gemm_sm80 and splitk: BFloat16 A and B, Float32 C (samples/gemm_sm80,
   // samples/splitk), against cuBLAS GemmEx BF16 -> F32; gemm_sm90: BFloat16
   // C, against cuBLAS GemmEx BF16 -> BF16 (Float32 accumulation in both).
+  // sgemm, gemm_sm80 and splitk take M, N multiples of 128 (256 for N, the
+  // bench's shapes) and K of 64; the gemm_sm90 family any shape with rows
+  // padded to 8 elements (Shape::ld_ab, ld_c).
   return {
       {"sgemm", "Float32 FFMA on CUDA cores, 128x128x8 tiles, 8x8 per thread; K split over grid z (Float32 atomics) when the tiles do not fill the SMs", DType::Float32, DType::Float32,
-       TILESLC_BENCH_SGEMM},
+       TILESLC_BENCH_SGEMM, 128, 256, 64},
       {"gemm_sm80", "BF16 -> F32, cp.async 3 stages + ldmatrix + mma.sync m16n8k16 tensor cores (sm_80), 256x128x64 tiles of 8 warps (128x128 of 4 where those do not fill the SMs)",
-       DType::BFloat16, DType::Float32, TILESLC_BENCH_GEMM_SM80},
+       DType::BFloat16, DType::Float32, TILESLC_BENCH_GEMM_SM80, 128, 256, 64},
       {"splitk", "BF16 -> F32, gemm_sm80's CTA with K split over grid z (one wave of 2 CTAs per SM), Float32 atomics",
-       DType::BFloat16, DType::Float32, TILESLC_BENCH_SPLITK},
-      {"gemm_sm90", "BF16 -> BF16, TMA 4 stages + wgmma m64n256k16 (sm_90a), 128x256x64 tiles, warp-specialized, persistent",
+       DType::BFloat16, DType::Float32, TILESLC_BENCH_SPLITK, 128, 256, 64},
+      {"gemm_sm90", "BF16 -> BF16, TMA 4 stages + wgmma m64n256k16 (sm_90a), 128x256x64 tiles, warp-specialized, persistent; any M, N, K",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90},
       {"gemm_sm90_cluster", "gemm_sm90 in 2x1 thread-block clusters, each CTA loading half of the shared B tile and multicasting it",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_CLUSTER},
+      {"gemm_sm90_splitk", "gemm_sm90 with split-K when the tiles are fewer than the SMs (SMs // tiles slices, Float32 partials in a workspace, added in slice order: deterministic)",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK},
+      {"gemm_fp8_sm90", "E4M3 x E4M3 -> BF16 (scales 1), gemm_sm90's kernel on 8-bit operands: 128x128x128 tiles, wgmma m64n128k32, Float32 promotion every 4 k-tiles",
+       DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90},
   };
 }
 

@@ -22,7 +22,7 @@ out="${2:-.devbin}"
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/pylib"
 shopt -s nullglob
-for b in "$build"/bin/{elementwise_2d,gemm_sm80,gemm_sm90,histogram,layernorm,rmsnorm,row_reduce,saxpy,sgemm,softmax,splitk,tiled_copy,transpose,vector_add} \
+for b in "$build"/bin/{elementwise_2d,gemm_sm80,gemm_sm90,gemm_fp8_sm90,histogram,layernorm,rmsnorm,row_reduce,saxpy,sgemm,softmax,splitk,tiled_copy,transpose,vector_add} \
          "$build"/bin/{runtime_test,dlpack_test_cuda,tileslc_bench,tileslc_membound} "$build"/bin/*_gpu_test; do
   [[ -x "$b" ]] && cp "$b" "$out/bin/"
 done
