@@ -94,8 +94,12 @@ def main():
     check(sorted(e["key"] for e in m["entries"]) == sorted(e["key"] for e in entries)
           and sorted(e["item"] for e in m["entries"]) == list(range(16)), "the merged shards hold the sweep's 16 results, each once")
     check(len(m["decisions"]) == 2, "and decide per bucket")
-    r = run([a.tileslc, "tune", "merge", "-o", merged, shard_dbs[0], os.path.join(HERE, "recorded_full.json")], expect=2)
-    check("differs" in r.stderr, "merging shards of different sweeps is refused")
+    other = json.load(open(shard_dbs[1]))
+    other["sweep"]["device"]["name"] = "another GPU"
+    other_path = os.path.join(a.work, "other.json")
+    json.dump(other, open(other_path, "w"))
+    r = run([a.tileslc, "tune", "merge", "-o", merged, shard_dbs[0], other_path], expect=2)
+    check(f"{other_path}: its sweep" in r.stderr and "differs" in r.stderr, "merging shards of different sweeps is refused")
 
     # --tuned: the dispatcher, run through the runner against the reference's output.
     gen = os.path.join(a.work, "tuned.cpp")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Merging shards decides as the unsharded sweep did (docs/tuning.md; ctest tune.merge_recorded).
 
-recorded_full.json is a database an unsharded sweep wrote. Its entries are dealt
+recorded_full.json is the database an unsharded sweep of tiny_tune.tpy on the CPU emulator
+wrote (test_tune_flow.py's first run; the times are the emulator's). Its entries are dealt
 to n shards as `--shard i/n` deals the runs (entry "item" modulo n), each shard
 written as a database of the same sweep; `tileslc tune merge` of them must give
 back every entry once and the same decisions, for n = 2, 3 and 5 and for the

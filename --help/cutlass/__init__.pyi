@@ -1,0 +1,2 @@
+from tileslc import *
+from tileslc import __all__ as __all__

@@ -1,0 +1,2 @@
+from tileslc.cute.nvgpu.cpasync import *
+from tileslc.cute.nvgpu.cpasync import __all__ as __all__

@@ -1,0 +1,2 @@
+from tileslc.named_barrier import *
+from tileslc.named_barrier import __all__ as __all__

@@ -1,0 +1,2 @@
+from tileslc.pipeline import *
+from tileslc.pipeline import __all__ as __all__

@@ -1,0 +1,2 @@
+from tileslc.utils.epilogue import *
+from tileslc.utils.epilogue import __all__ as __all__
