@@ -120,6 +120,17 @@ def main():
         out = json.loads(run([binary, "--param", f"t:Float32:{n}", "--param", f"t:Float32:{n}:w", "--iters", "1", "--warmup", "0",
                               "--reference", ref_dump]).stdout)
         check(out["ok"] and out["check"]["pass"], f"the tuned scale() computes the reference's result for N={n}")
+    # Metrics: the tuned runner again with TILESLC_METRICS, then the summary.
+    metrics = os.path.join(a.work, "metrics.jsonl")
+    env = dict(os.environ, TILESLC_METRICS=metrics)
+    r = subprocess.run([binary, "--param", "t:Float32:4096", "--param", "t:Float32:4096:w", "--iters", "3", "--warmup", "1"],
+                       capture_output=True, text=True, env=env)
+    lines = [json.loads(x) for x in open(metrics)]
+    check(r.returncode == 0 and len(lines) == 5 and all(x["ok"] and x["gpu_ms"] >= 0 and x["block"][0] in (64, 128) for x in lines)
+          and all(x["kernel"].startswith("scale_kernel_tuned") for x in lines), "TILESLC_METRICS: one line per launch (1 + 1 warm-up + 3)")
+    r = run([a.tileslc, "metrics", "summarize", metrics, "--json"])
+    rows = json.loads(r.stdout)
+    check(len(rows) == 1 and rows[0]["launches"] == 5 and rows[0]["timed"] == 5, "tileslc metrics summarize counts them")
     print("tune flow: 0 failed")
 
 

@@ -443,7 +443,7 @@ def run_sweep(args):
 
     progress = Progress(len(configs_needed) + len(todo) + len(ref_todo), args.quiet)
     t0 = time.monotonic()
-    binaries = compile_all(tc, kernel, configs_needed, runner_objs, work, args.jobs, progress)
+    binaries = compile_all(tc, kernel, configs_needed, runner_objs, work, args.jobs, progress, ident)
     compile_s = time.monotonic() - t0
     t1 = time.monotonic()
     results = run_all(args, tc, todo, ref_todo, binaries, work, devices, progress)
@@ -516,18 +516,29 @@ def device_env(d):
     return env
 
 
-def compile_all(tc, kernel, configs, runner_objs, work, jobs, progress):
-    """Compiles each configuration once, `jobs` at a time; returns {(function, config json): (binary, error)}."""
+def compile_all(tc, kernel, configs, runner_objs, work, jobs, progress, ident):
+    """Compiles each configuration once, `jobs` at a time; returns {(function, config json): (binary, error)}.
+    A configuration built before for the same sweep (sources, compiler, target, arch, -D) and
+    runner is reused: shards and reruns sharing a --work-dir compile it once."""
     out = {}
+    runner_hash = hashlib.sha256(open(tc.runner_src, "rb").read()).hexdigest()
 
     def one(k):
         fn, c = configs[k]
-        d = os.path.join(work, "configs", fn["name"], hashlib.sha256(k[1].encode()).hexdigest()[:16])
+        tag = hashlib.sha256(json.dumps([list(ident), runner_hash, fn["name"], k[1]]).encode()).hexdigest()[:16]
+        d = os.path.join(work, "configs", fn["name"], tag)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "config.json"), "w") as f:
             f.write(k[1])
         t = time.monotonic()
+        done = os.path.join(d, "built.json")
+        if os.path.exists(done):
+            res = tuple(json.load(open(done)))
+            progress.step(f"reused {fn['name']} {fmt_config(c)}")
+            return k, res
         res = tc.build_config(kernel, c, runner_objs[fn["name"]], d)
+        with open(done, "w") as f:
+            json.dump(list(res), f)
         progress.step(f"compiled {fn['name']} {fmt_config(c)} in {time.monotonic() - t:.1f}s" + (" (FAILED)" if res[1] else ""))
         return k, res
 
@@ -650,6 +661,48 @@ def show(args):
     return 0
 
 
+# ---- metrics --------------------------------------------------------------------------------
+
+
+def metrics_summarize(args):
+    """A TILESLC_METRICS file per kernel: launches, timed launches, failed launches, and the GPU
+    time of the timed ones (total, mean, median, p95, max; ms). Bad lines are reported by number."""
+    per = {}
+    try:
+        lines = open(args.file, encoding="utf-8").read().splitlines()
+    except OSError as e:
+        fail_input(f"cannot read the metrics file '{args.file}': {e.strerror}")
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+            k = per.setdefault(r["kernel"], {"launches": 0, "failed": 0, "ms": [], "grid": r["grid"], "block": r["block"]})
+        except (ValueError, KeyError, TypeError) as e:
+            fail_input(f"{args.file}:{n}: not a metrics line ({e})")
+        k["launches"] += 1
+        k["failed"] += not r.get("ok", True)
+        if "gpu_ms" in r:
+            k["ms"].append(r["gpu_ms"])
+    rows = []
+    for name, k in sorted(per.items(), key=lambda kv: -sum(kv[1]["ms"])):
+        ms = sorted(k["ms"])
+        row = {"kernel": name, "launches": k["launches"], "timed": len(ms), "failed": k["failed"], "grid": k["grid"], "block": k["block"]}
+        if ms:
+            row.update(total_ms=round(sum(ms), 6), mean_ms=round(sum(ms) / len(ms), 6), median_ms=ms[len(ms) // 2],
+                       p95_ms=ms[min(len(ms) - 1, int(len(ms) * 0.95))], max_ms=ms[-1])
+        rows.append(row)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    print(f"{'kernel':40} {'launches':>8} {'timed':>6} {'failed':>6} {'total ms':>10} {'mean ms':>9} {'median':>9} {'p95':>9} {'max':>9}")
+    for r in rows:
+        t = (f"{r['total_ms']:10.4f} {r['mean_ms']:9.4f} {r['median_ms']:9.4f} {r['p95_ms']:9.4f} {r['max_ms']:9.4f}"
+             if r["timed"] else f"{'-':>10} {'-':>9} {'-':>9} {'-':>9} {'-':>9}")
+        print(f"{r['kernel'][:40]:40} {r['launches']:8} {r['timed']:6} {r['failed']:6} {t}")
+    return 0
+
+
 # ---- command line ---------------------------------------------------------------------------
 
 
@@ -659,6 +712,13 @@ def main(argv):
         p.add_argument("-o", "--output", required=True, help="the merged database")
         p.add_argument("shards", nargs="+", help="the shards' databases")
         return merge(p.parse_args(argv[1:]))
+    if argv[:2] == ["metrics", "summarize"]:
+        p = argparse.ArgumentParser(prog="tileslc metrics summarize", description="a TILESLC_METRICS file, per kernel")
+        p.add_argument("file")
+        p.add_argument("--json", action="store_true", help="the table as JSON")
+        return metrics_summarize(p.parse_args(argv[2:]))
+    if argv and argv[0] == "metrics":
+        fail_input("usage: tileslc metrics summarize FILE.jsonl [--json]")
     if argv and argv[0] == "show":
         p = argparse.ArgumentParser(prog="tileslc tune show", description="print a database's decisions")
         p.add_argument("db")
