@@ -1,2 +1,0 @@
-from tileslc import *
-from tileslc import __all__ as __all__

@@ -1,2 +1,0 @@
-from tileslc.cute.nvgpu.warp import *
-from tileslc.cute.nvgpu.warp import __all__ as __all__

@@ -1,2 +1,0 @@
-from tileslc.named_barrier import *
-from tileslc.named_barrier import __all__ as __all__

@@ -1,2 +1,0 @@
-from tileslc.pipeline import *
-from tileslc.pipeline import __all__ as __all__

@@ -1,2 +1,0 @@
-from tileslc.utils.epilogue import *
-from tileslc.utils.epilogue import __all__ as __all__

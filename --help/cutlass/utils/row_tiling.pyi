@@ -1,2 +1,0 @@
-from tileslc.utils.row_tiling import *
-from tileslc.utils.row_tiling import __all__ as __all__
