@@ -25,3 +25,15 @@ add_test(NAME tune.bad_shapes
 set_tests_properties(tune.bad_shapes PROPERTIES LABELS tune TIMEOUT 60)
 add_test(NAME tune.sample_spaces COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tune/test_tune_spaces.py $<TARGET_FILE:tileslc>)
 set_tests_properties(tune.sample_spaces PROPERTIES LABELS tune TIMEOUT 120 PASS_REGULAR_EXPRESSION "tune spaces: 0 failed")
+# tune.cmake_tuned: tileslc_add_cpu_kernels(... TUNED db.json) on the recorded database: the
+# runner linked with the dispatching scale() runs it on a bucket's shape and on an unseen one.
+if(TARGET tileslc_rt_cpu)
+  tileslc_add_cpu_kernels(tune_tuned_kernels SOURCES tune/tiny_tune.tpy TUNED tune/recorded_full.json)
+  add_executable(tune_tuned_runner ${PROJECT_SOURCE_DIR}/tools/tune/tune_runner.cpp)
+  target_compile_definitions(tune_tuned_runner PRIVATE TILESLC_TUNE_CPU TILESLC_TUNE_ENTRY=tileslc_scale_packed)
+  target_link_libraries(tune_tuned_runner PRIVATE tune_tuned_kernels)
+  foreach(n 4096 3000)
+    add_test(NAME tune.cmake_tuned_${n} COMMAND tune_tuned_runner --param t:Float32:${n} --param t:Float32:${n}:w --iters 1 --warmup 0)
+    set_tests_properties(tune.cmake_tuned_${n} PROPERTIES LABELS tune TIMEOUT 60 PASS_REGULAR_EXPRESSION "\"ok\": true")
+  endforeach()
+endif()

@@ -4,6 +4,7 @@
   tileslc tune KERNEL.tpy --shapes SHAPES.json [--db DB.json] [--target cuda|cpu] [--shard i/n] ...
   tileslc tune merge -o DB.json SHARD.json...
   tileslc tune show DB.json
+  tileslc tune verify KERNEL.tpy --db DB.json
 
 `tune` reads the @cutlass.tune space of each tuned @cute.jit function from the
 compiler's metadata (pruned already), compiles every configuration in parallel
@@ -176,9 +177,9 @@ class Toolchain:
         if r.returncode != 0:
             raise RuntimeError("building the runner failed:\n" + " ".join(cmd) + "\n" + r.stdout + r.stderr)
 
-    def build_config(self, kernel, config, runner_obj, work):
+    def build_config(self, kernel, config, runner_obj, work, extra=()):
         """Compiles one configuration into a runner binary; returns (binary, None) or (None, error text)."""
-        defines = [a for k, v in config.items() for a in ("-D", f"{k}={v}")]
+        defines = [a for k, v in config.items() for a in ("-D", f"{k}={v}")] + list(extra)
         binary = os.path.join(work, "runner")
         if self.target == "cpu":
             gen = os.path.join(work, "kernel.cpp")
@@ -396,9 +397,10 @@ def run_sweep(args):
         tc.build_runner_object(fn["c_packed_name"], obj)
         runner_objs[fn["name"]] = obj
     devices = [d for d in args.devices.split(",") if d != ""] if args.devices else [None]
-    device = probe_device(tc, kernel, tuned[0], runner_objs[tuned[0]["name"]], work, devices)
     sweep = {"source": os.path.relpath(kernel), "source_hash": source_hash(deps), "compiler": tc.version(), "target": args.target,
-             "arch": args.arch, "device": device, "defines": args.define}
+             "arch": args.arch, "device": None, "defines": args.define}
+    build_ident = sweep_identity(sweep)  # what a build depends on: all but the device
+    sweep["device"] = probe_device(tc, kernel, tuned[0], runner_objs[tuned[0]["name"]], work, devices, build_ident)
     ident = sweep_identity(sweep)
     old = None if args.no_cache else load_db(args.db, must_exist=False)
     cached = {e["key"]: e for e in old["entries"]} if old else {}
@@ -443,7 +445,7 @@ def run_sweep(args):
 
     progress = Progress(len(configs_needed) + len(todo) + len(ref_todo), args.quiet)
     t0 = time.monotonic()
-    binaries = compile_all(tc, kernel, configs_needed, runner_objs, work, args.jobs, progress, ident)
+    binaries = compile_all(tc, kernel, configs_needed, runner_objs, work, args.jobs, progress, build_ident)
     compile_s = time.monotonic() - t0
     t1 = time.monotonic()
     results = run_all(args, tc, todo, ref_todo, binaries, work, devices, progress)
@@ -486,12 +488,11 @@ def fmt_config(c):
     return " ".join(f"{k}={v}" for k, v in c.items())
 
 
-def probe_device(tc, kernel, fn, runner_obj, work, devices):
-    """The device as the runner sees it (name, SM count, CUDA version); every --devices entry must agree."""
+def probe_device(tc, kernel, fn, runner_obj, work, devices, build_ident):
+    """The device as the runner sees it (name, SM count, CUDA version), from the reference
+    configuration's runner; every --devices entry must agree."""
     cfg = {k: fn["constexprs"][k] for k in fn["tune"]["params"]}
-    probe_dir = os.path.join(work, "probe")
-    os.makedirs(probe_dir, exist_ok=True)
-    binary, err = tc.build_config(kernel, cfg, runner_obj, probe_dir)
+    (binary, err), _ = build_one(tc, kernel, fn, cfg, runner_obj, work, build_ident)
     if not binary:
         fail_input(f"the reference configuration of {fn['name']} does not build:\n{err}")
     seen = None
@@ -516,29 +517,37 @@ def device_env(d):
     return env
 
 
-def compile_all(tc, kernel, configs, runner_objs, work, jobs, progress, ident):
-    """Compiles each configuration once, `jobs` at a time; returns {(function, config json): (binary, error)}.
-    A configuration built before for the same sweep (sources, compiler, target, arch, -D) and
-    runner is reused: shards and reruns sharing a --work-dir compile it once."""
-    out = {}
+def build_one(tc, kernel, fn, c, runner_obj, work, build_ident):
+    """Builds configuration `c` of `fn` in its own directory, or reuses the build made there for the
+    same sources, compiler, target, arch, -D values and runner (shards and reruns sharing a
+    --work-dir compile a configuration once). Returns ((binary, error), reused)."""
+    cjson = json.dumps(c, sort_keys=True)
     runner_hash = hashlib.sha256(open(tc.runner_src, "rb").read()).hexdigest()
+    tag = hashlib.sha256(json.dumps([list(build_ident), runner_hash, fn["name"], cjson]).encode()).hexdigest()[:16]
+    d = os.path.join(work, "configs", fn["name"], tag)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "config.json"), "w") as f:
+        f.write(cjson)
+    done = os.path.join(d, "built.json")
+    if os.path.exists(done):
+        return tuple(json.load(open(done))), True
+    res = tc.build_config(kernel, c, runner_obj, d)
+    with open(done, "w") as f:
+        json.dump(list(res), f)
+    return res, False
+
+
+def compile_all(tc, kernel, configs, runner_objs, work, jobs, progress, build_ident):
+    """Compiles each configuration once, `jobs` at a time; returns {(function, config json): (binary, error)}."""
+    out = {}
 
     def one(k):
         fn, c = configs[k]
-        tag = hashlib.sha256(json.dumps([list(ident), runner_hash, fn["name"], k[1]]).encode()).hexdigest()[:16]
-        d = os.path.join(work, "configs", fn["name"], tag)
-        os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, "config.json"), "w") as f:
-            f.write(k[1])
         t = time.monotonic()
-        done = os.path.join(d, "built.json")
-        if os.path.exists(done):
-            res = tuple(json.load(open(done)))
+        res, reused = build_one(tc, kernel, fn, c, runner_objs[fn["name"]], work, build_ident)
+        if reused:
             progress.step(f"reused {fn['name']} {fmt_config(c)}")
             return k, res
-        res = tc.build_config(kernel, c, runner_objs[fn["name"]], d)
-        with open(done, "w") as f:
-            json.dump(list(res), f)
         progress.step(f"compiled {fn['name']} {fmt_config(c)} in {time.monotonic() - t:.1f}s" + (" (FAILED)" if res[1] else ""))
         return k, res
 
@@ -661,6 +670,46 @@ def show(args):
     return 0
 
 
+# ---- verify ---------------------------------------------------------------------------------
+
+
+def verify(args):
+    """Builds KERNEL with --tuned DB and times the dispatching host function on every decided
+    bucket the way the sweep timed the configurations: its time should be the decision's."""
+    tc = Toolchain(args)
+    db = load_db(args.db, must_exist=True)
+    kernel = os.path.abspath(args.kernel)
+    work = os.path.abspath(args.work_dir or os.path.join(".tileslc-tune", "verify"))
+    os.makedirs(work, exist_ok=True)
+    meta, _ = read_metadata(tc, kernel, work)
+    hosts = {h["name"]: h for h in meta["host_functions"]}
+    failures = 0
+    for fname in sorted({d["function"] for d in db["decisions"]}):
+        if fname not in hosts:
+            fail_input(f"{args.db}: decides for '{fname}', which {args.kernel} does not define")
+        fn = hosts[fname]
+        obj = os.path.join(work, fname + "_runner.o")
+        tc.build_runner_object(fn["c_packed_name"], obj)
+        d = os.path.join(work, fname)
+        os.makedirs(d, exist_ok=True)
+        binary, err = tc.build_config(kernel, {}, obj, d, extra=["--tuned", os.path.abspath(args.db)])
+        if not binary:
+            fail_input(f"{args.kernel} --tuned {args.db} does not build:\n{err}")
+        shapes = {json.dumps(e["bucket"], sort_keys=True): e["shape"] for e in db["entries"] if e["function"] == fname}
+        for dec in (x for x in db["decisions"] if x["function"] == fname):
+            shape = shapes.get(json.dumps(dec["bucket"], sort_keys=True), dec["bucket"])
+            res = run_one(args, binary, fn, shape, None, None, None)
+            if res["status"] != "ok":
+                failures += 1
+                print(f"{fname} {fmt_config(dec['bucket'])}: the tuned function failed: {res.get('error')}")
+                continue
+            ratio = res["time_ms"] / dec["time_ms"] if dec["time_ms"] else float("nan")
+            print(f"{fname} {fmt_config(dec['bucket'])}: tuned {res['time_ms']:.4g} ms, decision {fmt_config(dec['config'])} "
+                  f"{dec['time_ms']:.4g} ms (x{ratio:.3f})" +
+                  (f", reference {dec['reference_time_ms']:.4g} ms" if "reference_time_ms" in dec else ""))
+    return 1 if failures else 0
+
+
 # ---- metrics --------------------------------------------------------------------------------
 
 
@@ -719,12 +768,33 @@ def main(argv):
         return metrics_summarize(p.parse_args(argv[2:]))
     if argv and argv[0] == "metrics":
         fail_input("usage: tileslc metrics summarize FILE.jsonl [--json]")
+    if argv and argv[0] == "verify":
+        p = argparse.ArgumentParser(prog="tileslc tune verify", description="time the --tuned host function on each decided bucket")
+        p.add_argument("kernel")
+        p.add_argument("--db", required=True)
+        p.add_argument("--target", default="cuda", choices=["cuda", "cpu"])
+        p.add_argument("--arch", default="sm_90a")
+        p.add_argument("--warmup", type=int, default=10)
+        p.add_argument("--iters", type=int, default=50)
+        p.add_argument("--rtol", type=float, default=2e-2)
+        p.add_argument("--atol", type=float, default=1e-2)
+        p.add_argument("--timeout", type=float, default=300)
+        p.add_argument("--work-dir")
+        p.add_argument("-D", dest="define", action="append", default=[])
+        p.add_argument("-I", dest="include", action="append", default=[])
+        p.add_argument("--tileslc")
+        p.add_argument("--runtime-include")
+        p.add_argument("--runtime-lib")
+        p.add_argument("--nvcc", default=os.environ.get("CUDACXX", "nvcc"))
+        p.add_argument("--cxx", default=os.environ.get("CXX", "c++"))
+        return verify(p.parse_args(argv[1:]))
     if argv and argv[0] == "show":
         p = argparse.ArgumentParser(prog="tileslc tune show", description="print a database's decisions")
         p.add_argument("db")
         return show(p.parse_args(argv[1:]))
     p = argparse.ArgumentParser(prog="tileslc tune", description=__doc__.split("\n\n")[0],
-                                epilog="Subcommands: 'tileslc tune merge -o OUT SHARD...', 'tileslc tune show DB'. See docs/tuning.md.")
+                                epilog="Subcommands: 'tileslc tune merge -o OUT SHARD...', 'tileslc tune show DB', "
+                                       "'tileslc tune verify KERNEL --db DB'. See docs/tuning.md.")
     p.add_argument("kernel", help="the .tpy file")
     p.add_argument("--shapes", required=True, help="JSON list of shapes: [{\"M\": 128, \"N\": 8192, \"K\": 8192}, ...]")
     p.add_argument("--db", help="results database to read (cache) and write (default: KERNEL-stem.tune.json)")
