@@ -724,7 +724,10 @@ int compile(const CommandLine& cl, const Settings& settings, const char* argv0) 
   if (!cl.tuned.empty())
     if (auto rc = apply_tuned_results(cl, settings, *fid, ses, *program)) return ses.finish(*rc);
   // Host functions are global C++ (and C) names: the prefix keeps two instances apart.
-  for (auto& h : program->host_functions) h.name = cl.host_prefix + h.name;
+  for (auto& h : program->host_functions) {
+    h.name = cl.host_prefix + h.name;
+    for (auto& callee : h.dispatch.callees) callee = cl.host_prefix + callee;  // --tuned's specializations
+  }
   if (!check_c_names(*program, ses.diags)) return ses.finish(1);
 
   OutputPlan plan;
