@@ -1,27 +1,30 @@
 #!/usr/bin/env bash
 # tools/tune/device_sweep.sh STEP: the samples' sweeps on a GPU machine that receives this
-# working tree and the tileslc build (docs/tuning.md, "The samples' sweeps"), one step a call,
-# each well inside the device tool's 10 minutes per command:
+# working tree (docs/tuning.md, "The samples' sweeps"), one step a call, each well inside the
+# device tool's 10 minutes per command:
 #
-#   gemm I/N     gemm_sm90 over its 72 configurations, shard I of N (3 shards: ~4 min each)
+#   pack         here, after `cmake --build build --target tileslc tileslc_rt`: .tunekit/ holds a
+#                stripped tileslc (bin/), libtileslc_rt.a and tileslc's shared libraries (lib/),
+#                laid out as a build tree (~12 MB); carry it
+#   gemm I/N     there: gemm_sm90 over its 72 configurations, shard I of N (3 shards: minutes each)
 #   gemm-merge   merge the gemm shards, then time the --tuned gemm_sm90 on every bucket (verify)
 #   softmax      softmax_8192_tuned, unsharded, then verify
 #   softmax-shards  the softmax sweep again as 3 shards, merged: its decisions against `softmax`'s
 #
-# Needs build/bin/tileslc and build/lib/libtileslc_rt.a (carry them; built here with
-# `cmake --build build --target tileslc tileslc_rt`), nvcc on the machine, and tileslc's shared
-# libraries in .tunelibs/ when the machine lacks them (`tools/tune/device_sweep.sh pack` here
-# copies them). Results stay in build/tune-results/ between calls and are copied to $OUT.
+# The GPU machine needs nvcc and python3. Results stay in build/tune-results/ between calls
+# (build/ is ignored, so the tool keeps it) and are copied to $OUT.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [[ "${1:-}" == pack ]]; then
-  mkdir -p .tunelibs
-  ldd build/bin/tileslc | awk '/spdlog|fmt/{print $3}' | xargs -r -I{} cp -L {} .tunelibs/
-  ls .tunelibs
+  rm -rf .tunekit && mkdir -p .tunekit/bin .tunekit/lib
+  strip -o .tunekit/bin/tileslc build/bin/tileslc
+  cp build/lib/libtileslc_rt.a .tunekit/lib/
+  ldd build/bin/tileslc | awk '/spdlog|fmt/{print $3}' | xargs -r -I{} cp -L {} .tunekit/lib/
+  du -sh .tunekit
   exit 0
 fi
-export LD_LIBRARY_PATH="$PWD/.tunelibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-T=build/bin/tileslc
+export LD_LIBRARY_PATH="$PWD/.tunekit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+T=.tunekit/bin/tileslc
 R=build/tune-results
 OUT=${OUT:-$R}
 mkdir -p "$R" "$OUT"
