@@ -8,6 +8,7 @@
 #     [DEFINES NAME=VALUE ...]
 #     [INCLUDE_DIRS dir ...]      # tileslc -I
 #     [PREFIX prefix]             # tileslc --host-prefix, and the files' names
+#     [TUNED results.json]        # tileslc --tuned: dispatch on the shape bucket (docs/tuning.md)
 #     [SHARED]                    # a shared library, linked to tileslc_rt_cpu_shared
 #     [DEBUG])                    # tileslc --debug, compiled -g -O0: for gdb (docs/debugging.md)
 #
@@ -25,7 +26,7 @@ include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/TileslcTools.cmake)
 
 function(tileslc_add_cpu_kernels target)
-  cmake_parse_arguments(PARSE_ARGV 1 TK "SHARED;DEBUG" "ARCH;PREFIX" "SOURCES;DEFINES;INCLUDE_DIRS")
+  cmake_parse_arguments(PARSE_ARGV 1 TK "SHARED;DEBUG" "ARCH;PREFIX;TUNED" "SOURCES;DEFINES;INCLUDE_DIRS")
   if(TK_UNPARSED_ARGUMENTS OR NOT TK_SOURCES)
     message(FATAL_ERROR "tileslc_add_cpu_kernels(${target}): expected SOURCES a.tpy ... [ARCH arch] [DEFINES N=V ...] "
                         "[INCLUDE_DIRS dir ...] [PREFIX prefix] [SHARED] [DEBUG]")
@@ -55,6 +56,12 @@ function(tileslc_add_cpu_kernels target)
   if(TK_DEBUG)
     list(APPEND _args --debug)
   endif()
+  # TUNED: the results database of `tileslc tune` (docs/tuning.md); regenerated when it changes.
+  set(_tuned_dep)
+  if(TK_TUNED)
+    get_filename_component(_tuned_dep "${TK_TUNED}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND _args --tuned "${_tuned_dep}")
+  endif()
   set(_gen "${CMAKE_CURRENT_BINARY_DIR}/tileslc_cpu_gen/${target}")
   file(MAKE_DIRECTORY "${_gen}")
   set(_outputs)
@@ -73,7 +80,7 @@ function(tileslc_add_cpu_kernels target)
       OUTPUT "${_gen}/${_name}.cpp" "${_gen}/${_name}.h" "${_gen}/${_name}.json"
       COMMAND ${_exe} "${_src_arg}" --target=cpu -o "${_gen}/${_name}.cpp" -H "${_gen}/${_name}.h"
               --emit-metadata "${_gen}/${_name}.json" --depfile "${_gen}/${_name}.d" ${_args}
-      DEPENDS "${_src_abs}" ${_exe_dep}
+      DEPENDS "${_src_abs}" ${_exe_dep} ${_tuned_dep}
       DEPFILE "${_gen}/${_name}.d"
       WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}"
       COMMENT "tileslc --target=cpu ${_name}.tpy"

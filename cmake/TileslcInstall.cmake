@@ -32,6 +32,9 @@ install(DIRECTORY stdlib/ DESTINATION ${CMAKE_INSTALL_DATADIR}/tileslc/stdlib
         PATTERN "__pycache__" EXCLUDE)
 # gdb support for emulated kernels (docs/debugging.md): `source PREFIX/share/tileslc/gdb/tileslc-gdb.py`.
 install(FILES runtime/gdb/tileslc-gdb.py DESTINATION ${CMAKE_INSTALL_DATADIR}/tileslc/gdb)
+# `tileslc tune` runs the tuner from share/tileslc/tools/tune (docs/tuning.md).
+install(PROGRAMS tools/tune/tileslc_tune.py DESTINATION ${CMAKE_INSTALL_DATADIR}/tileslc/tools/tune)
+install(FILES tools/tune/tune_runner.cpp DESTINATION ${CMAKE_INSTALL_DATADIR}/tileslc/tools/tune)
 # The Python package, for `pip install PREFIX/share/tileslc/python`. _install_prefix.py, written
 # at install time (so `cmake --install --prefix P` counts), tells the pip-installed package where
 # the compiler and the runtime are (python/tileslc/_build.py).

@@ -8,6 +8,7 @@
 #     [DEFINES NAME=VALUE ...]
 #     [INCLUDE_DIRS dir ...]
 #     [PREFIX prefix]
+#     [TUNED results.json]
 #     [SHARED]
 #     [DEBUG])
 #
@@ -29,6 +30,9 @@
 #   TARGET        cuda (default): CUDA C++ built by nvcc; cpu: C++ for the host
 #                 compiler that runs the kernels in the CPU emulator
 #                 (tileslc_add_cpu_kernels, cmake/TileslcEmulation.cmake).
+#   TUNED         the results database of `tileslc tune` (tileslc --tuned): each
+#                 host function it decides for dispatches on the shape bucket to the
+#                 best configuration's specialization (docs/tuning.md).
 #   DEBUG         tileslc --debug (every .tpy local a C++ local; docs/debugging.md);
 #                 nvcc -G -g (device code for cuda-gdb), or -g -O0 on the CPU target.
 #   PREFIX        prepended to the host functions' names (tileslc
@@ -54,7 +58,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/TileslcTools.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/TileslcEmulation.cmake)
 
 function(tileslc_add_kernels target)
-  cmake_parse_arguments(PARSE_ARGV 1 TK "SHARED;DEBUG" "ARCH;TARGET;PREFIX" "SOURCES;DEFINES;INCLUDE_DIRS")
+  cmake_parse_arguments(PARSE_ARGV 1 TK "SHARED;DEBUG" "ARCH;TARGET;PREFIX;TUNED" "SOURCES;DEFINES;INCLUDE_DIRS")
   if(TK_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "tileslc_add_kernels(${target}): unexpected arguments: ${TK_UNPARSED_ARGUMENTS}")
   endif()
@@ -63,7 +67,7 @@ function(tileslc_add_kernels target)
   endif()
   if(TK_TARGET STREQUAL "cpu")
     set(_tk_forward)
-    foreach(_kw ARCH PREFIX)
+    foreach(_kw ARCH PREFIX TUNED)
       if(TK_${_kw})
         list(APPEND _tk_forward ${_kw} "${TK_${_kw}}")
       endif()
@@ -131,6 +135,13 @@ function(tileslc_add_kernels target)
   if(TK_DEBUG)
     list(APPEND _tk_extra_args --debug)
   endif()
+  # TUNED: the results database of `tileslc tune`; each host function it decides for dispatches on
+  # the shape bucket (docs/tuning.md). The generated code is remade when the database changes.
+  set(_tk_tuned_dep)
+  if(TK_TUNED)
+    get_filename_component(_tk_tuned_dep "${TK_TUNED}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND _tk_extra_args --tuned "${_tk_tuned_dep}")
+  endif()
 
   set(_tk_gen_dir "${CMAKE_CURRENT_BINARY_DIR}/tileslc_gen")
   file(MAKE_DIRECTORY "${_tk_gen_dir}")
@@ -155,7 +166,7 @@ function(tileslc_add_kernels target)
       OUTPUT "${_cu}" "${_h}" "${_json}"
       COMMAND ${_tk_exe} "${_src_abs}" -o "${_cu}" -H "${_h}" --emit-metadata "${_json}" --depfile "${_d}"
               ${_tk_arch_args} ${_tk_extra_args}
-      DEPENDS "${_src_abs}" ${_tk_exe_dep}
+      DEPENDS "${_src_abs}" ${_tk_exe_dep} ${_tk_tuned_dep}
       DEPFILE "${_d}"
       WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}"
       COMMENT "tileslc ${_name}.tpy"

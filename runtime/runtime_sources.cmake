@@ -9,6 +9,7 @@ set(TILESLC_RT_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/src/validate.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/launch.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/launch_cluster.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/src/metrics.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/device_buffer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/src/tma.cpp)
 

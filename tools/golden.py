@@ -6,6 +6,7 @@ must print for it (docs/testing.md describes the format):
 
     # ARGS: -D BM=64                 optional header lines: extra tileslc arguments,
     # RECORD-CU: kernels             record the generated kernels as `# CU:` lines,
+    # RECORD-CU: all                 ... or the whole .cu after its banner (host functions too),
     # BUG: ...                       a known compiler bug (what SHOULD happen),
     # PYTHON-SYNTAX: invalid         the file is deliberately not valid Python
     ...program...
@@ -82,9 +83,9 @@ class TestFile:
                 self.args += shlex.split(m.group(1))
             m = re.match(r"#\s*RECORD-CU:\s*(\S+)", line)
             if m:
-                if m.group(1) != "kernels":
-                    raise ValueError(f"{path}: RECORD-CU supports only 'kernels', found {m.group(1)!r}")
-                self.record_cu = True
+                if m.group(1) not in ("kernels", "all"):
+                    raise ValueError(f"{path}: RECORD-CU supports 'kernels' and 'all', found {m.group(1)!r}")
+                self.record_cu = m.group(1)
         self.expect_fail = self.name.startswith("fail_")
         self.print_only = any(a in PRINT_ONLY_FLAGS for a in self.args)
 
@@ -114,6 +115,12 @@ def kernel_lines(cu_text):
         else:
             i += 1
     return out
+
+
+def all_lines(cu_text):
+    """The whole generated file after its banner line (which names the tileslc version), with
+    #line directives stripped."""
+    return [l for l in cu_text.split("\n")[1:] if not l.lstrip().startswith("#line")]
 
 
 class Result:
@@ -215,7 +222,8 @@ def evaluate(tileslc, test):
         r.lines += [("# STDERR: " + l).rstrip() for l in split_output(stderr)]
         if test.record_cu and cu in outputs:
             text = normalize(outputs[cu].decode("utf-8", "replace"), tmp)
-            r.lines += [("# CU: " + l).rstrip() for l in kernel_lines(text)]
+            lines = kernel_lines(text) if test.record_cu == "kernels" else all_lines(text)
+            r.lines += [("# CU: " + l).rstrip() for l in lines]
         return r
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

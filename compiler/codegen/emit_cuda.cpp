@@ -22,6 +22,9 @@ class CudaEmitter {
     out_.line("// Kernels and host functions are fully specialized: all layout arithmetic was done by tileslc.");
     out_.line(cpu() ? "#include \"tileslc/cpu/prelude.h\"" : "#include \"tileslc/device/prelude.h\"");
     out_.line("#include \"tileslc/runtime.h\"");
+    bool tuned = false;
+    for (const auto& h : prog_.host_functions) tuned = tuned || !h.dispatch.callees.empty();
+    if (tuned) out_.line("#include <cmath>  // the tuned dispatch's distance between shapes");
     // Kernels live in a namespace of their module (tileslc_kernels::<file stem>): a program can
     // link two generated files that both define a `zero_kernel`, and a profiler names each
     // kernel with the file it came from. Host functions stay global: they are the API.
@@ -36,6 +39,12 @@ class CudaEmitter {
     if (!prog_.kernels.empty()) {
       out_.line("");
       out_.line("}  // namespace " + kernel_namespace());
+    }
+    if (tuned) {  // the dispatchers come first and call the specializations defined after them
+      out_.line("");
+      for (const auto& h : prog_.host_functions)
+        for (const auto& d : prog_.host_functions)
+          if (std::count(d.dispatch.callees.begin(), d.dispatch.callees.end(), h.name)) out_.line(host_signature(h, false) + ";");
     }
     for (const auto& h : prog_.host_functions) {
       out_.line("");
@@ -529,6 +538,13 @@ class CudaEmitter {
                   c_string(h.params.at(bp).name) + ", " + std::to_string(bm) + "); !status) return status;");
       }
     }
+    if (!h.dispatch.callees.empty()) {
+      tuned_dispatch(h, symbol_local);
+      out_.dedent();
+      out_.line("}");
+      host_ = nullptr;
+      return;
+    }
     for (const auto& v : h.locals) out_.line(std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
     block(h.body, false);
     generated_line();
@@ -536,6 +552,52 @@ class CudaEmitter {
     out_.dedent();
     out_.line("}");
     host_ = nullptr;
+  }
+
+  /// --tuned (docs/tuning.md): the bucket whose key values are nearest the call's (the sum of
+  /// |log2(x / bucket x)|, 0 for an exact match; the first of equals), then its specialization.
+  void tuned_dispatch(const ir::HostFunction& h, const std::map<std::string, std::string>& symbol_local) {
+    const ir::TunedDispatch& d = h.dispatch;
+    const std::string nb = std::to_string(d.keys.size()), nk = std::to_string(d.key.size());
+    out_.line("// Tuned by tileslc tune: the specialization of the nearest shape bucket (" + join(d.key) + ").");
+    std::string table = "static const int64_t tileslc_buckets[" + nb + "][" + nk + "] = {";
+    std::string variants = "static const int tileslc_variant[" + nb + "] = {";
+    for (size_t b = 0; b < d.keys.size(); ++b) {
+      std::vector<std::string> vs;
+      for (int64_t v : d.keys[b]) vs.push_back(std::to_string(v) + "LL");
+      table += std::string(b ? ", " : "") + "{" + join(vs) + "}";
+      variants += std::string(b ? ", " : "") + std::to_string(d.variant[b]);
+    }
+    out_.line(table + "};");
+    out_.line(variants + "};");
+    std::vector<std::string> key;
+    for (const auto& sym : d.key) key.push_back(symbol_local.at(sym));
+    out_.line("const int64_t tileslc_key[" + nk + "] = {" + join(key) + "};");
+    out_.line("int tileslc_pick = 0;");
+    out_.line("double tileslc_best = -1.0;");
+    out_.line("for (int b = 0; b < " + nb + "; ++b) {");
+    out_.line("  double distance = 0.0;");
+    out_.line("  for (int k = 0; k < " + nk + "; ++k)");
+    out_.line("    distance += std::fabs(std::log2(static_cast<double>(tileslc_key[k]) / static_cast<double>(tileslc_buckets[b][k])));");
+    out_.line("  if (tileslc_best < 0.0 || distance < tileslc_best) {");
+    out_.line("    tileslc_best = distance;");
+    out_.line("    tileslc_pick = b;");
+    out_.line("  }");
+    out_.line("}");
+    std::vector<std::string> args;
+    for (const auto& p : h.params) args.push_back(p.name);
+    args.push_back("stream");
+    out_.line("switch (tileslc_variant[tileslc_pick]) {");
+    for (size_t v = 0; v < d.callees.size(); ++v)
+      out_.line(std::string(v + 1 == d.callees.size() ? "  default" : "  case " + std::to_string(v)) + ": return " + d.callees[v] + "(" +
+                join(args) + ");");
+    out_.line("}");
+  }
+
+  static std::string join(const std::vector<std::string>& xs) {
+    std::string out;
+    for (size_t i = 0; i < xs.size(); ++i) out += (i ? ", " : "") + xs[i];
+    return out;
   }
 
   void c_abi(const ir::HostFunction& h) {

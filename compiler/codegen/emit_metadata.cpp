@@ -50,6 +50,30 @@ std::vector<bool> written_params(const ir::Program& p, const ir::HostFunction& h
   return written;
 }
 
+/// The tuning space as the tuner reads it (docs/tuning.md): parameters with candidates, key,
+/// the kept configurations (objects of -D literals) and the pruned ones with the reason.
+nlohmann::ordered_json tune_json(const ir::TuneSpace& t) {
+  auto config = [&](const std::vector<std::string>& values) {
+    nlohmann::ordered_json c = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < t.params.size(); ++i) c[t.params[i]] = values[i];
+    return c;
+  };
+  nlohmann::ordered_json j;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (size_t i = 0; i < t.params.size(); ++i) params[t.params[i]] = t.values[i];
+  j["params"] = params;
+  j["key"] = t.key;
+  j["flops"] = t.flops.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.flops);
+  j["bytes"] = t.bytes.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.bytes);
+  auto kept = nlohmann::ordered_json::array();
+  for (const auto& c : t.configs) kept.push_back(config(c));
+  j["configs"] = kept;
+  auto pruned = nlohmann::ordered_json::array();
+  for (const auto& p : t.pruned) pruned.push_back({{"config", config(p.config)}, {"reason", p.reason}});
+  j["pruned"] = pruned;
+  return j;
+}
+
 }  // namespace
 
 std::string emit_metadata(const ir::Program& p, const Options& opts) {
@@ -101,6 +125,10 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
       params.push_back(pj);
     }
     hj["params"] = params;
+    nlohmann::ordered_json cx = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : h.constexprs) cx[name] = value;
+    hj["constexprs"] = cx;  // this compilation's configuration, as -D literals
+    if (h.tune.declared) hj["tune"] = tune_json(h.tune);
     hosts.push_back(hj);
   }
   j["host_functions"] = hosts;

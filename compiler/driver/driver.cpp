@@ -26,6 +26,7 @@
 #include "diag/explain.h"
 #include "driver/layout_cli.h"
 #include "driver/log.h"
+#include "driver/tuned.h"
 #include "ir/print.h"
 #include "ir/verify.h"
 #include "parse/parse.h"
@@ -245,7 +246,7 @@ bool verify_ir(const ir::Program& program, diag::DiagnosticEngine& diags) {
 /// The command line as CLI11 parses it.
 struct CommandLine {
   std::string input, out_cu, out_h, out_json, arch = "sm_90a", target = "cuda", depfile, diag_format = "human", color = "auto", stdlib_flag;
-  std::string explain_code, kernel_namespace, host_prefix;
+  std::string explain_code, kernel_namespace, host_prefix, tuned;
   std::vector<std::string> includes, defines, warning_flags;
   bool syntax_only = false, dump_ast = false, dump_ir = false, no_warnings = false, version = false, compile_only = false,
        verbose = false, debug = false;
@@ -280,6 +281,9 @@ void add_options(CLI::App& app, CommandLine& cl) {
   app.add_option("-I", cl.includes, "add a directory to the module search path")->allow_extra_args(false);
   app.add_option("-D", cl.defines, "set a Constexpr parameter: -D NAME=VALUE")->allow_extra_args(false);
   app.add_option("--depfile", cl.depfile, "write a Makefile-style depfile listing every .tpy read");
+  app.add_option("--tuned", cl.tuned,
+                 "a results database of 'tileslc tune': each host function it decides for dispatches on its shape "
+                 "bucket to the best configuration's specialization (docs/tuning.md)");
   app.add_option("--diagnostics-format", cl.diag_format, "human, gcc, json or sarif")->capture_default_str();
   app.add_option("--color", cl.color, "auto, always or never")->capture_default_str();
   app.add_option("-W", cl.warning_flags, "-Werror: treat warnings as errors")->allow_extra_args(false);
@@ -296,6 +300,8 @@ void add_options(CLI::App& app, CommandLine& cl) {
   app.footer(
       "Subcommands:\n"
       "  tileslc layout OP ARG...   CuTe's layout algebra on the command line ('tileslc layout --help')\n"
+      "  tileslc tune KERNEL.tpy --shapes FILE   the autotuner ('tileslc tune --help', docs/tuning.md)\n"
+      "  tileslc metrics summarize FILE.jsonl    a TILESLC_METRICS file per kernel (docs/tuning.md)\n"
       "\n"
       "Exit status: 0 success (warnings allowed); 1 errors in the program (diagnostics printed), or nvcc\n"
       "failed with -c; 2 usage errors and files that cannot be read or written; 3 an internal error\n"
@@ -346,7 +352,7 @@ std::string check_file_options(const CLI::App& app, const CommandLine& cl) {
   // -D takes one value: `-D file.tpy` leaves no input, and the -D is what is wrong.
   for (const auto& d : cl.defines)
     if (d.find('=') == std::string::npos || d.find('=') == 0) return "-D expects NAME=VALUE, found '" + d + "'";
-  for (const auto& [flag, value] : {std::pair<const char*, const std::string*>{"-o", &cl.out_cu}, {"-H", &cl.out_h},
+  for (const auto& [flag, value] : {std::pair<const char*, const std::string*>{"-o", &cl.out_cu}, {"-H", &cl.out_h}, {"--tuned", &cl.tuned},
                                     {"--emit-metadata", &cl.out_json}, {"--depfile", &cl.depfile}})
     if (app.count(flag) && value->empty()) return std::string(flag) + " needs a file name (or - for standard output)";
   if (cl.input.empty()) return "no input file; usage: tileslc FILE.tpy -o FILE.cu [-H FILE.h]";
@@ -628,6 +634,67 @@ bool check_c_names(const ir::Program& program, diag::DiagnosticEngine& diags) {
   return conflicts.empty();
 }
 
+/// --tuned: the program's tuned host functions become dispatchers over specializations, each
+/// compiled with its configuration's -D values on top of the command line's. On a problem, it is
+/// reported and the exit status returned: 2 for a database that cannot be read or does not fit
+/// the program, 1 for a specialization that does not compile.
+std::optional<int> apply_tuned_results(const CommandLine& cl, const Settings& settings, source::FileId fid, Session& ses, ir::Program& program) {
+  std::vector<TunedDecision> decisions;
+  std::string err;
+  if (!read_tuned_decisions(cl.tuned, &decisions, &err)) {
+    ses.diags.report(diag::Kind::CannotReadFile, {}, err).help("--tuned takes the database 'tileslc tune' writes (docs/tuning.md)");
+    return 2;
+  }
+  auto compile_variant = [&](const std::vector<std::pair<std::string, std::string>>& config) -> std::optional<ir::Program> {
+    sema::Options opts = settings.sema;
+    for (const auto& [name, value] : config) opts.defines[name] = value;
+    log::PhaseTimer timer("sema (tuned specialization)");
+    ses.diags.set_suppress_warnings(true);  // the base compilation reported them once
+    auto p = sema::analyze(ses.sm, fid, opts, ses.diags, nullptr);
+    ses.diags.set_suppress_warnings(cl.no_warnings);
+    if (!p || ses.diags.has_errors()) return std::nullopt;
+    return p;
+  };
+  if (!apply_tuned(program, decisions, compile_variant, &err)) {
+    if (err.empty()) return 1;
+    ses.diags.report(diag::Kind::BadCommandLine, {}, "--tuned " + cl.tuned + ": " + err);
+    return 2;
+  }
+  return std::nullopt;
+}
+
+/// `tileslc tune ...` and `tileslc metrics ...`: runs the tuner (tools/tune/tileslc_tune.py,
+/// installed under share/tileslc/tools/tune) with python3, telling it which tileslc to use
+/// (`metrics` is its subcommand). Returns only on failure.
+int run_tuner(int argc, char** argv) {
+  fs::path dir = exe_dir(argv[0]);
+  std::vector<fs::path> candidates = {dir / ".." / ".." / "tools" / "tune" / "tileslc_tune.py",
+                                      dir / ".." / "share" / "tileslc" / "tools" / "tune" / "tileslc_tune.py",
+                                      fs::path(TILESLC_SOURCE_STDLIB) / ".." / "tools" / "tune" / "tileslc_tune.py"};
+  std::string script;
+  for (const auto& c : candidates) {
+    std::error_code ec;
+    if (fs::is_regular_file(c, ec)) {
+      script = fs::weakly_canonical(c, ec).string();
+      break;
+    }
+  }
+  const std::string format = early_diagnostics_format(argc, argv);
+  if (script.empty())
+    return command_line_error(format, diag::Kind::BadCommandLine, "cannot find the tuner (tools/tune/tileslc_tune.py)",
+                              "reinstall tileslc, or run tools/tune/tileslc_tune.py from a source tree");
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  ::setenv("TILESLC_EXE", ec ? argv[0] : self.c_str(), 1);
+  std::vector<char*> args = {const_cast<char*>("python3"), script.data()};
+  if (std::string(argv[1]) == "metrics") args.push_back(argv[1]);
+  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  ::execvp("python3", args.data());
+  return command_line_error(format, diag::Kind::BadCommandLine, std::string("cannot run python3 for 'tileslc tune': ") + std::strerror(errno),
+                            "the tuner needs Python 3 (only while tuning: the generated code does not)");
+}
+
 /// Source to outputs: parse, analyze, verify, generate, write (and with -c, nvcc). Returns the exit status.
 int compile(const CommandLine& cl, const Settings& settings, const char* argv0) {
   Session ses(settings, cl.no_warnings);
@@ -654,8 +721,13 @@ int compile(const CommandLine& cl, const Settings& settings, const char* argv0) 
   if (cl.dump_ir) std::cout << ir::print(*program) << std::flush;
   if (verify_ir_enabled() && !verify_ir(*program, ses.diags)) return ses.finish(3);
   if (cl.dump_ir) return ses.finish(0);
+  if (!cl.tuned.empty())
+    if (auto rc = apply_tuned_results(cl, settings, *fid, ses, *program)) return ses.finish(*rc);
   // Host functions are global C++ (and C) names: the prefix keeps two instances apart.
-  for (auto& h : program->host_functions) h.name = cl.host_prefix + h.name;
+  for (auto& h : program->host_functions) {
+    h.name = cl.host_prefix + h.name;
+    for (auto& callee : h.dispatch.callees) callee = cl.host_prefix + callee;  // --tuned's specializations
+  }
   if (!check_c_names(*program, ses.diags)) return ses.finish(1);
 
   OutputPlan plan;
@@ -678,6 +750,7 @@ int compile(const CommandLine& cl, const Settings& settings, const char* argv0) 
 
 int run(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "layout") return run_layout_cli(argc - 1, argv + 1);
+  if (argc > 1 && (std::string(argv[1]) == "tune" || std::string(argv[1]) == "metrics")) return run_tuner(argc, argv);
   CLI::App app{"tileslc: compiles .tpy kernels (Python syntax, CuTe's model of the GPU) to CUDA C++", "tileslc"};
   CommandLine cl;
   add_options(app, cl);

@@ -444,6 +444,35 @@ struct SymbolBinding {
   bool is_stride = false;  ///< bound by stride[mode] rather than shape[mode]
 };
 
+/// A host function's tuning space, declared with `@cutlass.tune(...)` (docs/tuning.md): the
+/// tuned Constexpr parameters and their candidate values, the symbols whose values make a shape
+/// bucket, and the configurations that survive the static prune predicate. Values are -D
+/// literals (`128`, `True`, `'row'`), so the tuner passes them back unchanged.
+struct TuneSpace {
+  bool declared = false;
+  source::SourceRange loc;                       ///< the decorator
+  std::vector<std::string> params;               ///< tuned Constexpr parameters, as declared
+  std::vector<std::vector<std::string>> values;  ///< per parameter, its candidates
+  std::vector<std::string> key;                  ///< symbolic extents that make a shape bucket
+  std::vector<std::vector<std::string>> configs; ///< kept configurations (one value per param), product order
+  struct Pruned {
+    std::vector<std::string> config;
+    std::string reason;  ///< the predicate's string, or "prune returned True"
+  };
+  std::vector<Pruned> pruned;
+  std::string flops, bytes;  ///< Python expressions over the key symbols ("2*M*N*K"); may be empty
+};
+
+/// `--tuned`: a host function that picks one of its tuned specializations by the shape bucket
+/// (docs/tuning.md). Case i calls `callees[variant[i]]` when the key symbols equal `keys[i]`;
+/// an unseen shape takes the nearest bucket (the smallest sum of |log2(x / bucket x)|).
+struct TunedDispatch {
+  std::vector<std::string> key;                 ///< symbols, in the order of each case's values
+  std::vector<std::vector<int64_t>> keys;       ///< per case, the key values
+  std::vector<int> variant;                     ///< per case, an index into callees
+  std::vector<std::string> callees;             ///< the specializations' host function names
+};
+
 struct HostFunction {
   std::string name;
   source::SourceRange loc;
@@ -451,6 +480,10 @@ struct HostFunction {
   std::vector<SymbolBinding> symbols;  ///< in binding order; later uses are checked against these
   std::vector<LocalVar> locals;
   Block body;
+  /// This compilation's Constexpr parameters and their values as -D literals, in order.
+  std::vector<std::pair<std::string, std::string>> constexprs;
+  TuneSpace tune;
+  TunedDispatch dispatch;  ///< non-empty callees: the body is the dispatch, not `body`
 };
 
 struct Program {

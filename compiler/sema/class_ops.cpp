@@ -373,6 +373,7 @@ Value Evaluator::decorate(const ast::Expr& deco, const Value& dv, Value fn) {
     plain_function("@cute.kernel").kind = FunctionValue::Kind::Kernel;
     return fn;
   }
+  if (is(BuiltinId::Tune)) return tune_decorate(deco, std::move(fn));
   if (is(BuiltinId::JitDecorator)) {
     plain_function("@cute.jit").kind = FunctionValue::Kind::Jit;
     return fn;

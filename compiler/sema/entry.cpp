@@ -458,6 +458,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn, co
   if (fn->closure) f.env = *fn->closure;  // a factory's @cute.jit function sees the factory's names
   for (const auto& p : def->params) f.env[p.name] = Binding{Value{}, "", p.range};
   for (const auto& p : def->params) bind_host_param(p, stride_symbols);
+  build_tune_space(*def, hf);
   exec_body(def->body);
   report_ragged_tiles(ctx, nullptr);
   program_.host_functions.push_back(std::move(hf));
@@ -475,7 +476,10 @@ void Evaluator::bind_host_param(const ast::Param& p, std::set<std::string>& stri
   Value ann = eval(*p.annotation);
   if (ann.kind() == Value::Kind::ConstexprSpec ||
       (ann.kind() == Value::Kind::Builtin && ann.builtin() == BuiltinId::ConstexprMarker)) {
-    if (auto v = host_constexpr_value(p)) frame().env[p.name] = Binding{*v, "", p.range};
+    if (auto v = host_constexpr_value(p)) {
+      frame().env[p.name] = Binding{*v, "", p.range};
+      fn_->host->constexprs.emplace_back(p.name, repr(*v));  // a -D literal for int, float, bool, str
+    }
     return;
   }
   if (bind_host_stream(p, ann)) return;  // not a C++ parameter of its own: the trailing cudaStream_t

@@ -221,6 +221,12 @@ class Evaluator {
   /// What a decorator makes of `fn` in a `def` (@cute.kernel, @cute.jit, @staticmethod, @classmethod,
   /// @property, @x.setter, @cutlass.dsl_user_op); E0206 for other decorators.
   Value decorate(const ast::Expr& deco, const Value& dv, Value fn);
+  /// `@cutlass.tune(...)` (tune_ops.cpp): records the space of the @cute.jit function below it
+  /// for build_host_function; E0514 when it is not above a @cute.jit function.
+  Value tune_decorate(const ast::Expr& deco, Value fn);
+  /// The entry point's TuneSpace (tune_ops.cpp): names checked against its Constexpr parameters
+  /// and symbols, the product enumerated, the prune predicate run on each configuration.
+  void build_tune_space(const ast::FunctionDef& def, ir::HostFunction& hf);
   /// Whether `attr` names something on a class or instance (hasattr; the MRO then the instance's attributes).
   bool object_has_attribute(const Value& base, const std::string& attr);
   /// A kernel specialization's key text for an instance passed as an argument (`self` of a kernel
@@ -513,6 +519,9 @@ class Evaluator {
   std::set<std::string> kernel_names_;
   std::vector<const ast::FunctionDef*> inline_stack_;
   std::set<std::string> used_defines_;
+  /// @cutlass.tune declarations by the @cute.jit function they decorate: the handler's value
+  /// (space, key, prune, flops, bytes) and the decorator call, for locations.
+  std::map<const ast::FunctionDef*, std::pair<Value, const ast::Call*>> tune_decls_;
   int try_depth_ = 0;                         ///< `try` bodies being run while compiling (exec_try)
   std::vector<Value> handling_;               ///< exceptions being handled (a bare `raise` re-raises the last)
   std::set<const ast::FunctionDef*> inlined_jit_;         ///< @cute.jit functions called from compiled code (inlined)

@@ -28,10 +28,32 @@ Status check_dim(const char* kernel, const char* axis, unsigned value) {
   return Status();
 }
 
+Status launch_cluster_unrecorded(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, dim3 cluster,
+                                 size_t smem_bytes, cudaStream_t stream, void** args);
+
 }  // namespace
 
 Status launch_kernel_cluster(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, dim3 cluster,
                              size_t smem_bytes, cudaStream_t stream, void** args) {
+  if (!metrics::enabled()) return launch_cluster_unrecorded(kernel, kernel_name, grid, block, cluster, smem_bytes, stream, args);
+  struct Call {
+    const void* kernel;
+    const char* name;
+    dim3 grid, block, cluster;
+    size_t smem;
+    cudaStream_t stream;
+    void** args;
+  } call{kernel, kernel_name, grid, block, cluster, smem_bytes, stream, args};
+  return metrics::recorded_launch(kernel_name, grid, block, smem_bytes, stream, [](void* c) {
+    const Call& k = *static_cast<const Call*>(c);
+    return launch_cluster_unrecorded(k.kernel, k.name, k.grid, k.block, k.cluster, k.smem, k.stream, k.args);
+  }, &call);
+}
+
+namespace {
+
+Status launch_cluster_unrecorded(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, dim3 cluster,
+                                 size_t smem_bytes, cudaStream_t stream, void** args) {
   const char* name = kernel_name;
   if (Status s = check_dim(name, "x", cluster.x); !s) return s;
   if (Status s = check_dim(name, "y", cluster.y); !s) return s;
@@ -81,5 +103,7 @@ Status launch_kernel_cluster(const void* kernel, const char* kernel_name, dim3 g
   }
   return Status();
 }
+
+}  // namespace
 
 }  // namespace tileslc

@@ -13,6 +13,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -209,6 +210,28 @@ Status launch_kernel_cluster(const void* kernel, const char* kernel_name, dim3 g
 Status launch_prepare(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes);
 // The message of a failed cudaLaunchKernel (and clears the non-sticky error).
 Status launch_failed(cudaError_t err, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes);
+// Kernel metrics (docs/tuning.md, "Metrics"). With TILESLC_METRICS=path.jsonl set when the
+// first kernel launches, each launch appends one JSON line to the file: the kernel, grid, block,
+// dynamic shared memory and its GPU time from CUDA events recorded around it on its stream
+// (which waits for the kernel: a timed launch synchronizes). TILESLC_METRICS_SAMPLE=N times every
+// N-th launch (the others get a line without "gpu_ms"). Unset, a launch pays one relaxed load
+// and compare. `tileslc metrics summarize path.jsonl` tabulates the file.
+namespace metrics {
+extern std::atomic<int> g_state;  // 0: the environment not read yet; 1 off; 2 on
+// Reads TILESLC_METRICS and TILESLC_METRICS_SAMPLE once; true when metrics are on.
+bool read_state();
+inline bool enabled() {
+  const int s = g_state.load(std::memory_order_relaxed);
+  return s == 2 || (s == 0 && read_state());
+}
+// Launches through `launch_fn(context)` (which returns the launch's Status) and records the line.
+Status recorded_launch(const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes, cudaStream_t stream,
+                       Status (*launch_fn)(void*), void* context);
+// launch_kernel_full, recorded.
+Status recorded_launch_full(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
+                            cudaStream_t stream, void** args);
+}  // namespace metrics
+
 // A valid configuration within the default shared memory launches inline;
 // anything else takes the full path above (its checks and messages).
 inline Status launch_kernel(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
@@ -216,6 +239,7 @@ inline Status launch_kernel(const void* kernel, const char* kernel_name, dim3 gr
   const bool valid = kernel != nullptr && grid.x - 1u < 2147483647u && grid.y - 1u < 65535u && grid.z - 1u < 65535u &&
                      block.x - 1u < 1024u && block.y - 1u < 1024u && block.z - 1u < 64u &&
                      static_cast<unsigned long long>(block.x) * block.y * block.z <= 1024ull && smem_bytes <= 48u * 1024u;
+  if (metrics::enabled()) return metrics::recorded_launch_full(kernel, kernel_name, grid, block, smem_bytes, stream, args);
   if (!valid) return launch_kernel_full(kernel, kernel_name, grid, block, smem_bytes, stream, args);
   // cudaLaunchKernel reports this launch's errors itself; cudaGetLastError as
   // well would cost a second runtime call per launch and could report an

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# tools/tune/device_sweep.sh STEP: the samples' sweeps on a GPU machine that receives this
+# working tree (docs/tuning.md, "The samples' sweeps"), one step a call, each well inside the
+# device tool's 10 minutes per command:
+#
+#   pack         here, after `cmake --build build --target tileslc tileslc_rt`: .tunekit/ holds a
+#                stripped tileslc (bin/), libtileslc_rt.a and tileslc's shared libraries (lib/),
+#                laid out as a build tree (~12 MB); carry it
+#   gemm I/N     there: gemm_sm90 over its 72 configurations, shard I of N (3 shards: minutes each)
+#   gemm-merge   merge the gemm shards, then time the --tuned gemm_sm90 on every bucket (verify)
+#   softmax      softmax_8192_tuned, unsharded, then verify
+#   softmax-shards  the softmax sweep again as 3 shards, merged: its decisions against `softmax`'s
+#
+# The GPU machine needs nvcc and python3. Results stay in build/tune-results/ between calls
+# (build/ is ignored, so the tool keeps it) and are copied to $OUT.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [[ "${1:-}" == pack ]]; then
+  rm -rf .tunekit && mkdir -p .tunekit/bin .tunekit/lib
+  strip -o .tunekit/bin/tileslc build/bin/tileslc
+  cp build/lib/libtileslc_rt.a .tunekit/lib/
+  ldd build/bin/tileslc | awk '/spdlog|fmt/{print $3}' | xargs -r -I{} cp -L {} .tunekit/lib/
+  du -sh .tunekit
+  exit 0
+fi
+export LD_LIBRARY_PATH="$PWD/.tunekit/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+T=.tunekit/bin/tileslc
+R=build/tune-results
+OUT=${OUT:-$R}
+mkdir -p "$R" "$OUT"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader || true
+GEMM=(samples/gemm_sm90/gemm_sm90.tpy --function gemm_sm90 --shapes samples/gemm_sm90/tune_shapes.json --work-dir build/tune-work/gemm)
+SOFTMAX=(samples/softmax/softmax.tpy --function softmax_8192_tuned --shapes samples/softmax/tune_shapes.json --work-dir build/tune-work/softmax)
+case "${1:-}" in
+  gemm)
+    shard=${2:?gemm I/N}
+    time "$T" tune "${GEMM[@]}" --shard "$shard" --db "$R/gemm_sm90.shard${shard%/*}.json" -j "$(nproc)"
+    cp "$R/gemm_sm90.shard${shard%/*}.json" "$OUT/" ;;
+  gemm-merge)
+    "$T" tune merge -o "$R/gemm_sm90.tune.json" "$R"/gemm_sm90.shard*.json
+    "$T" tune verify samples/gemm_sm90/gemm_sm90.tpy --db "$R/gemm_sm90.tune.json" --work-dir build/tune-work/gemm-verify
+    cp "$R/gemm_sm90.tune.json" "$OUT/" ;;
+  softmax)
+    time "$T" tune "${SOFTMAX[@]}" --db "$R/softmax.tune.json" -j "$(nproc)"
+    "$T" tune verify samples/softmax/softmax.tpy --db "$R/softmax.tune.json" --work-dir build/tune-work/softmax-verify
+    cp "$R/softmax.tune.json" "$OUT/" ;;
+  softmax-shards)
+    for i in 0 1 2; do "$T" tune "${SOFTMAX[@]}" --shard "$i/3" --db "$R/softmax.shard$i.json" -q; done
+    "$T" tune merge -o "$R/softmax.merged.json" "$R"/softmax.shard{0,1,2}.json
+    python3 - "$R/softmax.tune.json" "$R/softmax.merged.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["decisions"] for p in sys.argv[1:])
+pick = lambda ds: [(d["bucket"], d["config"]) for d in ds]
+print("same decisions as the unsharded sweep:", pick(a) == pick(b))
+for x, y in zip(a, b):
+    print(x["bucket"], x["config"], x["time_ms"], "|", y["config"], y["time_ms"])
+PY
+    cp "$R/softmax.merged.json" "$OUT/" ;;
+  *) echo "usage: $0 pack | gemm I/N | gemm-merge | softmax | softmax-shards" >&2; exit 2 ;;
+esac
