@@ -202,6 +202,7 @@ int main(int argc, char** argv) {
     bool ok = true;
     ok &= run_case(1, 128, 1, 1, rng, stream);   // one tile, one key block
     ok &= run_case(2, 200, 4, 2, rng, stream);   // ragged: 2 query tiles, the last key block masked; GQA 2:1
+    ok &= run_case(1, 520, 2, 1, rng, stream);   // 5 query tiles, 5 (9 at head dim 256) key blocks: the 2-stage rings wrap
     if (!small) {
       ok &= run_case(2, 1024, 8, 2, rng, stream);
       ok &= run_case(1, 1000, 4, 4, rng, stream);
