@@ -192,12 +192,7 @@ bool run_case(int64_t B, int64_t S, int64_t H, int64_t HK, sample::Rng& rng, cud
 int main(int argc, char** argv) {
   const bool small = sample::parse_small_flag(argc, argv, "only the small shapes");
   sample::require_device_or_skip(kName);
-  int major = 0;
-  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
-  if (major != 9) {
-    std::printf("%s: skipped: needs a compute capability 9.0 GPU (sm_90a: TMA and wgmma), found %d.x\n", kName, major);
-    return sample::kSkipExitCode;
-  }
+  sample::require_compute_capability_or_skip(kName, 9, "sm_90a: TMA and wgmma");
   return sample::run_sample(kName, [small](sample::Rng& rng, cudaStream_t stream) {
     bool ok = true;
     ok &= run_case(1, 128, 1, 1, rng, stream);   // one tile, one key block

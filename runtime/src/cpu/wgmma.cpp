@@ -54,7 +54,9 @@ std::string hex(uint64_t v) {
 // Decodes and checks descriptor `d` of an operand of `rows` rows of 32 bytes
 // (16 elements of 2 bytes or 32 of 1 byte): every byte it covers must lie in the CTA's shared memory, and a
 // swizzled operand must start on its pattern's period (base offset 0).
-Desc decode(uint64_t d, int rows, const char* which, const char* what, const SrcLoc& loc) {
+// The fields of descriptor `d` (`head` names it in messages): a base offset is refused as
+// not modelled, and a swizzled operand must start in the first row of its pattern.
+Desc fields(uint64_t d, const std::string& head, const SrcLoc& loc) {
   Desc r;
   r.start = static_cast<uint32_t>(d & 0x3FFF) << 4;
   r.lbo = static_cast<uint32_t>((d >> 16) & 0x3FFF) << 4;
@@ -63,7 +65,6 @@ Desc decode(uint64_t d, int rows, const char* which, const char* what, const Src
   const int mode = static_cast<int>(d >> 62);
   r.swizzle_bytes = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0;
   r.span = r.swizzle_bytes ? r.swizzle_bytes : 16;
-  const std::string head = std::string(what) + ": the descriptor of " + which + " (" + hex(d) + ")";
   if (r.base_offset != 0) fail(loc, head + " has a base offset, which the emulator does not model");
   if (r.swizzle_bytes) {
     const uint32_t period = 8u * static_cast<uint32_t>(r.span);
@@ -73,6 +74,12 @@ Desc decode(uint64_t d, int rows, const char* which, const char* what, const Src
                     "-byte swizzle pattern: with base offset 0 it must start in the first row of a " +
                     std::to_string(period) + "-byte-aligned pattern");
   }
+  return r;
+}
+
+Desc decode(uint64_t d, int rows, const char* which, const char* what, const SrcLoc& loc) {
+  const std::string head = std::string(what) + ": the descriptor of " + which + " (" + hex(d) + ")";
+  const Desc r = fields(d, head, loc);
   const int chunks_per_row = 32 / 16, w = r.span / 16;  // 32 bytes of K per row
   const uint32_t last = r.start + ((rows - 1) % 8) * r.span + ((rows - 1) / 8) * r.sbo +
                         ((chunks_per_row - 1) % w) * 16 + ((chunks_per_row - 1) / w) * r.lbo + 16;
@@ -88,22 +95,9 @@ Desc decode(uint64_t d, int rows, const char* which, const char* what, const Src
 // elements along MN and 16 along K: a swizzled layout, every byte inside the
 // CTA's shared memory.
 Desc decode_mn(uint64_t d, int rows, const char* which, const char* what, const SrcLoc& loc) {
-  Desc r;
-  r.start = static_cast<uint32_t>(d & 0x3FFF) << 4;
-  r.lbo = static_cast<uint32_t>((d >> 16) & 0x3FFF) << 4;
-  r.sbo = static_cast<uint32_t>((d >> 32) & 0x3FFF) << 4;
-  r.base_offset = static_cast<uint32_t>((d >> 49) & 7);
-  const int mode = static_cast<int>(d >> 62);
-  r.swizzle_bytes = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0;
-  r.span = r.swizzle_bytes;
   const std::string head = std::string(what) + ": the descriptor of MN-major " + which + " (" + hex(d) + ")";
-  if (r.swizzle_bytes == 0) fail(loc, head + " has no swizzle; the emulator models MN-major operands under a 32-, 64- or 128-byte swizzle only");
-  if (r.base_offset != 0) fail(loc, head + " has a base offset, which the emulator does not model");
-  const uint32_t period = 8u * static_cast<uint32_t>(r.span);
-  if ((r.start % period) >= static_cast<uint32_t>(r.span))
-    fail(loc, head + " starts at shared address " + std::to_string(r.start) + ", row " + std::to_string(r.start % period / r.span) +
-                  " of its swizzle pattern: with base offset 0 it must start in the first row of a " + std::to_string(period) +
-                  "-byte-aligned pattern");
+  if ((d >> 62) == 0) fail(loc, head + " has no swizzle; the emulator models MN-major operands under a 32-, 64- or 128-byte swizzle only");
+  const Desc r = fields(d, head, loc);
   const int per_row = r.span / 2;
   const uint32_t last = r.start + 7 * r.span + r.sbo + ((rows - 1) % per_row) * 2 + ((rows - 1) / per_row) * r.lbo + 2;
   if (last > this_thread().smem_bytes)
