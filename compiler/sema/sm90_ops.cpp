@@ -329,9 +329,11 @@ Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
   const TensorValue& g = *c[1].tensor();
   // Rank 3 is CuTe DSL's batched (M, K, L): cta_tiler tiles the first two modes, and the
   // tensor map's third dimension has box extent 1 (one tile of one batch per copy).
-  if (g.layout.rank() != 2 && g.layout.rank() != 3)
-    ev.fail(diag::Kind::BadCopyAtom, c.range(1), fn + "() supports rank-2 and rank-3 (batched) tensors here, found rank " +
-                                                      std::to_string(g.layout.rank()));
+  // Rank 4 (loads only): two batch modes, as attention's (seqlen, head_dim, heads, batch).
+  const bool load_op = op.is_op(BuiltinId::CopyBulkTensorTileG2SOp);
+  if (g.layout.rank() != 2 && g.layout.rank() != 3 && !(g.layout.rank() == 4 && load_op))
+    ev.fail(diag::Kind::BadCopyAtom, c.range(1), fn + "() supports rank-2 and rank-3 (batched) tensors here, and rank 4 for " +
+                                                      "CopyBulkTensorTileG2SOp loads; found rank " + std::to_string(g.layout.rank()));
   for (size_t m = 0; m < g.layout.rank(); ++m)
     if (!g.layout.shape[m].is_leaf())
       ev.fail(diag::Kind::BadCopyAtom, c.range(1), fn + "() needs a tensor with flat modes, found the layout " + g.layout.to_string());
@@ -530,8 +532,9 @@ void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst
   ops.insert(ops.end(), box.coords.begin(), box.coords.end());
   if (mask_expr) ops.push_back(*mask_expr);
   const bool rank3 = atom.rank == 3;
-  const ir::Intrinsic id = mask_expr ? (rank3 ? ir::Intrinsic::TmaLoad3dMulticast : ir::Intrinsic::TmaLoad2dMulticast)
-                                     : (rank3 ? ir::Intrinsic::TmaLoad3d : ir::Intrinsic::TmaLoad2d);
+  const ir::Intrinsic id = mask_expr    ? (rank3 ? ir::Intrinsic::TmaLoad3dMulticast : ir::Intrinsic::TmaLoad2dMulticast)
+                           : atom.rank == 4 ? ir::Intrinsic::TmaLoad4d
+                                            : (rank3 ? ir::Intrinsic::TmaLoad3d : ir::Intrinsic::TmaLoad2d);
   emit_effect(ir::intrinsic(id, {}, std::move(ops), ScalarType::Int32), r);
 }
 
@@ -589,7 +592,34 @@ namespace {
 /// shared-memory descriptor's stride byte offset and swizzle mode.
 struct WgmmaOperand {
   int64_t rows_rest, k_rest, sbo, mode;
+  int64_t lbo = 16;   ///< leading byte offset (K-major: unused, 16 by convention)
+  bool mn = false;    ///< MN-major in shared memory (B only: the imm-trans-b forms)
 };
+
+/// The leading and stride byte offsets of an MN-major 16-bit atom tile `v`,
+/// (rows, 16) in elements, when its offsets are those of CuTe's GMMA MN-major
+/// canonical layout under a swizzle of rows of `row_elems` elements:
+///   v(n, k) = (k % 8) row_elems + (k / 8) SBO + n % row_elems + (n / row_elems) LBO,
+/// (PTX ISA, "Matrix Descriptor Format": LBO steps between swizzle-wide blocks
+/// along MN, SBO between 8-row groups along K); nullopt otherwise.
+std::optional<std::pair<int64_t, int64_t>> mn_major_offsets(const layout::Layout& v, int64_t rows, int64_t k, int64_t row_elems) {
+  if (v.rank() != 2 || !v.is_static()) return std::nullopt;
+  auto size_is = [](const layout::Layout& m, int64_t want) {
+    const layout::Int s = layout::size(m.shape);
+    return s.has_value() && s.value() == want;
+  };
+  if (!size_is(v[0], rows) || !size_is(v[1], k) || k % 8 != 0 || (rows > row_elems && rows % row_elems != 0)) return std::nullopt;
+  auto at = [&](int64_t n, int64_t kk) {
+    const layout::Int x = v(layout::IntTuple::tuple({layout::IntTuple(n), layout::IntTuple(kk)}));
+    return x.has_value() ? x.value() : int64_t{-1};
+  };
+  const int64_t lbo = rows > row_elems ? at(row_elems, 0) : 0, sbo = k > 8 ? at(0, 8) : 0;
+  if (lbo % 8 != 0 || sbo % 8 != 0 || lbo < 0 || sbo < 0) return std::nullopt;
+  for (int64_t n = 0; n < rows; ++n)
+    for (int64_t kk = 0; kk < k; ++kk)
+      if (at(n, kk) != (kk % 8) * row_elems + (kk / 8) * sbo + n % row_elems + (n / row_elems) * lbo) return std::nullopt;
+  return std::make_pair(lbo, sbo);
+}
 
 /// A or B in shared memory: (V, X, K) with V the atom's (rows, K) K-major tile
 /// under a 128-, 64- or 32-byte swizzle (interleaved 8x16-byte core matrices
@@ -620,9 +650,26 @@ WgmmaOperand wgmma_smem_operand(Evaluator& ev, const MmaAtom& atom, const Tensor
     k_major = v.stride[1].value().value() == 1;
   }
   int64_t span = t.swizzle ? swizzle_span_bytes(*t.swizzle, elem) : 0;
+  std::optional<std::pair<int64_t, int64_t>> mn;
+  if (which[0] == 'B' && elem == 2 && span != 0 && !(shape_ok && k_major && row_stride * elem == span))
+    mn = mn_major_offsets(v, rows, atom.k, span / elem);
+  if (mn) {
+    if (t.align_bytes % (span * 8) != 0) {
+      auto& e = ev.error(diag::Kind::BadCopyAtom, r, std::string("wgmma's ") + which + " buffer must be " + std::to_string(span * 8) +
+                                                         "-byte aligned for its swizzle, found " + std::to_string(t.align_bytes));
+      e.help("allocate it with byte_alignment=" + std::to_string(span * 8));
+      ev.abort_entry();
+    }
+    WgmmaOperand o{layout::size(layout::get(t.layout, 1)).require_value("rows"), layout::size(layout::get(t.layout, 2)).require_value("k"),
+                   mn->second * elem, span == 128 ? 1 : span == 64 ? 2 : 3};
+    o.lbo = mn->first * elem;
+    o.mn = true;
+    return o;
+  }
   if (!shape_ok || !k_major || span == 0 || row_stride * elem != span) {
     auto& e = ev.error(diag::Kind::BadCopyAtom, r, std::string("wgmma's ") + which + " tile must be K-major in a swizzled shared-memory layout: " +
-                                                       "rows of 32, 64 or 128 bytes under the matching swizzle");
+                                                       "rows of 32, 64 or 128 bytes under the matching swizzle" +
+                                                       (which[0] == 'B' ? " (or, for 16-bit B, MN-major: rows along N of the swizzle's width, 8-row groups along K)" : ""));
     e.note(std::string("this operand's atom tile is ") + v.to_string() + (t.swizzle ? " (swizzled)" : " (not swizzled)"));
     e.help(elem == 1 ? "allocate it as cute.make_composed_layout(cute.make_swizzle(3, 4, 3), 0, cute.make_layout((ROWS, 128), stride=(128, 1))) for 8-bit types"
                      : "allocate it as cute.make_composed_layout(cute.make_swizzle(3, 3, 3), 0, cute.make_layout((ROWS, 64), stride=(64, 1))) for 16-bit types");
@@ -697,10 +744,13 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
   };
   auto desc = [&](const TensorValue& t, const WgmmaOperand& o, int64_t x, int64_t k) {
     return ir::intrinsic(ir::Intrinsic::WgmmaDesc, {},
-                         {ir::address_of(t.ptr, off(t, x, k), t.dtype), ir::int_const(16, ScalarType::Int32),
+                         {ir::address_of(t.ptr, off(t, x, k), t.dtype), ir::int_const(o.lbo, ScalarType::Int32),
                           ir::int_const(o.sbo, ScalarType::Int32), ir::int_const(o.mode, ScalarType::Int32)},
                          ScalarType::Uint64);
   };
+  // B MN-major (V stored (keys, head_dim) in attention's P * V): the imm-trans-b = 1 form of the same instruction.
+  ir::IntrinsicOp device = *atom.device;
+  if (ob.mn) device.id = atom.a_rmem ? ir::Intrinsic::WgmmaRSTransB : ir::Intrinsic::WgmmaSSTransB;
   for (int64_t k = 0; k < oa.k_rest; ++k)
     for (int64_t m = 0; m < cm; ++m)
       for (int64_t n = 0; n < cn; ++n) {
@@ -712,7 +762,7 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
         } else {
           a_operand = desc(a, oa, m, k);
         }
-        emit_effect(ir::intrinsic(*atom.device,
+        emit_effect(ir::intrinsic(device,
                                   {ir::address_of(d.ptr, ir::int_const(o.i(), ScalarType::Int64), d.dtype),
                                    std::move(a_operand), desc(b, ob, n, k), ir::int_const(1, ScalarType::Int32)},
                                   ScalarType::Int32),

@@ -321,6 +321,31 @@ void wgmma_kernel(const float* a, const float* b, float* d_out) {
 
 TEST(CpuSm90, WgmmaMatchesScalarGemm) { EXPECT_EQ(wgmma_wrong_entries<&wgmma_kernel>(64, 16384), 0); }
 
+// B MN-major (the _tb forms, imm-trans-b = 1): B^T stored as 64 rows along K of
+// 64 N-contiguous BFloat16 (128 bytes) under the 128-byte swizzle, as a TMA box
+// of attention's (keys, head_dim) V leaves it; A K-major. Each k16 step starts
+// 16 rows (2048 bytes) further; SBO 1024 steps between 8-row groups along K.
+void wgmma_mn_major_b_kernel(const float* a, const float* b, float* d_out) {
+  TILESLC_DYNAMIC_SMEM(smem);
+  for (int i = tid(); i < 2 * 4096; i += 128) {
+    const int which = i / 4096, r = (i % 4096) / 64, c = i % 64;  // A (m = r, k = c); B^T (k = r, n = c)
+    const uint32_t lin = static_cast<uint32_t>(which * 8192 + r * 128 + 2 * c);
+    const __nv_bfloat16 v(which ? b[c * 64 + r] : a[r * 64 + c]);
+    std::memcpy(smem + (lin ^ (((lin >> 7) & 7) << 4)), &v, 2);
+  }
+  TILESLC_SYNCTHREADS();
+  float d[32];
+  dev::wgmma_fence();
+  for (int ks = 0; ks < 4; ++ks)
+    dev::wgmma_m64n64k16_f32_bf16_ss_tb(d, dev::wgmma_desc(smem + 32 * ks, 16, 1024, 1),
+                                        dev::wgmma_desc(smem + 8192 + 2048 * ks, 8192, 1024, 1), ks > 0 ? 1 : 0);
+  dev::wgmma_commit_group();
+  dev::wgmma_wait_group_0();
+  store_accumulators(d, d_out);
+}
+
+TEST(CpuSm90, WgmmaWithBMnMajorMatchesScalarGemm) { EXPECT_EQ(wgmma_wrong_entries<&wgmma_mn_major_b_kernel>(64, 16384), 0); }
+
 // Float8 with A from registers (RS): A (64 x 128) E4M3, each thread's 16
 // values per k32 step placed by the PTX ISA's 8-bit A fragment (value v of
 // thread t: row 16 (t / 32) + (t % 32) / 4 + 8 ((v / 4) % 2), column

@@ -3,7 +3,8 @@
 # .devbin): every GPU binary (its log in $OUT, or /tmp when OUT is unset; each prints PASS/FAIL
 # lines and exits non-zero on a failed check), python/examples/torch_demo.py --prebuilt (torch
 # tensors, a torch.compile graph, per-call host cost), tools/bench/membound/torch_membound.py (the row
-# kernels against torch eager and a copy), then tileslc_bench's tables (kernel vs
+# kernels against torch eager and a copy), tools/bench/attention/torch_attention.py (attention_sm90
+# against torch SDPA's cuDNN and flash backends; JSON in $OUT/attention.json), then tileslc_bench's tables (kernel vs
 # cuBLAS and device copy in the same process) and tileslc_membound's (softmax, RMSNorm, LayerNorm
 # against a device copy). Prints one "=== name rc=N" line per binary.
 set -uo pipefail
@@ -28,6 +29,9 @@ LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 600 python3 python/e
 echo "=== torch_membound"
 LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 600 python3 tools/bench/membound/torch_membound.py --prebuilt "$pack/pylib" ||
   failed=$((failed + 1))
+echo "=== torch_attention"
+LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 600 python3 tools/bench/attention/torch_attention.py --prebuilt "$pack/pylib" \
+  --json "$out/attention.json" || failed=$((failed + 1))
 echo "=== tileslc_bench"
 timeout 600 "$pack/bin/tileslc_bench" 2>&1 | tee "$out/bench.log" | tail -60
 echo "=== tileslc_membound"

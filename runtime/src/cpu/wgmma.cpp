@@ -18,6 +18,11 @@
 //   byte = 2k, chunk c = byte / 16,
 //   addr = start + (row % 8) * span + (row / 8) * SBO + (c % W) * 16 + (c / W) * LBO + byte % 16,
 // then the swizzle of that shared-memory address (span 16 without swizzle).
+// MN-major operand (imm-trans-b = 1, 16-bit types, swizzled only; CuTe's GMMA
+// MN-major canonical layouts: Swizzle<B,4,3> o ((T,W,m),(8,k)):((1,T,LBO),(W T,SBO))):
+// element (row, k), with E = span / 2 elements of a row along MN,
+//   addr = start + (k % 8) * span + (k / 8) * SBO + (row % E) * 2 + (row / E) * LBO,
+// then the swizzle: LBO steps between E-wide blocks along MN, SBO between 8-row groups along K.
 // Accumulator fragment ("Register Fragments: wgmma .m64nNk16", D): thread t
 // of the warpgroup holds d[i], i < N / 2, at
 //   row = 16 (t / 32) + (t % 32) / 4 + 8 ((i / 2) % 2),  col = 8 (i / 4) + 2 (t % 4) + i % 2.
@@ -49,7 +54,9 @@ std::string hex(uint64_t v) {
 // Decodes and checks descriptor `d` of an operand of `rows` rows of 32 bytes
 // (16 elements of 2 bytes or 32 of 1 byte): every byte it covers must lie in the CTA's shared memory, and a
 // swizzled operand must start on its pattern's period (base offset 0).
-Desc decode(uint64_t d, int rows, const char* which, const char* what, const SrcLoc& loc) {
+// The fields of descriptor `d` (`head` names it in messages): a base offset is refused as
+// not modelled, and a swizzled operand must start in the first row of its pattern.
+Desc fields(uint64_t d, const std::string& head, const SrcLoc& loc) {
   Desc r;
   r.start = static_cast<uint32_t>(d & 0x3FFF) << 4;
   r.lbo = static_cast<uint32_t>((d >> 16) & 0x3FFF) << 4;
@@ -58,7 +65,6 @@ Desc decode(uint64_t d, int rows, const char* which, const char* what, const Src
   const int mode = static_cast<int>(d >> 62);
   r.swizzle_bytes = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0;
   r.span = r.swizzle_bytes ? r.swizzle_bytes : 16;
-  const std::string head = std::string(what) + ": the descriptor of " + which + " (" + hex(d) + ")";
   if (r.base_offset != 0) fail(loc, head + " has a base offset, which the emulator does not model");
   if (r.swizzle_bytes) {
     const uint32_t period = 8u * static_cast<uint32_t>(r.span);
@@ -68,6 +74,12 @@ Desc decode(uint64_t d, int rows, const char* which, const char* what, const Src
                     "-byte swizzle pattern: with base offset 0 it must start in the first row of a " +
                     std::to_string(period) + "-byte-aligned pattern");
   }
+  return r;
+}
+
+Desc decode(uint64_t d, int rows, const char* which, const char* what, const SrcLoc& loc) {
+  const std::string head = std::string(what) + ": the descriptor of " + which + " (" + hex(d) + ")";
+  const Desc r = fields(d, head, loc);
   const int chunks_per_row = 32 / 16, w = r.span / 16;  // 32 bytes of K per row
   const uint32_t last = r.start + ((rows - 1) % 8) * r.span + ((rows - 1) / 8) * r.sbo +
                         ((chunks_per_row - 1) % w) * 16 + ((chunks_per_row - 1) / w) * r.lbo + 16;
@@ -76,6 +88,22 @@ Desc decode(uint64_t d, int rows, const char* which, const char* what, const Src
     fail(loc, head + " covers shared addresses " + std::to_string(r.start) + " to " + std::to_string(last - 1) +
                   " (" + std::to_string(rows) + " rows, SBO " + std::to_string(r.sbo) + ", LBO " + std::to_string(r.lbo) +
                   "), past the block's " + std::to_string(smem_bytes) + " bytes of shared memory");
+  return r;
+}
+
+// Decodes and checks the descriptor of an MN-major 16-bit operand of `rows`
+// elements along MN and 16 along K: a swizzled layout, every byte inside the
+// CTA's shared memory.
+Desc decode_mn(uint64_t d, int rows, const char* which, const char* what, const SrcLoc& loc) {
+  const std::string head = std::string(what) + ": the descriptor of MN-major " + which + " (" + hex(d) + ")";
+  if ((d >> 62) == 0) fail(loc, head + " has no swizzle; the emulator models MN-major operands under a 32-, 64- or 128-byte swizzle only");
+  const Desc r = fields(d, head, loc);
+  const int per_row = r.span / 2;
+  const uint32_t last = r.start + 7 * r.span + r.sbo + ((rows - 1) % per_row) * 2 + ((rows - 1) / per_row) * r.lbo + 2;
+  if (last > this_thread().smem_bytes)
+    fail(loc, head + " covers shared addresses " + std::to_string(r.start) + " to " + std::to_string(last - 1) + " (" + std::to_string(rows) +
+                  " elements along MN, LBO " + std::to_string(r.lbo) + ", SBO " + std::to_string(r.sbo) + "), past the block's " +
+                  std::to_string(this_thread().smem_bytes) + " bytes of shared memory");
   return r;
 }
 
@@ -95,6 +123,25 @@ void read_operand(const Desc& d, int rows, float* out, const SrcLoc& loc) {
         X v;
         std::memcpy(&v, p + sizeof(X) * e, sizeof(X));
         out[row * K + c * per_chunk + e] = static_cast<float>(v);
+      }
+    }
+}
+
+// An MN-major 16-bit operand `rows` x 16 as floats, row-major (out[row * 16 + k]).
+template <class X>
+void read_operand_mn(const Desc& d, int rows, float* out, const SrcLoc& loc) {
+  static_assert(sizeof(X) == 2, "MN-major wgmma operands are 16-bit");
+  const unsigned char* smem = this_thread().smem;
+  const int per_row = d.span / 2;  // elements along MN in one swizzle row
+  for (int k = 0; k < 16; ++k)
+    for (int row = 0; row < rows; row += 8) {  // 16 bytes: 8 consecutive elements along MN
+      const uint32_t lin = d.start + (k % 8) * d.span + (k / 8) * d.sbo + (row % per_row) * 2 + (row / per_row) * d.lbo;
+      const unsigned char* p = smem + swizzle_address(lin, d.swizzle_bytes);
+      race_access(p, 16, false, "a wgmma operand", loc);
+      for (int e = 0; e < 8; ++e) {
+        X v;
+        std::memcpy(&v, p + 2 * e, 2);
+        out[(row + e) * 16 + k] = static_cast<float>(v);
       }
     }
 }
@@ -146,7 +193,7 @@ void read_register_a(WgmmaType t, const WarpgroupExchange& x, float* out) {
 }  // namespace
 
 void wgmma_m64n(int n, WgmmaType ta, WgmmaType tb, float* d, uint64_t desc_a, const void* a_regs, uint64_t desc_b,
-                int32_t scale_d, const char* what, const SrcLoc& loc) {
+                int32_t scale_d, const char* what, const SrcLoc& loc, bool b_mn_major) {
   WarpgroupExchange& x = this_warpgroup_exchange();
   const int t = this_thread().linear & 127;
   const bool rs = a_regs != nullptr;
@@ -166,7 +213,7 @@ void wgmma_m64n(int n, WgmmaType ta, WgmmaType tb, float* d, uint64_t desc_a, co
                     std::to_string(x.slot[0][3]));
   const bool one_byte = ta == WgmmaType::E4M3 || ta == WgmmaType::E5M2;
   const int K = one_byte ? 32 : 16;
-  const Desc db = decode(desc_b, n, "B", what, loc);
+  const Desc db = b_mn_major ? decode_mn(desc_b, n, "B", what, loc) : decode(desc_b, n, "B", what, loc);
   std::vector<float> a(static_cast<size_t>(64) * K), b(static_cast<size_t>(n) * K), bt(static_cast<size_t>(n) * K),
       acc(static_cast<size_t>(64) * n, 0.0f);
   if (rs) {
@@ -174,7 +221,9 @@ void wgmma_m64n(int n, WgmmaType ta, WgmmaType tb, float* d, uint64_t desc_a, co
   } else {
     read_operand(ta, decode(desc_a, 64, "A", what, loc), 64, a.data(), loc);
   }
-  read_operand(tb, db, n, b.data(), loc);
+  if (!b_mn_major) read_operand(tb, db, n, b.data(), loc);
+  else if (tb == WgmmaType::BF16) read_operand_mn<__nv_bfloat16>(db, n, b.data(), loc);
+  else read_operand_mn<__half>(db, n, b.data(), loc);
   // The reads are the warpgroup's, not this thread's alone: wgmma.wait_group
   // is .sync.aligned, so on the GPU every thread of the warpgroup is ordered
   // after them (a warp whose lane 0 alone then arrives on an mbarrier, as

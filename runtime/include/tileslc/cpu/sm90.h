@@ -87,9 +87,10 @@ void bulk_wait_group_read(size_t n);
 enum class WgmmaType { BF16, F16, E4M3, E5M2 };
 /// Any wgmma form tileslc emits (see runtime/src/cpu/wgmma.cpp): K is 16 (16-bit A) or 32 (8-bit A); A is the
 /// descriptor `desc_a`, or, when `a_regs` is set (RS), this thread's four
-/// 32-bit registers of A (8 16-bit or 16 8-bit values).
+/// 32-bit registers of A (8 16-bit or 16 8-bit values). `b_mn_major`: B is MN-major in shared memory
+/// (imm-trans-b = 1; 16-bit B under a 32-, 64- or 128-byte swizzle).
 void wgmma_m64n(int n, WgmmaType a, WgmmaType b, float* d, uint64_t desc_a, const void* a_regs, uint64_t desc_b,
-                int32_t scale_d, const char* what, const SrcLoc& loc);
+                int32_t scale_d, const char* what, const SrcLoc& loc, bool b_mn_major = false);
 
 }  // namespace tileslc::cpu
 
@@ -130,6 +131,13 @@ int32_t tma_load_2d(S smem, const void* desc, B bar, int32_t c0, int32_t c1, con
 template <class S, class B>
 int32_t tma_load_3d(S smem, const void* desc, B bar, int32_t c0, int32_t c1, int32_t c2, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
   cpu::tma_load(cpu::raw_pointer(smem), desc, cpu::mbarrier_word(bar, "TMA load's mbarrier"), 3, {c0, c1, c2},
+                cpu::operand_name(smem), cpu::operand_name(bar), loc);
+  return 0;
+}
+template <class S, class B>
+int32_t tma_load_4d(S smem, const void* desc, B bar, int32_t c0, int32_t c1, int32_t c2, int32_t c3,
+                    const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::tma_load(cpu::raw_pointer(smem), desc, cpu::mbarrier_word(bar, "TMA load's mbarrier"), 4, {c0, c1, c2, c3},
                 cpu::operand_name(smem), cpu::operand_name(bar), loc);
   return 0;
 }
@@ -231,6 +239,25 @@ int32_t wgmma_fence_operands(P d, int32_t n) {
                     cpu::checked(a, 16, 4, what), desc_b, scale_d, what, loc);                                     \
     return 0;                                                                                                      \
   }
+// B MN-major (imm-trans-b = 1, 16-bit inputs only): the same with _tb.
+#define TILESLC_CPU_WGMMA_SS_TB(N, K, NAME, PTX, TA, TB)                                                           \
+  template <class D>                                                                                               \
+  int32_t wgmma_m64n##N##k##K##_f32_##NAME##_ss_tb(D d, uint64_t desc_a, uint64_t desc_b, int32_t scale_d,         \
+                                                   const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {              \
+    const char* what = "wgmma.mma_async.m64n" #N "k" #K ".f32." PTX " (B MN-major)";                               \
+    cpu::wgmma_m64n(N, cpu::WgmmaType::TA, cpu::WgmmaType::TB, cpu::checked(d, N / 2 * 4, 4, what), desc_a, nullptr, \
+                    desc_b, scale_d, what, loc, true);                                                             \
+    return 0;                                                                                                      \
+  }
+#define TILESLC_CPU_WGMMA_RS_TB(N, K, NAME, PTX, TA, TB)                                                           \
+  template <class D, class A>                                                                                      \
+  int32_t wgmma_m64n##N##k##K##_f32_##NAME##_rs_tb(D d, A a, uint64_t desc_b, int32_t scale_d,                     \
+                                                   const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {              \
+    const char* what = "wgmma.mma_async.m64n" #N "k" #K ".f32." PTX " (A in registers, B MN-major)";               \
+    cpu::wgmma_m64n(N, cpu::WgmmaType::TA, cpu::WgmmaType::TB, cpu::checked(d, N / 2 * 4, 4, what), 0,            \
+                    cpu::checked(a, 16, 4, what), desc_b, scale_d, what, loc, true);                               \
+    return 0;                                                                                                      \
+  }
 #define TILESLC_CPU_WGMMA_FORMS(FORM, N)                          \
   FORM(N, 16, bf16, "bf16", BF16, BF16)                           \
   FORM(N, 16, f16, "f16", F16, F16)                               \
@@ -238,9 +265,13 @@ int32_t wgmma_fence_operands(P d, int32_t n) {
   FORM(N, 32, e4m3_e5m2, "e4m3.e5m2", E4M3, E5M2)                 \
   FORM(N, 32, e5m2_e4m3, "e5m2.e4m3", E5M2, E4M3)                 \
   FORM(N, 32, e5m2_e5m2, "e5m2.e5m2", E5M2, E5M2)
-#define TILESLC_CPU_WGMMA_N(N)                  \
-  TILESLC_CPU_WGMMA_FORMS(TILESLC_CPU_WGMMA_SS, N) \
-  TILESLC_CPU_WGMMA_FORMS(TILESLC_CPU_WGMMA_RS, N)
+#define TILESLC_CPU_WGMMA_N(N)                                        \
+  TILESLC_CPU_WGMMA_FORMS(TILESLC_CPU_WGMMA_SS, N)                       \
+  TILESLC_CPU_WGMMA_FORMS(TILESLC_CPU_WGMMA_RS, N)                       \
+  TILESLC_CPU_WGMMA_SS_TB(N, 16, bf16, "bf16", BF16, BF16)               \
+  TILESLC_CPU_WGMMA_SS_TB(N, 16, f16, "f16", F16, F16)                   \
+  TILESLC_CPU_WGMMA_RS_TB(N, 16, bf16, "bf16", BF16, BF16)               \
+  TILESLC_CPU_WGMMA_RS_TB(N, 16, f16, "f16", F16, F16)
 TILESLC_CPU_WGMMA_N(64)
 TILESLC_CPU_WGMMA_N(128)
 TILESLC_CPU_WGMMA_N(192)
@@ -248,6 +279,8 @@ TILESLC_CPU_WGMMA_N(256)
 #undef TILESLC_CPU_WGMMA_N
 #undef TILESLC_CPU_WGMMA_FORMS
 #undef TILESLC_CPU_WGMMA_RS
+#undef TILESLC_CPU_WGMMA_SS_TB
+#undef TILESLC_CPU_WGMMA_RS_TB
 #undef TILESLC_CPU_WGMMA_SS
 
 /// The value of lane 0 in every lane (a shuffle from lane 0, as on the GPU).

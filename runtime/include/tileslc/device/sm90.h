@@ -104,6 +104,16 @@ TILESLC_DEVICE int32_t tma_load_3d(void* smem, const void* desc, void* bar, int3
       : "memory");
   return 0;
 }
+// The 4-D form, for a tensor with two batch modes (attention's (seqlen, head_dim, heads,
+// batch)): a box of extent 1 along the third and fourth dimensions.
+TILESLC_DEVICE int32_t tma_load_4d(void* smem, const void* desc, void* bar, int32_t c0, int32_t c1, int32_t c2, int32_t c3) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6];\n" ::"r"(
+          smem_u32(smem)),
+      "l"(reinterpret_cast<uint64_t>(desc)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(smem_u32(bar))
+      : "memory");
+  return 0;
+}
 TILESLC_DEVICE int32_t tma_load_3d_multicast(void* smem, const void* desc, void* bar, int32_t c0, int32_t c1, int32_t c2, uint16_t mask) {
   asm volatile(
       "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(
