@@ -1,5 +1,5 @@
 // row_refs.h: float64 references of the row kernels (samples softmax, rmsnorm,
-// layernorm), one row at a time, shared by their drivers and the memory-bound
+// layernorm, cross_entropy), one row at a time, shared by their drivers and the memory-bound
 // benchmark (tools/bench/membound). Inputs are the values the device holds
 // (already rounded to the element type); outputs are exact to float64.
 #ifndef TILESLC_SAMPLES_ROW_REFS_H
@@ -36,6 +36,22 @@ inline void layernorm_row_ref(const float* x, const float* w, const float* b, in
   for (int64_t c = 0; c < cols; ++c) var += (x[c] - mean) * (x[c] - mean);
   const double rstd = 1.0 / std::sqrt(var / cols + eps);
   for (int64_t c = 0; c < cols; ++c) out[c] = (x[c] - mean) * rstd * w[c] + b[c];
+}
+
+// log(sum exp(x)) over one row of `cols`, shifted by the maximum (exact for any finite x).
+inline double logsumexp_row_ref(const float* x, int64_t cols) {
+  double mx = x[0];
+  for (int64_t c = 1; c < cols; ++c) mx = std::max(mx, static_cast<double>(x[c]));
+  double sum = 0;
+  for (int64_t c = 0; c < cols; ++c) sum += std::exp(x[c] - mx);
+  return mx + std::log(sum);
+}
+
+// The cross-entropy gradient of one row of logits: out = (softmax(x) - onehot(target)) * dloss;
+// a target outside [0, cols) matches no column (an ignored row passes dloss = 0).
+inline void cross_entropy_grad_row_ref(const float* x, int64_t cols, int64_t target, double dloss, double* out) {
+  softmax_row_ref(x, cols, out);
+  for (int64_t c = 0; c < cols; ++c) out[c] = (out[c] - (c == target ? 1.0 : 0.0)) * dloss;
 }
 
 }  // namespace sample
