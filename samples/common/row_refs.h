@@ -20,6 +20,13 @@ inline void softmax_row_ref(const float* x, int64_t cols, double* out) {
   for (int64_t c = 0; c < cols; ++c) out[c] = std::exp(x[c] - mx) / sum;
 }
 
+// The softmax gradient from its output: out = y * (dy - sum(dy * y)), over one row of `cols`.
+inline void softmax_bwd_row_ref(const float* y, const float* dy, int64_t cols, double* out) {
+  double dot = 0;
+  for (int64_t c = 0; c < cols; ++c) dot += static_cast<double>(dy[c]) * y[c];
+  for (int64_t c = 0; c < cols; ++c) out[c] = y[c] * (dy[c] - dot);
+}
+
 // out = x * w / sqrt(mean(x^2) + eps), over one row of `cols`.
 inline void rmsnorm_row_ref(const float* x, const float* w, int64_t cols, double eps, double* out) {
   double ss = 0;
