@@ -35,6 +35,28 @@ inline void rmsnorm_row_ref(const float* x, const float* w, int64_t cols, double
   for (int64_t c = 0; c < cols; ++c) out[c] = x[c] * rstd * w[c];
 }
 
+// 1 / sqrt(mean(x^2) + eps) of one row of `cols`.
+inline double rmsnorm_rstd_ref(const float* x, int64_t cols, double eps) {
+  double ss = 0;
+  for (int64_t c = 0; c < cols; ++c) ss += static_cast<double>(x[c]) * x[c];
+  return 1.0 / std::sqrt(ss / cols + eps);
+}
+
+// The RMSNorm gradient of x for y = x * rstd * w: out = rstd * dy * w - x * rstd^3 * sum(dy * w * x) / cols.
+inline void rmsnorm_bwd_row_ref(const float* x, const float* w, const float* dy, int64_t cols, double eps, double* out) {
+  const double rstd = rmsnorm_rstd_ref(x, cols, eps);
+  double dot = 0;
+  for (int64_t c = 0; c < cols; ++c) dot += static_cast<double>(dy[c]) * w[c] * x[c];
+  const double corr = rstd * rstd * rstd * dot / cols;
+  for (int64_t c = 0; c < cols; ++c) out[c] = rstd * dy[c] * w[c] - x[c] * corr;
+}
+
+// Adds one row's contribution to the RMSNorm weight gradient: dw[c] += dy[c] * x[c] * rstd.
+inline void rmsnorm_dw_accumulate(const float* x, const float* dy, int64_t cols, double eps, double* dw) {
+  const double rstd = rmsnorm_rstd_ref(x, cols, eps);
+  for (int64_t c = 0; c < cols; ++c) dw[c] += static_cast<double>(dy[c]) * x[c] * rstd;
+}
+
 // out = (x - mean) / sqrt(var + eps) * w + b (biased variance), over one row of `cols`.
 inline void layernorm_row_ref(const float* x, const float* w, const float* b, int64_t cols, double eps, double* out) {
   double mean = 0, var = 0;
