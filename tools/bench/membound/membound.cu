@@ -1,5 +1,6 @@
 // tileslc_membound: the memory-bound row kernels (samples softmax, rmsnorm,
-// layernorm, cross_entropy forward and backward; Float32 and BFloat16) at
+// layernorm, cross_entropy; the backwards of softmax, rmsnorm and
+// cross-entropy; Float32 and BFloat16) at
 // 16384x8192 and 512x262144 (cross-entropy also at 8192x131072), each checked
 // against a float64 reference (every row), then timed against a
 // device-to-device cudaMemcpyAsync moving the same bytes in the same process.
@@ -7,6 +8,7 @@
 // weight and bias once) and writes the rows as JSON (issue 17).
 // Exit: 0 all checks passed, 1 a check failed, 2 bad arguments, 77 no CUDA
 // device (built, not run).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -103,6 +105,83 @@ bool run(const Case& k, sample::Rng& rng, cudaStream_t stream, nlohmann::ordered
   return time_and_print(k.op, *k.type, k.rows, k.cols, 2 * x.bytes() + params, call, ok, stream, out);
 }
 
+// A backward of the softmax or RMSNorm samples at one (type, shape).
+struct BackwardCase {
+  const char* op;  // "softmax_bwd" or "rmsnorm_bwd"
+  const sample::RowType* type;
+  int64_t rows, cols;
+  tileslc::Status (*softmax_fwd)(View x, View y, cudaStream_t);  // makes y for softmax_bwd
+  tileslc::Status (*softmax_bwd)(View y, View dy, View dx, cudaStream_t);
+  tileslc::Status (*rmsnorm_bwd)(View x, View w, View dy, View dx, View dw_partial, View dw, float eps, cudaStream_t);
+};
+
+std::vector<BackwardCase> backward_cases() {
+  const auto* f32 = &sample::kRowFp32;
+  const auto* bf16 = &sample::kRowBf16;
+  return {
+      {"softmax_bwd", f32, 16384, 8192, softmax_8192, softmax_bwd_fp32_8192, nullptr},
+      {"softmax_bwd", bf16, 16384, 8192, softmax_bf16_8192, softmax_bwd_bf16_8192, nullptr},
+      {"softmax_bwd", f32, 512, 262144, softmax_fp32_262144, softmax_bwd_fp32_262144, nullptr},
+      {"softmax_bwd", bf16, 512, 262144, softmax_bf16_262144, softmax_bwd_bf16_262144, nullptr},
+      {"rmsnorm_bwd", f32, 16384, 8192, nullptr, nullptr, rmsnorm_bwd_fp32_8192},
+      {"rmsnorm_bwd", bf16, 16384, 8192, nullptr, nullptr, rmsnorm_bwd_bf16_8192},
+      {"rmsnorm_bwd", f32, 512, 262144, nullptr, nullptr, rmsnorm_bwd_fp32_262144},
+      {"rmsnorm_bwd", bf16, 512, 262144, nullptr, nullptr, rmsnorm_bwd_bf16_262144},
+  };
+}
+
+// Checks one backward against float64 (dx row by row; RMSNorm's dw too), then times it. Bytes:
+// softmax y, dy read and dx written; RMSNorm x, dy read, dx written, w read and dw written once,
+// and the Float32 dw partials (1024 rows) written and read once.
+bool run_backward(const BackwardCase& k, sample::Rng& rng, cudaStream_t stream, nlohmann::ordered_json& out) {
+  constexpr int64_t kSlots = 1024;
+  const bool softmax = k.softmax_bwd != nullptr;
+  sample::RowTensor x(*k.type, k.rows, k.cols), w(*k.type, 1, k.cols), dy(*k.type, k.rows, k.cols);
+  sample::RowTensor dx(*k.type, k.rows, k.cols, 64), dw(*k.type, 1, k.cols, 64);
+  sample::RowTensor partial(sample::kRowFp32, softmax ? 1 : std::min(k.rows, kSlots), k.cols);
+  x.fill_nonzero(rng, 0.25f, 4.0f);
+  w.fill_nonzero(rng, 0.5f, 1.5f);
+  dy.fill_nonzero(rng, 0.25f, 2.0f);
+  dx.poison_all();
+  dw.poison_all();
+  sample::RowTensor y(*k.type, softmax ? k.rows : 1, k.cols);  // softmax_bwd's input: softmax(x)
+  if (softmax) {
+    CHECK_OK(k.softmax_fwd(x.view(), y.view(), stream));
+    CHECK(cudaStreamSynchronize(stream));
+    y.download();
+  }
+  const sample::RowTensor& in = softmax ? y : x;  // y (softmax) or x (RMSNorm)
+  std::function<void()> call = [&] {
+    if (softmax) {
+      CHECK_OK(k.softmax_bwd(in.view(), dy.view(), dx.view(), stream));
+    } else {
+      CHECK_OK(k.rmsnorm_bwd(x.view(), w.vector_view(), dy.view(), dx.view(), partial.view(), dw.vector_view(), kEps, stream));
+    }
+  };
+  call();
+  CHECK(cudaStreamSynchronize(stream));
+  auto row_max = [&](const sample::RowTensor& t, int64_t r) {
+    double m = 0;
+    for (int64_t c = 0; c < k.cols; ++c) m = std::max(m, std::fabs(static_cast<double>(t.at(r, c))));
+    return m;
+  };
+  bool ok = sample::check_rows_scaled(
+      kName, *k.type, dx,
+      [&](int64_t r, double* ref) {
+        if (softmax) sample::softmax_bwd_row_ref(in.row(r), dy.row(r), k.cols, ref);
+        else sample::rmsnorm_bwd_row_ref(x.row(r), w.row(0), dy.row(r), k.cols, kEps, ref);
+      },
+      [&](int64_t r) { return softmax ? row_max(in, r) * row_max(dy, r) : 0.0; });
+  size_t bytes = 3 * x.bytes();
+  if (!softmax) {
+    std::vector<double> dw_ref(k.cols, 0.0);
+    for (int64_t r = 0; r < k.rows; ++r) sample::rmsnorm_dw_accumulate(x.row(r), dy.row(r), k.cols, kEps, dw_ref.data());
+    ok &= sample::check_rows(kName, *k.type, dw, [&](int64_t, double* ref) { std::copy(dw_ref.begin(), dw_ref.end(), ref); });
+    bytes += 2 * w.bytes() + 2 * partial.bytes();
+  }
+  return time_and_print(k.op, *k.type, k.rows, k.cols, bytes, call, ok, stream, out);
+}
+
 // Cross-entropy with ignore_index -100 (the rows r with r % 17 == 1), random targets and dloss:
 // the forward (loss and logsumexp) and the backward (dx) of one (type, COLS) instance.
 struct CrossEntropyCase {
@@ -180,6 +259,7 @@ int main(int argc, char** argv) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     bool ok = true;
     for (const Case& k : cases()) ok &= run(k, rng, stream, rows);
+    for (const BackwardCase& k : backward_cases()) ok &= run_backward(k, rng, stream, rows);
     for (const CrossEntropyCase& k : cross_entropy_cases()) ok &= run_cross_entropy(k, rng, stream, rows);
     std::ofstream(json_path) << nlohmann::ordered_json{{"benchmark", "membound"}, {"rows", rows}}.dump(2) << "\n";
     std::printf("%s: wrote %s\n", kName, json_path.c_str());

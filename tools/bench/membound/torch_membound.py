@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """torch_membound.py: the row kernels of samples softmax, rmsnorm, layernorm and cross_entropy
+(and the backwards of softmax, RMSNorm and cross-entropy)
 (Float32 and BFloat16, 16384x8192 and 512x262144; cross-entropy also BFloat16 8192x131072)
 called from PyTorch, against torch eager (torch.softmax, F.rms_norm, F.layer_norm,
 F.cross_entropy(reduction="none") and its autograd backward), optionally torch.compile of the
@@ -140,6 +141,77 @@ def report(op, dtype, rows, cols, nbytes, times, ok, err, args):
     return ok
 
 
+def softmax_bwd_formula(y, dy):
+    """dx = y * (dy - sum(dy * y)) in Float32 (what torch.compile gets to fuse)."""
+    yf, dyf = y.float(), dy.float()
+    return (yf * (dyf - (dyf * yf).sum(-1, keepdim=True))).to(y.dtype)
+
+
+def rmsnorm_bwd_formula(x, w, dy):
+    """(dx, dw) of y = x * rstd * w in Float32 (what torch.compile gets to fuse)."""
+    xf, wf, dyf = x.float(), w.float(), dy.float()
+    rstd = torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + EPS)
+    dot = (dyf * wf * xf).sum(-1, keepdim=True)
+    dx = rstd * dyf * wf - xf * rstd.pow(3) * dot / x.shape[-1]
+    return dx.to(x.dtype), (dyf * xf * rstd).sum(0).to(w.dtype)
+
+
+def run_backward(libs, op, dtype, rows, cols, args):
+    """softmax_bwd (from y = softmax(x)) or rmsnorm_bwd (dx and dw): checked against float64
+    autograd, then timed against torch's autograd backward of the same function and a copy."""
+    t = "fp32" if dtype == torch.float32 else "bf16"
+    x = nonzero((rows, cols), dtype, 0.25, 4.0)
+    w = nonzero((cols,), dtype, 0.5, 1.5)
+    dy = nonzero((rows, cols), dtype, 0.25, 2.0)
+    dx = torch.full_like(x, float("nan"))
+    if op == "softmax_bwd":
+        f = getattr(libs["softmax"], "softmax_bwd_%s_%d" % (t, cols))
+        y = torch.softmax(x.float(), -1).to(dtype)
+        ours = lambda: f(y, dy, dx)  # noqa: E731
+        yd = y.double()
+        ref = yd * (dy.double() - (dy.double() * yd).sum(-1, keepdim=True))
+        # Relative to max |y| * max |dy| of each row at least (dy - sum(dy * y) can cancel).
+        scale = torch.maximum(ref.abs().amax(-1), yd.abs().amax(-1) * dy.double().abs().amax(-1))
+        xg = x.detach().requires_grad_(True)
+        graph = torch.softmax(xg, -1)
+        eager = lambda: torch.autograd.grad(graph, xg, dy, retain_graph=True)  # noqa: E731
+        compiled_args, formula = (y, dy), softmax_bwd_formula
+        nbytes = 3 * x.numel() * x.element_size()
+        ours()
+        torch.cuda.synchronize()
+        err = ((dx.double() - ref).abs().amax(-1) / scale).max().item()
+    else:
+        f = getattr(libs["rmsnorm"], "rmsnorm_bwd_%s_%d" % (t, cols))
+        slots = min(rows, 1024)
+        partial = torch.empty((slots, cols), device="cuda")
+        dw = torch.full_like(w, float("nan"))
+        ours = lambda: f(x, w, dy, dx, partial, dw, EPS)  # noqa: E731
+        xd, wd = x.double().requires_grad_(True), w.double().requires_grad_(True)
+        yd = xd * torch.rsqrt(xd.pow(2).mean(-1, keepdim=True) + EPS) * wd
+        ref_dx, ref_dw = torch.autograd.grad(yd, (xd, wd), dy.double())
+        del xd, wd, yd
+        ours()
+        torch.cuda.synchronize()
+        err = ((dx.double() - ref_dx).abs().amax(-1) / ref_dx.abs().amax(-1)).max().item()
+        err = max(err, ((dw.double() - ref_dw).abs().max() / ref_dw.abs().max()).item())
+        xg, wg = x.detach().requires_grad_(True), w.detach().requires_grad_(True)
+        graph = F.rms_norm(xg, (cols,), wg, EPS)
+        eager = lambda: torch.autograd.grad(graph, (xg, wg), dy, retain_graph=True)  # noqa: E731
+        compiled_args, formula = (x, w, dy), rmsnorm_bwd_formula
+        nbytes = 3 * x.numel() * x.element_size() + 2 * w.numel() * w.element_size() + 2 * partial.numel() * 4
+    ok = err <= (2e-5 if dtype == torch.float32 else 6e-3)
+    times = {
+        "tileslc": median_ms(ours, args.reps),
+        "eager": median_ms(eager, args.reps),
+        # The copy moves x twice (read + write): scaled to the backward's bytes.
+        "copy": median_ms(lambda: dx.copy_(x), args.reps) * nbytes / (2 * x.numel() * x.element_size()),
+    }
+    if args.compile:
+        compiled = torch.compile(formula)
+        times["compile"] = median_ms(lambda: compiled(*compiled_args), args.reps)
+    return report(op, dtype, rows, cols, nbytes, times, ok, err, args)
+
+
 def xent_grad_formula(x, target, lse, dloss):
     """The cross-entropy gradient of the logits from the forward's logsumexp (what torch.compile
     gets to fuse): (exp(x - lse) - onehot(target)) * dloss, 0 on ignored rows."""
@@ -225,6 +297,10 @@ def main():
         for dtype in (torch.float32, torch.bfloat16):
             for rows, cols in SHAPES:
                 ok &= run(libs, op, dtype, rows, cols, args)
+    for op in ("softmax_bwd", "rmsnorm_bwd"):
+        for dtype in (torch.float32, torch.bfloat16):
+            for rows, cols in SHAPES:
+                ok &= run_backward(libs, op, dtype, rows, cols, args)
     for dtype in (torch.float32, torch.bfloat16):
         for rows, cols in XENT_SHAPES:
             if dtype == torch.bfloat16 or cols != 131072:  # Float32 has no 131072 instance
