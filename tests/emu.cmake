@@ -49,7 +49,7 @@ endfunction()
 # The samples the emulator runs; each has a --small option that skips large
 # sizes and timing.
 set(TILESLC_EMU_SAMPLES vector_add saxpy elementwise_2d tiled_copy transpose sgemm gemm_sm80 histogram splitk gemm_sm90 gemm_fp8_sm90
-    softmax rmsnorm layernorm row_reduce attention_sm90)
+    softmax rmsnorm layernorm row_reduce attention_sm90 cross_entropy)
 set(TILESLC_EMU_IMPORTS_gemm_fp8_sm90 "${PROJECT_SOURCE_DIR}/samples/gemm_sm90")  # it imports gemm_sm90.tpy
 foreach(name IN LISTS TILESLC_EMU_SAMPLES)
   set(_dir "${PROJECT_SOURCE_DIR}/samples/${name}")

@@ -146,19 +146,52 @@ Value Evaluator::mbarrier_arrive(BuiltinCall& c) {
     return Value::none();
   };
   if (!c.has(2)) return emit_call(ir::Intrinsic::MbarrierArrive, {bar});
-  const source::SourceRange at = c.range(2);
-  const Value& rank = c[2];
-  if (!rank.is_integer())
-    fail(diag::Kind::TypeMismatch, at, "peer_cta_rank_in_cluster must be an integer, found " + describe(rank));
+  return emit_call(ir::Intrinsic::MbarrierArriveCluster,
+                   {bar, peer_rank(c[2], c.range(2), "peer_cta_rank_in_cluster", "signal another block's barrier")});
+}
+
+ir::ExprRef Evaluator::peer_rank(const Value& rank, source::SourceRange at, const char* what, const char* purpose) {
+  if (!rank.is_integer()) fail(diag::Kind::TypeMismatch, at, std::string(what) + " must be an integer, found " + describe(rank));
   const int64_t ctas = cluster_size();
   if (rank.kind() == Value::Kind::Int && (rank.i() < 0 || rank.i() >= std::max<int64_t>(ctas, 1))) {
-    auto& d = error(diag::Kind::ClusterMismatch, at, "peer_cta_rank_in_cluster is " + std::to_string(rank.i()) + ", but the cluster has " +
+    auto& d = error(diag::Kind::ClusterMismatch, at, std::string(what) + " is " + std::to_string(rank.i()) + ", but the cluster has " +
                                                          std::to_string(std::max<int64_t>(ctas, 1)) + " block" + (ctas > 1 ? "s" : ""));
-    if (ctas == 0) d.help("launch the kernel with cluster=(2, 1, 1) (or larger) to signal another block's barrier");
+    if (ctas == 0) d.help(std::string("launch the kernel with cluster=(2, 1, 1) (or larger) to ") + purpose);
     abort_entry();
   }
-  return emit_call(ir::Intrinsic::MbarrierArriveCluster, {bar, to_expr_as(rank, ScalarType::Int32, at)});
+  return to_expr_as(rank, ScalarType::Int32, at);
 }
+
+Value Evaluator::store_async_dsmem(BuiltinCall& c) {
+  // CuTe DSL: store_async_dsmem(smem_ptr, value, mbar_ptr, peer_cta_rank), an i32; here the
+  // destination is (tensor, index) and the barrier (bars, j), as mbarrier_arrive's, and the value
+  // any 32-bit scalar of the destination's type (Float32 partial sums, Int32 counts). PTX ISA,
+  // "st.async": the 4 bytes land at the destination's offset in the peer block's shared memory
+  // and complete 4 transaction bytes on the barrier at the same offset there.
+  const std::string fn = c.name();
+  const Value& dst = c[0];
+  if (dst.kind() != Value::Kind::Tensor)
+    fail(diag::Kind::TypeMismatch, c.range(0), fn + " stores into an element of a shared-memory tensor, found " + describe(dst));
+  const TensorValue& t = *dst.tensor();
+  if (t.space != MemSpace::Smem || ir::bit_width(t.dtype) != 32) {
+    auto& d = error(diag::Kind::TypeMismatch, c.range(0), fn + " stores one 32-bit value (st.async .b32) into shared memory, found a " +
+                                                           std::string(ir::type_name(t.dtype)) + " tensor in " +
+                                                           (t.space == MemSpace::Smem ? "shared" : t.space == MemSpace::Gmem ? "global" : "register") +
+                                                           " memory");
+    d.help("sDst = smem.allocate_tensor(cutlass.Float32, cute.make_layout((CLUSTER,)), 16)");
+    abort_entry();
+  }
+  fn_->stored_ptrs[t.ptr] += 1;
+  ir::ExprRef where = ir::address_of(t.ptr, tensor_offset(t, c[1], c.range(1)), t.dtype);
+  ir::ExprRef value = to_expr_as(c[2], t.dtype, c.range(2));
+  ir::ExprRef bar = barrier_address(Value::tuple({c[3], c[4]}), c.range(3), fn);
+  ir::ExprRef rank = peer_rank(c[5], c.range(5), "peer_cta_rank", "store into another block's shared memory");
+  emit_effect(ir::intrinsic(ir::Intrinsic::StAsyncCluster, {}, {where, value, bar, rank}, ScalarType::Int32), c.site.range);
+  return Value::none();
+}
+
+/// store_async_dsmem(smem_ptr, index, value, mbar_ptr, mbar_index, peer_cta_rank): Evaluator::store_async_dsmem.
+Value cluster_store_async(Evaluator& ev, BuiltinCall& c) { return ev.store_async_dsmem(c); }
 
 ir::ExprRef Evaluator::multicast_mask(const std::optional<Value>& mask, source::SourceRange r, source::SourceRange mask_at) {
   const int64_t ctas = cluster_size();

@@ -498,6 +498,11 @@ class Evaluator {
   void check_cluster(const Value& cluster, const std::vector<Value>& grid, source::SourceRange r, int64_t out[3]);
   /// cute.arch.mbarrier_arrive(bars, i, peer_cta_rank_in_cluster=None) (cluster_ops.cpp).
   Value mbarrier_arrive(BuiltinCall& c);
+  /// cute.arch.store_async_dsmem(dst, i, value, bars, j, peer_cta_rank) (cluster_ops.cpp).
+  Value store_async_dsmem(BuiltinCall& c);
+  /// A peer block's rank in the kernel's cluster as an Int32 expression: an integer, E0711
+  /// when static and outside the cluster (or the kernel has none). `what` names the argument.
+  ir::ExprRef peer_rank(const Value& rank, source::SourceRange at, const char* what, const char* purpose);
   /// A multicast TMA load's mcast_mask= as a Uint16 expression; E0711 without a
   /// cluster launch, for a missing mask, or static bits past the cluster's blocks.
   ir::ExprRef multicast_mask(const std::optional<Value>& mask, source::SourceRange r, source::SourceRange mask_at);

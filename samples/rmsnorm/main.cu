@@ -1,12 +1,14 @@
-// rmsnorm driver: runs the tileslc-generated RMSNorm forward (Float32 and
-// BFloat16, rows from 256 to 262144 columns: the warp-per-row, CTA-per-row
-// and chunked plans) on several row counts against a float64 reference.
+// rmsnorm driver: runs the tileslc-generated RMSNorm forward and backward (dx
+// and dw; Float32 and BFloat16, rows from 256 to 262144 columns: the
+// warp-per-row, CTA-per-row and chunked plans) on several row counts against
+// a float64 reference.
 // Inputs are random and never zero (|x| in [0.25, 4), random signs; w in
 // [0.5, 1.5) with random signs), outputs poisoned with NaN before each run and
 // guard elements after y that must stay untouched; the error is max |y - ref|
 // over max |ref| of the whole run. Without --small it also times 16384x8192
 // and 512x262144 against a device-to-device copy moving the same bytes.
 // Exit: 0 all passed, 1 a check failed, 77 no CUDA device (built, not run).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -23,10 +25,57 @@ const char* kName = "rmsnorm";
 constexpr int64_t kGuard = 64;  // poisoned elements after y that must stay untouched
 constexpr float kEps = 1e-5f;
 
-using RmsnormFn = tileslc::Status (*)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, float, cudaStream_t);
+using View = tileslc::TensorView;
+using RmsnormFn = tileslc::Status (*)(View, View, View, float, cudaStream_t);
+using RmsnormBwdFn = tileslc::Status (*)(View x, View w, View dy, View dx, View dw_partial, View dw, float, cudaStream_t);
 
-bool run_case(RmsnormFn rmsnorm, const sample::RowType& type, int64_t rows, int64_t cols, bool bandwidth,
+// One (type, COLS) instance: the forward and the backward (nullptr where the sample has none).
+struct Instance {
+  RmsnormFn forward = nullptr;
+  RmsnormBwdFn backward = nullptr;
+  explicit operator bool() const { return forward != nullptr; }
+};
+
+// Row slots of the backward (rows of its dw partials): a third of the rows for the small cases
+// (so that slots take 1 to 3 rows, the first stored, the next added), else 1024 (about the rows
+// an H100 or H200 runs at once).
+int64_t backward_slots(int64_t rows) { return rows <= 64 ? (rows + 2) / 3 : std::min<int64_t>(rows, 1024); }
+
+// The backward on the forward's x and w with a random dy: dx row by row, and dw (summed over the
+// rows in Float32 through the partials) against float64 relative to max |dw|.
+bool run_backward(RmsnormBwdFn rmsnorm_bwd, const sample::RowType& type, const sample::RowTensor& x,
+                  const sample::RowTensor& w, bool bandwidth, sample::Rng& rng, cudaStream_t stream) {
+  const int64_t rows = x.rows(), cols = x.cols(), slots = backward_slots(rows);
+  sample::RowTensor dy(type, rows, cols), dx(type, rows, cols, kGuard), dw(type, 1, cols, kGuard);
+  sample::RowTensor partial(sample::kRowFp32, slots, cols);
+  dy.fill_nonzero(rng, 0.25f, 2.0f);
+  dx.poison_all();
+  dw.poison_all();
+  partial.poison_all();
+  auto call = [&] {
+    CHECK_OK(rmsnorm_bwd(x.view(), w.vector_view(), dy.view(), dx.view(), partial.view(), dw.vector_view(), kEps, stream));
+  };
+  call();
+  CHECK(cudaStreamSynchronize(stream));
+  const std::string what = "rmsnorm backward";
+  bool ok = sample::check_rows(what.c_str(), type, dx, [&](int64_t r, double* out) {
+    sample::rmsnorm_bwd_row_ref(x.row(r), w.row(0), dy.row(r), cols, kEps, out);
+  });
+  std::vector<double> dw_ref(cols, 0.0), dx_row(cols);
+  for (int64_t r = 0; r < rows; ++r) sample::rmsnorm_dw_accumulate(x.row(r), dy.row(r), cols, kEps, dw_ref.data());
+  ok &= sample::check_rows((what + " dw").c_str(), type, dw, [&](int64_t, double* out) {
+    std::copy(dw_ref.begin(), dw_ref.end(), out);
+  });
+  if (bandwidth) {
+    sample::bandwidth_table(kName, sample::row_case_name(rows, cols, type) + " backward",
+                            3 * x.bytes() + 2 * w.bytes() + 2 * partial.bytes(), call, stream);
+  }
+  return ok;
+}
+
+bool run_case(const Instance& f, const sample::RowType& type, int64_t rows, int64_t cols, bool bandwidth,
               sample::Rng& rng, cudaStream_t stream) {
+  const RmsnormFn rmsnorm = f.forward;
   sample::RowTensor x(type, rows, cols), w(type, 1, cols), y(type, rows, cols, kGuard);
   x.fill_nonzero(rng, 0.25f, 4.0f);
   w.fill_nonzero(rng, 0.5f, 1.5f);
@@ -39,6 +88,7 @@ bool run_case(RmsnormFn rmsnorm, const sample::RowType& type, int64_t rows, int6
     sample::bandwidth_table(kName, sample::row_case_name(rows, cols, type), 2 * x.bytes() + w.bytes(),
                             [&] { CHECK_OK(rmsnorm(x.view(), w.vector_view(), y.view(), kEps, stream)); }, stream);
   }
+  if (f.backward) ok &= run_backward(f.backward, type, x, w, bandwidth, rng, stream);
   return ok;
 }
 
@@ -53,18 +103,18 @@ bool run_validation(cudaStream_t stream) {
   return ok;
 }
 
-// The sample's instance for (type, cols), or nullptr where it has none.
-RmsnormFn instance(const sample::RowType& type, int64_t cols) {
-  const bool fp32 = type.bytes == 4;
-  if (fp32 && cols == 256) return rmsnorm_fp32_256;
-  if (fp32 && cols == 1000) return rmsnorm_fp32_1000;
-  if (fp32 && cols == 8192) return rmsnorm_fp32_8192;
-  if (fp32 && cols == 20000) return rmsnorm_fp32_20000;
-  if (fp32 && cols == 262144) return rmsnorm_fp32_262144;
-  if (!fp32 && cols == 1000) return rmsnorm_bf16_1000;
-  if (!fp32 && cols == 8192) return rmsnorm_bf16_8192;
-  if (!fp32 && cols == 262144) return rmsnorm_bf16_262144;
-  return nullptr;
+// The sample's instances for (type, cols); forward nullptr where it has none.
+Instance instance(const sample::RowType& type, int64_t cols) {
+#define TILESLC_RMS(t, n) \
+  if (cols == n) return {rmsnorm_##t##_##n, rmsnorm_bwd_##t##_##n};
+  if (type.bytes == 4) {
+    TILESLC_RMS(fp32, 256) TILESLC_RMS(fp32, 1000) TILESLC_RMS(fp32, 3000) TILESLC_RMS(fp32, 8192)
+    TILESLC_RMS(fp32, 20000) TILESLC_RMS(fp32, 262144)
+  } else {
+    TILESLC_RMS(bf16, 1000) TILESLC_RMS(bf16, 8192) TILESLC_RMS(bf16, 262144)
+  }
+#undef TILESLC_RMS
+  return {};
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // Unit tests of the CPU emulator's thread-block clusters
 // (runtime/include/tileslc/cpu/cluster.h, the scheduler in
 // runtime/src/cpu/grid.cpp): the cluster special registers, barrier.cluster
-// across CTAs, an arrive on a peer CTA's mbarrier, TMA multicast (the box in
+// across CTAs, an arrive on a peer CTA's mbarrier, st.async into a peer CTA's
+// shared memory, TMA multicast (the box in
 // every CTA of the mask, its bytes completed on each one's barrier), the
 // launch's checks, and the reports of invalid uses.
 #include <gtest/gtest.h>
@@ -192,6 +193,58 @@ TEST(CpuClusterDeathTest, ArriveOnABlockThatExitedIsReported) {
               testing::ExitedWithCode(1),
               "error: mbarrier.arrive.shared::cluster \\(mapa\\) reaches the shared memory of block rank 0 of the cluster, "
               "whose threads have all exited");
+}
+
+// ---- st.async into a peer block's shared memory
+
+// Each of the 4 blocks of a cluster sends (rank + 1) * 10 + t to slot (rank, t) of every block
+// (threads 0..3 each to one peer, two values each), completing 8 bytes per sender on the
+// receiver's barrier; block 3 expects its 32 bytes only after its peers' stores have landed (the
+// transaction count goes below 0 first, as on the GPU). Thread 0 of each block then copies what
+// it received to out[16 * rank ...].
+void st_async_kernel(float* out) {
+  TILESLC_DYNAMIC_SMEM(smem);
+  auto* slots = reinterpret_cast<float*>(smem);          // (4 senders, 2 values)
+  auto* bar = reinterpret_cast<uint64_t*>(smem + 64);
+  const int rank = dev::block_idx_in_cluster();
+  if (tid() == 0) dev::mbarrier_init(bar, 1);
+  dev::cluster_arrive();
+  dev::cluster_wait();
+  if (tid() < 4) {
+    for (int k = 0; k < 2; ++k) dev::st_async_cluster(&slots[2 * rank + k], float((rank + 1) * 10 + k), bar, tid());
+  }
+  if (tid() == 0) {
+    if (rank == 3) {
+      cpu::wait_until([](void* b) { return (*static_cast<uint64_t*>(b) >> 40) != 0; }, bar, "peers' stores",
+                      cpu::SrcLoc::current());
+    }
+    dev::mbarrier_arrive_expect_tx(bar, 4 * 2 * 4);
+  }
+  dev::mbarrier_wait(bar, 0);
+  if (tid() == 0) std::memcpy(out + 8 * rank, slots, 8 * sizeof(float));
+}
+
+TEST(CpuCluster, StAsyncLandsInEveryPeerAndCompletesItsBarrier) {
+  std::vector<float> out(32, -1.0f);
+  ASSERT_EQ(launch_cluster<&st_async_kernel>(dim3(4), dim3(32), dim3(4), 128, out.data()).message(), "");
+  for (int r = 0; r < 4; ++r)
+    for (int s = 0; s < 4; ++s)
+      for (int k = 0; k < 2; ++k) EXPECT_EQ(out[8 * r + 2 * s + k], float((s + 1) * 10 + k)) << "block " << r << " slot " << s;
+}
+
+void st_async_outside_kernel(float*) {
+  TILESLC_DYNAMIC_SMEM(smem);
+  auto* bar = reinterpret_cast<uint64_t*>(smem + 8);
+  dev::mbarrier_init(bar, 1);
+  if (dev::block_idx_in_cluster() == 1) dev::st_async_cluster(reinterpret_cast<float*>(smem), 1.0f, bar, 2);
+}
+
+TEST(CpuClusterDeathTest, StAsyncToARankOutsideTheClusterIsReported) {
+  float out[1];
+  EXPECT_EXIT(launch_cluster<&st_async_outside_kernel>(dim3(2), dim3(1), dim3(2), 16, static_cast<float*>(out)),
+              testing::ExitedWithCode(1),
+              "error: st.async.shared::cluster \\(mapa\\) names block rank 2 of the cluster, outside the cluster's 2 "
+              "blocks \\(ranks 0 to 1\\)");
 }
 
 // ---- TMA multicast

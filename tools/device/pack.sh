@@ -7,8 +7,8 @@
 #   bin/    every sample, *_gpu_test, runtime_test, dlpack_test_cuda, tileslc_bench and tileslc_membound, stripped
 #           (the fatbins stay: ~7 MB in all instead of ~70);
 #   lib/    the non-system shared libraries they need, except CUDA's own (the machine has CUDA);
-#   pylib/  vector_add, gemm_sm90, softmax, rmsnorm, layernorm and attention_sm90 built for sm_90a by
-#           tileslc.build, with their metadata and libtileslc_rt.so, for python/examples/torch_demo.py,
+#   pylib/  vector_add, gemm_sm90, softmax, rmsnorm, layernorm, cross_entropy and attention_sm90 built for
+#           sm_90a by tileslc.build, with their metadata and libtileslc_rt.so, for python/examples/torch_demo.py,
 #           tools/bench/membound/torch_membound.py and tools/bench/attention/torch_attention.py (--prebuilt);
 #   tc/     tileslc itself with its libspdlog and libfmt, so that the GPU machine's nvcc can build
 #           what tileslc generates there (tools/difffuzz.py gpu-prep --tileslc tc/tileslc);
@@ -22,7 +22,7 @@ out="${2:-.devbin}"
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/pylib"
 shopt -s nullglob
-for b in "$build"/bin/{attention_sm90,elementwise_2d,gemm_sm80,gemm_sm90,gemm_fp8_sm90,histogram,layernorm,rmsnorm,row_reduce,saxpy,sgemm,softmax,splitk,tiled_copy,transpose,vector_add} \
+for b in "$build"/bin/{attention_sm90,cross_entropy,elementwise_2d,gemm_sm80,gemm_sm90,gemm_fp8_sm90,histogram,layernorm,rmsnorm,row_reduce,saxpy,sgemm,softmax,splitk,tiled_copy,transpose,vector_add} \
          "$build"/bin/{runtime_test,dlpack_test_cuda,tileslc_bench,tileslc_membound} "$build"/bin/*_gpu_test; do
   [[ -x "$b" ]] && cp "$b" "$out/bin/"
 done
@@ -35,7 +35,7 @@ build, out = sys.argv[1], sys.argv[2]
 sys.path.insert(0, "python")
 import tileslc
 cache = tempfile.mkdtemp()
-for name in ("vector_add", "gemm_sm90", "softmax", "rmsnorm", "layernorm", "attention_sm90"):
+for name in ("vector_add", "gemm_sm90", "softmax", "rmsnorm", "layernorm", "cross_entropy", "attention_sm90"):
     tileslc.build(os.path.join("samples", name, name + ".tpy"), arch="sm_90a", cache_dir=cache,
                   tileslc=os.path.join(build, "bin", "tileslc"))
 for f in glob.glob(os.path.join(cache, "*", "lib*")):

@@ -5,6 +5,7 @@
 // .shared::cluster). The cluster barrier lives with the scheduler
 // (grid.cpp); TMA multicast with the other TMA copies (tma_copy.cpp).
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "tileslc/cpu/cluster.h"
@@ -50,6 +51,15 @@ void mbarrier_arrive_cluster(uint64_t* bar, int32_t rank, const std::string& nam
   const char* op = "mbarrier.arrive.shared::cluster (mapa)";
   auto* peer = reinterpret_cast<uint64_t*>(peer_shared(bar, 8, rank, op, loc));
   mbarrier_arrive_at(peer, 0, op, name + " of block rank " + std::to_string(rank), loc);
+}
+
+void st_async_cluster(void* dst, const void* value, uint64_t* bar, int32_t rank, const std::string& dst_name,
+                      const std::string& bar_name, const SrcLoc& loc) {
+  const char* op = "st.async.shared::cluster (mapa)";
+  unsigned char* peer_dst = peer_shared(dst, 4, rank, op, loc);
+  auto* peer_bar = reinterpret_cast<uint64_t*>(peer_shared(bar, 8, rank, op, loc));
+  std::memcpy(peer_dst, value, 4);
+  mbarrier_complete_tx(peer_bar, 4, bar_name + " of block rank " + std::to_string(rank) + " (st.async into " + dst_name + ")", loc);
 }
 
 }  // namespace tileslc::cpu

@@ -1,11 +1,15 @@
 // tileslc_membound: the memory-bound row kernels (samples softmax, rmsnorm,
-// layernorm; Float32 and BFloat16) at 16384x8192 and 512x262144, each checked
+// layernorm, cross_entropy; the backwards of softmax, rmsnorm and
+// cross-entropy; Float32 and BFloat16) at
+// 16384x8192 and 512x262144 (cross-entropy also at 8192x131072), each checked
 // against a float64 reference (every row), then timed against a
 // device-to-device cudaMemcpyAsync moving the same bytes in the same process.
 // Prints one table (TB/s counted as bytes read + written: x, y, and the
 // weight and bias once) and writes the rows as JSON (issue 17).
 // Exit: 0 all checks passed, 1 a check failed, 2 bad arguments, 77 no CUDA
 // device (built, not run).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -15,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cross_entropy.h"
 #include "layernorm.h"
 #include "rmsnorm.h"
 #include "row_refs.h"
@@ -58,6 +63,27 @@ std::vector<Case> cases() {
   };
 }
 
+// Times `call` (moving `bytes` read + written) against a device-to-device copy of as many bytes,
+// prints one table row and appends it to `out`; returns `ok` (the caller's correctness check).
+bool time_and_print(const char* op, const sample::RowType& type, int64_t rows, int64_t cols, size_t bytes,
+                    const std::function<void()>& call, bool ok, cudaStream_t stream, nlohmann::ordered_json& out) {
+  tileslc::DeviceBuffer src, dst;  // the copy moves as many bytes: bytes / 2 read, bytes / 2 written
+  CHECK_OK(src.allocate(bytes / 2));
+  CHECK_OK(dst.allocate(bytes / 2));
+  CHECK(cudaMemset(src.data(), 0, bytes / 2));
+  auto copy = [&] { CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes / 2, cudaMemcpyDeviceToDevice, stream)); };
+  const std::vector<double> ms =
+      sample::block_median_ms(std::vector<std::function<void()>>{call, copy}, stream, 200.0, 10, 3);
+  const double tbs = bytes / (ms[0] * 1e-3) / 1e12, copy_tbs = bytes / (ms[1] * 1e-3) / 1e12;
+  std::printf("%-10s %-5s %6lldx%-7lld %10.1f %9.3f %9.3f %7.3f  %s\n", op, type.name, (long long)rows,
+              (long long)cols, ms[0] * 1e3, tbs, copy_tbs, tbs / copy_tbs, ok ? "ok" : "WRONG");
+  std::fflush(stdout);
+  out.push_back({{"op", op}, {"dtype", type.name}, {"rows", rows}, {"cols", cols}, {"bytes", bytes},
+                 {"tileslc_us", ms[0] * 1e3}, {"tileslc_tbs", tbs}, {"copy_us", ms[1] * 1e3}, {"copy_tbs", copy_tbs},
+                 {"ratio_to_copy", tbs / copy_tbs}, {"correct", ok}});
+  return ok;
+}
+
 // Runs one case: checks it, then times it and a device-to-device copy of the same bytes.
 bool run(const Case& k, sample::Rng& rng, cudaStream_t stream, nlohmann::ordered_json& out) {
   const std::string op = k.op;
@@ -76,21 +102,142 @@ bool run(const Case& k, sample::Rng& rng, cudaStream_t stream, nlohmann::ordered
     if (op == "layernorm") sample::layernorm_row_ref(x.row(r), w.row(0), b.row(0), k.cols, kEps, ref);
   });
   const size_t params = op == "softmax" ? 0 : op == "rmsnorm" ? w.bytes() : 2 * w.bytes();
-  const size_t bytes = 2 * x.bytes() + params;
-  tileslc::DeviceBuffer src, dst;  // the copy moves as many bytes: bytes / 2 read, bytes / 2 written
-  CHECK_OK(src.allocate(bytes / 2));
-  CHECK_OK(dst.allocate(bytes / 2));
-  CHECK(cudaMemset(src.data(), 0, bytes / 2));
-  auto copy = [&] { CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes / 2, cudaMemcpyDeviceToDevice, stream)); };
-  const std::vector<double> ms =
-      sample::block_median_ms(std::vector<std::function<void()>>{call, copy}, stream, 200.0, 10, 3);
-  const double tbs = bytes / (ms[0] * 1e-3) / 1e12, copy_tbs = bytes / (ms[1] * 1e-3) / 1e12;
-  std::printf("%-10s %-5s %6lldx%-7lld %10.1f %9.3f %9.3f %7.3f  %s\n", k.op, k.type->name, (long long)k.rows,
-              (long long)k.cols, ms[0] * 1e3, tbs, copy_tbs, tbs / copy_tbs, ok ? "ok" : "WRONG");
-  std::fflush(stdout);
-  out.push_back({{"op", k.op}, {"dtype", k.type->name}, {"rows", k.rows}, {"cols", k.cols}, {"bytes", bytes},
-                 {"tileslc_us", ms[0] * 1e3}, {"tileslc_tbs", tbs}, {"copy_us", ms[1] * 1e3}, {"copy_tbs", copy_tbs},
-                 {"ratio_to_copy", tbs / copy_tbs}, {"correct", ok}});
+  return time_and_print(k.op, *k.type, k.rows, k.cols, 2 * x.bytes() + params, call, ok, stream, out);
+}
+
+// A backward of the softmax or RMSNorm samples at one (type, shape).
+struct BackwardCase {
+  const char* op;  // "softmax_bwd" or "rmsnorm_bwd"
+  const sample::RowType* type;
+  int64_t rows, cols;
+  tileslc::Status (*softmax_fwd)(View x, View y, cudaStream_t);  // makes y for softmax_bwd
+  tileslc::Status (*softmax_bwd)(View y, View dy, View dx, cudaStream_t);
+  tileslc::Status (*rmsnorm_bwd)(View x, View w, View dy, View dx, View dw_partial, View dw, float eps, cudaStream_t);
+};
+
+std::vector<BackwardCase> backward_cases() {
+  const auto* f32 = &sample::kRowFp32;
+  const auto* bf16 = &sample::kRowBf16;
+  return {
+      {"softmax_bwd", f32, 16384, 8192, softmax_8192, softmax_bwd_fp32_8192, nullptr},
+      {"softmax_bwd", bf16, 16384, 8192, softmax_bf16_8192, softmax_bwd_bf16_8192, nullptr},
+      {"softmax_bwd", f32, 512, 262144, softmax_fp32_262144, softmax_bwd_fp32_262144, nullptr},
+      {"softmax_bwd", bf16, 512, 262144, softmax_bf16_262144, softmax_bwd_bf16_262144, nullptr},
+      {"rmsnorm_bwd", f32, 16384, 8192, nullptr, nullptr, rmsnorm_bwd_fp32_8192},
+      {"rmsnorm_bwd", bf16, 16384, 8192, nullptr, nullptr, rmsnorm_bwd_bf16_8192},
+      {"rmsnorm_bwd", f32, 512, 262144, nullptr, nullptr, rmsnorm_bwd_fp32_262144},
+      {"rmsnorm_bwd", bf16, 512, 262144, nullptr, nullptr, rmsnorm_bwd_bf16_262144},
+  };
+}
+
+// Checks one backward against float64 (dx row by row; RMSNorm's dw too), then times it. Bytes:
+// softmax y, dy read and dx written; RMSNorm x, dy read, dx written, w read and dw written once,
+// and the Float32 dw partials (1024 rows) written and read once.
+bool run_backward(const BackwardCase& k, sample::Rng& rng, cudaStream_t stream, nlohmann::ordered_json& out) {
+  constexpr int64_t kSlots = 1024;
+  const bool softmax = k.softmax_bwd != nullptr;
+  sample::RowTensor x(*k.type, k.rows, k.cols), w(*k.type, 1, k.cols), dy(*k.type, k.rows, k.cols);
+  sample::RowTensor dx(*k.type, k.rows, k.cols, 64), dw(*k.type, 1, k.cols, 64);
+  sample::RowTensor partial(sample::kRowFp32, softmax ? 1 : std::min(k.rows, kSlots), k.cols);
+  x.fill_nonzero(rng, 0.25f, 4.0f);
+  w.fill_nonzero(rng, 0.5f, 1.5f);
+  dy.fill_nonzero(rng, 0.25f, 2.0f);
+  dx.poison_all();
+  dw.poison_all();
+  sample::RowTensor y(*k.type, softmax ? k.rows : 1, k.cols);  // softmax_bwd's input: softmax(x)
+  if (softmax) {
+    CHECK_OK(k.softmax_fwd(x.view(), y.view(), stream));
+    CHECK(cudaStreamSynchronize(stream));
+    y.download();
+  }
+  const sample::RowTensor& in = softmax ? y : x;  // y (softmax) or x (RMSNorm)
+  std::function<void()> call = [&] {
+    if (softmax) {
+      CHECK_OK(k.softmax_bwd(in.view(), dy.view(), dx.view(), stream));
+    } else {
+      CHECK_OK(k.rmsnorm_bwd(x.view(), w.vector_view(), dy.view(), dx.view(), partial.view(), dw.vector_view(), kEps, stream));
+    }
+  };
+  call();
+  CHECK(cudaStreamSynchronize(stream));
+  auto row_max = [&](const sample::RowTensor& t, int64_t r) {
+    double m = 0;
+    for (int64_t c = 0; c < k.cols; ++c) m = std::max(m, std::fabs(static_cast<double>(t.at(r, c))));
+    return m;
+  };
+  bool ok = sample::check_rows_scaled(
+      kName, *k.type, dx,
+      [&](int64_t r, double* ref) {
+        if (softmax) sample::softmax_bwd_row_ref(in.row(r), dy.row(r), k.cols, ref);
+        else sample::rmsnorm_bwd_row_ref(x.row(r), w.row(0), dy.row(r), k.cols, kEps, ref);
+      },
+      [&](int64_t r) { return softmax ? row_max(in, r) * row_max(dy, r) : 0.0; });
+  size_t bytes = 3 * x.bytes();
+  if (!softmax) {
+    std::vector<double> dw_ref(k.cols, 0.0);
+    for (int64_t r = 0; r < k.rows; ++r) sample::rmsnorm_dw_accumulate(x.row(r), dy.row(r), k.cols, kEps, dw_ref.data());
+    ok &= sample::check_rows(kName, *k.type, dw, [&](int64_t, double* ref) { std::copy(dw_ref.begin(), dw_ref.end(), ref); });
+    bytes += 2 * w.bytes() + 2 * partial.bytes();
+  }
+  return time_and_print(k.op, *k.type, k.rows, k.cols, bytes, call, ok, stream, out);
+}
+
+// Cross-entropy with ignore_index -100 (the rows r with r % 17 == 1), random targets and dloss:
+// the forward (loss and logsumexp) and the backward (dx) of one (type, COLS) instance.
+struct CrossEntropyCase {
+  const sample::RowType* type;
+  int64_t rows, cols;
+  tileslc::Status (*forward)(View x, View target, View loss, View lse, int32_t ignore_index, cudaStream_t);
+  tileslc::Status (*backward)(View x, View target, View dloss, View lse, View dx, int32_t ignore_index, cudaStream_t);
+};
+
+std::vector<CrossEntropyCase> cross_entropy_cases() {
+  return {
+      {&sample::kRowFp32, 16384, 8192, cross_entropy_fwd_fp32_8192, cross_entropy_bwd_fp32_8192},
+      {&sample::kRowBf16, 16384, 8192, cross_entropy_fwd_bf16_8192, cross_entropy_bwd_bf16_8192},
+      {&sample::kRowBf16, 8192, 131072, cross_entropy_fwd_bf16_131072, cross_entropy_bwd_bf16_131072},
+      {&sample::kRowFp32, 512, 262144, cross_entropy_fwd_fp32_262144, cross_entropy_bwd_fp32_262144},
+      {&sample::kRowBf16, 512, 262144, cross_entropy_fwd_bf16_262144, cross_entropy_bwd_bf16_262144},
+  };
+}
+
+// Checks one cross-entropy instance (loss against float64 relative to the largest loss, 2e-5; dx
+// row by row as the sample's driver does), then times the forward and the backward.
+bool run_cross_entropy(const CrossEntropyCase& k, sample::Rng& rng, cudaStream_t stream, nlohmann::ordered_json& out) {
+  constexpr int32_t kIgnore = -100;
+  sample::RowTensor x(*k.type, k.rows, k.cols), dx(*k.type, k.rows, k.cols, 64);
+  sample::RowTensor loss(sample::kRowFp32, 1, k.rows), lse(sample::kRowFp32, 1, k.rows), dloss(sample::kRowFp32, 1, k.rows);
+  x.fill_nonzero(rng, 0.25f, 8.0f);
+  dloss.fill_nonzero(rng, 0.5f, 2.0f);
+  std::vector<int32_t> target(k.rows);
+  for (int64_t r = 0; r < k.rows; ++r) target[r] = r % 17 == 1 ? kIgnore : static_cast<int32_t>(rng.uniform(0.0f, 1.0f) * k.cols) % k.cols;
+  tileslc::DeviceBuffer target_buf;
+  CHECK_OK(target_buf.allocate(k.rows * sizeof(int32_t)));
+  CHECK_OK(target_buf.copy_from_host(target.data(), k.rows * sizeof(int32_t)));
+  const View t = tileslc::make_tensor_view(target_buf.data(), tileslc::DType::Int32, {k.rows});
+  loss.poison_all();
+  dx.poison_all();
+  auto forward = [&] { CHECK_OK(k.forward(x.view(), t, loss.vector_view(), lse.vector_view(), kIgnore, stream)); };
+  auto backward = [&] { CHECK_OK(k.backward(x.view(), t, dloss.vector_view(), lse.vector_view(), dx.view(), kIgnore, stream)); };
+  forward();
+  backward();
+  CHECK(cudaStreamSynchronize(stream));
+  loss.download();
+  sample::ErrorStats e;
+  for (int64_t r = 0; r < k.rows; ++r) {
+    e.add(loss.at(0, r), target[r] == kIgnore ? 0.0 : sample::logsumexp_row_ref(x.row(r), k.cols) - x.at(r, target[r]));
+  }
+  const bool fwd_ok = sample::report(kName, sample::row_case_name(k.rows, k.cols, *k.type) + " loss", e, 2e-5);
+  auto ignored = [&](int64_t r) { return target[r] == kIgnore; };
+  const bool bwd_ok = sample::check_rows_scaled(
+      kName, *k.type, dx,
+      [&](int64_t r, double* ref) {
+        sample::cross_entropy_grad_row_ref(x.row(r), k.cols, ignored(r) ? -1 : target[r], ignored(r) ? 0.0 : dloss.at(0, r), ref);
+      },
+      [&](int64_t r) { return ignored(r) ? 0.0 : std::fabs(dloss.at(0, r)); });
+  // Bytes read + written: x (and 12 bytes per row: target, loss, lse) forward; x, dx (and target, dloss, lse) backward.
+  bool ok = time_and_print("xent_fwd", *k.type, k.rows, k.cols, x.bytes() + 12 * k.rows, forward, fwd_ok, stream, out);
+  ok &= time_and_print("xent_bwd", *k.type, k.rows, k.cols, 2 * x.bytes() + 12 * k.rows, backward, bwd_ok, stream, out);
   return ok;
 }
 
@@ -112,6 +259,8 @@ int main(int argc, char** argv) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     bool ok = true;
     for (const Case& k : cases()) ok &= run(k, rng, stream, rows);
+    for (const BackwardCase& k : backward_cases()) ok &= run_backward(k, rng, stream, rows);
+    for (const CrossEntropyCase& k : cross_entropy_cases()) ok &= run_cross_entropy(k, rng, stream, rows);
     std::ofstream(json_path) << nlohmann::ordered_json{{"benchmark", "membound"}, {"rows", rows}}.dump(2) << "\n";
     std::printf("%s: wrote %s\n", kName, json_path.c_str());
     return ok;

@@ -10,6 +10,8 @@
 //     cluster (tileslc::cpu::cluster_arrive, cluster_wait);
 //   - mbarrier_arrive_cluster arrives on the peer CTA's barrier at the
 //     calling thread's barrier's offset;
+//   - st_async_cluster writes 4 bytes at the destination's offset in the
+//     peer CTA and completes them on the peer's barrier at the barrier's offset;
 //   - tma_load_2d_multicast copies the box into each CTA of the mask and
 //     completes its bytes on the barrier at the same offset in each.
 // A peer rank or mask bit outside the cluster, and a peer CTA that has
@@ -39,6 +41,12 @@ void check_cta_mask(uint32_t mask, const char* what, const SrcLoc& loc);
 /// mbarrier.arrive.shared::cluster on the barrier at `bar`'s offset in the
 /// CTA of rank `rank` (one arrival, no transaction bytes).
 void mbarrier_arrive_cluster(uint64_t* bar, int32_t rank, const std::string& name, const SrcLoc& loc);
+
+/// st.async.shared::cluster.mbarrier::complete_tx::bytes.b32: the 4 bytes at
+/// `value` land at `dst`'s offset in the CTA of rank `rank`, then complete 4
+/// transaction bytes on the mbarrier at `bar`'s offset there.
+void st_async_cluster(void* dst, const void* value, uint64_t* bar, int32_t rank, const std::string& dst_name,
+                      const std::string& bar_name, const SrcLoc& loc);
 
 /// cp.async.bulk.tensor.{2,3}d...multicast::cluster: the box of tma_load,
 /// read once, lands at `smem`'s offset in every CTA whose bit is set in
@@ -85,6 +93,13 @@ inline int32_t cluster_wait(const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
 template <class P>
 int32_t mbarrier_arrive_cluster(P bar, int32_t cta, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
   cpu::mbarrier_arrive_cluster(cpu::mbarrier_word(bar, "mbarrier.arrive.shared::cluster"), cta, cpu::operand_name(bar), loc);
+  return 0;
+}
+template <class D, class T, class B>
+int32_t st_async_cluster(D dst, T value, B bar, int32_t cta, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  static_assert(sizeof(T) == 4, "st.async stores one 32-bit value");
+  cpu::st_async_cluster(cpu::raw_pointer(dst), &value, cpu::mbarrier_word(bar, "st.async's mbarrier"), cta, cpu::operand_name(dst),
+                        cpu::operand_name(bar), loc);
   return 0;
 }
 template <class S, class B>

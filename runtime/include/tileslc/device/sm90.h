@@ -47,6 +47,24 @@ TILESLC_DEVICE int32_t mbarrier_arrive_cluster(void* bar, int32_t cta) {
       : "memory");
   return 0;
 }
+/// st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 (PTX ISA, "st.async", "mapa"):
+/// stores the 32-bit `value` at `dst`'s shared-memory offset in the block of rank `cta` of
+/// this cluster, and completes 4 transaction bytes on the mbarrier at `bar`'s offset in that
+/// block once the value has landed there (the peer waits on its own barrier, no fence needed).
+template <class T>
+TILESLC_DEVICE int32_t st_async_cluster(T* dst, T value, void* bar, int32_t cta) {
+  static_assert(sizeof(T) == 4, "st.async stores one 32-bit value");
+  uint32_t bits;
+  __builtin_memcpy(&bits, &value, 4);
+  asm volatile(
+      "{\n.reg .b32 rdst, rbar;\n"
+      "mapa.shared::cluster.u32 rdst, %0, %3;\n"
+      "mapa.shared::cluster.u32 rbar, %2, %3;\n"
+      "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [rdst], %1, [rbar];\n}\n" ::"r"(smem_u32(dst)),
+      "r"(bits), "r"(smem_u32(bar)), "r"(cta)
+      : "memory");
+  return 0;
+}
 /// One arrival that also expects `bytes` more of transactions (TMA copies
 /// completing on this barrier) before the phase can complete.
 TILESLC_DEVICE int32_t mbarrier_arrive_expect_tx(void* bar, int32_t bytes) {
