@@ -294,7 +294,9 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
   const bool carried = it != env.end() && it->second.depth >= 0 && it->second.depth < frame().dyn_depth &&
                        static_cast<size_t>(it->second.depth) < frame().region_starts.size() && read != frame().outer_reads.end() &&
                        read->second > frame().region_starts[static_cast<size_t>(it->second.depth)];
-  const bool in_loop_body = !frame().loops.empty() && frame().loops.back().dynamic && frame().loops.back().dyn_depth == frame().dyn_depth - 1;
+  // (The innermost run-time region is a loop's body: unrolled loops inside it do not count.)
+  const auto loop = std::find_if(frame().loops.rbegin(), frame().loops.rend(), [](const LoopInfo& l) { return l.dynamic; });
+  const bool in_loop_body = loop != frame().loops.rend() && loop->dyn_depth == frame().dyn_depth - 1;
   const bool fresh_in_region = it != env.end() && it->second.depth < frame().dyn_depth && !carried && in_loop_body &&
                                static_cast<size_t>(it->second.depth) < frame().region_starts.size() && v.kind() == Value::Kind::Tuple &&
                                it->second.value.kind() == Value::Kind::Tuple;
