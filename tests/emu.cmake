@@ -224,3 +224,13 @@ target_include_directories(emu_class_kernels PRIVATE "${PROJECT_SOURCE_DIR}/samp
 target_link_libraries(emu_class_kernels PRIVATE emu_class_kernels_kernels)
 add_test(NAME emu.class_kernels COMMAND emu_class_kernels)
 set_tests_properties(emu.class_kernels PROPERTIES LABELS emu TIMEOUT 60 PASS_REGULAR_EXPRESSION "class kernels: all checks passed")
+
+# CuTe DSL's pipeline classes (pipeline_classes_main.cpp): PipelineTmaAsync / PipelineState with a
+# whole producer warp (one elected TMA per stage), recast_ptr + make_tensor over shared memory,
+# tma_partition; numerics checked exactly.
+tileslc_add_cpu_kernels(emu_pipeline_classes_kernels SOURCES emu/pipeline_classes.tpy ARCH sm_90a)
+add_executable(emu_pipeline_classes emu/pipeline_classes_main.cpp)
+target_include_directories(emu_pipeline_classes PRIVATE "${PROJECT_SOURCE_DIR}/samples/common")
+target_link_libraries(emu_pipeline_classes PRIVATE emu_pipeline_classes_kernels)
+add_test(NAME emu.pipeline_classes COMMAND emu_pipeline_classes)
+set_tests_properties(emu.pipeline_classes PROPERTIES LABELS emu TIMEOUT 60 PASS_REGULAR_EXPRESSION "pipeline classes: all checks passed")

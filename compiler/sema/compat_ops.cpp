@@ -9,6 +9,7 @@
 // cutlass/cute/{core,tensor,algorithm}.py, utils/layout.py), cited per handler.
 #include "sema/compat_ops.h"
 
+#include <algorithm>
 #include <array>
 
 #include "sema/evaluator.h"
@@ -148,6 +149,8 @@ const std::vector<EnumInfo>& enums() {
        {{"ALWAYS", "always"}, {"GLOBAL", "global"}, {"STREAMING", "streaming"}, {"LAST_USE", "last_use"}, {"NONE", "none"}}},
       {BuiltinId::AddressSpace, "AddressSpace", {{"generic", "0"}, {"gmem", "1"}, {"smem", "3"}, {"rmem", "5"}, {"tmem", "6"}}},
       {BuiltinId::OperandMajorMode, "OperandMajorMode", {{"MN", "mn"}, {"K", "k"}}},
+      // cute.nvgpu.warpgroup.Field, what TiledMma.set changes (sm90_dsl_ops.cpp).
+      {BuiltinId::WarpgroupField, "Field", {{"ACCUMULATE", "accum_c"}}},
       // cute.ReductionOp, the reductions TensorSSA.reduce takes (ssa_reduce_ops.cpp).
       {BuiltinId::ReductionOp, "ReductionOp", {{"ADD", "add"}, {"MUL", "mul"}, {"MAX", "max"}, {"MIN", "min"}}},
       {BuiltinId::SmemLayoutAtomKind, "SmemLayoutAtomKind",
@@ -171,6 +174,8 @@ std::string member_name(const Value& v, BuiltinId enum_id) {
 }
 
 }  // namespace
+
+std::string enum_member_name(const Value& v, BuiltinId enum_id) { return member_name(v, enum_id); }
 
 std::optional<Value> enum_member(const Value& base, const std::string& attr) {
   if (base.kind() != Value::Kind::Builtin || base.self()) return std::nullopt;
@@ -546,9 +551,38 @@ Value compat_where(Evaluator& ev, BuiltinCall& c) {
   return payload::TensorSSA{std::make_shared<const std::vector<Value>>(std::move(xs)), cond.get<payload::TensorSSA>().shape, t};
 }
 
+namespace {
+
+/// A shared-memory tensor `t` over the pointer of make_tensor's slot 0: its elements must lie in
+/// the allocation the pointer is in (E0601 otherwise; the pointer's place must be known while
+/// compiling). The tensor gets a buffer of its own over those bytes, of its element type (a
+/// recast pointer views the bytes as another type, as a @cute.struct view does).
+Value smem_tensor_at(Evaluator& ev, BuiltinCall& c, TensorValue t) {
+  const auto& buffers = ev.fn_ && ev.fn_->kernel ? ev.fn_->kernel->smem : std::vector<ir::SmemBuffer>{};
+  auto buf = std::find_if(buffers.begin(), buffers.end(), [&](const ir::SmemBuffer& b) { return b.name == t.ptr; });
+  const std::optional<int64_t> off = t.offset ? ir::as_int_const(t.offset) : std::optional<int64_t>(0);
+  if (buf == buffers.end() || !off)
+    ev.fail(diag::Kind::UnsupportedOperation, c.range(0), c.name() + "() over a shared-memory pointer needs its place in the allocation known while compiling");
+  const int64_t elem = std::max(1, ir::bit_width(t.dtype) / 8), start = buf->byte_offset + *off * elem;
+  const layout::Int cos = layout::cosize(t.layout);
+  if (!cos.is_static() || (*off + cos.value()) * elem > buf->bytes) {
+    auto& d = ev.error(diag::Kind::BadLayoutArgument, c.range(1), c.name() + "(): the layout " + t.layout.to_string() + " reaches past the " +
+                                                                    std::to_string(buf->bytes - *off * elem) + " bytes of shared memory behind the pointer");
+    d.note("its codomain is " + cos.to_string() + " elements of " + std::to_string(elem) + " bytes");
+    ev.abort_entry();
+  }
+  t.ptr = ev.unique_name("smem");
+  t.offset = nullptr;
+  t.align_bytes = start == 0 ? 1024 : std::min<int64_t>(1024, start & -start);
+  ev.fn_->kernel->smem.push_back({t.ptr, t.dtype, start, cos.value() * elem});
+  return ev.tensor_value(std::move(t));
+}
+
+}  // namespace
+
 /// cute.make_tensor(iterator, layout) (CuTe DSL tensor.py): a tensor over a pointer from
-/// Tensor.iterator, laid out by a layout or a shape (compact column-major). Global memory only
-/// here: a shared-memory allocation's extent is not tracked, so a layout could reach past it.
+/// Tensor.iterator, laid out by a layout or a shape (compact column-major), in global or shared
+/// memory (a shared-memory layout must stay inside the pointer's allocation).
 Value compat_make_tensor(Evaluator& ev, BuiltinCall& c) {
   if (c[0].kind() != Value::Kind::Tensor || !c[0].tensor()->iterator) {
     auto& d = ev.error(diag::Kind::TypeMismatch, c.range(0), c.name() + "() takes a pointer (a tensor's .iterator), found " + describe(c[0]));
@@ -556,12 +590,12 @@ Value compat_make_tensor(Evaluator& ev, BuiltinCall& c) {
     ev.abort_entry();
   }
   const TensorValue& p = *c[0].tensor();
-  if (p.space != MemSpace::Gmem)
-    ev.fail(diag::Kind::UnsupportedOperation, c.range(0),
-            c.name() + "() over a shared-memory pointer is not supported yet: its allocation's extent is not tracked here");
+  if (p.space != MemSpace::Gmem && p.space != MemSpace::Smem)
+    ev.fail(diag::Kind::UnsupportedOperation, c.range(0), c.name() + "() over a register pointer is not supported yet");
   TensorValue out = p;
   out.iterator = false;
   out.layout = ev.to_layout(c[1], c.range(1), c.name() + "()'s layout");
+  if (p.space == MemSpace::Smem) return smem_tensor_at(ev, c, std::move(out));
   return ev.tensor_value(std::move(out));
 }
 

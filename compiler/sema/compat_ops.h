@@ -34,6 +34,10 @@ void check_annotated_argument(Evaluator& ev, const std::shared_ptr<ModuleValue>&
 /// when `base` is no enum or has no such member.
 std::optional<Value> enum_member(const Value& base, const std::string& attr);
 
+/// The member name of a CuTe DSL enum member ("ACCUMULATE" of warpgroup.Field.ACCUMULATE) when
+/// `v` is a member of the enum `enum_id`; "" otherwise.
+std::string enum_member_name(const Value& v, BuiltinId enum_id);
+
 /// CuTe DSL's tensor attributes beyond shape/stride/layout/element_type: `.type` (the tensor's
 /// type as CuTe DSL prints it), `.memspace` (a cute.AddressSpace member); nullopt for others.
 std::optional<Value> compat_tensor_attribute(const Value& t, const std::string& attr);

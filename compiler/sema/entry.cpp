@@ -854,6 +854,7 @@ int Evaluator::generate_kernel(const KernelCall& kc, const KernelSignature& sig,
   k.smem_bytes = ctx.smem_bytes;
   check_smem_limit(ctx, def->name);
   check_barrier_uniformity(k, diags_);
+  elect_warp_uniform_tma(k);
   int index = static_cast<int>(program_.kernels.size());
   program_.kernels.push_back(std::move(k));
   kernel_cache_[sig.key] = index;

@@ -241,6 +241,7 @@ Value Evaluator::eval_name(const ast::Name& n) {
   // A poisoned name (bound by a statement that failed) aborts silently: its error is already reported.
   if (auto it = local.find(n.id); it != local.end()) {
     if (it->second.value.kind() == Value::Kind::Undef) abort_entry();
+    if (it->second.depth < frame().dyn_depth) frame().outer_reads[n.id] = ++frame().read_clock;
     return it->second.value;
   }
   if (auto mu = frame().maybe_unbound.find(n.id); mu != frame().maybe_unbound.end()) {
@@ -742,6 +743,10 @@ Value Evaluator::eval_compare(ast::CmpOpKind op, Value l, Value r, source::Sourc
   if (l.kind() == Value::Kind::TensorSSA || r.kind() == Value::Kind::TensorSSA)
     return ssa_map(l, &r, [&](const Value& a, const Value* b) { return eval_compare(op, a, *b, range); }, range);
   if (op == C::Is || op == C::IsNot) {
+    // `x is None` is known while compiling for any x: a run-time value or tensor is never None.
+    if ((l.kind() == Value::Kind::None) != (r.kind() == Value::Kind::None) &&
+        (l.kind() == Value::Kind::None || r.kind() == Value::Kind::None))
+      return Value::boolean(op == C::IsNot);
     if (!l.is_static() || !r.is_static())
       fail(diag::Kind::UnsupportedOperation, range, "'is' compares static values only");
     bool same = static_equal(l, r);

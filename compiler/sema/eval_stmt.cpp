@@ -286,7 +286,21 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
     return bind_name(name, Value::dyn(to_expr_as(v, it->second.value.type(), r), r), r);
   }
   if (it != env.end() && rebind_tensor_origin(*this, it->second, v, r)) return;
-  if (it != env.end() && it->second.depth < frame().dyn_depth && !static_equal(it->second.value, v)) {
+  // Rebinding a static tuple inside a run-time loop's body is a new value for the rest of the
+  // body when the body did not read the old one first (then the old value is not carried
+  // from one iteration to the next): a loop's body rebinding a tuple of run-time coordinates.
+  // After the region the name is unbound on the paths that rebound it (merge_envs, run_loop_body).
+  const auto read = frame().outer_reads.find(name);
+  const bool carried = it != env.end() && it->second.depth >= 0 && it->second.depth < frame().dyn_depth &&
+                       static_cast<size_t>(it->second.depth) < frame().region_starts.size() && read != frame().outer_reads.end() &&
+                       read->second > frame().region_starts[static_cast<size_t>(it->second.depth)];
+  // (The innermost run-time region is a loop's body: unrolled loops inside it do not count.)
+  const auto loop = std::find_if(frame().loops.rbegin(), frame().loops.rend(), [](const LoopInfo& l) { return l.dynamic; });
+  const bool in_loop_body = loop != frame().loops.rend() && loop->dyn_depth == frame().dyn_depth - 1;
+  const bool fresh_in_region = it != env.end() && it->second.depth < frame().dyn_depth && !carried && in_loop_body &&
+                               static_cast<size_t>(it->second.depth) < frame().region_starts.size() && v.kind() == Value::Kind::Tuple &&
+                               it->second.value.kind() == Value::Kind::Tuple;
+  if (it != env.end() && it->second.depth < frame().dyn_depth && !static_equal(it->second.value, v) && !fresh_in_region) {
     auto& d = error(diag::Kind::StaticRebindInDynamic, r,
                     "static variable '" + name + "' is rebound inside run-time control flow");
     d.label(it->second.where, "'" + name + "' bound here with " + describe(it->second.value));
@@ -751,11 +765,13 @@ Flow Evaluator::exec_if(const ast::If& s) {
     scope() = before;
     fn_->blocks.push_back(&block);
     ++f.dyn_depth;
+    f.region_starts.push_back(++f.read_clock);
     Flow fl;
     {
       RuntimeRegion region(*this);
       fl = exec_body(body);
     }
+    f.region_starts.pop_back();
     --f.dyn_depth;
     fn_->blocks.pop_back();
     if (fl == Flow::Return && !f.is_entry) fl = Flow::Normal;  // diagnosed at the return
@@ -878,18 +894,33 @@ void Evaluator::run_loop_body(ir::StmtPtr& loop, const Env& before, const std::f
   fn_->open_loops.push_back(loop.get());
   f.loops.push_back({true, f.dyn_depth});
   ++f.dyn_depth;
+  f.region_starts.push_back(++f.read_clock);
   {
     RuntimeRegion region(*this);
     body();
   }
+  f.region_starts.pop_back();
   --f.dyn_depth;
   f.loops.pop_back();
   fn_->open_loops.pop_back();
   fn_->blocks.pop_back();
   Env after = scope();
   scope() = before;
-  for (const auto& [k, b] : after)
-    if (!before.count(k)) f.maybe_unbound[k] = b.where;
+  for (const auto& [k, b] : after) {
+    auto old = before.find(k);
+    if (old == before.end()) {
+      f.maybe_unbound[k] = b.where;
+      continue;
+    }
+    // A static name the body rebound (bind_name): after the loop it holds the old value (zero
+    // iterations) or the last iteration's, so it may not be read.
+    const bool same = (!b.owned_var.empty() && b.owned_var == old->second.owned_var) || b.value.kind() == Value::Kind::Undef ||
+                      old->second.value.kind() == Value::Kind::Undef || static_equal(b.value, old->second.value);
+    if (!same) {
+      scope().erase(k);
+      f.maybe_unbound[k] = b.where;
+    }
+  }
   emit(std::move(loop));
 }
 

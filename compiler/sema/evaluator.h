@@ -66,6 +66,9 @@ struct FnCtx {
   std::set<std::string> predicated_leaves;
   /// wgmma accumulator fragments (array, elements): fenced at warpgroup fences and waits.
   std::vector<std::pair<std::string, int64_t>> wgmma_accumulators;
+  /// TiledMma.set(Field.ACCUMULATE, ...): the Int32 local holding each tiled MMA's flag (its
+  /// wgmma scale-d), by the tiled MMA object; a tiled MMA never set accumulates (scale-d 1).
+  std::map<const void*, std::string> mma_accumulate;
   /// host: each tensor parameter's own layout, by HostParam index (a TMA atom built from a
   /// view of it, e.g. a slice, encodes the view's extents and strides instead).
   std::map<int, layout::Layout> host_tensor_layouts;
@@ -118,6 +121,13 @@ struct Frame {
   std::vector<LoopInfo> loops;
   Value return_value = Value::none();
   std::map<std::string, source::SourceRange> maybe_unbound;
+  /// A static name rebound inside a run-time loop is a new value for the rest of that body only if
+  /// the body did not read the old one first (a loop-carried static value: E0502). Reads of names
+  /// bound outside the innermost region are stamped here (read_clock), and each open run-time
+  /// region's start stamp is region_starts[depth - 1].
+  std::map<std::string, int64_t> outer_reads;
+  std::vector<int64_t> region_starts;
+  int64_t read_clock = 0;
   std::string context;                     ///< "in kernel NAME launched at ... with ..." for notes
   source::SourceRange call_site;           ///< inlined helpers: where they were called; modules: where imported
 };
@@ -396,7 +406,9 @@ class Evaluator {
   /// a wgmma atom.
   void tma_copy(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r,
                 const std::optional<Value>& mcast_mask = std::nullopt, source::SourceRange mask_at = {});
-  void wgmma_gemm(const TiledMma& mma, const Value& d, const Value& a, const Value& b, const Value& c, source::SourceRange r);
+  /// `scale_d`: the Int32 wgmma scale-d operand (TiledMma.set(Field.ACCUMULATE, ...)); null: 1.
+  void wgmma_gemm(const TiledMma& mma, const Value& d, const Value& a, const Value& b, const Value& c, source::SourceRange r,
+                  ir::ExprRef scale_d = nullptr);
   /// The address of the mbarrier named by (tensor, coordinate); E0708 unless an Int64 shared-memory element.
   ir::ExprRef barrier_address(const Value& bar, source::SourceRange r, const std::string& fn);
   /// E0709 unless the target architecture has the instruction (sm_90a-only ones with needs_90a).

@@ -394,6 +394,17 @@ Value layout_group_modes(Evaluator& ev, BuiltinCall& c) {
     out.insert(out.end(), xs.begin() + static_cast<std::ptrdiff_t>(end), xs.end());
     return Value::tuple(std::move(out));
   }
+  if (c[0].kind() == Value::Kind::Tensor) {
+    // A tensor's modes regrouped (CuTe DSL core.py group_modes of a Tensor): the same origin
+    // and swizzle, its layout's modes [begin, end) made one mode.
+    TensorValue t = *c[0].tensor();
+    size_t begin = mode_bound(ev, c, 1, t.layout.rank(), "begin");
+    size_t end = c.has(2) ? mode_bound(ev, c, 2, t.layout.rank(), "end") : t.layout.rank();
+    return algebra(ev, c, [&] {
+      t.layout = layout::group_modes(t.layout, begin, end);
+      return ev.tensor_value(std::move(t));
+    });
+  }
   layout::Layout l = layout_arg(ev, c, 0);
   size_t begin = mode_bound(ev, c, 1, l.rank(), "begin");
   size_t end = c.has(2) ? mode_bound(ev, c, 2, l.rank(), "end") : l.rank();  // CuTe DSL: end=None groups through the last mode

@@ -279,7 +279,13 @@ Value mma_gemm(Evaluator& ev, BuiltinCall& c) {
   for (size_t i = 1; i < 5; ++i)
     if (c[i].kind() != Value::Kind::Tensor)
       ev.fail(diag::Kind::TypeMismatch, c.range(i), "cute.gemm() needs register tensors for d, a, b and c, found " + describe(c[i]));
-  if (tm.atom.wgmma) ev.wgmma_gemm(tm, c[1], c[2], c[3], c[4], c.site.range);
+  if (tm.atom.wgmma) {
+    ir::ExprRef scale_d;
+    if (c[0].kind() == Value::Kind::TiledMma)
+      if (auto it = ev.fn_->mma_accumulate.find(c[0].tiled_mma().get()); it != ev.fn_->mma_accumulate.end())
+        scale_d = ir::var_ref(it->second, ir::ScalarType::Int32);
+    ev.wgmma_gemm(tm, c[1], c[2], c[3], c[4], c.site.range, scale_d);
+  }
   else ev.gemm(tm, c[1], c[2], c[3], c[4], c.site.range);
   return Value::none();
 }

@@ -488,13 +488,23 @@ void tma_store(Evaluator& ev, const TmaAtom& atom, const Value& src, const Value
 
 }  // namespace
 
-void Evaluator::tma_copy(const TmaAtom& atom, const Value& src, const Value& dst, const std::optional<Value>& bar, source::SourceRange r,
+void Evaluator::tma_copy(const TmaAtom& atom, const Value& src_in, const Value& dst_in, const std::optional<Value>& bar, source::SourceRange r,
                          const std::optional<Value>& mcast_mask, source::SourceRange mask_at) {
   require_arch("TMA", false, r);
+  // A box as tma_partition leaves it, one mode grouping (rows, cols) (tAgA[None, k]), is that tile.
+  auto ungroup = [&](const Value& v) {
+    if (v.kind() != Value::Kind::Tensor || v.tensor()->layout.rank() != 1 || layout::get(v.tensor()->layout, 0).rank() != 2) return v;
+    TensorValue t = *v.tensor();
+    t.layout = layout::get(t.layout, 0);
+    return tensor_value(std::move(t));
+  };
+  const Value src = ungroup(src_in), dst = ungroup(dst_in);
   if (atom.param.empty())
     fail(diag::Kind::UnsupportedOperation, r, "this TMA atom was not passed to the kernel as an argument");
   if (!mask_at.valid()) mask_at = r;
-  if (mcast_mask && !atom.multicast) {
+  // mcast_mask=0 on a plain load is no multicast (CuTe DSL's dense_gemm passes 0 without a cluster).
+  const bool no_multicast = mcast_mask && mcast_mask->kind() == Value::Kind::Int && mcast_mask->i() == 0;
+  if (mcast_mask && !atom.multicast && !no_multicast) {
     auto& e = error(diag::Kind::ClusterMismatch, mask_at, "mcast_mask= needs a multicast TMA atom, and this one was made with " +
                                                         std::string(atom.direction == TmaAtom::Direction::Load ? "CopyBulkTensorTileG2SOp()" : "a store op"));
     e.help("make the atom with cute.nvgpu.cpasync.CopyBulkTensorTileG2SMulticastOp()");
@@ -715,10 +725,21 @@ WgmmaOperand wgmma_register_a(Evaluator& ev, const MmaAtom& atom, const Value& a
 
 }  // namespace
 
-void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av, const Value& bv, const Value& cv, source::SourceRange r) {
+void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av, const Value& bv, const Value& cv, source::SourceRange r,
+                           ir::ExprRef scale_d) {
   require_arch("wgmma", true, r);
   const MmaAtom& atom = tm.atom;
-  const TensorValue &d = *dv.tensor(), &a = *av.tensor(), &b = *bv.tensor(), &c = *cv.tensor();
+  // An operand sliced to one k-block, (V, M) (CuTe DSL's tCrA[None, None, k, stage]), is (V, M, 1).
+  auto with_k = [&](const Value& v) {
+    const TensorValue& t = *v.tensor();
+    if (t.layout.rank() != 2) return v;
+    TensorValue out = t;
+    out.layout = layout::make_layout(layout::IntTuple::tuple({t.layout.shape[0], t.layout.shape[1], layout::IntTuple(1)}),
+                                     layout::IntTuple::tuple({t.layout.stride[0], t.layout.stride[1], layout::IntTuple(0)}));
+    return tensor_value(std::move(out));
+  };
+  const Value a3 = with_k(av), b3 = with_k(bv);
+  const TensorValue &d = *dv.tensor(), &a = *a3.tensor(), &b = *b3.tensor(), &c = *cv.tensor();
   if (d.ptr != c.ptr || !d.layout.identical(c.layout)) {
     auto& e = error(diag::Kind::BadCopyAtom, r, "wgmma accumulates in place: cute.gemm's D and C must be the same fragment");
     e.help("cute.gemm(tiled_mma, acc, tCsA, tCsB, acc)");
@@ -726,7 +747,7 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
   }
   if (d.space != MemSpace::Rmem || d.dtype != atom.acc)
     fail(diag::Kind::BadCopyAtom, r, "wgmma's accumulator is a Float32 register fragment (tiled_mma.make_fragment_C)");
-  WgmmaOperand oa = atom.a_rmem ? wgmma_register_a(*this, atom, av, r) : wgmma_smem_operand(*this, atom, a, "A", atom.m, atom.ab, r);
+  WgmmaOperand oa = atom.a_rmem ? wgmma_register_a(*this, atom, a3, r) : wgmma_smem_operand(*this, atom, a, "A", atom.m, atom.ab, r);
   WgmmaOperand ob = wgmma_smem_operand(*this, atom, b, "B", atom.n, atom.b_type(), r);
   if (d.layout.rank() != 3) fail(diag::Kind::TensorShapeMismatch, r, "wgmma's accumulator must be (V, M, N)-shaped as make_fragment_C makes it");
   int64_t vc = layout::size(layout::get(atom.c_tv, 1)).require_value("C values");
@@ -764,7 +785,7 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
         }
         emit_effect(ir::intrinsic(device,
                                   {ir::address_of(d.ptr, ir::int_const(o.i(), ScalarType::Int64), d.dtype),
-                                   std::move(a_operand), desc(b, ob, n, k), ir::int_const(1, ScalarType::Int32)},
+                                   std::move(a_operand), desc(b, ob, n, k), scale_d ? scale_d : ir::int_const(1, ScalarType::Int32)},
                                   ScalarType::Int32),
                     r);
       }

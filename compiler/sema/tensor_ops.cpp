@@ -619,27 +619,31 @@ void check_tiles_divide(Evaluator& ev, const TensorValue& t, const layout::Tiler
 }
 
 /// CuTe's dice by a flat projection (slot `p`, a tuple of 1 and None): the
-/// positions of the modes it keeps, out of `rank`.
-std::vector<size_t> diced_modes(Evaluator& ev, BuiltinCall& c, size_t p, size_t rank, const std::string& what) {
+/// positions of the modes it keeps, out of `rank`. With `keep_trailing`, modes past the
+/// projection's rank are kept (local_tile's coordinate: CuTe DSL's dense_gemm tiles (M, K, L)
+/// by an (M, N, K) tiler at (m, n, None, l) with proj=(1, None, 1), keeping the batch l).
+std::vector<size_t> diced_modes(Evaluator& ev, BuiltinCall& c, size_t p, size_t rank, const std::string& what,
+                                bool keep_trailing = false) {
   const Value& proj = c[p];
   if (proj.kind() != Value::Kind::Tuple) bad_projection(ev, c, p, "None or a tuple of 1 and None");
-  if (proj.elts().size() != rank)
+  if (proj.elts().size() != rank && !(keep_trailing && proj.elts().size() < rank))
     ev.fail(diag::Kind::RankMismatch, c.range(p),
             "proj= " + repr(proj) + " has " + std::to_string(proj.elts().size()) + " modes, but " + what + " has " + std::to_string(rank));
   std::vector<size_t> keep;
-  for (size_t k = 0; k < rank; ++k) {
+  for (size_t k = 0; k < std::min(rank, proj.elts().size()); ++k) {
     const Value& e = proj.elts()[k];
     if (e.kind() == Value::Kind::Int) keep.push_back(k);
     else if (e.kind() != Value::Kind::None) bad_projection(ev, c, p, "a tuple of 1 and None");
   }
+  for (size_t k = proj.elts().size(); k < rank; ++k) keep.push_back(k);
   return keep;
 }
 
 /// The modes of a tuple argument (slot `i`) that the projection in slot `p` keeps.
-Value diced(Evaluator& ev, BuiltinCall& c, size_t i, size_t p, const std::string& what) {
+Value diced(Evaluator& ev, BuiltinCall& c, size_t i, size_t p, const std::string& what, bool keep_trailing = false) {
   std::vector<Value> all = c[i].kind() == Value::Kind::Tuple ? c[i].elts() : std::vector<Value>{c[i]};
   std::vector<Value> kept;
-  for (size_t k : diced_modes(ev, c, p, all.size(), what + " " + repr(c[i]))) kept.push_back(all[k]);
+  for (size_t k : diced_modes(ev, c, p, all.size(), what + " " + repr(c[i]), keep_trailing)) kept.push_back(all[k]);
   return Value::tuple(std::move(kept));
 }
 
@@ -715,7 +719,7 @@ Value tensor_local_tile(Evaluator& ev, BuiltinCall& c) {
   return tensor_algebra(ev, c, [&] {
     const TensorValue& t = tensor_arg(ev, c, 0);
     Value tiler_v = c.has(3) ? diced(ev, c, 1, 3, "the tiler") : c[1];
-    Value coord = c.has(3) ? diced(ev, c, 2, 3, "the coordinate") : c[2];
+    Value coord = c.has(3) ? diced(ev, c, 2, 3, "the coordinate", true) : c[2];
     layout::Tiler tiler = ev.to_tiler(tiler_v, c.range(1), "the tiler");
     check_tiles_divide(ev, t, tiler, c.range(0), c.range(1), c.name());
     TensorValue out = t;

@@ -35,9 +35,9 @@ struct Exits {
 
 class Walker {
  public:
-  explicit Walker(diag::DiagnosticEngine* diags) : diags_(diags) {}
+  explicit Walker(diag::DiagnosticEngine* diags, bool warp_scope = false) : diags_(diags), warp_scope_(warp_scope) {}
 
-  std::set<std::string> varying;  ///< locals that may differ between threads
+  std::set<std::string> varying;  ///< locals that may differ between threads (of a warp, in warp scope)
   bool grew = false;
 
   bool varies(const ir::ExprRef& e) const {
@@ -61,7 +61,8 @@ class Walker {
                           [](const ir::Load&) { return true; },  // data may differ, or change between reads
                           [&](const ir::AddressOf& a) { return varies(a.offset); },
                           [&](const ir::IntrinsicCall& c) {
-                            if (varies_per_thread(c.id)) return true;
+                            const bool warp_uniform = c.id == ir::Intrinsic::WarpIdx || c.id == ir::Intrinsic::WarpUniform;
+                            if (varies_per_thread(c.id) && !(warp_scope_ && warp_uniform)) return true;
                             for (const auto& a : c.operands)
                               if (varies(a)) return true;
                             return false;
@@ -89,6 +90,7 @@ class Walker {
 
  private:
   diag::DiagnosticEngine* diags_;  ///< null while the fixpoint runs
+  bool warp_scope_ = false;        ///< uniform across a warp (the warp index is) rather than the block
   source::SourceRange last_exit_;  ///< the condition under which the last divergent exit was taken
 
   void mark(const std::string& var) {
@@ -142,7 +144,51 @@ class Walker {
   }
 };
 
+/// A TMA copy's issuing intrinsic (loads, stores and reduce-adds).
+bool is_tma_issue(const ir::Stmt& s) {
+  const auto* e = s.get_if<ir::Eval>();
+  const auto* call = e ? e->expr->get_if<ir::IntrinsicCall>() : nullptr;
+  if (!call) return false;
+  switch (call->id) {
+    case ir::Intrinsic::TmaLoad2d: case ir::Intrinsic::TmaLoad3d: case ir::Intrinsic::TmaLoad2dMulticast:
+    case ir::Intrinsic::TmaLoad3dMulticast: case ir::Intrinsic::TmaStore2d: case ir::Intrinsic::TmaStore3d:
+    case ir::Intrinsic::TmaReduceAdd2d: case ir::Intrinsic::TmaReduceAdd3d:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/// Wraps each TMA issue of `b` that runs under warp-uniform control flow in `if (elect_one())`.
+void elect_tma_issues(ir::Block& b, bool divergent, const Walker& w) {
+  for (auto& s : b) {
+    if (auto* i = s->get_if<ir::If>()) {
+      const bool d = divergent || w.varies(i->cond);
+      elect_tma_issues(i->then_body, d, w);
+      elect_tma_issues(i->else_body, d, w);
+    } else if (auto* f = s->get_if<ir::For>()) {
+      elect_tma_issues(f->body, divergent || w.varies(f->begin) || w.varies(f->end) || w.varies(f->step), w);
+    } else if (auto* wh = s->get_if<ir::While>()) {
+      elect_tma_issues(wh->body, divergent || w.varies(wh->cond), w);
+    } else if (!divergent && is_tma_issue(*s)) {
+      const source::SourceRange loc = s->loc;
+      ir::Block one;
+      one.push_back(std::move(s));
+      s = ir::if_(loc, ir::intrinsic(ir::Intrinsic::ElectOne, {}, {}, ir::ScalarType::Boolean), std::move(one));
+    }
+  }
+}
+
 }  // namespace
+
+void elect_warp_uniform_tma(ir::Kernel& kernel) {
+  Walker fix(nullptr, /*warp_scope=*/true);
+  do {
+    fix.grew = false;
+    fix.block(kernel.body, std::nullopt);
+  } while (fix.grew);
+  elect_tma_issues(kernel.body, false, fix);
+}
 
 void check_barrier_uniformity(const ir::Kernel& kernel, diag::DiagnosticEngine& diags) {
   Walker fix(nullptr);

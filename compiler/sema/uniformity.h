@@ -24,4 +24,14 @@ namespace tileslc::sema {
 /// reported again.
 void check_barrier_uniformity(const ir::Kernel& kernel, diag::DiagnosticEngine& diags);
 
+/// CuTe DSL's TMA election (cute/nvgpu/cpasync/copy.py: "the DSL automatically handles this by
+/// implicitly adding elect_one() around the copy"): every TMA copy (load, store, reduce-add)
+/// of `kernel` reached under control flow uniform across a warp (conditions on the warp index,
+/// make_warp_uniform values, block indices, parameters, constants) is issued by one elected
+/// lane, `if (elect_one())`, so a warp calling it issues one copy, not 32. A copy under a
+/// condition that differs between the lanes of a warp (`if tidx == 0:`) is issued by every
+/// thread that reaches it, as the program says: that is the tileslc pattern of one producer
+/// thread. Run before codegen, after the kernel's body is complete.
+void elect_warp_uniform_tma(ir::Kernel& kernel);
+
 }  // namespace tileslc::sema
