@@ -23,6 +23,9 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(REPO, "python"))
+sys.path.insert(0, os.path.dirname(HERE))  # tools/bench: torch_timing
+
+from torch_timing import median_ms  # noqa: E402
 
 TOKENS = 16384
 SHAPES = ((128, 1024), (128, 4096), (128, 16384), (64, 4096), (64, 16384))
@@ -31,20 +34,6 @@ SHAPES = ((128, 1024), (128, 4096), (128, 16384), (64, 4096), (64, 16384))
 def skip(why):
     print("torch_attention: %s: not run" % why)
     return 77
-
-
-def median_ms(torch, f, reps):
-    for _ in range(3):
-        f()
-    times = []
-    for _ in range(reps):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        f()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return sorted(times)[len(times) // 2]
 
 
 def ours_fn(lib, hd, causal):

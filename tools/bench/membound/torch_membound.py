@@ -23,6 +23,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(REPO, "python"))
+sys.path.insert(0, os.path.dirname(HERE))  # tools/bench: torch_timing
 
 try:
     import torch  # noqa: E402
@@ -32,6 +33,7 @@ except ImportError:  # no PyTorch here: nothing to compare with (the same exit a
     sys.exit(77)
 
 import tileslc  # noqa: E402
+from torch_timing import median_ms  # noqa: E402
 import tileslc.torch  # noqa: E402, F401  (tensor arguments from torch)
 
 SAMPLES = ("softmax", "rmsnorm", "layernorm", "cross_entropy")
@@ -82,20 +84,6 @@ def reference(op, x, w, b):
     return F.layer_norm(x, (x.shape[-1],), w, b, EPS)
 
 
-def median_ms(f, reps):
-    for _ in range(3):
-        f()
-    times = []
-    for _ in range(reps):
-        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        f()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return sorted(times)[len(times) // 2]
-
-
 def nonzero(shape, dtype, lo, hi):
     """|v| in [lo, hi) with random signs: never zero."""
     v = torch.empty(shape, device="cuda").uniform_(lo, hi)
@@ -118,13 +106,13 @@ def run(libs, op, dtype, rows, cols, args):
     nbytes = 2 * x.numel() * x.element_size() + params
     eager = torch_fn(op, cols)
     times = {
-        "tileslc": median_ms(lambda: ours(x, w, b, y), args.reps),
-        "eager": median_ms(lambda: eager(x, w, b), args.reps),
-        "copy": median_ms(lambda: y.copy_(x), args.reps),
+        "tileslc": median_ms(torch, lambda: ours(x, w, b, y), args.reps),
+        "eager": median_ms(torch, lambda: eager(x, w, b), args.reps),
+        "copy": median_ms(torch, lambda: y.copy_(x), args.reps),
     }
     if args.compile:
         compiled = torch.compile(eager)
-        times["compile"] = median_ms(lambda: compiled(x, w, b), args.reps)
+        times["compile"] = median_ms(torch, lambda: compiled(x, w, b), args.reps)
     return report(op, dtype, rows, cols, nbytes, times, ok, err, args)
 
 
@@ -201,14 +189,14 @@ def run_backward(libs, op, dtype, rows, cols, args):
         nbytes = 3 * x.numel() * x.element_size() + 2 * w.numel() * w.element_size() + 2 * partial.numel() * 4
     ok = err <= (2e-5 if dtype == torch.float32 else 6e-3)
     times = {
-        "tileslc": median_ms(ours, args.reps),
-        "eager": median_ms(eager, args.reps),
+        "tileslc": median_ms(torch, ours, args.reps),
+        "eager": median_ms(torch, eager, args.reps),
         # The copy moves x twice (read + write): scaled to the backward's bytes.
-        "copy": median_ms(lambda: dx.copy_(x), args.reps) * nbytes / (2 * x.numel() * x.element_size()),
+        "copy": median_ms(torch, lambda: dx.copy_(x), args.reps) * nbytes / (2 * x.numel() * x.element_size()),
     }
     if args.compile:
         compiled = torch.compile(formula)
-        times["compile"] = median_ms(lambda: compiled(*compiled_args), args.reps)
+        times["compile"] = median_ms(torch, lambda: compiled(*compiled_args), args.reps)
     return report(op, dtype, rows, cols, nbytes, times, ok, err, args)
 
 
@@ -254,20 +242,20 @@ def run_cross_entropy(libs, dtype, rows, cols, args):
     eager_fwd = lambda: F.cross_entropy(x, target64, reduction="none", ignore_index=IGNORE_INDEX)  # noqa: E731
     eager_bwd = lambda: torch.autograd.grad(graph_loss, xg, dloss, retain_graph=True)  # noqa: E731
     fwd_times = {
-        "tileslc": median_ms(lambda: fwd(x, target, loss, lse, IGNORE_INDEX), args.reps),
-        "eager": median_ms(eager_fwd, args.reps),
-        "copy": median_ms(lambda: dx.copy_(x), args.reps),
+        "tileslc": median_ms(torch, lambda: fwd(x, target, loss, lse, IGNORE_INDEX), args.reps),
+        "eager": median_ms(torch, eager_fwd, args.reps),
+        "copy": median_ms(torch, lambda: dx.copy_(x), args.reps),
     }
     bwd_times = {
-        "tileslc": median_ms(lambda: bwd(x, target, dloss, lse, dx, IGNORE_INDEX), args.reps),
-        "eager": median_ms(eager_bwd, args.reps),
+        "tileslc": median_ms(torch, lambda: bwd(x, target, dloss, lse, dx, IGNORE_INDEX), args.reps),
+        "eager": median_ms(torch, eager_bwd, args.reps),
         "copy": fwd_times["copy"],
     }
     if args.compile:
         compiled_fwd = torch.compile(lambda x, t: F.cross_entropy(x, t, reduction="none", ignore_index=IGNORE_INDEX))
         compiled_bwd = torch.compile(xent_grad_formula)
-        fwd_times["compile"] = median_ms(lambda: compiled_fwd(x, target64), args.reps)
-        bwd_times["compile"] = median_ms(lambda: compiled_bwd(x, target64, lse, dloss), args.reps)
+        fwd_times["compile"] = median_ms(torch, lambda: compiled_fwd(x, target64), args.reps)
+        bwd_times["compile"] = median_ms(torch, lambda: compiled_bwd(x, target64, lse, dloss), args.reps)
     nbytes = x.numel() * x.element_size()
     # The copy reads and writes x: 2 * nbytes. The forward reads x once: its TB/s and ratio to the
     # copy count x once (and 12 bytes a row), the copy's its 2 * nbytes.
