@@ -125,13 +125,13 @@ def per_call_us(fn, calls):
 def overhead(libs, calls):
     va = libs["vector_add"].vector_add
     a, b, c = (torch.randn(1, device="cuda") for _ in range(3))
-    fast = va._fast
     rows = []
-    if fast is not None:
+    if va.fast_enabled:
         rows.append(("tileslc, C fast path", per_call_us(lambda: va(a, b, c), calls)))
-    va._fast = None
+    fast = va.fast_enabled
+    va.fast_enabled = False
     rows.append(("tileslc, ctypes path", per_call_us(lambda: va(a, b, c), calls)))
-    va._fast = fast
+    va.fast_enabled = fast
     op = getattr(torch.ops.tileslc, "vector_add", None)
     if op is not None:
         rows.append(("torch.ops.tileslc.vector_add", per_call_us(lambda: op(a, b, c), calls)))

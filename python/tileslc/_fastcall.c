@@ -18,6 +18,12 @@
  * the call return NotImplemented before anything runs, and the Python code
  * takes the ctypes/DLPack path, which handles it or raises the error.
  *
+ * Caller is the base class of the package's HostFunction when this module
+ * loads (_library.py makes the class), so `fn(a, b, c)` enters C directly:
+ * a Python-level __call__ in between cost ~0.4 us of the ~1.7 us a call spent
+ * outside cudaLaunchKernel (H200, torch_demo's figure). What this path does
+ * not take goes to the Python method _slow_call with the same arguments.
+ *
  * Built on first use by _fastcall_build.py with the system C compiler against
  * this Python's headers and tileslc/c_api.h; the package works without it. */
 #define PY_SSIZE_T_CLEAN
@@ -37,18 +43,21 @@ enum { kTensor = 't' };
 static PyObject* g_tensor_type = NULL;
 static PyObject* g_dtype_codes = NULL;
 static PyObject* g_raw_stream = NULL;
-static PyObject* g_str_is_cuda = NULL;
 static PyObject* g_str_dtype = NULL;
 static PyObject* g_str_shape = NULL;
 static PyObject* g_str_stride = NULL;
 static PyObject* g_str_data_ptr = NULL;
 static PyObject* g_str_get_device = NULL;
+static PyObject* g_str_slow_call = NULL;
+static PyObject* g_str_stream = NULL;
+static PyObject* g_str_fail = NULL;
 
 #define MAX_PARAMS 64
 
 typedef struct {
   PyObject_HEAD
-  packed_fn fn;
+  packed_fn fn; /* NULL until _set_packed: every call takes _slow_call */
+  int enabled;  /* fast_enabled: 0 sends every call to _slow_call (to time the ctypes path) */
   int cuda; /* the library's target: 1 CUDA (torch CUDA tensors), 0 the CPU emulator (CPU tensors) */
   Py_ssize_t nparams;
   char kinds[MAX_PARAMS];
@@ -85,16 +94,25 @@ static int read_ints(PyObject* seq, int64_t* out, Py_ssize_t rank) {
   return 0;
 }
 
+/* t.name() with no arguments, without making a bound method. */
+static PyObject* call_method0(PyObject* t, PyObject* name) {
+  PyObject* self_arg[1] = {t};
+  return PyObject_VectorcallMethod(name, self_arg, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+}
+
 /* Fills `view` from a torch tensor on the target's device (CUDA when `cuda`, else the CPU).
  * Returns 0; 1 when `t` is not one this path takes (no Python error set); -1 with a Python error
- * set. `device` receives the CUDA device index (-1 for a CPU tensor). */
-static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, long* device) {
+ * set. `device` receives a new reference to t.get_device() (-1 for a CPU tensor), kept for the
+ * raw-stream call. Five attribute reads a tensor: get_device() also says whether it is a CUDA one. */
+static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, PyObject** device) {
   if (g_tensor_type == NULL || !PyObject_TypeCheck(t, (PyTypeObject*)g_tensor_type)) return 1;
   int rc = 1;
-  PyObject *is_cuda = NULL, *dtype = NULL, *shape = NULL, *stride = NULL, *ptr = NULL, *dev = NULL;
-  is_cuda = PyObject_GetAttr(t, g_str_is_cuda);
-  if (is_cuda == NULL) goto error;
-  if ((is_cuda == Py_True) != (cuda != 0)) goto done;
+  PyObject *dtype = NULL, *shape = NULL, *stride = NULL, *ptr = NULL, *dev = NULL;
+  dev = call_method0(t, g_str_get_device);
+  if (dev == NULL) goto error;
+  long index = PyLong_AsLong(dev);
+  if (index == -1 && PyErr_Occurred()) goto error;
+  if ((index >= 0) != (cuda != 0)) goto done;
   dtype = PyObject_GetAttr(t, g_str_dtype);
   if (dtype == NULL) goto error;
   PyObject* code = PyDict_GetItemWithError(g_dtype_codes, dtype); /* borrowed */
@@ -106,26 +124,24 @@ static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, long* de
   if (shape == NULL) goto error;
   Py_ssize_t rank = PyTuple_Check(shape) ? PyTuple_GET_SIZE(shape) : -1;
   if (rank < 0 || rank > TILESLC_MAX_RANK) goto done;
-  stride = PyObject_CallMethodObjArgs(t, g_str_stride, NULL);
+  stride = call_method0(t, g_str_stride);
   if (stride == NULL) goto error;
   memset(view, 0, sizeof *view);
   if (read_ints(shape, view->shape, rank) != 0 || read_ints(stride, view->stride, rank) != 0) goto done;
-  ptr = PyObject_CallMethodObjArgs(t, g_str_data_ptr, NULL); /* includes the storage offset */
+  ptr = call_method0(t, g_str_data_ptr); /* includes the storage offset */
   if (ptr == NULL) goto error;
-  dev = PyObject_CallMethodObjArgs(t, g_str_get_device, NULL);
-  if (dev == NULL) goto error;
   view->data = PyLong_AsVoidPtr(ptr);
-  *device = PyLong_AsLong(dev);
   if (PyErr_Occurred()) goto error;
   view->dtype = (tileslc_dtype)PyLong_AsLong(code);
   view->rank = (int32_t)rank;
-  view->device = cuda ? (int32_t)*device : 0;
+  view->device = cuda ? (int32_t)index : 0;
+  *device = dev;
+  dev = NULL;
   rc = 0;
   goto done;
 error:
   rc = -1;
 done:
-  Py_XDECREF(is_cuda);
   Py_XDECREF(dtype);
   Py_XDECREF(shape);
   Py_XDECREF(stride);
@@ -185,51 +201,106 @@ static int scalar_arg(PyObject* o, char k, Arg* a) {
   return 0;
 }
 
-/* caller(args: tuple, stream) -> None on success, the host function's status (an int, non-zero)
- * on failure, NotImplemented when the ctypes path must take the call. `stream` is None (torch's
- * current stream on the tensors' device) or a CUDA stream handle as an int. */
-static PyObject* Caller_call(PyObject* self_, PyObject* args, PyObject* kwargs) {
-  Caller* self = (Caller*)self_;
-  PyObject *call_args, *stream_obj;
-  if (kwargs != NULL && PyDict_GET_SIZE(kwargs) != 0) Py_RETURN_NOTIMPLEMENTED;
-  if (!PyArg_ParseTuple(args, "O!O", &PyTuple_Type, &call_args, &stream_obj)) return NULL;
-  if (PyTuple_GET_SIZE(call_args) != self->nparams) Py_RETURN_NOTIMPLEMENTED;
+/* One attempt at the fast path: None on success, the host function's status (an int, non-zero)
+ * on failure, NotImplemented when the ctypes path must take the call, NULL with a Python error.
+ * `stream` is None (torch's current stream on the tensors' device) or a CUDA stream handle as an
+ * int. */
+static PyObject* try_fast(Caller* self, PyObject* const* args, Py_ssize_t nargs, PyObject* stream_obj) {
+  if (self->fn == NULL || !self->enabled || nargs != self->nparams) Py_RETURN_NOTIMPLEMENTED;
   Arg storage[MAX_PARAMS];
   void* packed[MAX_PARAMS];
-  long device = -1;
+  PyObject* device = NULL; /* the first tensor's device index */
+  PyObject* result = NULL;
   for (Py_ssize_t i = 0; i < self->nparams; ++i) {
-    PyObject* o = PyTuple_GET_ITEM(call_args, i);
     packed[i] = &storage[i];
     if (self->kinds[i] == kTensor) {
-      long d = -1;
-      int rc = torch_view(o, self->cuda, &storage[i].view, &d);
-      if (rc < 0) return NULL;
-      if (rc > 0) Py_RETURN_NOTIMPLEMENTED;
-      if (device < 0) device = d;
-    } else if (scalar_arg(o, self->kinds[i], &storage[i]) != 0) {
-      return NULL;
+      PyObject* d = NULL;
+      int rc = torch_view(args[i], self->cuda, &storage[i].view, &d);
+      if (rc < 0) goto out;
+      if (rc > 0) goto not_mine;
+      if (device == NULL) device = d;
+      else Py_DECREF(d);
+    } else if (scalar_arg(args[i], self->kinds[i], &storage[i]) != 0) {
+      goto out;
     }
   }
   void* stream = NULL;
   if (stream_obj == Py_None && self->cuda) {
     /* No torch tensor, or no raw-stream function: the ctypes path picks the stream. */
-    if (device < 0 || g_raw_stream == NULL || g_raw_stream == Py_None) Py_RETURN_NOTIMPLEMENTED;
-    PyObject* s = PyObject_CallFunction(g_raw_stream, "l", device);
-    if (s == NULL) return NULL;
+    if (device == NULL || g_raw_stream == NULL || g_raw_stream == Py_None) goto not_mine;
+    PyObject* s = PyObject_CallOneArg(g_raw_stream, device);
+    if (s == NULL) goto out;
     stream = PyLong_AsVoidPtr(s);
     Py_DECREF(s);
   } else if (stream_obj != Py_None) {
     stream = PyLong_AsVoidPtr(stream_obj);
   }
-  if (PyErr_Occurred()) return NULL;
+  if (PyErr_Occurred()) goto out;
   ++self->calls;
   int status = self->fn(packed, (tileslc_stream)stream);
-  if (status != 0) return PyLong_FromLong(status);
-  Py_RETURN_NONE;
+  if (status != 0) result = PyLong_FromLong(status);
+  else result = Py_NewRef(Py_None);
+  goto out;
+not_mine:
+  result = Py_NewRef(Py_NotImplemented);
+out:
+  Py_XDECREF(device);
+  return result;
 }
 
+/* self._try_fast(args: tuple, stream): try_fast for the Python side (its first call, made
+ * before torch's objects were handed over). */
+static PyObject* Caller_try_fast(PyObject* self, PyObject* args) {
+  PyObject *call_args, *stream_obj;
+  if (!PyArg_ParseTuple(args, "O!O", &PyTuple_Type, &call_args, &stream_obj)) return NULL;
+  return try_fast((Caller*)self, &PyTuple_GET_ITEM(call_args, 0), PyTuple_GET_SIZE(call_args), stream_obj);
+}
+
+/* self(*args, stream=None): the fast path when it takes the call (no keywords but `stream`),
+ * else self._slow_call(*args, **kwargs). A non-zero status calls self._fail(), which raises the
+ * host function's message as the ctypes path does (the call is not made twice). */
+static PyObject* Caller_call(PyObject* self_, PyObject* args, PyObject* kwargs) {
+  Caller* self = (Caller*)self_;
+  PyObject* stream_obj = Py_None;
+  Py_ssize_t nkw = kwargs == NULL ? 0 : PyDict_GET_SIZE(kwargs);
+  if (nkw == 1) {
+    stream_obj = PyDict_GetItemWithError(kwargs, g_str_stream); /* borrowed */
+    if (stream_obj == NULL) {
+      if (PyErr_Occurred()) return NULL;
+      goto slow;
+    }
+  } else if (nkw > 1) {
+    goto slow;
+  }
+  if (g_tensor_type != NULL) {
+    PyObject* r = try_fast(self, &PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args), stream_obj);
+    if (r == NULL || r == Py_None) return r;
+    if (r != Py_NotImplemented) {
+      Py_DECREF(r);
+      return PyObject_CallMethodNoArgs(self_, g_str_fail);
+    }
+    Py_DECREF(r);
+  }
+slow:;
+  PyObject* slow_call = PyObject_GetAttr(self_, g_str_slow_call);
+  if (slow_call == NULL) return NULL;
+  PyObject* r = PyObject_Call(slow_call, args, kwargs);
+  Py_DECREF(slow_call);
+  return r;
+}
+
+/* Caller(...): a caller with no packed entry yet (every call takes _slow_call); the arguments are
+ * the subclass's (HostFunction's __init__ takes them). */
 static PyObject* Caller_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  (void)args;
   (void)kwargs;
+  return type->tp_alloc(type, 0); /* zeroed: fn NULL, enabled 0, calls 0 */
+}
+
+/* self._set_packed(address_of_packed_entry, kinds, cuda): from now on calls may take the fast
+ * path. `kinds` has one char per parameter: 't' a tensor, else a struct-module scalar letter. */
+static PyObject* Caller_set_packed(PyObject* self_, PyObject* args) {
+  Caller* self = (Caller*)self_;
   unsigned long long address;
   const char* kinds;
   Py_ssize_t n;
@@ -239,13 +310,25 @@ static PyObject* Caller_new(PyTypeObject* type, PyObject* args, PyObject* kwargs
     PyErr_Format(PyExc_ValueError, "%zd parameters: the fast path takes at most %d", n, MAX_PARAMS);
     return NULL;
   }
-  Caller* self = (Caller*)type->tp_alloc(type, 0);
-  if (self == NULL) return NULL;
   self->fn = (packed_fn)(uintptr_t)address;
   self->cuda = cuda;
   self->nparams = n;
   memcpy(self->kinds, kinds, (size_t)n);
-  return (PyObject*)self;
+  self->enabled = 1;
+  Py_RETURN_NONE;
+}
+
+static PyObject* Caller_get_enabled(PyObject* self, void* closure) {
+  (void)closure;
+  return PyBool_FromLong(((Caller*)self)->fn != NULL && ((Caller*)self)->enabled);
+}
+
+static int Caller_set_enabled(PyObject* self, PyObject* value, void* closure) {
+  (void)closure;
+  int v = value == NULL ? 0 : PyObject_IsTrue(value);
+  if (v < 0) return -1;
+  ((Caller*)self)->enabled = v;
+  return 0;
 }
 
 static PyObject* Caller_get_calls(PyObject* self, void* closure) {
@@ -254,18 +337,27 @@ static PyObject* Caller_get_calls(PyObject* self, void* closure) {
 }
 
 static PyGetSetDef Caller_getset[] = {
-    {"calls", Caller_get_calls, NULL, "calls that reached the host function through the fast path", NULL},
+    {"fast_calls", Caller_get_calls, NULL, "calls that reached the host function through the fast path", NULL},
+    {"fast_enabled", Caller_get_enabled, Caller_set_enabled,
+     "whether calls may take the fast path (False: every call takes the ctypes path)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef Caller_methods[] = {
+    {"_set_packed", Caller_set_packed, METH_VARARGS, "_set_packed(address_of_packed_entry, kinds, cuda)"},
+    {"_try_fast", Caller_try_fast, METH_VARARGS, "_try_fast(args, stream) -> None, a status or NotImplemented"},
+    {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject CallerType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tileslc._fastcall.Caller",
     .tp_basicsize = sizeof(Caller),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Caller(address_of_packed_entry, kinds, cuda): calls a host function's packed entry.",
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Base class of HostFunction: calls the host function's packed entry from C.",
     .tp_new = Caller_new,
     .tp_call = Caller_call,
     .tp_getset = Caller_getset,
+    .tp_methods = Caller_methods,
 };
 
 /* set_torch(Tensor, {dtype: code}, raw_stream_fn or None): torch's objects, once torch is imported
@@ -299,13 +391,15 @@ PyMODINIT_FUNC PyInit__fastcall(void) {
   if (PyType_Ready(&CallerType) < 0) return NULL;
   PyObject* m = PyModule_Create(&module);
   if (m == NULL) return NULL;
-  g_str_is_cuda = PyUnicode_InternFromString("is_cuda");
   g_str_dtype = PyUnicode_InternFromString("dtype");
   g_str_shape = PyUnicode_InternFromString("shape");
   g_str_stride = PyUnicode_InternFromString("stride");
   g_str_data_ptr = PyUnicode_InternFromString("data_ptr");
   g_str_get_device = PyUnicode_InternFromString("get_device");
-  if (!g_str_is_cuda || !g_str_dtype || !g_str_shape || !g_str_stride || !g_str_data_ptr || !g_str_get_device) return NULL;
+  g_str_slow_call = PyUnicode_InternFromString("_slow_call");
+  g_str_stream = PyUnicode_InternFromString("stream");
+  g_str_fail = PyUnicode_InternFromString("_fail");
+  if (!g_str_slow_call || !g_str_stream || !g_str_fail || !g_str_dtype || !g_str_shape || !g_str_stride || !g_str_data_ptr || !g_str_get_device) return NULL;
   Py_INCREF(&CallerType);
   if (PyModule_AddObject(m, "Caller", (PyObject*)&CallerType) < 0) {
     Py_DECREF(&CallerType);

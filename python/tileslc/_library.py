@@ -94,7 +94,15 @@ class HostFunction:
     """One host function: call it with its parameters in order or by name,
     tensors as any __dlpack__ objects, and optionally `stream=` (a CUDA
     stream handle as an int; default: torch's current stream when given torch
-    CUDA tensors, else the default stream)."""
+    CUDA tensors, else the default stream).
+
+    Where the C fast path loads, the objects a Library makes are of a subclass
+    that also derives from _fastcall.Caller: torch tensors passed in order go
+    from the call straight to the host function in C; anything else reaches
+    _slow_call. `fast_enabled` (settable) and `fast_calls` tell about it."""
+
+    fast_enabled = False  # the fast-path subclass's C attributes take over these two
+    fast_calls = 0
 
     def __init__(self, library, meta):
         self.name = meta["name"]
@@ -112,21 +120,24 @@ class HostFunction:
                                    % (self.name, p["name"], p["dtype"]))
         self._fn.argtypes = argtypes + [ctypes.c_void_p]
         self._fn.restype = ctypes.c_int
-        self._fast = self._fast_caller(meta)
+        self._set_fast(meta)
         self.__doc__ = "%s(%s)" % (self.name, ", ".join(
             "%s: %s%s" % (p["name"], p["dtype"], "[%s]" % ", ".join(str(d) for d in p["shape"])
                           if p["kind"] == "tensor" else "") for p in self.params))
 
-    def _fast_caller(self, meta):
-        """The C fast path's caller of this function's packed entry, or None (libraries built
-        before packed entries existed, the fast path unavailable: see fast_path_status())."""
-        fast = _fastcall_build.module()
+    def _set_fast(self, meta):
+        """Points the C fast path at this function's packed entry, where both exist (not for
+        libraries built before packed entries did, nor without the fast path: see
+        fast_path_status())."""
         name = meta.get("c_packed_name")
         packed = getattr(self._library._dll, name, None) if name else None
-        if fast is None or packed is None:
-            return None
+        if packed is None or not hasattr(self, "_set_packed"):
+            return
         kinds = "".join("t" if p["kind"] == "tensor" else _FAST_KINDS[p["dtype"]] for p in self.params)
-        return fast.Caller(ctypes.cast(packed, ctypes.c_void_p).value, kinds, self._library.target == "cuda")
+        self._set_packed(ctypes.cast(packed, ctypes.c_void_p).value, kinds, self._library.target == "cuda")
+
+    def _fail(self):
+        raise TileslcError(self._library.last_error())
 
     def _bind(self, args, kwargs):
         if len(args) > len(self.params):
@@ -147,16 +158,15 @@ class HostFunction:
             values.append(kwargs.pop(p["name"]))
         return values
 
-    def __call__(self, *args, stream=None, **kwargs):
-        fast = self._fast
-        if fast is not None and not kwargs:
-            if not _torch_given:
-                _give_torch(_fastcall_build.module())
-            r = fast(args, stream)
+    def _slow_call(self, *args, stream=None, **kwargs):
+        if self.fast_enabled and not kwargs and not _torch_given:
+            # The first call since torch was imported: hand its objects to C, then try again.
+            _give_torch(_fastcall_build.module())
+            r = self._try_fast(args, stream)
             if r is None:
                 return
             if r is not NotImplemented:
-                raise TileslcError(self._library.last_error())
+                self._fail()
         values = self._bind(args, kwargs)
         tensors = [v for v, p in zip(values, self.params) if p["kind"] == "tensor"]
         if stream is None and self._library.target == "cuda":
@@ -185,6 +195,23 @@ class HostFunction:
         if self._fn(*c_args, stream) != 0:
             raise TileslcError(self._library.last_error())
         del keep  # the producers' deleters may run now
+
+    __call__ = _slow_call  # the fast-path subclass's C __call__ comes first in its MRO
+
+
+_fast_class = None
+
+
+def _host_function_class():
+    """HostFunction, or where the C fast path loads, the subclass that derives from its Caller."""
+    global _fast_class
+    fast = _fastcall_build.module()
+    if fast is None:
+        return HostFunction
+    if _fast_class is None:
+        _fast_class = type("HostFunction", (fast.Caller, HostFunction),
+                           {"__module__": __name__, "__doc__": HostFunction.__doc__, "__qualname__": "HostFunction"})
+    return _fast_class
 
 
 # The Library's own attribute names; a host function with one of these names is lib.functions[name].
@@ -219,7 +246,7 @@ class Library:
         self.functions = {}
         for m in metadata:
             for h in m["host_functions"]:
-                self.functions[h["name"]] = HostFunction(self, h)
+                self.functions[h["name"]] = _host_function_class()(self, h)
         # A host function named like one of the Library's own attributes (path, metadata, target,
         # functions, cached, last_error) is reachable only as lib.functions[name]: say so once.
         shadowed = sorted(n for n in self.functions if n in _LIBRARY_ATTRIBUTES)

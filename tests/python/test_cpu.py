@@ -101,19 +101,19 @@ class CpuTarget(unittest.TestCase):
         if not tileslc.fast_path_status().startswith("loaded"):
             self.skipTest("fast path unavailable: " + tileslc.fast_path_status())
         fn = self.vector_add.vector_add
-        before = fn._fast.calls
+        before = fn.fast_calls
         a = torch.arange(2 * 300, dtype=torch.float32)[::2]  # stride 2
         b = torch.full((300,), -1.5)
         c = torch.empty(300)
         fn(a, b, c)
         self.assertTrue(torch.equal(c, a + b))
-        self.assertEqual(fn._fast.calls, before + 1)
+        self.assertEqual(fn.fast_calls, before + 1)
         with self.assertRaisesRegex(tileslc.TileslcError, r"^vector_add: mB.shape\[0\] is 299, expected N = 300"):
             fn(a, b[:299], c)
-        self.assertEqual(fn._fast.calls, before + 2)
+        self.assertEqual(fn.fast_calls, before + 2)
         # NumPy arrays and keyword arguments are not the fast path's: they take ctypes.
         fn(a.numpy(), b.numpy(), mC=c.numpy())
-        self.assertEqual(fn._fast.calls, before + 2)
+        self.assertEqual(fn.fast_calls, before + 2)
         x = torch.arange(64, dtype=torch.float32)
         y = torch.ones(64)
         self.saxpy.saxpy(0.25, x, y)
