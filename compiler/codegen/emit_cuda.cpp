@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "codegen/codegen.h"
 #include "codegen/printer.h"
@@ -121,18 +122,16 @@ class CudaEmitter {
       // declaration per line and type (`float v, v_1;`), in the order of the locals.
       const auto bound_at = first_bound(k);
       std::vector<std::pair<std::pair<source::SourceRange, ir::ScalarType>, std::vector<std::string>>> groups;
+      // (file, line, type) -> its group: a kernel with thousands of unrolled locals stays linear.
+      std::map<std::tuple<source::FileId, uint32_t, ir::ScalarType>, size_t> group_of;
       for (const auto& v : k.locals) {
         if (dead_.count(v.name)) continue;
         auto it = bound_at.find(v.name);
         const source::SourceRange at = it != bound_at.end() ? it->second : k.loc;
         const uint32_t line = opts_.sm && at.valid() ? opts_.sm->line_col(at.start()).line : 0;
-        auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) {
-          const auto& [key, names] = x;
-          return key.second == v.type && key.first.file == at.file &&
-                 (opts_.sm && key.first.valid() ? opts_.sm->line_col(key.first.start()).line : 0) == line;
-        });
-        if (g == groups.end()) g = groups.insert(groups.end(), {{at, v.type}, {}});
-        g->second.push_back(v.name);
+        auto [g, added] = group_of.try_emplace({at.file, line, v.type}, groups.size());
+        if (added) groups.push_back({{at, v.type}, {}});
+        groups[g->second].second.push_back(v.name);
       }
       for (const auto& [key, names] : groups) {
         source_line(key.first);
