@@ -48,6 +48,8 @@ tileslc_layout_cli_test(show_tv_svg 0 "wrote .*file ok"
   OUT_FILE ${CMAKE_CURRENT_BINARY_DIR}/layout_cli_tv.svg OUT_FILE_REGEX "<svg.*T3/V1")
 tileslc_layout_cli_test(notation_error 2 "expected ',' or '\\)' at column 5 of argument 1"
   ARGS coalesce "(4,3:(1,4)")
+tileslc_layout_cli_test(swizzle_outside_show 2 "column 3 of argument 1.*note: swizzled layouts .* are taken only by 'tileslc layout show'; 'composition' takes plain layouts"
+                         ARGS composition "Sw<3,4,3> o (8,64):(64,1)" "(8,8):(1,8)")
 tileslc_layout_cli_test(not_divisible 1 "composition: stride 3 does not divide shape 4"
   ARGS composition "(4,3):(3,1)" "2:3")
 tileslc_layout_cli_test(unknown_op 2 "unknown layout operation 'frob'"

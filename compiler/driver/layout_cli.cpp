@@ -150,7 +150,12 @@ int run_layout_cli(int argc, char** argv) {
   } catch (const L::UsageError& e) {
     return usage_error(e.what());
   } catch (const L::ArgNotationError& e) {
-    return notation_error(e, e.arg, e.arg_index);
+    const int rc = notation_error(e, e.arg, e.arg_index);
+    // The algebra here is over plain layouts; a swizzle is read only by `show` (its picture).
+    if (e.arg.find("Sw<") != std::string::npos)
+      std::cerr << "  note: swizzled layouts (`Sw<B,M,S> o ...`) are taken only by 'tileslc layout show'; '" << op
+                << "' takes plain layouts\n";
+    return rc;
   } catch (const L::NotationError& e) {
     return usage_error(e.what());
   } catch (const L::LayoutError& e) {
