@@ -20,7 +20,8 @@ int main() {
   return sample::run_sample("dense_gemm", [](sample::Rng& rng, cudaStream_t stream) {
     bool ok = true;
     const std::array<std::array<int64_t, 4>, 3> shapes{{{1024, 256, 64, 1}, {1152, 512, 192, 2}, {1100, 488, 104, 1}}};
-    for (auto [M, N, K, L] : shapes) {
+    for (const auto& shape : shapes) {
+      const int64_t M = shape[0], N = shape[1], K = shape[2], L = shape[3];  // named, not bound: the lambda captures K (C++17)
       auto bf16 = tileslc::DType::BFloat16;
       auto a = compat::make(bf16, {M, K, L}, {K, 1, M * K}, -1, 1, rng);
       auto b = compat::make(bf16, {N, K, L}, {K, 1, N * K}, -1, 1, rng);
