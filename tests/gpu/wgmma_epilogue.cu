@@ -27,15 +27,7 @@ bool check(const char* name, const sample::DeviceMatrix& acc, sample::Bf16Matrix
 
 int main() {
   sample::require_device_or_skip("wgmma_epilogue");
-  int major = 0;
-  CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
-#ifdef TILESLC_CPU_CUDA_RUNTIME_API_H
-  major = 9;  // built for the CPU emulator (emu.gpu.wgmma_epilogue), which runs stmatrix whatever it reports
-#endif
-  if (major != 9) {
-    std::printf("wgmma_epilogue: skipped: needs a compute capability 9.0 GPU, found %d.x\n", major);
-    return sample::kSkipExitCode;
-  }
+  sample::require_compute_capability_or_skip("wgmma_epilogue", 9, "stmatrix; built for sm_90a");
   return sample::run_sample("wgmma_epilogue", [](sample::Rng& rng, cudaStream_t stream) {
     using sample::Bf16Matrix;
     using sample::DeviceMatrix;
