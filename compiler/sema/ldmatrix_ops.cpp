@@ -106,10 +106,13 @@ std::pair<const CopyAtom*, const TiledMma*> tiled_copy_args(Evaluator& ev, Built
     ev.fail(diag::Kind::TypeMismatch, c.range(1), name + "() takes a tiled MMA (cute.make_tiled_mma) second, found " + describe(c[1]));
   const CopyAtom& atom = *c[0].atom();
   const TiledMma& tm = *c[1].tiled_mma();
-  if (!tm.atom.device || tm.atom.threads != 32) {
-    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(1), std::string(store ? "stmatrix stores" : "ldmatrix feeds") +
-                                                                " a warp-level MMA's fragments (mma.sync); this tiled MMA is made of " + tm.atom.name);
-    d.help("use cute.nvgpu.warp.MmaF16BF16Op(...) atoms");
+  // stmatrix also stores a warpgroup MMA's C fragments (their warps hold 8-row slabs as mma.sync's do).
+  if (!tm.atom.device || (tm.atom.threads != 32 && !(store && tm.atom.wgmma))) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(1),
+                       std::string(store ? "stmatrix stores the C fragments of an MMA instruction (mma.sync or wgmma)"
+                                         : "ldmatrix feeds a warp-level MMA's fragments (mma.sync)") +
+                           "; this tiled MMA is made of " + tm.atom.name);
+    d.help(store ? "use cute.nvgpu.warp.MmaF16BF16Op(...) or cute.nvgpu.warpgroup.MmaF16BF16Op(...) atoms" : "use cute.nvgpu.warp.MmaF16BF16Op(...) atoms");
     ev.abort_entry();
   }
   if (!store && ir::bit_width(atom.dtype) != ir::bit_width(tm.atom.ab)) {

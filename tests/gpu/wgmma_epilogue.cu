@@ -1,6 +1,6 @@
 // gpu.wgmma_epilogue: the hopper dense_gemm epilogue's tiled copies (wgmma_epilogue.tpy):
 // make_tiled_copy_C_atom / make_tiled_copy_S with stmatrix, retile and partition_D of staged
-// swizzled subtiles. A random Float32 tile goes through a warpgroup MMA's C fragments; the
+// swizzled subtiles, and make_tiled_copy_C over a whole wgmma tile. A random Float32 tile goes through a warpgroup MMA's C fragments; the
 // BFloat16 output (poisoned, with a guard) must equal the input rounded to BFloat16, bit for
 // bit. Exit 77 without a compute capability 9.0 GPU; the CPU emulator runs it too.
 #include <cstdio>
@@ -38,9 +38,12 @@ int main() {
     const DeviceMatrix acc2 = DeviceMatrix::random(Matrix2D::row_major(64, 64), -100.0f, 100.0f, rng);
     Bf16Matrix d2 = Bf16Matrix::poisoned(64, 64, 64);
     CHECK_OK(epilogue_64x64(acc2.view(), d2.view(), stream));
+    Bf16Matrix d3 = Bf16Matrix::poisoned(64, 64, 64);
+    CHECK_OK(full_tile_64x64(acc2.view(), d3.view(), stream));
     CHECK(cudaStreamSynchronize(stream));
     bool ok = check("x4", acc1, d1, 128, 256);
     ok &= check("x2", acc2, d2, 64, 64);
+    ok &= check("C x4", acc2, d3, 64, 64);
     return ok;
   });
 }
