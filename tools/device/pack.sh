@@ -47,7 +47,9 @@ mkdir -p "$out/tc"
 cp "$build/bin/tileslc" "$out/tc/"
 ldd "$build/bin/tileslc" | awk '/=> \//{print $3}' | grep -E 'spdlog|fmt' | while read -r l; do cp -L "$l" "$out/tc/"; done
 if [[ -n "${CUTLASS:-}" ]]; then
-  TILESLC="$build/bin/tileslc" BUILD="$build" tools/cute_dsl_compat.sh "$CUTLASS" --gpu-out "$out/bin" | tail -1
+  # The compat script exits non-zero while an example fails to compile; the drivers of the others are
+  # packed all the same, and set -e must not end the pack before the strip below (263 MB instead of 30).
+  { TILESLC="$build/bin/tileslc" BUILD="$build" tools/cute_dsl_compat.sh "$CUTLASS" --gpu-out "$out/bin" || true; } | tail -1
 fi
 # One file at a time: strip stops at the first file it cannot read (221 MB packed instead of 19).
 for f in "$out"/bin/* "$out"/lib/*.so* "$out"/pylib/*.so "$out"/tc/tileslc; do strip "$f" 2>/dev/null || true; done
