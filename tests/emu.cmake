@@ -73,7 +73,7 @@ set_tests_properties(emu.histogram.host_threads PROPERTIES LABELS emu TIMEOUT 30
 # The GPU feature tests of the sm_80 mma.sync shapes, stmatrix, redux.sync / packed atomics and
 # the Float8 and register-A wgmma forms (tests/gpu/), their drivers as they are, under the
 # emulator: the same float64/int64/bitwise checks.
-foreach(name IN ITEMS mma_sm80_ext stmatrix warp_redux wgmma_fp8 wgmma_rs cute_dsl_api cute_dsl_struct cute_dsl_sgemm_style cute_dsl_tile_remap)
+foreach(name IN ITEMS mma_sm80_ext stmatrix warp_redux wgmma_fp8 wgmma_rs wgmma_epilogue cute_dsl_api cute_dsl_struct cute_dsl_sgemm_style cute_dsl_tile_remap)
   tileslc_add_cpu_kernels(emu_${name}_kernels SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/gpu/${name}.tpy" ARCH sm_90a)
   file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/emu/gpu_${name}_main.cpp"
        CONTENT "// tests/gpu/${name}.cu, built for the CPU emulator.\n#include \"${CMAKE_CURRENT_SOURCE_DIR}/gpu/${name}.cu\"\n")

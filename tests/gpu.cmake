@@ -5,7 +5,7 @@
 if(TILESLC_HAVE_CUDA AND TILESLC_BUILD_SAMPLES AND COMMAND tileslc_add_kernels)
   set(_tileslc_gpu_tests mma_sm80_ext cute_dsl_api cute_dsl_sgemm_style cute_dsl_tile_remap)
   if(TILESLC_SAMPLES_ARCH STREQUAL "sm_90a")
-    list(APPEND _tileslc_gpu_tests tma_roundtrip tma_batched wgmma_fp8 wgmma_rs stmatrix warp_redux cute_dsl_struct)
+    list(APPEND _tileslc_gpu_tests tma_roundtrip tma_batched wgmma_fp8 wgmma_rs wgmma_epilogue stmatrix warp_redux cute_dsl_struct)
   endif()
   foreach(name IN LISTS _tileslc_gpu_tests)
     tileslc_add_kernels(${name}_gpu_kernels SOURCES ${CMAKE_CURRENT_LIST_DIR}/gpu/${name}.tpy ARCH ${TILESLC_SAMPLES_ARCH})

@@ -15,6 +15,7 @@
 #include <cctype>
 #include <cstdint>
 
+#include "sema/container_mutation.h"
 #include "sema/evaluator.h"
 #include "sema/registry.h"
 #include "sema/struct_ops.h"
@@ -273,8 +274,11 @@ void Evaluator::store_attribute(const Value& base, const std::string& attr, Valu
     fail(diag::Kind::InvalidAssignTarget, r, "cannot assign to field '" + attr + "' of frozen dataclass '" + obj.cls->name + "'");
   auto it = obj.attrs.find(attr);
   // Inside run-time control flow a static attribute cannot change (its value would depend on a
-  // run-time condition); a run-time one is assigned to the variable that holds it.
-  bool in_runtime_flow = fn_ && fn_->blocks.size() > 1;
+  // run-time condition); a run-time one is assigned to the variable that holds it. An object
+  // made in the innermost run-time loop body or branch is new on each pass, so its attributes are
+  // set as at function level (a PipelineState made under `if warp_idx == 0:`).
+  const bool made_here = !runtime_regions_.empty() && obj.made_at > runtime_regions_.back();
+  bool in_runtime_flow = fn_ && fn_->blocks.size() > 1 && !made_here;
   bool runtime = contains_runtime(v);
   if (v.kind() == Kind::Dyn) {
     if (it != obj.attrs.end() && it->second.fn_serial == fn_->serial && it->second.value.kind() == Kind::Dyn) {
@@ -317,6 +321,7 @@ std::optional<Value> Evaluator::call_object(const Value& callee, std::vector<Val
       auto obj = std::make_shared<InstanceValue>();
       obj->cls = cls;
       obj->serial = ++instance_serials_;
+      obj->made_at = container_clock_tick();
       instances_.push_back(obj);
       Value self = Value::of(obj);
       auto [init, where] = find_in_mro(*cls, "__init__");

@@ -21,6 +21,7 @@
 
 #include "sema/atom_traits.h"
 #include "sema/evaluator.h"
+#include "sema/matrix_copy.h"
 #include "sema/registry.h"
 
 namespace tileslc::sema {
@@ -35,13 +36,16 @@ const char* space_name(MemSpace s) {
   return s == MemSpace::Smem ? "shared-memory" : s == MemSpace::Gmem ? "global-memory" : s == MemSpace::Rmem ? "register" : "coordinate";
 }
 
-/// Rows and columns of the tile make_tiled_copy_A/B/C cover: permutation_mnk's, else the atoms'.
+}  // namespace
+
 std::pair<int64_t, int64_t> operand_tile(const TiledMma& tm, int operand) {
   const MmaAtom& a = tm.atom;
   if (operand == 2) return {tm.tile_m ? tm.tile_m : a.m * tm.am, tm.tile_n ? tm.tile_n : a.n * tm.an};
   int64_t rows = operand == 0 ? (tm.tile_m ? tm.tile_m : a.m * tm.am) : (tm.tile_n ? tm.tile_n : a.n * tm.an);
   return {rows, tm.tile_k ? tm.tile_k : a.k};
 }
+
+namespace {
 
 /// `l` regrouped as ((ATOM_V, REST_V), modes 1...): mode 0 split into atoms of `atom_v` values.
 layout::Layout split_values(const layout::Layout& l, int64_t atom_v) {
@@ -63,8 +67,8 @@ layout::Layout values_of(int64_t rows, int64_t cols, const layout::IntTuple& til
 
 int64_t static_at(const layout::Layout& l, int64_t i) { return l(i).require_value("offset"); }
 
-/// The layout of `shape` whose offsets are want[i] - want[0] at every point i, if there is
-/// one: a stride per leaf from the first step along it, checked at every point.
+}  // namespace
+
 std::optional<layout::Layout> layout_through(const layout::IntTuple& shape, const std::vector<int64_t>& want) {
   std::vector<layout::Int> strides;
   int64_t unit = 1;
@@ -78,6 +82,8 @@ std::optional<layout::Layout> layout_through(const layout::IntTuple& shape, cons
     if (static_at(view, static_cast<int64_t>(c)) != want[c] - want[0]) return std::nullopt;
   return view;
 }
+
+namespace {
 
 std::string numbers_text(const std::vector<int>& xs, const char* prefix, const char* last) {
   std::vector<std::string> out;
@@ -100,10 +106,13 @@ std::pair<const CopyAtom*, const TiledMma*> tiled_copy_args(Evaluator& ev, Built
     ev.fail(diag::Kind::TypeMismatch, c.range(1), name + "() takes a tiled MMA (cute.make_tiled_mma) second, found " + describe(c[1]));
   const CopyAtom& atom = *c[0].atom();
   const TiledMma& tm = *c[1].tiled_mma();
-  if (!tm.atom.device || tm.atom.threads != 32) {
-    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(1), std::string(store ? "stmatrix stores" : "ldmatrix feeds") +
-                                                                " a warp-level MMA's fragments (mma.sync); this tiled MMA is made of " + tm.atom.name);
-    d.help("use cute.nvgpu.warp.MmaF16BF16Op(...) atoms");
+  // stmatrix also stores a warpgroup MMA's C fragments (their warps hold 8-row slabs as mma.sync's do).
+  if (!tm.atom.device || (tm.atom.threads != 32 && !(store && tm.atom.wgmma))) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(1),
+                       std::string(store ? "stmatrix stores the C fragments of an MMA instruction (mma.sync or wgmma)"
+                                         : "ldmatrix feeds a warp-level MMA's fragments (mma.sync)") +
+                           "; this tiled MMA is made of " + tm.atom.name);
+    d.help(store ? "use cute.nvgpu.warp.MmaF16BF16Op(...) or cute.nvgpu.warpgroup.MmaF16BF16Op(...) atoms" : "use cute.nvgpu.warp.MmaF16BF16Op(...) atoms");
     ev.abort_entry();
   }
   if (!store && ir::bit_width(atom.dtype) != ir::bit_width(tm.atom.ab)) {
@@ -134,8 +143,8 @@ std::pair<const CopyAtom*, const TiledMma*> tiled_copy_args(Evaluator& ev, Built
   ev.abort_entry();
 }
 
-/// CuTe's tile2thrfrg: ((lanes, atom values), (rest threads, rest values)) -> tile offset, with the
-/// atom block re-expressed from the register (reference) side to the shared-memory rows' side.
+}  // namespace
+
 layout::Layout rows_tv(const CopyTraits& ct, const layout::Layout& regs_tv) {
   layout::Layout z = layout::zipped_divide(
       regs_tv, layout::Tiler::tuple({layout::Tiler(mode_layout(ct.threads, 1)), layout::Tiler(mode_layout(ct.values_per_thread(), 1))}));
@@ -146,6 +155,8 @@ layout::Layout rows_tv(const CopyTraits& ct, const layout::Layout& regs_tv) {
       layout::make_layout(std::vector<layout::Layout>{layout::get(rows, 0), layout::get(rest, 0)}),
       layout::make_layout(std::vector<layout::Layout>{layout::get(rows, 1), layout::get(rest, 1)})});
 }
+
+namespace {
 
 /// cute.make_tiled_copy_A(atom, tiled_mma) / _B (ldmatrix) / _C (stmatrix).
 Value make_tiled_copy(Evaluator& ev, BuiltinCall& c, int operand) {
@@ -279,11 +290,11 @@ Value Evaluator::ldmatrix_partition(const TiledCopy& tc, const Value& tv, bool s
   const bool store = ct.store;  // stmatrix: the rows are the destination
   const std::string instr(ct.instr);
   if (source == store) {
-    auto& d = error(diag::Kind::BadCopyAtom, r, store ? "a stmatrix tiled copy reads registers; it has no partition_S"
-                                                      : "an ldmatrix tiled copy writes registers; it has no partition_D");
-    d.help(store ? "view the fragment through the copy: thr_copy.retile(tCrC), a C-shaped fragment of 16-bit values"
-                 : "view the MMA's fragment through the copy: thr_copy.retile(tiled_mma.make_fragment_A(...))");
-    abort_entry();
+    // The register side (CuTe's partition_S of a stmatrix copy, partition_D of an ldmatrix one):
+    // any tensor, laid out as the registers are, ((ATOM_V, REST_V), REST_M, REST_N, ...). CuTe DSL
+    // code takes the shape of a register fragment from it (dense_gemm: partition_S(sC)).
+    return thread_partition(tv, tc.tiler, tc.dst_tv, *tc.thread, ct.values_per_thread(),
+                            std::string(store ? "a " : "an ") + instr + " tiled copy's registers", r);
   }
   if (t.space != MemSpace::Smem) {
     auto& d = error(diag::Kind::BadCopyAtom, r, instr + (store ? " writes shared memory; partition_D got a " : " reads shared memory; partition_S got a ") +

@@ -513,6 +513,9 @@ struct ClassValue {
 struct InstanceValue {
   std::shared_ptr<ClassValue> cls;
   int64_t serial = 0;                   ///< creation order, for messages
+  /// The container clock's tick when it was made (container_mutation.h): its attributes may be
+  /// set inside the run-time loop body or branch that made it.
+  uint64_t made_at = 0;
   struct Attr {
     Value value;
     source::SourceRange where;          ///< where it was last assigned
