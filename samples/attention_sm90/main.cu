@@ -1,6 +1,7 @@
 // attention_sm90 driver: runs the tileslc-generated FlashAttention-3-style forward
 // attention (samples/attention_sm90/attention_sm90.tpy) on BFloat16 inputs for head
-// dims 64, 128 and 256 and Float16 at 128, causal and not, grouped-query attention (fewer K/V heads) and
+// dims 64, 128 and 256 and Float16 at 128, causal and not, one CTA per tile or persistent (with
+// ping-pong between the consumer warpgroups), grouped-query attention (fewer K/V heads) and
 // sequence lengths that are and are not multiples of the 128-row tiles, and checks O
 // and the log-sum-exp against a float64 reference computed from the same rounded
 // inputs. Q and O are stored (batch, seqlen, heads, head_dim) with padded row and
@@ -37,6 +38,8 @@ struct Variant {
   bool causal;
   bool f16;  // Float16 inputs and output, else BFloat16
 };
+// The first version (one CTA per tile), _pp (ping-pong between the consumer warpgroups) and
+// _persistent (a persistent grid walking the tiles, with ping-pong).
 const Variant kVariants[] = {{"bf16 hd64", &attention_sm90_bf16_hd64, 64, false, false},
                              {"bf16 hd64 causal", &attention_sm90_bf16_hd64_causal, 64, true, false},
                              {"bf16 hd128", &attention_sm90_bf16_hd128, 128, false, false},
@@ -44,7 +47,19 @@ const Variant kVariants[] = {{"bf16 hd64", &attention_sm90_bf16_hd64, 64, false,
                              {"bf16 hd256", &attention_sm90_bf16_hd256, 256, false, false},
                              {"bf16 hd256 causal", &attention_sm90_bf16_hd256_causal, 256, true, false},
                              {"fp16 hd128", &attention_sm90_fp16_hd128, 128, false, true},
-                             {"fp16 hd128 causal", &attention_sm90_fp16_hd128_causal, 128, true, true}};
+                             {"fp16 hd128 causal", &attention_sm90_fp16_hd128_causal, 128, true, true},
+                             {"bf16 hd64 pp", &attention_sm90_bf16_hd64_pp, 64, false, false},
+                             {"bf16 hd64 causal pp", &attention_sm90_bf16_hd64_causal_pp, 64, true, false},
+                             {"bf16 hd128 pp", &attention_sm90_bf16_hd128_pp, 128, false, false},
+                             {"bf16 hd128 causal pp", &attention_sm90_bf16_hd128_causal_pp, 128, true, false},
+                             {"bf16 hd64 persistent", &attention_sm90_bf16_hd64_persistent, 64, false, false},
+                             {"bf16 hd64 causal persistent", &attention_sm90_bf16_hd64_causal_persistent, 64, true, false},
+                             {"bf16 hd128 persistent", &attention_sm90_bf16_hd128_persistent, 128, false, false},
+                             {"bf16 hd128 causal persistent", &attention_sm90_bf16_hd128_causal_persistent, 128, true, false},
+                             {"bf16 hd256 persistent", &attention_sm90_bf16_hd256_persistent, 256, false, false},
+                             {"bf16 hd256 causal persistent", &attention_sm90_bf16_hd256_causal_persistent, 256, true, false},
+                             {"fp16 hd128 persistent", &attention_sm90_fp16_hd128_persistent, 128, false, true},
+                             {"fp16 hd128 causal persistent", &attention_sm90_fp16_hd128_causal_persistent, 128, true, true}};
 
 // float -> IEEE binary16 bits, round to nearest even (inputs here are finite and small).
 uint16_t float_to_f16(float f) {
@@ -198,6 +213,10 @@ int main(int argc, char** argv) {
     ok &= run_case(1, 128, 1, 1, rng, stream);   // one tile, one key block
     ok &= run_case(2, 200, 4, 2, rng, stream);   // ragged: 2 query tiles, the last key block masked; GQA 2:1
     ok &= run_case(1, 520, 2, 1, rng, stream);   // 5 query tiles, 5 (9 at head dim 256) key blocks: the 2-stage rings wrap
+    // 24 tiles of 4 query blocks (the last one 8 rows) on the emulator's 16 SMs: persistent CTAs
+    // 0..7 take two tiles, their pipeline states carried over (odd key-block counts: the second
+    // tile starts mid-ring), causal ones a long tile and then a short one.
+    ok &= run_case(2, 392, 3, 1, rng, stream);
     if (!small) {
       ok &= run_case(2, 1024, 8, 2, rng, stream);
       ok &= run_case(1, 1000, 4, 4, rng, stream);
