@@ -1,6 +1,7 @@
 // attention_sm90 driver: runs the tileslc-generated FlashAttention-3-style forward
 // attention (samples/attention_sm90/attention_sm90.tpy) on BFloat16 inputs for head
-// dims 64, 128 and 256 and Float16 at 128, causal and not, grouped-query attention (fewer K/V heads) and
+// dims 64, 128 and 256 and Float16 at 128, causal and not, one CTA per tile or persistent (with
+// ping-pong between the consumer warpgroups), grouped-query attention (fewer K/V heads) and
 // sequence lengths that are and are not multiples of the 128-row tiles, and checks O
 // and the log-sum-exp against a float64 reference computed from the same rounded
 // inputs. Q and O are stored (batch, seqlen, heads, head_dim) with padded row and
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "attention_sm90.h"
@@ -37,6 +39,8 @@ struct Variant {
   bool causal;
   bool f16;  // Float16 inputs and output, else BFloat16
 };
+// The first version (one CTA per tile), _pp (ping-pong between the consumer warpgroups) and
+// _persistent (a persistent grid walking the tiles, with ping-pong).
 const Variant kVariants[] = {{"bf16 hd64", &attention_sm90_bf16_hd64, 64, false, false},
                              {"bf16 hd64 causal", &attention_sm90_bf16_hd64_causal, 64, true, false},
                              {"bf16 hd128", &attention_sm90_bf16_hd128, 128, false, false},
@@ -44,7 +48,19 @@ const Variant kVariants[] = {{"bf16 hd64", &attention_sm90_bf16_hd64, 64, false,
                              {"bf16 hd256", &attention_sm90_bf16_hd256, 256, false, false},
                              {"bf16 hd256 causal", &attention_sm90_bf16_hd256_causal, 256, true, false},
                              {"fp16 hd128", &attention_sm90_fp16_hd128, 128, false, true},
-                             {"fp16 hd128 causal", &attention_sm90_fp16_hd128_causal, 128, true, true}};
+                             {"fp16 hd128 causal", &attention_sm90_fp16_hd128_causal, 128, true, true},
+                             {"bf16 hd64 pp", &attention_sm90_bf16_hd64_pp, 64, false, false},
+                             {"bf16 hd64 causal pp", &attention_sm90_bf16_hd64_causal_pp, 64, true, false},
+                             {"bf16 hd128 pp", &attention_sm90_bf16_hd128_pp, 128, false, false},
+                             {"bf16 hd128 causal pp", &attention_sm90_bf16_hd128_causal_pp, 128, true, false},
+                             {"bf16 hd64 persistent", &attention_sm90_bf16_hd64_persistent, 64, false, false},
+                             {"bf16 hd64 causal persistent", &attention_sm90_bf16_hd64_causal_persistent, 64, true, false},
+                             {"bf16 hd128 persistent", &attention_sm90_bf16_hd128_persistent, 128, false, false},
+                             {"bf16 hd128 causal persistent", &attention_sm90_bf16_hd128_causal_persistent, 128, true, false},
+                             {"bf16 hd256 persistent", &attention_sm90_bf16_hd256_persistent, 256, false, false},
+                             {"bf16 hd256 causal persistent", &attention_sm90_bf16_hd256_causal_persistent, 256, true, false},
+                             {"fp16 hd128 persistent", &attention_sm90_fp16_hd128_persistent, 128, false, true},
+                             {"fp16 hd128 causal persistent", &attention_sm90_fp16_hd128_causal_persistent, 128, true, true}};
 
 // float -> IEEE binary16 bits, round to nearest even (inputs here are finite and small).
 uint16_t float_to_f16(float f) {
@@ -129,6 +145,18 @@ tileslc::TensorView view(const Tensor4& t, bool d_first) {
                                    {t.stride[1], t.stride[3], t.stride[2], t.stride[0]});
 }
 
+// The statistics of several workers' parts as one.
+sample::ErrorStats merged(const std::vector<sample::ErrorStats>& parts) {
+  sample::ErrorStats all;
+  for (const sample::ErrorStats& e : parts) {
+    all.max_abs_err = std::max(all.max_abs_err, e.max_abs_err);
+    all.max_abs_ref = std::max(all.max_abs_ref, e.max_abs_ref);
+    all.unwritten += e.unwritten;
+    all.count += e.count;
+  }
+  return all;
+}
+
 // One case: every variant on random Q, K, V of (B, S, H / HK, D = the variant's),
 // O and LSE checked entry by entry against the float64 reference.
 bool run_case(int64_t B, int64_t S, int64_t H, int64_t HK, sample::Rng& rng, cudaStream_t stream) {
@@ -152,29 +180,37 @@ bool run_case(int64_t B, int64_t S, int64_t H, int64_t HK, sample::Rng& rng, cud
     std::vector<float> lse(static_cast<size_t>(B * H * S));
     CHECK(cudaMemcpy(lse.data(), lse_dev.data(), lse.size() * 4, cudaMemcpyDeviceToHost));
 
-    sample::ErrorStats eo, el;
-    std::vector<double> p(static_cast<size_t>(S)), o(static_cast<size_t>(D));
-    for (int64_t b = 0; b < B; ++b)
-      for (int64_t h = 0; h < H; ++h) {
-        const int64_t hk = h / (H / HK);
-        for (int64_t i = 0; i < S; ++i) {
-          const int64_t keys = v.causal ? i + 1 : S;
-          double m = -INFINITY;
-          for (int64_t j = 0; j < keys; ++j) {
-            double s = 0.0;
-            for (int64_t d = 0; d < D; ++d) s += Q.get(b, i, h, d) * K.get(b, j, hk, d);
-            p[j] = s * scale;
-            m = std::max(m, p[j]);
+    // The float64 reference, (batch, head) pairs spread over the host's cores (the GPU run's
+    // largest case is 17 GFLOP of it per variant).
+    const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    std::vector<sample::ErrorStats> eos(workers), els(workers);
+    std::vector<std::thread> pool;
+    for (unsigned w = 0; w < workers; ++w)
+      pool.emplace_back([&, w] {
+        std::vector<double> p(static_cast<size_t>(S)), o(static_cast<size_t>(D));
+        for (int64_t bh = w; bh < B * H; bh += workers) {
+          const int64_t b = bh / H, h = bh % H, hk = h / (H / HK);
+          for (int64_t i = 0; i < S; ++i) {
+            const int64_t keys = v.causal ? i + 1 : S;
+            double m = -INFINITY;
+            for (int64_t j = 0; j < keys; ++j) {
+              double s = 0.0;
+              for (int64_t d = 0; d < D; ++d) s += Q.get(b, i, h, d) * K.get(b, j, hk, d);
+              p[j] = s * scale;
+              m = std::max(m, p[j]);
+            }
+            double sum = 0.0;
+            for (int64_t j = 0; j < keys; ++j) sum += (p[j] = std::exp(p[j] - m));
+            std::fill(o.begin(), o.end(), 0.0);
+            for (int64_t j = 0; j < keys; ++j)
+              for (int64_t d = 0; d < D; ++d) o[d] += p[j] * V.get(b, j, hk, d);
+            for (int64_t d = 0; d < D; ++d) eos[w].add(O.get(b, i, h, d), o[d] / sum);
+            els[w].add(lse[static_cast<size_t>((b * H + h) * S + i)], m + std::log(sum));
           }
-          double sum = 0.0;
-          for (int64_t j = 0; j < keys; ++j) sum += (p[j] = std::exp(p[j] - m));
-          std::fill(o.begin(), o.end(), 0.0);
-          for (int64_t j = 0; j < keys; ++j)
-            for (int64_t d = 0; d < D; ++d) o[d] += p[j] * V.get(b, j, hk, d);
-          for (int64_t d = 0; d < D; ++d) eo.add(O.get(b, i, h, d), o[d] / sum);
-          el.add(lse[static_cast<size_t>((b * H + h) * S + i)], m + std::log(sum));
         }
-      }
+      });
+    for (std::thread& t : pool) t.join();
+    const sample::ErrorStats eo = merged(eos), el = merged(els);
     // O: P is rounded to BFloat16 before P V (relative error 2^-9 per probability) and O to
     // BFloat16 at the end (2^-9 of |O|); 1e-2 of max |O| leaves room for both and catches a
     // wrong key block or row (errors of order max |O|). LSE is Float32 math throughout.
@@ -198,8 +234,14 @@ int main(int argc, char** argv) {
     ok &= run_case(1, 128, 1, 1, rng, stream);   // one tile, one key block
     ok &= run_case(2, 200, 4, 2, rng, stream);   // ragged: 2 query tiles, the last key block masked; GQA 2:1
     ok &= run_case(1, 520, 2, 1, rng, stream);   // 5 query tiles, 5 (9 at head dim 256) key blocks: the 2-stage rings wrap
+    // 24 tiles of 4 query blocks (the last one 8 rows) on the emulator's 16 SMs: persistent CTAs
+    // 0..7 take two tiles, their pipeline states carried over (odd key-block counts: the second
+    // tile starts mid-ring), causal ones a long tile and then a short one.
+    ok &= run_case(2, 392, 3, 1, rng, stream);
     if (!small) {
       ok &= run_case(2, 1024, 8, 2, rng, stream);
+      // 16 query blocks x 8 heads x 2 = 256 tiles: on a 132-SM GPU persistent CTAs take two tiles.
+      ok &= run_case(2, 2048, 8, 4, rng, stream);
       ok &= run_case(1, 1000, 4, 4, rng, stream);
     }
     return ok;

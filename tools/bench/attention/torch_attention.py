@@ -5,12 +5,15 @@ torch's current stream, for the issue 18 table: BFloat16, batch x seqlen = 16K t
 128 (seqlen 1024, 4096, 16384) and 64 (4096, 16384), causal and not, heads = 2048 / head_dim
 (16 or 32). Our kernel is checked first against a float64 torch reference on a slice (O
 relative to its largest entry, tolerance 1e-2, and the log-sum-exp); times are medians of
-cudaEvent-timed calls after a warm-up. TFLOP/s counts 4 * B * H * S^2 * D, halved for causal;
-ratios are ours / cuDNN and ours / flash.
+cudaEvent-timed calls after a warm-up. TFLOP/s counts 4 * B * H * S^2 * D, halved for causal.
+Our kernel comes in three variants, each checked and timed in the same run: "base" (one CTA per
+tile), "pp" (ping-pong between the consumer warpgroups; head dims 64 and 128) and "persistent" (a
+persistent grid walking the tiles, longest first for causal, with ping-pong). Ratios are the
+best of ours / cuDNN and / flash, and persistent / base.
 
     python3 tools/bench/attention/torch_attention.py --prebuilt DIR   # DIR/libattention_sm90.so
     python3 tools/bench/attention/torch_attention.py                  # builds it with tileslc.build
-    ... [--reps N] [--json OUT.json] [--shapes hd:seq,...]
+    ... [--reps N] [--json OUT.json] [--shapes hd:seq,...] [--variants base,pp,persistent]
 
 Exit 0 when every check passes, 1 otherwise, 77 without torch or a CUDA GPU (compute
 capability 9.0: the kernel is sm_90a)."""
@@ -28,7 +31,8 @@ sys.path.insert(0, os.path.dirname(HERE))  # tools/bench: torch_timing
 from torch_timing import median_ms  # noqa: E402
 
 TOKENS = 16384
-SHAPES = ((128, 1024), (128, 4096), (128, 16384), (64, 4096), (64, 16384))
+SHAPES = ((128, 1024), (128, 4096), (128, 16384), (64, 4096), (64, 16384), (256, 4096))
+VARIANTS = {"base": "", "pp": "_pp", "persistent": "_persistent"}
 
 
 def skip(why):
@@ -36,10 +40,11 @@ def skip(why):
     return 77
 
 
-def ours_fn(lib, hd, causal):
-    """Our host function for (hd, causal) on (B, S, H, D) torch tensors: views in the kernel's
-    mode order (S, D, H, B) for Q, K, O and (D, S, H, B) for V, LSE (B, H, S) as (S, H, B)."""
-    f = getattr(lib, "attention_sm90_bf16_hd%d%s" % (hd, "_causal" if causal else ""), None)
+def ours_fn(lib, hd, causal, variant):
+    """Our host function for (hd, causal, variant) on (B, S, H, D) torch tensors: views in the
+    kernel's mode order (S, D, H, B) for Q, K, O and (D, S, H, B) for V, LSE (B, H, S) as (S, H, B).
+    None when the library has no such function (e.g. pp at head dim 256)."""
+    f = getattr(lib, "attention_sm90_bf16_hd%d%s%s" % (hd, "_causal" if causal else "", VARIANTS[variant]), None)
     if f is None:
         return None
 
@@ -73,7 +78,8 @@ def main():
     p.add_argument("--prebuilt", help="directory holding libattention_sm90.so")
     p.add_argument("--reps", type=int, default=20)
     p.add_argument("--json", help="write the results here as JSON")
-    p.add_argument("--shapes", help="head_dim:seqlen pairs, comma-separated (default: the issue 18 table)")
+    p.add_argument("--shapes", help="head_dim:seqlen pairs, comma-separated (default: the issue 18 table and 256:4096)")
+    p.add_argument("--variants", default="base,pp,persistent", help="which of our variants to run, comma-separated")
     args = p.parse_args()
     try:
         import torch
@@ -93,9 +99,14 @@ def main():
         shapes = tuple(tuple(int(x) for x in s.split(":")) for s in args.shapes.split(","))
     lib = (tileslc.load(os.path.join(args.prebuilt, "libattention_sm90.so")) if args.prebuilt
            else tileslc.build(os.path.join(REPO, "samples", "attention_sm90", "attention_sm90.tpy"), arch="sm_90a"))
+    variants = args.variants.split(",")
+    for v in variants:
+        if v not in VARIANTS:
+            p.error("unknown variant %r (known: %s)" % (v, ", ".join(VARIANTS)))
     torch.manual_seed(0)
-    print("%-4s %-6s %-7s %5s %3s %9s %9s %9s  %7s %7s  %s" % ("hd", "seq", "causal", "batch", "H", "tileslc", "cudnn", "flash",
-                                                                "/cudnn", "/flash", "check (TFLOP/s)"))
+    print("%-4s %-6s %-7s %5s %3s %s %9s %9s  %7s %7s %7s  %s" % (
+        "hd", "seq", "causal", "batch", "H", " ".join("%10s" % v for v in variants), "cudnn", "flash", "/cudnn", "/flash",
+        "pers/base", "check (TFLOP/s; ratios: our best)"))
     ok, rows = True, []
     for hd, seq in shapes:
         for causal in (False, True):
@@ -104,15 +115,20 @@ def main():
             scale = 1.0 / math.sqrt(hd)
             flops = 4.0 * B * H * seq * seq * hd / (2 if causal else 1)
             row = {"head_dim": hd, "seqlen": seq, "causal": causal, "batch": B, "heads": H}
-            call = ours_fn(lib, hd, causal)
             o = torch.empty_like(q)
             lse = torch.empty(B, H, seq, device="cuda", dtype=torch.float32)
-            if call is not None:
+            checks = []
+            for variant in variants:
+                call = ours_fn(lib, hd, causal, variant)
+                if call is None:
+                    continue
                 err_o, err_l = check(torch, call, q, k, v, causal, scale)
                 good = err_o <= 1e-2 and err_l <= 1e-4  # NaN fails too
                 ok &= good
-                row.update(err_o=err_o, err_lse=err_l, correct=good)
-                row["tileslc"] = flops / (median_ms(torch, lambda: call(q, k, v, o, lse, scale), args.reps) * 1e-3) / 1e12
+                key = "tileslc" if variant == "base" else "tileslc_" + variant
+                row.update({key + "_err_o": err_o, key + "_err_lse": err_l, key + "_correct": good})
+                row[key] = flops / (median_ms(torch, lambda: call(q, k, v, o, lse, scale), args.reps) * 1e-3) / 1e12
+                checks.append("%s %s (O %.1e, LSE %.1e)" % (variant, "ok" if good else "WRONG", err_o, err_l))
             # SDPA takes (B, H, S, D): transposed views of the same tensors.
             qt, kt, vt = (x.transpose(1, 2) for x in (q, k, v))
             for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)):
@@ -122,15 +138,20 @@ def main():
                     row[name] = flops / (ms * 1e-3) / 1e12
                 except RuntimeError as e:
                     row[name + "_error"] = str(e).split("\n")[0]
-            fmt = lambda key: ("%9.1f" % row[key]) if key in row else "%9s" % "-"  # noqa: E731
-            ratio = lambda key: ("%7.3f" % (row["tileslc"] / row[key])) if key in row and "tileslc" in row else "%7s" % "-"  # noqa: E731
+            ours = [row[key] for key in row if key == "tileslc" or (key.startswith("tileslc_") and key[8:] in VARIANTS)]
+            if ours:
+                row["tileslc_best"] = max(ours)
             for key in ("cudnn", "flash"):
-                if key in row and "tileslc" in row:
-                    row["ratio_" + key] = row["tileslc"] / row[key]
-            verdict = "-" if call is None else ("ok (O %.1e, LSE %.1e)" % (row["err_o"], row["err_lse"]) if row["correct"] else
-                                                "WRONG (O %.1e, LSE %.1e)" % (row["err_o"], row["err_lse"]))
-            print("%-4d %-6d %-7s %5d %3d %s %s %s  %s %s  %s" % (hd, seq, causal, B, H, fmt("tileslc"), fmt("cudnn"), fmt("flash"),
-                                                                ratio("cudnn"), ratio("flash"), verdict), flush=True)
+                if key in row and ours:
+                    row["ratio_" + key] = row["tileslc_best"] / row[key]
+            if "tileslc" in row and "tileslc_persistent" in row:
+                row["ratio_persistent_base"] = row["tileslc_persistent"] / row["tileslc"]
+            fmt = lambda key, w=9: ("%*.1f" % (w, row[key])) if key in row else "%*s" % (w, "-")  # noqa: E731
+            ratio = lambda key: ("%7.3f" % row[key]) if key in row else "%7s" % "-"  # noqa: E731
+            print("%-4d %-6d %-7s %5d %3d %s %s %s  %s %s %9s  %s" % (
+                hd, seq, causal, B, H, " ".join(fmt("tileslc" if x == "base" else "tileslc_" + x, 10) for x in variants),
+                fmt("cudnn"), fmt("flash"), ratio("ratio_cudnn"), ratio("ratio_flash"), ratio("ratio_persistent_base"),
+                "; ".join(checks) or "-"), flush=True)
             rows.append(row)
             del q, k, v, o, lse
     if args.json:

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# tools/device/attention.sh [PACK]: on a GPU machine (sm_90), attention_sm90 alone from what
+# tools/device/pack.sh packed (default .devbin), in about 4 minutes on an H200 with 16 cores:
+#   1. bin/attention_sm90: every variant (first version, _pp, _persistent) on the small and full
+#      shapes against the float64 reference (PASS/FAIL lines; the 2048-token case has 256 tiles, so
+#      persistent CTAs take two each on 132 SMs);
+#   2. compute-sanitizer memcheck and racecheck on bin/attention_sm90 --small, when the machine has it;
+#   3. tools/bench/attention/torch_attention.py --prebuilt: base, pp and persistent against torch
+#      SDPA's cuDNN and flash backends in one process (TFLOP/s and ratios), JSON in $OUT/attention.json.
+# Logs in $OUT (or /tmp). Exit 1 when a check fails.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+pack="${1:-.devbin}"
+out="${OUT:-/tmp}"
+export LD_LIBRARY_PATH="$PWD/$pack/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+failed=0
+echo "=== attention_sm90"
+timeout 240 "$pack/bin/attention_sm90" >"$out/attention_sm90.log" 2>&1 || failed=$((failed + 1))
+grep -c PASS "$out/attention_sm90.log"
+grep -v PASS "$out/attention_sm90.log" | tail -5
+sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+if [[ -n "$sanitizer" ]]; then
+  for tool in memcheck racecheck; do
+    echo "=== compute-sanitizer --tool $tool attention_sm90 --small"
+    timeout 120 "$sanitizer" --tool "$tool" --error-exitcode 3 "$pack/bin/attention_sm90" --small >"$out/attention_$tool.log" 2>&1
+    rc=$?
+    echo "rc=$rc"
+    tail -2 "$out/attention_$tool.log"
+    [[ $rc -ne 0 && $rc -ne 124 ]] && failed=$((failed + 1))
+  done
+fi
+echo "=== torch_attention"
+LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 300 python3 tools/bench/attention/torch_attention.py --prebuilt "$pack/pylib" \
+  --json "$out/attention.json" || failed=$((failed + 1))
+echo "attention.sh: $failed failed"
+exit $((failed > 0))
