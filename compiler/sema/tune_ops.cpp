@@ -40,8 +40,9 @@ std::vector<const ast::Param*> predicate_params(const FunctionValue& fn) {
 
 }  // namespace
 
-/// cutlass.tune(*, key=(), prune=None, flops=None, bytes=None, **space): checks the space and
-/// returns (space, key, prune, flops, bytes) with space a tuple of (name, candidates) pairs.
+/// cutlass.tune(*, key=(), prune=None, **space): checks the space and returns (space, key, prune)
+/// with space a tuple of (name, candidates) pairs. flops= and bytes= (an earlier spelling) are
+/// E0514 pointing at @cutlass.cost.
 /// Only a decorator may use it: a call elsewhere has no function to attach the space to.
 Value core_tune(Evaluator& ev, BuiltinCall& c) {
   const std::string use = "@cutlass.tune(BM=[64, 128], key=(\"M\", \"N\"))";
@@ -66,12 +67,16 @@ Value core_tune(Evaluator& ev, BuiltinCall& c) {
       ev.fail(diag::Kind::BadTuneSpace, c.range(0), c.name() + "(): key= takes the names of symbolic extents, e.g. key=(\"M\", \"N\"), found " + describe(c[0]));
   if (c.has(1) && c[1].kind() != Value::Kind::Function)
     ev.fail(diag::Kind::BadTuneSpace, c.range(1), c.name() + "(): prune= takes a function of the tuned parameters, found " + describe(c[1]));
+  // The work of a call is the function's, tuned or not: one declaration, @cutlass.cost, which
+  // the tuner and the metrics records both read.
   for (size_t i : {size_t(2), size_t(3)})
-    if (c.has(i) && c[i].kind() != Value::Kind::Str)
-      ev.fail(diag::Kind::BadTuneSpace, c.range(i),
-              c.name() + "(): " + (i == 2 ? "flops" : "bytes") + "= takes a Python expression over the key as a string, e.g. \"2 * M * N * K\", found " +
-                  describe(c[i]));
-  return Value::tuple({Value::tuple(std::move(space)), Value::tuple(std::move(key)), c[1], c[2], c[3]});
+    if (c.has(i)) {
+      const std::string kw = i == 2 ? "flops" : "bytes";
+      auto& d = ev.error(diag::Kind::BadTuneSpace, c.range(i), c.name() + "() does not take " + kw + "=: the work of a call is declared with @cutlass.cost");
+      d.help("write @cutlass.cost(" + kw + "=" + (c[i].kind() == Value::Kind::Str ? repr(c[i]) : std::string("\"...\"")) + ") above @cute.jit");
+      ev.abort_entry();
+    }
+  return Value::tuple({Value::tuple(std::move(space)), Value::tuple(std::move(key)), c[1]});
 }
 
 Value Evaluator::tune_decorate(const ast::Expr& deco, Value fn) {
@@ -126,8 +131,6 @@ void Evaluator::build_tune_space(const ast::FunctionDef& def, ir::HostFunction& 
     ts.key.push_back(k.s());
   }
   if (ts.key.empty()) ts.key = symbols;  // no key: every extent makes the bucket
-  if (spec.elts()[3].kind() == Value::Kind::Str) ts.flops = spec.elts()[3].s();
-  if (spec.elts()[4].kind() == Value::Kind::Str) ts.bytes = spec.elts()[4].s();
   size_t total = 1;
   for (const auto& c : candidates) {
     total *= c.size();
