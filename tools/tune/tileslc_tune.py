@@ -859,6 +859,9 @@ def bench(args):
             row["error"] = res.get("error", "")
             failures += 1
         rows.append(row)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            json.dump(rows, f, indent=1)
     if args.json:
         print(json.dumps(rows, indent=1))
         return 1 if failures else 0
@@ -1070,6 +1073,7 @@ def main(argv):
         p.add_argument("--shapes", required=True, help="a JSON shapes file, or inline: M=128,N=8192,K=8192;M=4096,N=4096,K=4096")
         p.add_argument("--function", help="the @cute.jit function (needed when the file has several)")
         p.add_argument("--json", action="store_true", help="the results as JSON")
+        p.add_argument("-o", "--output", help="also write the results as JSON to this file")
         p.add_argument("--metrics-overhead", action="store_true", help="also run with TILESLC_METRICS off and on, timing --b2b calls")
         p.add_argument("--b2b", type=int, default=200, help="calls back to back for --metrics-overhead")
         add_build_options(p)
