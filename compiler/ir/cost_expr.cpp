@@ -115,6 +115,12 @@ class CostParser {
       const size_t begin = pos_;
       while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
       const std::string id = s_.substr(begin, pos_ - begin);
+      size_t after = pos_;
+      while (after < s_.size() && s_[after] == ' ') ++after;
+      if (after < s_.size() && s_[after] == '(') {
+        pos_ = begin;
+        return fail("'" + id + "(...)' is a call: a cost is arithmetic (+ - * / // % **) on numbers and names");
+      }
       if (auto cpp = name_(id)) return "static_cast<double>(" + *cpp + ")";
       pos_ = begin;
       return fail("'" + id + "' is not " + hint_);

@@ -5,6 +5,9 @@
   tileslc tune merge -o DB.json SHARD.json...
   tileslc tune show DB.json
   tileslc tune verify KERNEL.tpy --db DB.json
+  tileslc tune KERNEL.tpy --shapes-from-metrics METRICS.jsonl [--top N] ...
+  tileslc bench KERNEL.tpy --shapes SHAPES [--metrics-overhead] ...
+  tileslc metrics summarize METRICS.jsonl [--json | --prometheus [-o FILE.prom]]
 
 `tune` reads the @cutlass.tune space of each tuned @cute.jit function from the
 compiler's metadata (pruned already), compiles every configuration in parallel
@@ -1035,15 +1038,15 @@ def metrics_summarize(args):
 
 def add_build_options(p):
     """The options `verify` and `bench` share with the sweep: target, timing and the toolchain."""
-    p.add_argument("--target", default="cuda", choices=["cuda", "cpu"])
+    p.add_argument("--target", default="cuda", choices=["cuda", "cpu"], help="cuda: nvcc and the GPU; cpu: the CPU emulator")
     p.add_argument("--arch", default="sm_90a")
     p.add_argument("--warmup", type=int, default=10)
     p.add_argument("--iters", type=int, default=50)
     p.add_argument("--rtol", type=float, default=2e-2)
     p.add_argument("--atol", type=float, default=1e-2)
     p.add_argument("--timeout", type=float, default=300, help="seconds per run")
-    p.add_argument("--work-dir")
-    p.add_argument("-D", dest="define", action="append", default=[], help="NAME=VALUE for Constexpr parameters")
+    p.add_argument("--work-dir", help="where configurations are built (default .tileslc-tune/STEM-TARGET, .tileslc-bench/...)")
+    p.add_argument("-D", dest="define", action="append", default=[], help="NAME=VALUE for Constexpr parameters (not tuned ones)")
     p.add_argument("-I", dest="include", action="append", default=[], help="module search path")
     p.add_argument("--tileslc", help="the tileslc executable (default: the one running this)")
     p.add_argument("--runtime-include", help="tileslc's runtime headers")
@@ -1098,26 +1101,12 @@ def main(argv):
                         help="the shapes of the calls a TILESLC_METRICS file recorded, most frequent first")
     p.add_argument("--top", type=int, default=0, help="with --shapes-from-metrics: the N most frequent shapes only")
     p.add_argument("--db", help="results database to read (cache) and write (default: KERNEL-stem.tune.json)")
-    p.add_argument("--target", default="cuda", choices=["cuda", "cpu"], help="cuda: nvcc and the GPU; cpu: the CPU emulator")
-    p.add_argument("--arch", default="sm_90a")
     p.add_argument("--function", action="append", default=[], help="tune only this @cute.jit function (repeatable)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="parallel compilations")
     p.add_argument("--shard", help="i/n: run the i-th of n slices of the (configuration x shape) runs")
     p.add_argument("--devices", help="comma-separated CUDA device ordinals: one runner per device at a time")
-    p.add_argument("--warmup", type=int, default=10)
-    p.add_argument("--iters", type=int, default=50)
-    p.add_argument("--rtol", type=float, default=2e-2)
-    p.add_argument("--atol", type=float, default=1e-2)
-    p.add_argument("--timeout", type=float, default=300, help="seconds per run")
     p.add_argument("--no-cache", action="store_true", help="measure everything again")
-    p.add_argument("--work-dir", help="where configurations are built (default .tileslc-tune/STEM-TARGET)")
-    p.add_argument("-D", dest="define", action="append", default=[], help="NAME=VALUE for Constexpr parameters not tuned")
-    p.add_argument("-I", dest="include", action="append", default=[], help="module search path")
-    p.add_argument("--tileslc", help="the tileslc executable (default: the one running this)")
-    p.add_argument("--runtime-include", help="tileslc's runtime headers")
-    p.add_argument("--runtime-lib", help="directory holding libtileslc_rt.a / libtileslc_rt_cpu.a")
-    p.add_argument("--nvcc", default=os.environ.get("CUDACXX", "nvcc"))
-    p.add_argument("--cxx", default=os.environ.get("CXX", "c++"))
+    add_build_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     args = p.parse_args(argv)
     if not args.db:
