@@ -375,7 +375,7 @@ def is_number(text):
     return not isinstance(text, bool)
 
 
-def work(fn, shape, config, time_ms):
+def achieved(fn, shape, config, time_ms):
     """The bytes, FLOPs, GB/s and TFLOP/s of one run of `fn` on `shape` (bytes: every tensor's size
     once when @cutlass.cost declares none)."""
     b = cost(fn, "bytes", shape, config)
@@ -549,7 +549,7 @@ def run_sweep(args):
              "bucket": {k: s[k] for k in fn["tune"]["key"]}, "reference": c == db["functions"][fname]["reference"]}
         e.update(res)
         if e.get("status") == "ok":
-            e.update(work(fn, s, c, e["time_ms"]))
+            e.update(achieved(fn, s, c, e["time_ms"]))
         new_entries.append(e)
     db["entries"] += new_entries
     db["timing"] = {"compile_s": round(compile_s, 2), "run_s": round(run_s, 2), "compiled": len(configs_needed), "runs": len(results)}
@@ -857,7 +857,7 @@ def bench(args):
         row["status"] = res["status"]
         if res["status"] == "ok":
             row.update(time_ms=res["time_ms"], min_ms=res["min_ms"])
-            row.update(work(fn, shape, config, res["time_ms"]))
+            row.update(achieved(fn, shape, config, res["time_ms"]))
         else:
             row["error"] = res.get("error", "")
             failures += 1
