@@ -1115,11 +1115,10 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    # Errors name the command the user typed: `tileslc bench`, `tileslc metrics`, `tileslc tune`.
+    command = "tileslc " + (sys.argv[1] if sys.argv[1:2] in (["bench"], ["metrics"]) else "tune")
     try:
         sys.exit(main(sys.argv[1:]))
-    except InputError as e:
-        print(f"tileslc tune: error: {e}", file=sys.stderr)
-        sys.exit(2)
-    except RuntimeError as e:
-        print(f"tileslc tune: error: {e}", file=sys.stderr)
+    except (InputError, RuntimeError) as e:
+        print(f"{command}: error: {e}", file=sys.stderr)
         sys.exit(2)
