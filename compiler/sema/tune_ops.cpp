@@ -41,8 +41,8 @@ std::vector<const ast::Param*> predicate_params(const FunctionValue& fn) {
 }  // namespace
 
 /// cutlass.tune(*, key=(), prune=None, **space): checks the space and returns (space, key, prune)
-/// with space a tuple of (name, candidates) pairs. flops= and bytes= (an earlier spelling) are
-/// E0514 pointing at @cutlass.cost.
+/// with space a tuple of (name, candidates) pairs. flops= and bytes= (an earlier spelling, which
+/// arrive among the space's keywords) are E0514 pointing at @cutlass.cost.
 /// Only a decorator may use it: a call elsewhere has no function to attach the space to.
 Value core_tune(Evaluator& ev, BuiltinCall& c) {
   const std::string use = "@cutlass.tune(BM=[64, 128], key=(\"M\", \"N\"))";
@@ -51,6 +51,13 @@ Value core_tune(Evaluator& ev, BuiltinCall& c) {
   std::vector<Value> space;
   for (const auto& [name, values] : c.extra) {
     const auto at = tune_keyword(c.site, name);
+    if (name == "flops" || name == "bytes") {
+      // The work of a call is the function's, tuned or not: one declaration, @cutlass.cost, which
+      // the tuner and the metrics records both read (flops=/bytes= here was an earlier spelling).
+      auto& d = ev.error(diag::Kind::BadTuneSpace, at, c.name() + "() does not take " + name + "=: the work of a call is declared with @cutlass.cost");
+      d.help("write @cutlass.cost(" + name + "=" + (values.kind() == Value::Kind::Str ? repr(values) : std::string("\"...\"")) + ") above @cute.jit");
+      ev.abort_entry();
+    }
     if (values.kind() != Value::Kind::Tuple || values.elts().empty())
       ev.fail(diag::Kind::BadTuneSpace, at, c.name() + "(): '" + name + "' takes a non-empty list of candidate values, found " + describe(values));
     for (const auto& v : values.elts())
@@ -67,15 +74,6 @@ Value core_tune(Evaluator& ev, BuiltinCall& c) {
       ev.fail(diag::Kind::BadTuneSpace, c.range(0), c.name() + "(): key= takes the names of symbolic extents, e.g. key=(\"M\", \"N\"), found " + describe(c[0]));
   if (c.has(1) && c[1].kind() != Value::Kind::Function)
     ev.fail(diag::Kind::BadTuneSpace, c.range(1), c.name() + "(): prune= takes a function of the tuned parameters, found " + describe(c[1]));
-  // The work of a call is the function's, tuned or not: one declaration, @cutlass.cost, which
-  // the tuner and the metrics records both read.
-  for (size_t i : {size_t(2), size_t(3)})
-    if (c.has(i)) {
-      const std::string kw = i == 2 ? "flops" : "bytes";
-      auto& d = ev.error(diag::Kind::BadTuneSpace, c.range(i), c.name() + "() does not take " + kw + "=: the work of a call is declared with @cutlass.cost");
-      d.help("write @cutlass.cost(" + kw + "=" + (c[i].kind() == Value::Kind::Str ? repr(c[i]) : std::string("\"...\"")) + ") above @cute.jit");
-      ev.abort_entry();
-    }
   return Value::tuple({Value::tuple(std::move(space)), Value::tuple(std::move(key)), c[1]});
 }
 

@@ -470,6 +470,8 @@ def run_sweep(args):
         fail_input(f"{args.kernel}: no @cute.jit function declares a tuning space (@cutlass.tune(...), docs/tuning.md)")
 
     # Bad input first, before any build.
+    if args.top < 0:
+        fail_input(f"--top {args.top}: expected a count of shapes, 1 or more (0: all)")
     if args.shapes_from_metrics:
         shapes_of = {fn["name"]: read_metrics_shapes(args.shapes_from_metrics, fn, args.top) for fn in tuned}
     else:
@@ -810,6 +812,8 @@ def bench(args):
     built and timed per shape by the tuner's own runner and build (warm-up, L2 flush, CUDA-event
     median); with --metrics-overhead each shape also runs with TILESLC_METRICS off and on, and
     the runner times --b2b calls back to back (the per-call wall time, host overheads included)."""
+    if args.b2b < 1:
+        fail_input(f"--b2b {args.b2b}: expected a number of calls, 1 or more")
     tc = Toolchain(args)
     kernel = os.path.abspath(args.kernel)
     stem = os.path.splitext(os.path.basename(kernel))[0]
