@@ -3,7 +3,8 @@
 // handler checks that each is a string; build_cost checks each name against the function (E0515
 // at the name inside the string) and stores the text in the host function's ir::CostDecl, which
 // the metadata lists (the tuner's bandwidth and FLOP/s) and codegen evaluates per call (the
-// metrics records, ir/cost_expr.h).
+// metrics records, ir/cost_expr.h). The decorator's placement check is tune_ops.cpp's, shared
+// with @cutlass.tune.
 #include <algorithm>
 #include <cstdlib>
 
@@ -37,19 +38,6 @@ Value core_cost(Evaluator& ev, BuiltinCall& c) {
               c.name() + "(): " + (i == 0 ? "bytes" : "flops") +
                   "= takes a Python expression over the function's symbolic extents as a string, e.g. \"2 * M * N * K\", found " + describe(c[i]));
   return Value::tuple({c[0], c[1]});
-}
-
-Value Evaluator::cost_decorate(const ast::Expr& deco, Value fn) {
-  const auto* call = deco.as<ast::Call>();
-  if (!call) fail(diag::Kind::BadCost, deco.range, "@cutlass.cost takes the work of one call: @cutlass.cost(bytes=\"4 * N\", flops=\"N\")");
-  if (fn.kind() != Value::Kind::Function || fn.fn()->kind != FunctionValue::Kind::Jit || !fn.fn()->def) {
-    auto& d = error(diag::Kind::BadCost, deco.range, "@cutlass.cost decorates a @cute.jit function, found " + describe(fn));
-    d.help("write @cutlass.cost(...) above @cute.jit");
-    abort_entry();
-  }
-  Value spec = eval(deco);
-  cost_decls_[fn.fn()->def] = {std::move(spec), call};
-  return fn;
 }
 
 void Evaluator::build_cost(const ast::FunctionDef& def, ir::HostFunction& hf) {

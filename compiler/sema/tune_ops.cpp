@@ -77,17 +77,34 @@ Value core_tune(Evaluator& ev, BuiltinCall& c) {
   return Value::tuple({Value::tuple(std::move(space)), Value::tuple(std::move(key)), c[1]});
 }
 
-Value Evaluator::tune_decorate(const ast::Expr& deco, Value fn) {
+namespace {
+
+/// A decorator that annotates the @cute.jit function below it (@cutlass.tune, @cutlass.cost):
+/// `kind` at the decorator unless it is a call above a @cute.jit function; else its value and call.
+std::pair<Value, const ast::Call*> jit_decorator_spec(Evaluator& ev, const ast::Expr& deco, const Value& fn, diag::Kind kind,
+                                                      const std::string& what, const std::string& usage) {
   const auto* call = deco.as<ast::Call>();
-  if (!call)
-    fail(diag::Kind::BadTuneSpace, deco.range, "@cutlass.tune takes the space: @cutlass.tune(BM=[64, 128], key=(\"M\",))");
+  if (!call) ev.fail(kind, deco.range, what + " takes " + usage);
   if (fn.kind() != Value::Kind::Function || fn.fn()->kind != FunctionValue::Kind::Jit || !fn.fn()->def) {
-    auto& d = error(diag::Kind::BadTuneSpace, deco.range, "@cutlass.tune decorates a @cute.jit function, found " + describe(fn));
-    d.help("write @cutlass.tune(...) above @cute.jit");
-    abort_entry();
+    auto& d = ev.error(kind, deco.range, what + " decorates a @cute.jit function, found " + describe(fn));
+    d.help("write " + what + "(...) above @cute.jit");
+    ev.abort_entry();
   }
-  Value spec = eval(deco);
-  tune_decls_[fn.fn()->def] = {std::move(spec), call};
+  return {ev.eval(deco), call};
+}
+
+}  // namespace
+
+Value Evaluator::tune_decorate(const ast::Expr& deco, Value fn) {
+  tune_decls_[fn.kind() == Value::Kind::Function ? fn.fn()->def : nullptr] =
+      jit_decorator_spec(*this, deco, fn, diag::Kind::BadTuneSpace, "@cutlass.tune", "the space: @cutlass.tune(BM=[64, 128], key=(\"M\",))");
+  return fn;
+}
+
+/// @cutlass.cost (cost_ops.cpp checks and builds it): here for the decorator check it shares.
+Value Evaluator::cost_decorate(const ast::Expr& deco, Value fn) {
+  cost_decls_[fn.kind() == Value::Kind::Function ? fn.fn()->def : nullptr] =
+      jit_decorator_spec(*this, deco, fn, diag::Kind::BadCost, "@cutlass.cost", "the work of one call: @cutlass.cost(bytes=\"4 * N\", flops=\"N\")");
   return fn;
 }
 
