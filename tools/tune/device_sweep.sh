@@ -69,9 +69,10 @@ PY
       if [[ $k == gemm ]]; then args=(samples/gemm_sm90/gemm_sm90.tpy --function gemm_sm90 --shapes "$GEMM_SHAPES")
       else args=(samples/softmax/softmax.tpy --function softmax_8192_tuned --shapes "$SOFTMAX_SHAPES"); fi
       rm -f "build/bench-work/$k/overhead.metrics.jsonl"
-      time "$T" bench "${args[@]}" --work-dir "build/bench-work/$k" "${extra[@]}" -o "$OUT/$1.$k.json"
+      time "$T" bench "${args[@]}" --work-dir "build/bench-work/$k" "${extra[@]}" -o "$OUT/$1.$k.json" || echo "tileslc bench exited $?"
       if [[ "$1" == metrics ]]; then
         m="build/bench-work/$k/overhead.metrics.jsonl"
+        [[ -s "$m" ]] || continue
         wc -l "$m"; head -3 "$m"; grep -m2 '"extents"' "$m" || true
         "$T" metrics summarize "$m"
         "$T" metrics summarize "$m" --prometheus -o "$OUT/metrics.$k.prom"
