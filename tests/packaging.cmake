@@ -23,3 +23,9 @@ foreach(_via install subdirectory)
                    --work ${CMAKE_CURRENT_BINARY_DIR}/packaging/${_via} --cmake ${CMAKE_COMMAND} --ninja ${TILESLC_NINJA})
   set_tests_properties(${_name} PROPERTIES LABELS packaging TIMEOUT 600 PASS_REGULAR_EXPRESSION "PASS: packaging via")
 endforeach()
+# packaging.docker_steps: deploy/docker/Dockerfile linted against install_steps.sh and the tree,
+# and its install and kernels steps run on this build (CPU emulator kernels; no docker needed).
+add_test(NAME packaging.docker_steps
+         COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/packaging/docker_steps.py --source ${PROJECT_SOURCE_DIR}
+                 --build ${PROJECT_BINARY_DIR} --work ${CMAKE_CURRENT_BINARY_DIR}/packaging/docker)
+set_tests_properties(packaging.docker_steps PROPERTIES LABELS packaging TIMEOUT 600 PASS_REGULAR_EXPRESSION "PASS: docker steps")

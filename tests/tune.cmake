@@ -3,7 +3,10 @@
 #                        (no compiler needed)
 #   tune.cpu_flow        `tileslc tune` end to end on the CPU emulator (tests/tune/tiny_tune.tpy):
 #                        pruning, compile failures, the correctness check, the database, the
-#                        cache, shards and merge, and --tuned's dispatcher; about a minute
+#                        cache, shards and merge, --tuned's dispatcher, the metrics records of
+#                        its calls (@cutlass.cost: bytes, FLOPs, GB/s, % of peak), `metrics
+#                        summarize` (--json, --prometheus), --shapes-from-metrics, and
+#                        `tileslc bench` (inline shapes, --metrics-overhead); about two minutes
 #   tune.bad_shapes      a shapes file that is not JSON: a located error, exit 2
 #   tune.sample_spaces   gemm_sm90 and softmax_8192_tuned: the spaces docs/tuning.md states
 find_package(Python3 COMPONENTS Interpreter QUIET)

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="${TILESLC_JOBS:-2}"
 
-tools/bootstrap.sh
-cmake --preset default
-cmake --build build -j"$jobs"
+# The same steps the container images are built with (deploy/docker/Dockerfile).
+TILESLC_JOBS="$jobs" deploy/docker/install_steps.sh deps
+TILESLC_JOBS="$jobs" deploy/docker/install_steps.sh build
 ctest --preset default -j"$jobs"

@@ -7,6 +7,7 @@
 
 #include "codegen/codegen.h"
 #include "codegen/printer.h"
+#include "ir/cost_expr.h"
 #include "ir/visit.h"
 
 namespace tileslc::codegen {
@@ -23,9 +24,13 @@ class CudaEmitter {
     out_.line("// Kernels and host functions are fully specialized: all layout arithmetic was done by tileslc.");
     out_.line(cpu() ? "#include \"tileslc/cpu/prelude.h\"" : "#include \"tileslc/device/prelude.h\"");
     out_.line("#include \"tileslc/runtime.h\"");
-    bool tuned = false;
-    for (const auto& h : prog_.host_functions) tuned = tuned || !h.dispatch.callees.empty();
+    bool tuned = false, costed = false;
+    for (const auto& h : prog_.host_functions) {
+      tuned = tuned || !h.dispatch.callees.empty();
+      costed = costed || (h.dispatch.callees.empty() && h.cost.declared());
+    }
     if (tuned) out_.line("#include <cmath>  // the tuned dispatch's distance between shapes");
+    else if (costed) out_.line("#include <cmath>  // @cutlass.cost's // and **");
     // Kernels live in a namespace of their module (tileslc_kernels::<file stem>): a program can
     // link two generated files that both define a `zero_kernel`, and a profiler names each
     // kernel with the file it came from. Host functions stay global: they are the API.
@@ -544,6 +549,7 @@ class CudaEmitter {
       host_ = nullptr;
       return;
     }
+    if (h.cost.declared()) metrics_call(h, symbol_local);
     for (const auto& v : h.locals) out_.line(std::string(ir::cpp_type(v.type)) + " " + v.name + ";");
     block(h.body, false);
     generated_line();
@@ -551,6 +557,42 @@ class CudaEmitter {
     out_.dedent();
     out_.line("}");
     host_ = nullptr;
+  }
+
+  /// @cutlass.cost (docs/tuning.md, "Metrics"): with metrics on, the call's scope carries its
+  /// bytes and FLOPs (the declared expressions evaluated on this call's extents, in double) and
+  /// the extents themselves; the runtime writes the call's line when the scope ends. With
+  /// metrics off the scope is one relaxed load and compare.
+  void metrics_call(const ir::HostFunction& h, const std::map<std::string, std::string>& symbol_local) {
+    auto cpp = [&](const std::string& text) {
+      if (text.empty()) return std::string("-1.0");
+      return ir::translate_cost_expr(
+          text,
+          [&](const std::string& n) -> std::optional<std::string> {
+            if (auto it = symbol_local.find(n); it != symbol_local.end()) return it->second;
+            for (const auto& [name, value] : h.constexprs)
+              if (name == n) return value;
+            return std::nullopt;  // sema checked every name
+          },
+          "", nullptr);
+    };
+    std::string names, values;
+    for (const auto& sb : h.symbols) {
+      if (sb.is_stride) continue;
+      names += (names.empty() ? "" : ", ") + c_string(sb.symbol);
+      values += (values.empty() ? "" : ", ") + sb.local;
+    }
+    out_.line("tileslc::metrics::CallScope tileslc_metrics_call(" + c_string(h.name) + ");");
+    out_.line("if (tileslc_metrics_call.active()) {");
+    out_.indent();
+    if (!names.empty()) {
+      out_.line("static const char* const extent_names[] = {" + names + "};");
+      out_.line("const int64_t extent_values[] = {" + values + "};");
+    }
+    out_.line("tileslc_metrics_call.describe(" + cpp(h.cost.bytes) + ", " + cpp(h.cost.flops) + ", " +
+              (names.empty() ? std::string("nullptr, nullptr, 0") : "extent_names, extent_values, sizeof extent_values / sizeof extent_values[0]") + ");");
+    out_.dedent();
+    out_.line("}");
   }
 
   /// --tuned (docs/tuning.md): the bucket whose key values are nearest the call's (the sum of

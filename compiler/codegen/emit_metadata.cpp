@@ -63,8 +63,6 @@ nlohmann::ordered_json tune_json(const ir::TuneSpace& t) {
   for (size_t i = 0; i < t.params.size(); ++i) params[t.params[i]] = t.values[i];
   j["params"] = params;
   j["key"] = t.key;
-  j["flops"] = t.flops.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.flops);
-  j["bytes"] = t.bytes.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(t.bytes);
   auto kept = nlohmann::ordered_json::array();
   for (const auto& c : t.configs) kept.push_back(config(c));
   j["configs"] = kept;
@@ -129,6 +127,10 @@ std::string emit_metadata(const ir::Program& p, const Options& opts) {
     for (const auto& [name, value] : h.constexprs) cx[name] = value;
     hj["constexprs"] = cx;  // this compilation's configuration, as -D literals
     if (h.tune.declared) hj["tune"] = tune_json(h.tune);
+    if (h.cost.declared()) {  // @cutlass.cost: Python arithmetic over the symbols and Constexpr values
+      hj["cost"] = {{"bytes", h.cost.bytes.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(h.cost.bytes)},
+                    {"flops", h.cost.flops.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(h.cost.flops)}};
+    }
     hosts.push_back(hj);
   }
   j["host_functions"] = hosts;

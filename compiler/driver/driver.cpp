@@ -301,7 +301,8 @@ void add_options(CLI::App& app, CommandLine& cl) {
       "Subcommands:\n"
       "  tileslc layout OP ARG...   CuTe's layout algebra on the command line ('tileslc layout --help')\n"
       "  tileslc tune KERNEL.tpy --shapes FILE   the autotuner ('tileslc tune --help', docs/tuning.md)\n"
-      "  tileslc metrics summarize FILE.jsonl    a TILESLC_METRICS file per kernel (docs/tuning.md)\n"
+      "  tileslc metrics summarize FILE.jsonl    a TILESLC_METRICS file per kernel and function; --prometheus\n"
+      "  tileslc bench KERNEL.tpy --shapes ...   time one configuration as the tuner does (docs/tuning.md)\n"
       "\n"
       "Exit status: 0 success (warnings allowed); 1 errors in the program (diagnostics printed), or nvcc\n"
       "failed with -c; 2 usage errors and files that cannot be read or written; 3 an internal error\n"
@@ -663,9 +664,9 @@ std::optional<int> apply_tuned_results(const CommandLine& cl, const Settings& se
   return std::nullopt;
 }
 
-/// `tileslc tune ...` and `tileslc metrics ...`: runs the tuner (tools/tune/tileslc_tune.py,
-/// installed under share/tileslc/tools/tune) with python3, telling it which tileslc to use
-/// (`metrics` is its subcommand). Returns only on failure.
+/// `tileslc tune ...`, `tileslc metrics ...` and `tileslc bench ...`: runs the tuner
+/// (tools/tune/tileslc_tune.py, installed under share/tileslc/tools/tune) with python3, telling
+/// it which tileslc to use (`metrics` and `bench` are its subcommands). Returns only on failure.
 int run_tuner(int argc, char** argv) {
   fs::path dir = exe_dir(argv[0]);
   std::vector<fs::path> candidates = {dir / ".." / ".." / "tools" / "tune" / "tileslc_tune.py",
@@ -687,7 +688,7 @@ int run_tuner(int argc, char** argv) {
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   ::setenv("TILESLC_EXE", ec ? argv[0] : self.c_str(), 1);
   std::vector<char*> args = {const_cast<char*>("python3"), script.data()};
-  if (std::string(argv[1]) == "metrics") args.push_back(argv[1]);
+  if (std::string(argv[1]) == "metrics" || std::string(argv[1]) == "bench") args.push_back(argv[1]);
   for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
   args.push_back(nullptr);
   ::execvp("python3", args.data());
@@ -750,7 +751,8 @@ int compile(const CommandLine& cl, const Settings& settings, const char* argv0) 
 
 int run(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "layout") return run_layout_cli(argc - 1, argv + 1);
-  if (argc > 1 && (std::string(argv[1]) == "tune" || std::string(argv[1]) == "metrics")) return run_tuner(argc, argv);
+  if (argc > 1 && (std::string(argv[1]) == "tune" || std::string(argv[1]) == "metrics" || std::string(argv[1]) == "bench"))
+    return run_tuner(argc, argv);
   CLI::App app{"tileslc: compiles .tpy kernels (Python syntax, CuTe's model of the GPU) to CUDA C++", "tileslc"};
   CommandLine cl;
   add_options(app, cl);

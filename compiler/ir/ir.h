@@ -460,7 +460,16 @@ struct TuneSpace {
     std::string reason;  ///< the predicate's string, or "prune returned True"
   };
   std::vector<Pruned> pruned;
-  std::string flops, bytes;  ///< Python expressions over the key symbols ("2*M*N*K"); may be empty
+};
+
+/// A host function's work per call, declared with `@cutlass.cost(bytes=..., flops=...)`
+/// (docs/tuning.md, "Cost"): Python arithmetic over its symbolic extents and Constexpr
+/// parameters (ir/cost_expr.h), checked by sema. The tuner evaluates the text per shape; the
+/// generated host function evaluates it per call for the metrics records. Empty: not declared.
+struct CostDecl {
+  source::SourceRange loc;  ///< the decorator
+  std::string bytes, flops;
+  bool declared() const { return !bytes.empty() || !flops.empty(); }
 };
 
 /// `--tuned`: a host function that picks one of its tuned specializations by the shape bucket
@@ -483,6 +492,7 @@ struct HostFunction {
   /// This compilation's Constexpr parameters and their values as -D literals, in order.
   std::vector<std::pair<std::string, std::string>> constexprs;
   TuneSpace tune;
+  CostDecl cost;
   TunedDispatch dispatch;  ///< non-empty callees: the body is the dispatch, not `body`
 };
 

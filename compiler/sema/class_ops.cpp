@@ -379,6 +379,7 @@ Value Evaluator::decorate(const ast::Expr& deco, const Value& dv, Value fn) {
     return fn;
   }
   if (is(BuiltinId::Tune)) return tune_decorate(deco, std::move(fn));
+  if (is(BuiltinId::Cost)) return cost_decorate(deco, std::move(fn));
   if (is(BuiltinId::JitDecorator)) {
     plain_function("@cute.jit").kind = FunctionValue::Kind::Jit;
     return fn;

@@ -459,6 +459,7 @@ void Evaluator::build_host_function(const std::shared_ptr<FunctionValue>& fn, co
   for (const auto& p : def->params) f.env[p.name] = Binding{Value{}, "", p.range};
   for (const auto& p : def->params) bind_host_param(p, stride_symbols);
   build_tune_space(*def, hf);
+  build_cost(*def, hf);
   exec_body(def->body);
   report_ragged_tiles(ctx, nullptr);
   program_.host_functions.push_back(std::move(hf));

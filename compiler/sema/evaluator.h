@@ -237,6 +237,11 @@ class Evaluator {
   /// The entry point's TuneSpace (tune_ops.cpp): names checked against its Constexpr parameters
   /// and symbols, the product enumerated, the prune predicate run on each configuration.
   void build_tune_space(const ast::FunctionDef& def, ir::HostFunction& hf);
+  /// `@cutlass.cost(...)` (cost_ops.cpp): records the cost of the @cute.jit function below it.
+  Value cost_decorate(const ast::Expr& deco, Value fn);
+  /// The entry point's CostDecl (cost_ops.cpp): each expression's names checked against its
+  /// symbolic extents and Constexpr parameters (E0515 at the keyword otherwise).
+  void build_cost(const ast::FunctionDef& def, ir::HostFunction& hf);
   /// Whether `attr` names something on a class or instance (hasattr; the MRO then the instance's attributes).
   bool object_has_attribute(const Value& base, const std::string& attr);
   /// A kernel specialization's key text for an instance passed as an argument (`self` of a kernel
@@ -539,6 +544,8 @@ class Evaluator {
   /// @cutlass.tune declarations by the @cute.jit function they decorate: the handler's value
   /// (space, key, prune, flops, bytes) and the decorator call, for locations.
   std::map<const ast::FunctionDef*, std::pair<Value, const ast::Call*>> tune_decls_;
+  /// @cutlass.cost declarations, likewise: (bytes, flops) strings and the decorator call.
+  std::map<const ast::FunctionDef*, std::pair<Value, const ast::Call*>> cost_decls_;
   int try_depth_ = 0;                         ///< `try` bodies being run while compiling (exec_try)
   std::vector<Value> handling_;               ///< exceptions being handled (a bare `raise` re-raises the last)
   std::set<const ast::FunctionDef*> inlined_jit_;         ///< @cute.jit functions called from compiled code (inlined)

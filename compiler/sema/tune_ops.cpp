@@ -40,8 +40,9 @@ std::vector<const ast::Param*> predicate_params(const FunctionValue& fn) {
 
 }  // namespace
 
-/// cutlass.tune(*, key=(), prune=None, flops=None, bytes=None, **space): checks the space and
-/// returns (space, key, prune, flops, bytes) with space a tuple of (name, candidates) pairs.
+/// cutlass.tune(*, key=(), prune=None, **space): checks the space and returns (space, key, prune)
+/// with space a tuple of (name, candidates) pairs. flops= and bytes= (an earlier spelling, which
+/// arrive among the space's keywords) are E0514 pointing at @cutlass.cost.
 /// Only a decorator may use it: a call elsewhere has no function to attach the space to.
 Value core_tune(Evaluator& ev, BuiltinCall& c) {
   const std::string use = "@cutlass.tune(BM=[64, 128], key=(\"M\", \"N\"))";
@@ -50,6 +51,13 @@ Value core_tune(Evaluator& ev, BuiltinCall& c) {
   std::vector<Value> space;
   for (const auto& [name, values] : c.extra) {
     const auto at = tune_keyword(c.site, name);
+    if (name == "flops" || name == "bytes") {
+      // The work of a call is the function's, tuned or not: one declaration, @cutlass.cost, which
+      // the tuner and the metrics records both read (flops=/bytes= here was an earlier spelling).
+      auto& d = ev.error(diag::Kind::BadTuneSpace, at, c.name() + "() does not take " + name + "=: the work of a call is declared with @cutlass.cost");
+      d.help("write @cutlass.cost(" + name + "=" + (values.kind() == Value::Kind::Str ? repr(values) : std::string("\"...\"")) + ") above @cute.jit");
+      ev.abort_entry();
+    }
     if (values.kind() != Value::Kind::Tuple || values.elts().empty())
       ev.fail(diag::Kind::BadTuneSpace, at, c.name() + "(): '" + name + "' takes a non-empty list of candidate values, found " + describe(values));
     for (const auto& v : values.elts())
@@ -66,25 +74,37 @@ Value core_tune(Evaluator& ev, BuiltinCall& c) {
       ev.fail(diag::Kind::BadTuneSpace, c.range(0), c.name() + "(): key= takes the names of symbolic extents, e.g. key=(\"M\", \"N\"), found " + describe(c[0]));
   if (c.has(1) && c[1].kind() != Value::Kind::Function)
     ev.fail(diag::Kind::BadTuneSpace, c.range(1), c.name() + "(): prune= takes a function of the tuned parameters, found " + describe(c[1]));
-  for (size_t i : {size_t(2), size_t(3)})
-    if (c.has(i) && c[i].kind() != Value::Kind::Str)
-      ev.fail(diag::Kind::BadTuneSpace, c.range(i),
-              c.name() + "(): " + (i == 2 ? "flops" : "bytes") + "= takes a Python expression over the key as a string, e.g. \"2 * M * N * K\", found " +
-                  describe(c[i]));
-  return Value::tuple({Value::tuple(std::move(space)), Value::tuple(std::move(key)), c[1], c[2], c[3]});
+  return Value::tuple({Value::tuple(std::move(space)), Value::tuple(std::move(key)), c[1]});
 }
 
-Value Evaluator::tune_decorate(const ast::Expr& deco, Value fn) {
+namespace {
+
+/// A decorator that annotates the @cute.jit function below it (@cutlass.tune, @cutlass.cost):
+/// `kind` at the decorator unless it is a call above a @cute.jit function; else its value and call.
+std::pair<Value, const ast::Call*> jit_decorator_spec(Evaluator& ev, const ast::Expr& deco, const Value& fn, diag::Kind kind,
+                                                      const std::string& what, const std::string& usage) {
   const auto* call = deco.as<ast::Call>();
-  if (!call)
-    fail(diag::Kind::BadTuneSpace, deco.range, "@cutlass.tune takes the space: @cutlass.tune(BM=[64, 128], key=(\"M\",))");
+  if (!call) ev.fail(kind, deco.range, what + " takes " + usage);
   if (fn.kind() != Value::Kind::Function || fn.fn()->kind != FunctionValue::Kind::Jit || !fn.fn()->def) {
-    auto& d = error(diag::Kind::BadTuneSpace, deco.range, "@cutlass.tune decorates a @cute.jit function, found " + describe(fn));
-    d.help("write @cutlass.tune(...) above @cute.jit");
-    abort_entry();
+    auto& d = ev.error(kind, deco.range, what + " decorates a @cute.jit function, found " + describe(fn));
+    d.help("write " + what + "(...) above @cute.jit");
+    ev.abort_entry();
   }
-  Value spec = eval(deco);
-  tune_decls_[fn.fn()->def] = {std::move(spec), call};
+  return {ev.eval(deco), call};
+}
+
+}  // namespace
+
+Value Evaluator::tune_decorate(const ast::Expr& deco, Value fn) {
+  tune_decls_[fn.kind() == Value::Kind::Function ? fn.fn()->def : nullptr] =
+      jit_decorator_spec(*this, deco, fn, diag::Kind::BadTuneSpace, "@cutlass.tune", "the space: @cutlass.tune(BM=[64, 128], key=(\"M\",))");
+  return fn;
+}
+
+/// @cutlass.cost (cost_ops.cpp checks and builds it): here for the decorator check it shares.
+Value Evaluator::cost_decorate(const ast::Expr& deco, Value fn) {
+  cost_decls_[fn.kind() == Value::Kind::Function ? fn.fn()->def : nullptr] =
+      jit_decorator_spec(*this, deco, fn, diag::Kind::BadCost, "@cutlass.cost", "the work of one call: @cutlass.cost(bytes=\"4 * N\", flops=\"N\")");
   return fn;
 }
 
@@ -126,8 +146,6 @@ void Evaluator::build_tune_space(const ast::FunctionDef& def, ir::HostFunction& 
     ts.key.push_back(k.s());
   }
   if (ts.key.empty()) ts.key = symbols;  // no key: every extent makes the bucket
-  if (spec.elts()[3].kind() == Value::Kind::Str) ts.flops = spec.elts()[3].s();
-  if (spec.elts()[4].kind() == Value::Kind::Str) ts.bytes = spec.elts()[4].s();
   size_t total = 1;
   for (const auto& c : candidates) {
     total *= c.size();

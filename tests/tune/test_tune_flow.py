@@ -120,17 +120,68 @@ def main():
         out = json.loads(run([binary, "--param", f"t:Float32:{n}", "--param", f"t:Float32:{n}:w", "--iters", "1", "--warmup", "0",
                               "--reference", ref_dump]).stdout)
         check(out["ok"] and out["check"]["pass"], f"the tuned scale() computes the reference's result for N={n}")
-    # Metrics: the tuned runner again with TILESLC_METRICS, then the summary.
+    # Metrics: the tuned runner again with TILESLC_METRICS (and a peak bandwidth, which the CPU
+    # emulator has none of), then the summary, its Prometheus form, and the metrics file as the
+    # tuner's shape list.
     metrics = os.path.join(a.work, "metrics.jsonl")
-    env = dict(os.environ, TILESLC_METRICS=metrics)
+    env = dict(os.environ, TILESLC_METRICS=metrics, TILESLC_PEAK_GBPS="0.5", TILESLC_PEAK_TFLOPS="0.25")
     r = subprocess.run([binary, "--param", "t:Float32:4096", "--param", "t:Float32:4096:w", "--iters", "3", "--warmup", "1"],
                        capture_output=True, text=True, env=env)
     lines = [json.loads(x) for x in open(metrics)]
-    check(r.returncode == 0 and len(lines) == 5 and all(x["ok"] and x["gpu_ms"] >= 0 and x["block"][0] in (64, 128) for x in lines)
-          and all(x["kernel"].startswith("scale_kernel_tuned") for x in lines), "TILESLC_METRICS: one line per launch (1 + 1 warm-up + 3)")
+    launches = [x for x in lines if "launch" in x]
+    calls = [x for x in lines if "launch" not in x]
+    check(r.returncode == 0 and len(launches) == 5 and all(x["ok"] and x["gpu_ms"] >= 0 and x["block"][0] in (64, 128) for x in launches)
+          and all(x["kernel"].startswith("scale_kernel_tuned") for x in launches), "TILESLC_METRICS: one line per launch (1 + 1 warm-up + 3)")
+    check(len(calls) == 5 and [x["call"] for x in calls] == list(range(5)) and [x["call"] for x in launches] == list(range(5))
+          and all(x["function"].startswith("scale_tuned") for x in launches), "and one per call of the specialization, its launch numbered with it")
+    c = calls[0]
+    gbps = c["bytes"] / (c["gpu_ms"] * 1e-3) / 1e9
+    check(all(x["extents"] == {"N": 4096} and x["bytes"] == 8 * 4096 and x["flops"] == 2 * 4096 and x["launches"] == 1 for x in calls)
+          and abs(c["gbps"] - gbps) <= 1e-5 * gbps and abs(c["pct_peak_bw"] - 100 * c["gbps"] / 0.5) <= 1e-4 * c["pct_peak_bw"]
+          and c["peak_gbps"] == 0.5 and abs(c["pct_peak_flops"] - 100 * c["tflops"] / 0.25) <= 1e-4 * c["pct_peak_flops"],
+          f"a call line: extents, @cutlass.cost's bytes (8 N) and FLOPs (2 N), GB/s and % of peak ({c})")
     r = run([a.tileslc, "metrics", "summarize", metrics, "--json"])
-    rows = json.loads(r.stdout)
-    check(len(rows) == 1 and rows[0]["launches"] == 5 and rows[0]["timed"] == 5, "tileslc metrics summarize counts them")
+    summary = json.loads(r.stdout)
+    rows, fns = summary["kernels"], summary["functions"]
+    check(len(rows) == 1 and rows[0]["launches"] == 5 and rows[0]["timed"] == 5, "tileslc metrics summarize counts the launches")
+    total_ms = sum(x["gpu_ms"] for x in calls)
+    check(len(fns) == 1 and fns[0]["calls"] == 5 and fns[0]["bytes"] == 5 * 8 * 4096 and fns[0]["flops"] == 5 * 2 * 4096
+          and abs(fns[0]["gbps"] - 5 * 8 * 4096 / (total_ms * 1e-3) / 1e9) <= 1e-3 * fns[0]["gbps"] + 1e-3,
+          "and the calls: bytes, FLOPs, GB/s over the timed calls")
+    prom = os.path.join(a.work, "tileslc.prom")
+    run([a.tileslc, "metrics", "summarize", metrics, "--prometheus", "-o", prom])
+    text = open(prom).read()
+    kernel = rows[0]["kernel"]
+    check(f'tileslc_kernel_launches_total{{kernel="{kernel}"}} 5\n' in text and "# TYPE tileslc_kernel_launches_total counter" in text
+          and f'tileslc_function_bytes_total{{function="{fns[0]["function"]}"}} 163840\n' in text
+          and "# TYPE tileslc_function_achieved_bytes_per_second gauge" in text, "--prometheus: counters and gauges in the text format")
+    bad_metrics = os.path.join(a.work, "bad.jsonl")
+    with open(bad_metrics, "w") as f:
+        f.write(open(metrics).readline() + "{not json\n")
+    r = run([a.tileslc, "metrics", "summarize", bad_metrics], expect=2)
+    check(f"{bad_metrics}:2: not a metrics line" in r.stderr, "a bad metrics line is an error at its line")
+    from_metrics = [x for x in tune if x not in ("--shapes", SHAPES)] + ["--db", db_path, "--work-dir", os.path.join(a.work, "build")]
+    r = run(from_metrics + ["--shapes-from-metrics", metrics])
+    check("16 runs in all" not in r.stderr and "8 runs in all, 8 in shard 0/1, 8 cached" in r.stderr,
+          f"--shapes-from-metrics: the one shape the calls had (N=4096), measured already ({r.stderr.splitlines()[0]})")
+    r = run(from_metrics + ["--shapes-from-metrics", bad_metrics], expect=2)
+    check(f"{bad_metrics}:2: not a metrics line" in r.stderr, "--shapes-from-metrics: a bad line is an error at its line")
+
+    # tileslc bench: one configuration, the tuner's runner and build; and metrics off against on.
+    bench = [a.tileslc, "bench", KERNEL, "--target", "cpu", "--runtime-lib", a.runtime_lib, "--warmup", "0", "--iters", "2",
+             "--work-dir", os.path.join(a.work, "bench")]
+    out = json.loads(run(bench + ["--shapes", "N=4096;N=1000", "--json", "-D", "THREADS=64"]).stdout)
+    check(len(out) == 2 and all(x["status"] == "ok" and x["time_ms"] > 0 for x in out) and out[0]["config"]["THREADS"] == "64"
+          and out[0]["bytes"] == 8 * 4096 and out[1]["flops"] == 2 * 1000
+          and abs(out[0]["gbps"] - 8 * 4096 / (out[0]["time_ms"] * 1e-3) / 1e9) <= 1e-3 * out[0]["gbps"] + 1e-3,
+          "tileslc bench: per shape the median time, @cutlass.cost's bytes and FLOPs, GB/s")
+    out = json.loads(run(bench + ["--shapes", SHAPES, "--json", "--metrics-overhead", "--b2b", "3"]).stdout)
+    check(len(out) == 2 and all(x["metrics_off"]["b2b_us"] > 0 and x["metrics_on"]["b2b_us"] > 0 and "overhead_pct" in x for x in out),
+          "tileslc bench --metrics-overhead: calls back to back with metrics off and on")
+    r = run(bench + ["--shapes", "N=4k"], expect=2)
+    check("--shapes 'N=4k': shape 1: 'N=4k' is not NAME=NUMBER" in r.stderr, "bench: a bad inline shape is named")
+    r = run(bench + ["--shapes", "M=4"], expect=2)
+    check("--shapes: shape 1: 'M' is neither a symbolic extent (N)" in r.stderr, "bench: a name the function lacks is named")
     print("tune flow: 0 failed")
 
 

@@ -10,6 +10,10 @@
 #   gemm-merge   merge the gemm shards, then time the --tuned gemm_sm90 on every bucket (verify)
 #   softmax      softmax_8192_tuned, unsharded, then verify
 #   softmax-shards  the softmax sweep again as 3 shards, merged: its decisions against `softmax`'s
+#   bench        tileslc bench: gemm_sm90 (hand-picked defaults) on the 4 tuning shapes and softmax_8192_tuned
+#                on 3, as the sweep times them
+#   metrics      tileslc bench --metrics-overhead on the same: metrics off against on (200 calls back to
+#                back, per-call wall time), then the metrics file it wrote, summarized (text and Prometheus)
 #
 # The GPU machine needs nvcc and python3. Results stay in build/tune-results/ between calls
 # (build/ is ignored, so the tool keeps it) and are copied to $OUT.
@@ -56,5 +60,24 @@ for x, y in zip(a, b):
     print(x["bucket"], x["config"], x["time_ms"], "|", y["config"], y["time_ms"])
 PY
     cp "$R/softmax.merged.json" "$OUT/" ;;
-  *) echo "usage: $0 pack | gemm I/N | gemm-merge | softmax | softmax-shards" >&2; exit 2 ;;
+  bench|metrics)
+    GEMM_SHAPES='M=128,N=8192,K=8192;M=4096,N=4096,K=4096;M=8192,N=8192,K=8192;M=1024,N=1024,K=1024'
+    SOFTMAX_SHAPES='M=1024;M=4096;M=16384'
+    extra=()
+    [[ "$1" == metrics ]] && extra=(--metrics-overhead --b2b 200)
+    for k in gemm softmax; do
+      if [[ $k == gemm ]]; then args=(samples/gemm_sm90/gemm_sm90.tpy --function gemm_sm90 --shapes "$GEMM_SHAPES")
+      else args=(samples/softmax/softmax.tpy --function softmax_8192_tuned --shapes "$SOFTMAX_SHAPES"); fi
+      rm -f "build/bench-work/$k/overhead.metrics.jsonl"
+      time "$T" bench "${args[@]}" --work-dir "build/bench-work/$k" "${extra[@]}" -o "$OUT/$1.$k.json" || echo "tileslc bench exited $?"
+      if [[ "$1" == metrics ]]; then
+        m="build/bench-work/$k/overhead.metrics.jsonl"
+        [[ -s "$m" ]] || continue
+        wc -l "$m"; head -3 "$m"; grep -m2 '"extents"' "$m" || true
+        "$T" metrics summarize "$m"
+        "$T" metrics summarize "$m" --prometheus -o "$OUT/metrics.$k.prom"
+        cp "$m" "$OUT/metrics.$k.jsonl"
+      fi
+    done ;;
+  *) echo "usage: $0 pack | gemm I/N | gemm-merge | softmax | softmax-shards | bench | metrics" >&2; exit 2 ;;
 esac

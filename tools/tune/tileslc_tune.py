@@ -5,6 +5,9 @@
   tileslc tune merge -o DB.json SHARD.json...
   tileslc tune show DB.json
   tileslc tune verify KERNEL.tpy --db DB.json
+  tileslc tune KERNEL.tpy --shapes-from-metrics METRICS.jsonl [--top N] ...
+  tileslc bench KERNEL.tpy --shapes SHAPES [--metrics-overhead] ...
+  tileslc metrics summarize METRICS.jsonl [--json | --prometheus [-o FILE.prom]]
 
 `tune` reads the @cutlass.tune space of each tuned @cute.jit function from the
 compiler's metadata (pruned already), compiles every configuration in parallel
@@ -260,11 +263,64 @@ def read_shapes(path, fn):
         shapes = shapes["shapes"]
     if not isinstance(shapes, list) or not shapes:
         fail_input(f"{path}: expected a non-empty list of shapes, e.g. [{{\"M\": 128, \"N\": 8192, \"K\": 8192}}]")
+    return check_shapes(shapes, [f"{path}: shape {i + 1}" for i in range(len(shapes))], fn)
+
+
+def parse_inline_shapes(text):
+    """`M=128,N=8192,K=8192;M=4096,N=4096,K=4096` (bench's --shapes without a file): a list of
+    shapes; a malformed one is an error naming it."""
+    out = []
+    for n, part in enumerate(x for x in text.split(";") if x.strip()):
+        shape = {}
+        for item in part.split(","):
+            name, eq, value = item.partition("=")
+            try:
+                if not eq or not name.strip():
+                    raise ValueError
+                shape[name.strip()] = float(value) if "." in value else int(value)
+            except ValueError:
+                fail_input(f"--shapes '{text}': shape {n + 1}: '{item}' is not NAME=NUMBER "
+                           "(write M=128,N=8192,K=8192, shapes separated by ';', or give a JSON file)")
+        out.append(shape)
+    if not out:
+        fail_input(f"--shapes '{text}': no shape (write M=128,N=8192,K=8192, or give a JSON file)")
+    return out
+
+
+def tuned_base(name):
+    """A function's name without the `_tuned<i>` suffix of a --tuned specialization."""
+    base, sep, tail = name.rpartition("_tuned")
+    return base if sep and tail.isdigit() else name
+
+
+def read_metrics_shapes(path, fn, top):
+    """The shapes production saw: the extents of every call line of `fn` (or of its `--tuned`
+    specializations) in a TILESLC_METRICS file, distinct, the most frequent first (ties in order
+    of first appearance), at most `top` of them. Lines that are not JSON are errors at their line."""
+    counts, first, where = {}, {}, {}
+    for n, line in enumerate(read_lines(path, "the metrics file"), 1):
+        r = parse_metrics_line(path, n, line)
+        if r is None or "launch" in r or tuned_base(r.get("function", "")) != fn["name"]:
+            continue
+        if not isinstance(r.get("extents"), dict):
+            fail_input(f"{path}:{n}: a call of {r['function']} without \"extents\" (written by a tileslc before 0.2?)")
+        k = json.dumps(r["extents"], sort_keys=True)
+        counts[k] = counts.get(k, 0) + 1
+        first.setdefault(k, n)
+        where.setdefault(k, f"{path}:{n}")
+    if not counts:
+        fail_input(f"{path}: no call of {fn['name']} (TILESLC_METRICS records the calls of functions that declare @cutlass.cost)")
+    keys = sorted(counts, key=lambda k: (-counts[k], first[k]))[:top or None]
+    return check_shapes([json.loads(k) for k in keys], [where[k] for k in keys], fn)
+
+
+def check_shapes(shapes, wheres, fn):
+    """Each shape names every symbolic extent of `fn`'s tensors (positive ints) and maybe scalar
+    parameters (numbers); returns them in the function's order. `wheres` locate each in errors."""
     symbols = function_symbols(fn)
     scalars = [p["name"] for p in fn["params"] if p["kind"] == "scalar"]
     out = []
-    for i, s in enumerate(shapes):
-        where = f"{path}: shape {i + 1}"
+    for where, s in zip(wheres, shapes):
         if not isinstance(s, dict):
             fail_input(f"{where}: expected an object such as {{\"M\": 128}}, found {json.dumps(s)}")
         for k, v in s.items():
@@ -296,14 +352,40 @@ def runner_params(fn, shape):
     return specs
 
 
-def cost(expr, shape, what, fn):
-    """Evaluates a flops=/bytes= expression of @cutlass.tune over the shape (names only, no builtins)."""
+def cost(fn, what, shape, config):
+    """Evaluates the function's @cutlass.cost(bytes=/flops=) over a shape: Python arithmetic over
+    its symbolic extents and numeric Constexpr values (this configuration's), as the generated
+    host function does per call (the compiler checked the names). None when not declared."""
+    expr = (fn.get("cost") or {}).get(what)
     if not expr:
         return None
+    names = {k: float(v) for k, v in {**fn["constexprs"], **config}.items() if is_number(v)}
+    names.update(shape)
     try:
-        return float(eval(expr, {"__builtins__": {}}, dict(shape)))  # noqa: S307 - the kernel author's own arithmetic
+        return float(eval(expr, {"__builtins__": {}}, names))  # noqa: S307 - the kernel author's own arithmetic
     except Exception as e:  # noqa: BLE001 - any mistake in the expression is the user's to fix
-        fail_input(f"{fn}: @cutlass.tune({what}={expr!r}) cannot be evaluated for {shape}: {e}")
+        fail_input(f"{fn['name']}: @cutlass.cost({what}={expr!r}) cannot be evaluated for {shape}: {e}")
+
+
+def is_number(text):
+    try:
+        float(text)
+    except (TypeError, ValueError):
+        return False
+    return not isinstance(text, bool)
+
+
+def achieved(fn, shape, config, time_ms):
+    """The bytes, FLOPs, GB/s and TFLOP/s of one run of `fn` on `shape` (bytes: every tensor's size
+    once when @cutlass.cost declares none)."""
+    b = cost(fn, "bytes", shape, config)
+    b = tensor_bytes(fn, shape) if b is None else b
+    fl = cost(fn, "flops", shape, config)
+    sec = time_ms * 1e-3
+    out = {"bytes": b, "gbps": round(b / sec / 1e9, 3) if sec > 0 else None}
+    if fl is not None:
+        out.update(flops=fl, tflops=round(fl / sec / 1e12, 3) if sec > 0 else None)
+    return out
 
 
 def tensor_bytes(fn, shape):
@@ -387,7 +469,13 @@ def run_sweep(args):
     if not tuned:
         fail_input(f"{args.kernel}: no @cute.jit function declares a tuning space (@cutlass.tune(...), docs/tuning.md)")
 
-    shapes_of = {fn["name"]: read_shapes(args.shapes, fn) for fn in tuned}  # bad input first, before any build
+    # Bad input first, before any build.
+    if args.top < 0:
+        fail_input(f"--top {args.top}: expected a count of shapes, 1 or more (0: all)")
+    if args.shapes_from_metrics:
+        shapes_of = {fn["name"]: read_metrics_shapes(args.shapes_from_metrics, fn, args.top) for fn in tuned}
+    else:
+        shapes_of = {fn["name"]: read_shapes(args.shapes, fn) for fn in tuned}
     runner_dir = os.path.join(work, "runners")
     os.makedirs(runner_dir, exist_ok=True)
     # The device, from a runner of the first function (the runner reports it with --info).
@@ -463,12 +551,7 @@ def run_sweep(args):
              "bucket": {k: s[k] for k in fn["tune"]["key"]}, "reference": c == db["functions"][fname]["reference"]}
         e.update(res)
         if e.get("status") == "ok":
-            b = cost(fn["tune"]["bytes"], s, "bytes", fname) if fn["tune"]["bytes"] else tensor_bytes(fn, s)
-            fl = cost(fn["tune"]["flops"], s, "flops", fname)
-            sec = e["time_ms"] * 1e-3
-            e["bytes"], e["gbps"] = b, round(b / sec / 1e9, 3) if sec > 0 else None
-            if fl is not None:
-                e["flops"], e["tflops"] = fl, round(fl / sec / 1e12, 3) if sec > 0 else None
+            e.update(achieved(fn, s, c, e["time_ms"]))
         new_entries.append(e)
     db["entries"] += new_entries
     db["timing"] = {"compile_s": round(compile_s, 2), "run_s": round(run_s, 2), "compiled": len(configs_needed), "runs": len(results)}
@@ -557,15 +640,24 @@ def compile_all(tc, kernel, configs, runner_objs, work, jobs, progress, build_id
     return out
 
 
-def run_one(args, binary, fn, s, dump, reference, device):
+def run_one(args, binary, fn, s, dump, reference, device, extra=(), env=None):
+    """Runs one configuration's runner on shape `s` (tools/tune/tune_runner.cpp): its result
+    (status, median and minimum time, the check). `extra` are more runner arguments, `env`
+    environment changes (a None value unsets the variable)."""
     cmd = [binary] + runner_params(fn, s) + ["--warmup", str(args.warmup), "--iters", str(args.iters), "--rtol", str(args.rtol),
-                                              "--atol", str(args.atol)]
+                                              "--atol", str(args.atol)] + list(extra)
     if dump:
         cmd += ["--dump", dump]
     if reference:
         cmd += ["--reference", reference]
+    run_env = device_env(device)
+    for k, v in (env or {}).items():
+        if v is None:
+            run_env.pop(k, None)
+        else:
+            run_env[k] = v
     try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=device_env(device))
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=run_env)
     except subprocess.TimeoutExpired:
         return {"status": "run_error", "error": f"timed out after {args.timeout} s"}
     try:
@@ -575,6 +667,8 @@ def run_one(args, binary, fn, s, dump, reference, device):
     if not out.get("ok"):
         return {"status": "run_error", "error": out.get("error", "")}
     res = {"status": "ok", "time_ms": out["time_ms"], "min_ms": out["min_ms"]}
+    if "b2b_us" in out:
+        res["b2b_us"] = out["b2b_us"]
     res["check"] = out.get("check")
     if res["check"] is not None and not res["check"]["pass"]:
         res["status"] = "check_failed"
@@ -710,49 +804,259 @@ def verify(args):
     return 1 if failures else 0
 
 
+# ---- bench ----------------------------------------------------------------------------------
+
+
+def bench(args):
+    """`tileslc bench`: one configuration (the file's Constexpr values and -D) of one function,
+    built and timed per shape by the tuner's own runner and build (warm-up, L2 flush, CUDA-event
+    median); with --metrics-overhead each shape also runs with TILESLC_METRICS off and on, and
+    the runner times --b2b calls back to back (the per-call wall time, host overheads included)."""
+    if args.b2b < 1:
+        fail_input(f"--b2b {args.b2b}: expected a number of calls, 1 or more")
+    tc = Toolchain(args)
+    kernel = os.path.abspath(args.kernel)
+    stem = os.path.splitext(os.path.basename(kernel))[0]
+    work = os.path.abspath(args.work_dir or os.path.join(".tileslc-bench", stem + "-" + args.target))
+    os.makedirs(work, exist_ok=True)
+    meta, deps = read_metadata(tc, kernel, work)
+    names = [h["name"] for h in meta["host_functions"]]
+    if args.function:
+        if args.function not in names:
+            fail_input(f"--function '{args.function}': {args.kernel} has no @cute.jit function of that name ({', '.join(names)})")
+        fn = next(h for h in meta["host_functions"] if h["name"] == args.function)
+    elif len(names) == 1:
+        fn = meta["host_functions"][0]
+    else:
+        fail_input(f"{args.kernel} defines {len(names)} @cute.jit functions ({', '.join(names)}): name one with --function")
+    if os.path.exists(args.shapes) or args.shapes.endswith(".json"):
+        shapes = read_shapes(args.shapes, fn)
+    else:
+        inline = parse_inline_shapes(args.shapes)
+        shapes = check_shapes(inline, [f"--shapes: shape {i + 1}" for i in range(len(inline))], fn)
+    obj = os.path.join(work, fn["name"] + "_runner.o")
+    tc.build_runner_object(fn["c_packed_name"], obj)
+    sweep = {"source_hash": source_hash(deps), "compiler": tc.version(), "target": args.target, "arch": args.arch, "defines": args.define}
+    (binary, err), _ = build_one(tc, kernel, fn, {}, obj, work, sweep_identity(sweep))
+    if not binary:
+        fail_input(f"{fn['name']} does not build:\n{err}")
+    config = fn["constexprs"]
+    rows, failures = [], 0
+    metrics_file = os.path.join(work, "overhead.metrics.jsonl")
+    for shape in shapes:
+        row = {"function": fn["name"], "shape": shape, "config": config}
+        if args.metrics_overhead:
+            extra = ["--back-to-back", str(args.b2b)]
+            off = run_one(args, binary, fn, shape, None, None, None, extra, {"TILESLC_METRICS": None})
+            on = run_one(args, binary, fn, shape, None, None, None, extra, {"TILESLC_METRICS": metrics_file})
+            res = off
+            if off["status"] == "ok" and on["status"] == "ok":
+                row["metrics_off"] = {"time_ms": off["time_ms"], "b2b_us": off["b2b_us"]}
+                row["metrics_on"] = {"time_ms": on["time_ms"], "b2b_us": on["b2b_us"]}
+                row["overhead_pct"] = round(100 * (on["b2b_us"] / off["b2b_us"] - 1), 2) if off["b2b_us"] > 0 else None
+            elif on["status"] != "ok":
+                res = on
+        else:
+            res = run_one(args, binary, fn, shape, None, None, None)
+        row["status"] = res["status"]
+        if res["status"] == "ok":
+            row.update(time_ms=res["time_ms"], min_ms=res["min_ms"])
+            row.update(achieved(fn, shape, config, res["time_ms"]))
+        else:
+            row["error"] = res.get("error", "")
+            failures += 1
+        rows.append(row)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            json.dump(rows, f, indent=1)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 1 if failures else 0
+    print(f"{fn['name']} {fmt_config(config)} ({args.target}, {args.arch}; median of {args.iters} after {args.warmup} warm-up, L2 flushed)")
+    for r in rows:
+        if r["status"] != "ok":
+            print(f"  {fmt_config(r['shape'])}: {r['status']}: {r['error'].splitlines()[0] if r['error'] else ''}")
+            continue
+        line = f"  {fmt_config(r['shape'])}: {r['time_ms']:.4g} ms (min {r['min_ms']:.4g}), {r['gbps']:.4g} GB/s"
+        if "tflops" in r:
+            line += f", {r['tflops']:.4g} TFLOP/s"
+        if "overhead_pct" in r:
+            line += (f"; {args.b2b} calls back to back: {r['metrics_off']['b2b_us']:.4g} us/call metrics off, "
+                     f"{r['metrics_on']['b2b_us']:.4g} on ({r['overhead_pct']:+.2f}%)")
+        print(line)
+    return 1 if failures else 0
+
+
 # ---- metrics --------------------------------------------------------------------------------
 
 
-def metrics_summarize(args):
-    """A TILESLC_METRICS file per kernel: launches, timed launches, failed launches, and the GPU
-    time of the timed ones (total, mean, median, p95, max; ms). Bad lines are reported by number."""
-    per = {}
+def read_lines(path, what):
     try:
-        lines = open(args.file, encoding="utf-8").read().splitlines()
+        with open(path, encoding="utf-8") as f:
+            return f.read().splitlines()
     except OSError as e:
-        fail_input(f"cannot read the metrics file '{args.file}': {e.strerror}")
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
+        fail_input(f"cannot read {what} '{path}': {e.strerror}")
+
+
+def parse_metrics_line(path, n, line):
+    """One line of a TILESLC_METRICS file: a launch ("launch", "kernel", ...) or a call ("call",
+    "function", no "launch"); None for a blank line; an error located at the line otherwise."""
+    if not line.strip():
+        return None
+    try:
+        r = json.loads(line)
+        if "launch" in r:
+            r["kernel"], r["grid"], r["block"]  # noqa: B018 - the fields every launch line has
+        else:
+            r["call"], r["function"]  # noqa: B018
+    except (ValueError, KeyError, TypeError) as e:
+        fail_input(f"{path}:{n}: not a metrics line ({type(e).__name__}: {e})")
+    return r
+
+
+def percentile_row(row, ms):
+    ms = sorted(ms)
+    if ms:
+        row.update(total_ms=round(sum(ms), 6), mean_ms=round(sum(ms) / len(ms), 6), median_ms=ms[len(ms) // 2],
+                   p95_ms=ms[min(len(ms) - 1, int(len(ms) * 0.95))], max_ms=ms[-1])
+    return row
+
+
+def summarize_metrics(path):
+    """A TILESLC_METRICS file per kernel (launch lines: launches, timed, failed, GPU time) and per
+    host function with a @cutlass.cost (call lines: calls, timed, failed, GPU time, total bytes
+    and FLOPs, and the achieved GB/s and TFLOP/s over the timed calls with their % of the peak
+    the runtime recorded). Returns {"kernels": [...], "functions": [...]}, most time first."""
+    kernels, functions = {}, {}
+    for n, line in enumerate(read_lines(path, "the metrics file"), 1):
+        r = parse_metrics_line(path, n, line)
+        if r is None:
             continue
-        try:
-            r = json.loads(line)
-            k = per.setdefault(r["kernel"], {"launches": 0, "failed": 0, "ms": [], "grid": r["grid"], "block": r["block"]})
-        except (ValueError, KeyError, TypeError) as e:
-            fail_input(f"{args.file}:{n}: not a metrics line ({e})")
-        k["launches"] += 1
+        if "launch" in r:
+            k = kernels.setdefault(r["kernel"], {"launches": 0, "failed": 0, "ms": [], "grid": r["grid"], "block": r["block"]})
+            k["launches"] += 1
+        else:
+            k = functions.setdefault(r["function"], {"calls": 0, "failed": 0, "ms": [], "bytes": 0.0, "flops": 0.0, "timed_bytes": 0.0,
+                                                     "timed_flops": 0.0, "peak_gbps": None, "peak_tflops": None})
+            k["calls"] += 1
+            k["bytes"] += r.get("bytes", 0)
+            k["flops"] += r.get("flops", 0)
+            if "gpu_ms" in r:
+                k["timed_bytes"] += r.get("bytes", 0)
+                k["timed_flops"] += r.get("flops", 0)
+                k["peak_gbps"] = r.get("peak_gbps", k["peak_gbps"])
+                k["peak_tflops"] = r.get("peak_tflops", k["peak_tflops"])
         k["failed"] += not r.get("ok", True)
         if "gpu_ms" in r:
             k["ms"].append(r["gpu_ms"])
-    rows = []
-    for name, k in sorted(per.items(), key=lambda kv: -sum(kv[1]["ms"])):
-        ms = sorted(k["ms"])
-        row = {"kernel": name, "launches": k["launches"], "timed": len(ms), "failed": k["failed"], "grid": k["grid"], "block": k["block"]}
-        if ms:
-            row.update(total_ms=round(sum(ms), 6), mean_ms=round(sum(ms) / len(ms), 6), median_ms=ms[len(ms) // 2],
-                       p95_ms=ms[min(len(ms) - 1, int(len(ms) * 0.95))], max_ms=ms[-1])
-        rows.append(row)
-    if args.json:
-        print(json.dumps(rows, indent=1))
+    out = {"kernels": [], "functions": []}
+    for name, k in sorted(kernels.items(), key=lambda kv: -sum(kv[1]["ms"])):
+        out["kernels"].append(percentile_row({"kernel": name, "launches": k["launches"], "timed": len(k["ms"]), "failed": k["failed"],
+                                              "grid": k["grid"], "block": k["block"]}, k["ms"]))
+    for name, k in sorted(functions.items(), key=lambda kv: -sum(kv[1]["ms"])):
+        row = percentile_row({"function": name, "calls": k["calls"], "timed": len(k["ms"]), "failed": k["failed"],
+                              "bytes": k["bytes"], "flops": k["flops"]}, k["ms"])
+        sec = sum(k["ms"]) * 1e-3
+        if sec > 0 and k["timed_bytes"]:
+            row["gbps"] = round(k["timed_bytes"] / sec / 1e9, 3)
+            if k["peak_gbps"]:
+                row["pct_peak_bw"] = round(100 * row["gbps"] / k["peak_gbps"], 2)
+        if sec > 0 and k["timed_flops"]:
+            row["tflops"] = round(k["timed_flops"] / sec / 1e12, 4)
+            if k["peak_tflops"]:
+                row["pct_peak_flops"] = round(100 * row["tflops"] / k["peak_tflops"], 2)
+        out["functions"].append(row)
+    return out
+
+
+def prometheus_label(v):
+    return str(v).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def prometheus_text(summary):
+    """The summary in Prometheus' text exposition format (version 0.0.4): counters per kernel and
+    per function (their totals since the file began), and gauges for the achieved rates."""
+    families = [
+        ("tileslc_kernel_launches_total", "counter", "Kernel launches recorded.", "kernels", "kernel", "launches", 1),
+        ("tileslc_kernel_timed_launches_total", "counter", "Kernel launches timed with CUDA events.", "kernels", "kernel", "timed", 1),
+        ("tileslc_kernel_failed_launches_total", "counter", "Kernel launches that failed.", "kernels", "kernel", "failed", 1),
+        ("tileslc_kernel_gpu_seconds_total", "counter", "GPU time of the timed launches.", "kernels", "kernel", "total_ms", 1e-3),
+        ("tileslc_function_calls_total", "counter", "Calls of host functions with a @cutlass.cost.", "functions", "function", "calls", 1),
+        ("tileslc_function_timed_calls_total", "counter", "Calls whose launches were all timed.", "functions", "function", "timed", 1),
+        ("tileslc_function_failed_calls_total", "counter", "Calls with a failed launch.", "functions", "function", "failed", 1),
+        ("tileslc_function_gpu_seconds_total", "counter", "GPU time of the timed calls.", "functions", "function", "total_ms", 1e-3),
+        ("tileslc_function_bytes_total", "counter", "Bytes moved, as @cutlass.cost declares.", "functions", "function", "bytes", 1),
+        ("tileslc_function_flops_total", "counter", "FLOPs, as @cutlass.cost declares.", "functions", "function", "flops", 1),
+        ("tileslc_function_achieved_bytes_per_second", "gauge", "Bytes per GPU second over the timed calls.", "functions", "function", "gbps", 1e9),
+        ("tileslc_function_achieved_flops_per_second", "gauge", "FLOPs per GPU second over the timed calls.", "functions", "function", "tflops", 1e12),
+        ("tileslc_function_peak_bandwidth_ratio", "gauge", "Achieved bandwidth over the device's peak.", "functions", "function", "pct_peak_bw", 1e-2),
+        ("tileslc_function_peak_flops_ratio", "gauge", "Achieved FLOP/s over the device's peak.", "functions", "function", "pct_peak_flops", 1e-2),
+    ]
+    lines = []
+    for name, kind, help_text, table, label, field, scale in families:
+        rows = [r for r in summary[table] if field in r]
+        if not rows:
+            continue
+        lines += [f"# HELP {name} {help_text}", f"# TYPE {name} {kind}"]
+        for r in rows:
+            lines.append(f'{name}{{{label}="{prometheus_label(r[label])}"}} {r[field] * scale:.10g}')
+    return "\n".join(lines) + "\n"
+
+
+def metrics_summarize(args):
+    summary = summarize_metrics(args.file)
+    if args.prometheus:
+        text = prometheus_text(summary)
+        if args.output:  # whole, then renamed: node_exporter's textfile collector never reads half a file
+            tmp = args.output + ".tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, args.output)
+        else:
+            sys.stdout.write(text)
         return 0
+    if args.json:
+        print(json.dumps(summary, indent=1))
+        return 0
+    dash = f"{'-':>10} {'-':>9} {'-':>9} {'-':>9} {'-':>9}"
+
+    def times(r):
+        return f"{r['total_ms']:10.4f} {r['mean_ms']:9.4f} {r['median_ms']:9.4f} {r['p95_ms']:9.4f} {r['max_ms']:9.4f}" if r["timed"] else dash
+
     print(f"{'kernel':40} {'launches':>8} {'timed':>6} {'failed':>6} {'total ms':>10} {'mean ms':>9} {'median':>9} {'p95':>9} {'max':>9}")
-    for r in rows:
-        t = (f"{r['total_ms']:10.4f} {r['mean_ms']:9.4f} {r['median_ms']:9.4f} {r['p95_ms']:9.4f} {r['max_ms']:9.4f}"
-             if r["timed"] else f"{'-':>10} {'-':>9} {'-':>9} {'-':>9} {'-':>9}")
-        print(f"{r['kernel'][:40]:40} {r['launches']:8} {r['timed']:6} {r['failed']:6} {t}")
+    for r in summary["kernels"]:
+        print(f"{r['kernel'][:40]:40} {r['launches']:8} {r['timed']:6} {r['failed']:6} {times(r)}")
+    if summary["functions"]:
+        print()
+        print(f"{'function':32} {'calls':>6} {'timed':>6} {'failed':>6} {'total ms':>10} {'mean ms':>9} {'median':>9} {'p95':>9} {'max':>9}"
+              f" {'GB/s':>9} {'%peak':>6} {'TFLOP/s':>9} {'%peak':>6}")
+        for r in summary["functions"]:
+            rate = (f" {r['gbps']:9.2f}" if "gbps" in r else f" {'-':>9}") + (f" {r['pct_peak_bw']:6.1f}" if "pct_peak_bw" in r else f" {'-':>6}")
+            rate += (f" {r['tflops']:9.3f}" if "tflops" in r else f" {'-':>9}") + (f" {r['pct_peak_flops']:6.1f}" if "pct_peak_flops" in r else f" {'-':>6}")
+            print(f"{r['function'][:32]:32} {r['calls']:6} {r['timed']:6} {r['failed']:6} {times(r)}{rate}")
     return 0
 
 
 # ---- command line ---------------------------------------------------------------------------
+
+
+def add_build_options(p):
+    """The options `verify` and `bench` share with the sweep: target, timing and the toolchain."""
+    p.add_argument("--target", default="cuda", choices=["cuda", "cpu"], help="cuda: nvcc and the GPU; cpu: the CPU emulator")
+    p.add_argument("--arch", default="sm_90a")
+    p.add_argument("--warmup", type=int, default=10)
+    p.add_argument("--iters", type=int, default=50)
+    p.add_argument("--rtol", type=float, default=2e-2)
+    p.add_argument("--atol", type=float, default=1e-2)
+    p.add_argument("--timeout", type=float, default=300, help="seconds per run")
+    p.add_argument("--work-dir", help="where configurations are built (default .tileslc-tune/STEM-TARGET, .tileslc-bench/...)")
+    p.add_argument("-D", dest="define", action="append", default=[], help="NAME=VALUE for Constexpr parameters (not tuned ones)")
+    p.add_argument("-I", dest="include", action="append", default=[], help="module search path")
+    p.add_argument("--tileslc", help="the tileslc executable (default: the one running this)")
+    p.add_argument("--runtime-include", help="tileslc's runtime headers")
+    p.add_argument("--runtime-lib", help="directory holding libtileslc_rt.a / libtileslc_rt_cpu.a")
+    p.add_argument("--nvcc", default=os.environ.get("CUDACXX", "nvcc"))
+    p.add_argument("--cxx", default=os.environ.get("CXX", "c++"))
 
 
 def main(argv):
@@ -762,31 +1066,30 @@ def main(argv):
         p.add_argument("shards", nargs="+", help="the shards' databases")
         return merge(p.parse_args(argv[1:]))
     if argv[:2] == ["metrics", "summarize"]:
-        p = argparse.ArgumentParser(prog="tileslc metrics summarize", description="a TILESLC_METRICS file, per kernel")
+        p = argparse.ArgumentParser(prog="tileslc metrics summarize", description="a TILESLC_METRICS file, per kernel and function")
         p.add_argument("file")
-        p.add_argument("--json", action="store_true", help="the table as JSON")
+        p.add_argument("--json", action="store_true", help="the tables as JSON")
+        p.add_argument("--prometheus", action="store_true", help="Prometheus text exposition (counters and gauges)")
+        p.add_argument("-o", "--output", help="with --prometheus: write this file atomically (node_exporter's textfile collector)")
         return metrics_summarize(p.parse_args(argv[2:]))
     if argv and argv[0] == "metrics":
-        fail_input("usage: tileslc metrics summarize FILE.jsonl [--json]")
+        fail_input("usage: tileslc metrics summarize FILE.jsonl [--json | --prometheus [-o FILE.prom]]")
+    if argv and argv[0] == "bench":
+        p = argparse.ArgumentParser(prog="tileslc bench", description="time one configuration per shape, as the tuner does")
+        p.add_argument("kernel")
+        p.add_argument("--shapes", required=True, help="a JSON shapes file, or inline: M=128,N=8192,K=8192;M=4096,N=4096,K=4096")
+        p.add_argument("--function", help="the @cute.jit function (needed when the file has several)")
+        p.add_argument("--json", action="store_true", help="the results as JSON")
+        p.add_argument("-o", "--output", help="also write the results as JSON to this file")
+        p.add_argument("--metrics-overhead", action="store_true", help="also run with TILESLC_METRICS off and on, timing --b2b calls")
+        p.add_argument("--b2b", type=int, default=200, help="calls back to back for --metrics-overhead")
+        add_build_options(p)
+        return bench(p.parse_args(argv[1:]))
     if argv and argv[0] == "verify":
         p = argparse.ArgumentParser(prog="tileslc tune verify", description="time the --tuned host function on each decided bucket")
         p.add_argument("kernel")
         p.add_argument("--db", required=True)
-        p.add_argument("--target", default="cuda", choices=["cuda", "cpu"])
-        p.add_argument("--arch", default="sm_90a")
-        p.add_argument("--warmup", type=int, default=10)
-        p.add_argument("--iters", type=int, default=50)
-        p.add_argument("--rtol", type=float, default=2e-2)
-        p.add_argument("--atol", type=float, default=1e-2)
-        p.add_argument("--timeout", type=float, default=300)
-        p.add_argument("--work-dir")
-        p.add_argument("-D", dest="define", action="append", default=[])
-        p.add_argument("-I", dest="include", action="append", default=[])
-        p.add_argument("--tileslc")
-        p.add_argument("--runtime-include")
-        p.add_argument("--runtime-lib")
-        p.add_argument("--nvcc", default=os.environ.get("CUDACXX", "nvcc"))
-        p.add_argument("--cxx", default=os.environ.get("CXX", "c++"))
+        add_build_options(p)
         return verify(p.parse_args(argv[1:]))
     if argv and argv[0] == "show":
         p = argparse.ArgumentParser(prog="tileslc tune show", description="print a database's decisions")
@@ -796,28 +1099,18 @@ def main(argv):
                                 epilog="Subcommands: 'tileslc tune merge -o OUT SHARD...', 'tileslc tune show DB', "
                                        "'tileslc tune verify KERNEL --db DB'. See docs/tuning.md.")
     p.add_argument("kernel", help="the .tpy file")
-    p.add_argument("--shapes", required=True, help="JSON list of shapes: [{\"M\": 128, \"N\": 8192, \"K\": 8192}, ...]")
+    shapes = p.add_mutually_exclusive_group(required=True)
+    shapes.add_argument("--shapes", help="JSON list of shapes: [{\"M\": 128, \"N\": 8192, \"K\": 8192}, ...]")
+    shapes.add_argument("--shapes-from-metrics", metavar="FILE.jsonl",
+                        help="the shapes of the calls a TILESLC_METRICS file recorded, most frequent first")
+    p.add_argument("--top", type=int, default=0, help="with --shapes-from-metrics: the N most frequent shapes only")
     p.add_argument("--db", help="results database to read (cache) and write (default: KERNEL-stem.tune.json)")
-    p.add_argument("--target", default="cuda", choices=["cuda", "cpu"], help="cuda: nvcc and the GPU; cpu: the CPU emulator")
-    p.add_argument("--arch", default="sm_90a")
     p.add_argument("--function", action="append", default=[], help="tune only this @cute.jit function (repeatable)")
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="parallel compilations")
     p.add_argument("--shard", help="i/n: run the i-th of n slices of the (configuration x shape) runs")
     p.add_argument("--devices", help="comma-separated CUDA device ordinals: one runner per device at a time")
-    p.add_argument("--warmup", type=int, default=10)
-    p.add_argument("--iters", type=int, default=50)
-    p.add_argument("--rtol", type=float, default=2e-2)
-    p.add_argument("--atol", type=float, default=1e-2)
-    p.add_argument("--timeout", type=float, default=300, help="seconds per run")
     p.add_argument("--no-cache", action="store_true", help="measure everything again")
-    p.add_argument("--work-dir", help="where configurations are built (default .tileslc-tune/STEM-TARGET)")
-    p.add_argument("-D", dest="define", action="append", default=[], help="NAME=VALUE for Constexpr parameters not tuned")
-    p.add_argument("-I", dest="include", action="append", default=[], help="module search path")
-    p.add_argument("--tileslc", help="the tileslc executable (default: the one running this)")
-    p.add_argument("--runtime-include", help="tileslc's runtime headers")
-    p.add_argument("--runtime-lib", help="directory holding libtileslc_rt.a / libtileslc_rt_cpu.a")
-    p.add_argument("--nvcc", default=os.environ.get("CUDACXX", "nvcc"))
-    p.add_argument("--cxx", default=os.environ.get("CXX", "c++"))
+    add_build_options(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     args = p.parse_args(argv)
     if not args.db:
@@ -826,11 +1119,10 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    # Errors name the command the user typed: `tileslc bench`, `tileslc metrics`, `tileslc tune`.
+    command = "tileslc " + (sys.argv[1] if sys.argv[1:2] in (["bench"], ["metrics"]) else "tune")
     try:
         sys.exit(main(sys.argv[1:]))
-    except InputError as e:
-        print(f"tileslc tune: error: {e}", file=sys.stderr)
-        sys.exit(2)
-    except RuntimeError as e:
-        print(f"tileslc tune: error: {e}", file=sys.stderr)
+    except (InputError, RuntimeError) as e:
+        print(f"{command}: error: {e}", file=sys.stderr)
         sys.exit(2)

@@ -4,18 +4,23 @@
 // configuration sees the same inputs), runs the function once and dumps the
 // tensors it writes (the correctness check compares them with the reference
 // configuration's dump), then times `iters` runs after `warmup` runs with CUDA
-// events, flushing the L2 cache before each one. Prints one JSON line on stdout.
+// events, flushing the L2 cache before each one. With --back-to-back N it then
+// issues N runs without flushing or waiting between them and reports the wall
+// time per run ("b2b_us"): what a caller looping over the function sees, host
+// overheads included (how `tileslc bench --metrics-overhead` measures what
+// TILESLC_METRICS costs). Prints one JSON line on stdout.
 //
 // Built by tools/tune/tileslc_tune.py with -DTILESLC_TUNE_ENTRY=tileslc_NAME_packed;
 // for the CPU emulator also -DTILESLC_TUNE_CPU (times are then the emulator's).
 //
 // Usage: runner [--info] --param SPEC... [--warmup W] [--iters I] [--dump FILE] [--reference FILE]
-//                [--rtol R] [--atol A]
+//                [--rtol R] [--atol A] [--back-to-back N]
 //   SPEC: t:DTYPE:EXTENT,EXTENT,...[:w]   a tensor (w: the function may write it)
 //         s:DTYPE:VALUE                   a scalar
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -192,6 +197,7 @@ int main(int argc, char** argv) {
   std::string dump, reference;
   double rtol = 1e-2, atol = 1e-3;
   bool info = false;
+  int back_to_back = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -206,6 +212,7 @@ int main(int argc, char** argv) {
     else if (a == "--rtol") rtol = std::atof(next().c_str());
     else if (a == "--atol") atol = std::atof(next().c_str());
     else if (a == "--info") info = true;
+    else if (a == "--back-to-back") back_to_back = std::max(0, std::atoi(next().c_str()));
     else die("unknown argument '" + a + "'");
   }
   cudaDeviceProp prop{};
@@ -312,8 +319,18 @@ int main(int argc, char** argv) {
     times.push_back(ms);
   }
   std::sort(times.begin(), times.end());
+  double b2b_us = -1;
+  if (back_to_back > 0) {
+    check_cuda(cudaDeviceSynchronize(), "the kernel");
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < back_to_back; ++i)
+      if (TILESLC_TUNE_ENTRY(args.data(), nullptr) != 0) die(std::string("the host function failed: ") + tileslc_last_error());
+    check_cuda(cudaDeviceSynchronize(), "the kernel");
+    b2b_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / back_to_back;
+  }
   std::printf("{\"ok\": true, \"time_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, \"iters\": %d", times[times.size() / 2], times.front(),
               times.back(), iters);
+  if (b2b_us >= 0) std::printf(", \"b2b_us\": %.6g, \"b2b_runs\": %d", b2b_us, back_to_back);
   if (compared)
     std::printf(", \"check\": {\"pass\": %s, \"mismatches\": %zu, \"max_abs_err\": %.6g, \"max_rel_err\": %.6g}", bad ? "false" : "true", bad,
                 max_abs, max_rel);

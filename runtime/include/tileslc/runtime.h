@@ -230,6 +230,45 @@ Status recorded_launch(const char* kernel_name, dim3 grid, dim3 block, size_t sm
 // launch_kernel_full, recorded.
 Status recorded_launch_full(const void* kernel, const char* kernel_name, dim3 grid, dim3 block, size_t smem_bytes,
                             cudaStream_t stream, void** args);
+// One call of a host function with a @cutlass.cost declaration (generated code makes one at the
+// top of such a function). With metrics on, the launches made while it lives carry its "call"
+// number and "function" name, are timed or not together (TILESLC_METRICS_SAMPLE counts calls
+// here, not launches), and its end appends a line for the call: its extents, launches, the sum
+// of their GPU times, the declared bytes and FLOPs, the achieved GB/s and TFLOP/s and their
+// percentage of the device's peak (docs/tuning.md, "Metrics"). Off, construction is enabled()
+// and nothing else. Not copyable; scopes nest per thread (the innermost gets the launches).
+class CallScope {
+ public:
+  explicit CallScope(const char* function) {
+    if (enabled()) begin(function);
+  }
+  ~CallScope() {
+    if (active_) end();
+  }
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+  bool active() const { return active_; }
+  // The call's work (bytes, flops; negative: not declared) and its extents (`count` names and values).
+  void describe(double bytes, double flops, const char* const* names, const int64_t* values, size_t count);
+  // Recorded_launch's side: whether this call's launches are timed, and one launch's outcome.
+  bool timed() const { return timed_; }
+  unsigned long long number() const { return call_; }
+  const char* function() const { return function_; }
+  void add_launch(bool ok, float gpu_ms);
+
+ private:
+  void begin(const char* function);
+  void end();
+  bool active_ = false;
+  bool timed_ = false;
+  bool ok_ = true;
+  const char* function_ = nullptr;
+  CallScope* outer_ = nullptr;
+  unsigned long long call_ = 0;
+  unsigned launches_ = 0, timed_launches_ = 0;
+  double gpu_ms_ = 0, bytes_ = -1, flops_ = -1;
+  std::string extents_;  // a JSON object's members: "M": 128, "N": 8192
+};
 }  // namespace metrics
 
 // A valid configuration within the default shared memory launches inline;

@@ -42,6 +42,9 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrMaxSharedMemoryPerBlock = 8,
   cudaDevAttrWarpSize = 10,
+  cudaDevAttrClockRate = 13,             // not emulated (cudaErrorInvalidValue): metrics' peak is unknown
+  cudaDevAttrMemoryClockRate = 36,       // likewise
+  cudaDevAttrGlobalMemoryBusWidth = 37,  // likewise
   cudaDevAttrMultiProcessorCount = 16,
   cudaDevAttrL2CacheSize = 38,
   cudaDevAttrComputeCapabilityMajor = 75,
