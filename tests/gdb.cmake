@@ -31,3 +31,15 @@ add_test(NAME gdb.vscode_mi
                  --tpy "${PROJECT_SOURCE_DIR}/samples/vector_add/vector_add.tpy" $<TARGET_FILE:gdb_vector_add>
          WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
 set_tests_properties(gdb.vscode_mi PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
+
+# Layouts, tensor views and register fragments through the printers (tileslc --debug's
+# debug views): samples/tiled_copy on an 18 x 136 matrix (tests/gdb/tiled_copy_main.cpp).
+tileslc_add_cpu_kernels(gdb_tiled_copy_kernels SOURCES "${PROJECT_SOURCE_DIR}/samples/tiled_copy/tiled_copy.tpy" DEBUG)
+add_executable(gdb_tiled_copy "${CMAKE_CURRENT_SOURCE_DIR}/gdb/tiled_copy_main.cpp")
+target_link_libraries(gdb_tiled_copy PRIVATE gdb_tiled_copy_kernels)
+target_compile_options(gdb_tiled_copy PRIVATE -g -O0)
+add_test(NAME gdb.tiled_copy
+         COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/tiled_copy_gdb.py"
+                 --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py" $<TARGET_FILE:gdb_tiled_copy>
+         WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+set_tests_properties(gdb.tiled_copy PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
