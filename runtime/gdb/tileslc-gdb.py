@@ -176,10 +176,17 @@ def layout_offset(shape, stride, i):
 
 
 def _rows_cols(shape):
-    """A table's rows (mode 0) and columns (the other modes); a rank-1 layout is one row."""
-    if not isinstance(shape, list) or len(shape) < 2:
-        return 1, _size(shape)
-    return _size(shape[0]), _size(shape[1:])
+    """A table's rows (mode 0) and columns (the other modes). Modes of size 1 are left out
+    first, and a single mode left that is a tuple is split, so that a fragment of shape
+    ((4,4),1,1) is a 4 x 4 table; a rank-1 layout is one row. The linear index of cell
+    (r, c) is r + c * rows either way (colexicographic)."""
+    modes = shape if isinstance(shape, list) else [shape]
+    modes = [m for m in modes if _size(m) != 1] or modes[:1]
+    if len(modes) == 1 and isinstance(modes[0], list) and len(modes[0]) > 1:
+        modes = modes[0]
+    if len(modes) < 2:
+        return 1, _size(modes)
+    return _size(modes[0]), _size(modes[1:])
 
 
 def table(shape, cell):
@@ -554,14 +561,15 @@ that thread; a thread of this block that has finished is reported and not waited
             want[key] = _parse_triple(val, key)
         if want["thread"] is None:
             raise gdb.GdbError("usage: tileslc switch thread=(x,y,z) [block=(x,y,z)]")
+        fibers = block_fibers()
         got = current_indices()
-        if got is None:
+        if got is None or not fibers or not any(f["state"] == "Running" for f in fibers):
             raise gdb.GdbError("tileslc switch: not stopped inside an emulated kernel")
         match = ThreadBreakpoint._matches
         if match(want["thread"], got[0]) and match(want["block"], got[1]):
             print("tileslc: already in thread (%d,%d,%d) block (%d,%d,%d)" % (got[0] + got[1]))
             return
-        for f in block_fibers() or []:
+        for f in fibers:
             if f["state"] == "Done" and match(want["thread"], f["thread"]) and match(want["block"], f["block"]):
                 raise gdb.GdbError("tileslc switch: thread (%d,%d,%d) of block (%d,%d,%d) has finished" %
                                    (f["thread"] + f["block"]))
