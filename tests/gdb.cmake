@@ -43,3 +43,15 @@ add_test(NAME gdb.tiled_copy
                  --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py" $<TARGET_FILE:gdb_tiled_copy>
          WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
 set_tests_properties(gdb.tiled_copy PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
+
+# Shared-memory views, a fragment's (8,8) table and `tileslc barrier` at a __syncthreads():
+# samples/sgemm on 128 x 128 x 16 (tests/gdb/sgemm_main.cpp).
+tileslc_add_cpu_kernels(gdb_sgemm_kernels SOURCES "${PROJECT_SOURCE_DIR}/samples/sgemm/sgemm.tpy" DEBUG)
+add_executable(gdb_sgemm "${CMAKE_CURRENT_SOURCE_DIR}/gdb/sgemm_main.cpp")
+target_link_libraries(gdb_sgemm PRIVATE gdb_sgemm_kernels)
+target_compile_options(gdb_sgemm PRIVATE -g -O0)
+add_test(NAME gdb.sgemm
+         COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/sgemm_gdb.py"
+                 --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py" $<TARGET_FILE:gdb_sgemm>
+         WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+set_tests_properties(gdb.sgemm PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
