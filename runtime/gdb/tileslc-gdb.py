@@ -13,11 +13,20 @@
 #   global tensor, shared-memory buffer or register fragment: its .tpy name,
 #   memory space, element count and elements, as many as `set print elements`
 #   allows) and tileslc::cpu::Ptr<T> (an element address).
+# - Pretty-printers for what `tileslc --debug` declares for each .tpy name bound to
+#   a layout or a tensor view (tileslc/cpu/debug_view.h): a layout with its table
+#   of offsets (`print thr_layout`), a tensor view (a tile, a partition) with its
+#   memory space, layout, shape, origin and elements as a table, and a register
+#   fragment the same way (`print frgA`); tables for up to TABLE_LIMIT elements.
 # - `gA[i]` on a Span in gdb expressions (an xmethod): the element at offset i,
 #   checked against the span as the emulator checks the kernel's accesses.
 # - `tileslc break LOCATION [thread=(x,y,z)] [block=(x,y,z)]`: a breakpoint that
 #   stops only in that emulated thread and block (omitted indices match any).
 # - `tileslc thread`: the indices of the emulated thread that gdb stopped in.
+# - `tileslc barrier`: the threads of the block by what they do (running, waiting
+#   at which barrier or collective and line, released, not started, finished).
+# - `tileslc switch thread=(x,y,z) [block=(x,y,z)]`: run on until that emulated
+#   thread reaches the line gdb stopped at.
 #
 # The thread's indices come from the locals that `tileslc --debug` puts in every
 # kernel frame (tl_thread_idx, tl_block_idx, tl_warp_idx, tl_lane_idx); without
