@@ -275,8 +275,11 @@ class TensorViewPrinter:
         if _size(shape) > TABLE_LIMIT:
             return head
         def cell(i):
-            v = self.element(shape, stride, origin, i)
-            return "-" if v is None else str(v)
+            try:
+                v = self.element(shape, stride, origin, i)
+                return "-" if v is None else str(v)
+            except gdb.error:  # memory gdb cannot read (a view printed before its memory exists)
+                return "?"
         return head + "\n" + table(shape, cell)
 
     def children(self):
