@@ -18,6 +18,7 @@
 #   of offsets (`print thr_layout`), a tensor view (a tile, a partition) with its
 #   memory space, layout, shape, origin and elements as a table, and a register
 #   fragment the same way (`print frgA`); tables for up to TABLE_LIMIT elements.
+# - The emulator's narrow floats (__half, __nv_bfloat16, fp8) print as their value.
 # - `gA[i]` on a Span in gdb expressions (an xmethod): the element at offset i,
 #   checked against the span as the emulator checks the kernel's accesses.
 # - `tileslc break LOCATION [thread=(x,y,z)] [block=(x,y,z)]`: a breakpoint that
@@ -298,6 +299,35 @@ class TensorViewPrinter:
         return "array"
 
 
+def _narrow_float(bits, ebits, mbits, ieee):
+    """A float of 1 sign, `ebits` exponent and `mbits` mantissa bits; `ieee`: the top exponent is
+    infinity/NaN (half, bf16, e5m2), else only all ones is NaN (e4m3, which has no infinity)."""
+    sign = -1.0 if bits >> (ebits + mbits) & 1 else 1.0
+    e, m = bits >> mbits & ((1 << ebits) - 1), bits & ((1 << mbits) - 1)
+    bias = (1 << (ebits - 1)) - 1
+    if ieee and e == (1 << ebits) - 1:
+        return sign * float("inf") if m == 0 else float("nan")
+    if not ieee and e == (1 << ebits) - 1 and m == (1 << mbits) - 1:
+        return float("nan")
+    if e == 0:
+        return sign * m / (1 << mbits) * 2.0 ** (1 - bias)
+    return sign * (1 + m / (1 << mbits)) * 2.0 ** (e - bias)
+
+
+class NarrowFloatPrinter:
+    """The emulator's __half, __nv_bfloat16, __nv_fp8_e4m3 and __nv_fp8_e5m2 (tileslc/cpu/types.h): their value."""
+
+    FORMATS = {"__half": ("bits_", 5, 10, True), "__nv_bfloat16": ("bits_", 8, 7, True),
+               "__nv_fp8_e4m3": ("__x", 4, 3, False), "__nv_fp8_e5m2": ("__x", 5, 2, True)}
+
+    def __init__(self, val):
+        self.val = val
+
+    def to_string(self):
+        field, ebits, mbits, ieee = self.FORMATS[str(self.val.type.strip_typedefs().unqualified())]
+        return "%g" % _narrow_float(int(self.val[field]), ebits, mbits, ieee)
+
+
 def _printers():
     pp = gdb.printing.RegexpCollectionPrettyPrinter("tileslc")
     pp.add_printer("Span", r"^tileslc::cpu::Span<.*>$", SpanPrinter)
@@ -305,6 +335,7 @@ def _printers():
     pp.add_printer("Layout", r"^tileslc::cpu::debug::Layout$", LayoutPrinter)
     pp.add_printer("Tensor", r"^tileslc::cpu::debug::Tensor<.*>$", lambda v: TensorViewPrinter(v, False))
     pp.add_printer("Fragment", r"^tileslc::cpu::debug::Fragment<.*>$", lambda v: TensorViewPrinter(v, True))
+    pp.add_printer("narrow float", r"^(__half|__nv_bfloat16|__nv_fp8_e4m3|__nv_fp8_e5m2)$", NarrowFloatPrinter)
     return pp
 
 
