@@ -16,7 +16,7 @@
 # (the whole session) and prints it with a summary of the expected values that were
 # found. Exit: 0 all expected values seen, 1 some missing, 77 no nvcc/cuda-gdb/GPU.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 devbin="${1:-.devbin}"
 outdir="${2:-${OUT:-/tmp}}"
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -79,23 +79,27 @@ timeout 240 cuda-gdb -nx -q -batch -x "$work/session.gdb" "$work/vector_add_G" >
 echo "cuda-gdb exit $?"
 cat "$log"
 
-# What the emulator's test checks, looked for in cuda-gdb's output.
+# What the emulator's test checks, looked for in each section of cuda-gdb's output.
 missing=0
-expect() {
-  if grep -Eq -- "$2" "$log"; then echo "ok   $1"; else echo "MISS $1: /$2/"; missing=1; fi
+section() { sed -n "/^@@$1\$/,/^@@/p" "$log"; }
+expect() {  # SECTION LABEL REGEX
+  if section "$1" | grep -Eq -- "$3"; then echo "ok   $2"; else echo "MISS $2: /$3/ in section $1"; missing=1; fi
 }
-expect "stops at vector_add.tpy:28" 'vector_add\.tpy:28'
-expect "in block (1,0,0) thread (5,0,0)" 'block \(1,0,0\).*thread \(5,0,0\)'
-expect "tidx = 5" '^\$1 = 5$'
-expect "bidx = 1" '^\$2 = 1$'
-expect "bdim = 256" '^\$3 = 256$'
-expect "base = 1029" '^\$4 = 1029$'
-expect "i = 1029" '^\$5 = 1029$'
-expect "gA[i] = 514.5" '^\$6 = 514\.5$'
-expect "gB[i] = 257.25" '^\$7 = 257\.25$'
-expect "next: line 26" '^26[[:space:]]+for v in cutlass\.range_constexpr'
-expect "next: line 27" '^27[[:space:]]+i = base \+ v \* bdim'
-expect "next: line 28 again" '^28[[:space:]]+sums = sums'
-expect "sums_0 = 771.75" '= 771\.75$'
-expect "i = 1285 after the steps" '= 1285$'
+value() {  # SECTION LABEL VALUE: a line "$N = VALUE"
+  expect "$1" "$2" "^[$][0-9]+ = $3\$"
+}
+expect run "stops at vector_add.tpy:28" 'vector_add\.tpy:28'
+expect focus "in block (1,0,0) thread (5,0,0)" 'block \(1,0,0\).*thread \(5,0,0\)'
+value locals "tidx = 5" 5
+value locals "bidx = 1" 1
+value locals "bdim = 256" 256
+value locals "base = 1029" 1029
+value locals "gA[i] = 514.5" '514\.5'
+value locals "gB[i] = 257.25" '257\.25'
+expect next1 "next: line 26" '^26[[:space:]]+for v in cutlass\.range_constexpr'
+value next1 "sums_0 = 771.75" '771\.75'
+expect next2 "next: line 27" '^27[[:space:]]+i = base \+ v \* bdim'
+value next2 "v = 1" 1
+expect next3 "next: line 28 again" '^28[[:space:]]+sums = sums'
+value next3 "i = 1285 after the steps" 1285
 exit $missing
