@@ -17,7 +17,7 @@
 # found. Exit: 0 all expected values seen, 1 some missing, 77 no nvcc/cuda-gdb/GPU.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
-devbin="${1:-.devbin}"
+devbin="$(cd "${1:-.devbin}" && pwd)" || { echo "cuda_gdb_vector_add: no ${1:-.devbin} (tools/device/pack.sh makes it)"; exit 1; }
 outdir="${2:-${OUT:-/tmp}}"
 export PATH="$PATH:/usr/local/cuda/bin"
 for tool in nvcc cuda-gdb; do
@@ -25,7 +25,7 @@ for tool in nvcc cuda-gdb; do
 done
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-export LD_LIBRARY_PATH="$PWD/$devbin/tc:$PWD/$devbin/lib:${LD_LIBRARY_PATH:-}"
+export LD_LIBRARY_PATH="$devbin/tc:$devbin/lib:${LD_LIBRARY_PATH:-}"
 # An absolute .tpy path in the #line directives: cuda-gdb shows the .tpy lines from any directory.
 "$devbin/tc/tileslc" "$PWD/samples/vector_add/vector_add.tpy" --debug --arch sm_90a \
     -o "$work/vector_add.cu" -H "$work/vector_add.h" || exit 1
