@@ -15,15 +15,27 @@ if(NOT Python3_Interpreter_FOUND)
 endif()
 include(${PROJECT_SOURCE_DIR}/cmake/TileslcEmulation.cmake)
 
-tileslc_add_cpu_kernels(gdb_vector_add_kernels SOURCES "${PROJECT_SOURCE_DIR}/samples/vector_add/vector_add.tpy" DEBUG)
-add_executable(gdb_vector_add "${CMAKE_CURRENT_SOURCE_DIR}/gdb/vector_add_main.cpp")
-target_link_libraries(gdb_vector_add PRIVATE gdb_vector_add_kernels)
-target_compile_options(gdb_vector_add PRIVATE -g -O0)
-add_test(NAME gdb.vector_add
-         COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/vector_add_gdb.py"
-                 --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py" $<TARGET_FILE:gdb_vector_add>
-         WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")  # not the sources: the .tpy is found by its absolute path
-set_tests_properties(gdb.vector_add PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
+# A gdb.NAME test: samples/NAME/NAME.tpy built with DEBUG into gdb_NAME with
+# tests/gdb/NAME_main.cpp, debugged by tests/gdb/NAME_gdb.py.
+function(tileslc_gdb_test name)
+  tileslc_add_cpu_kernels(gdb_${name}_kernels SOURCES "${PROJECT_SOURCE_DIR}/samples/${name}/${name}.tpy" DEBUG)
+  add_executable(gdb_${name} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/${name}_main.cpp")
+  target_link_libraries(gdb_${name} PRIVATE gdb_${name}_kernels)
+  target_compile_options(gdb_${name} PRIVATE -g -O0)
+  add_test(NAME gdb.${name}
+           COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/${name}_gdb.py"
+                   --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py" $<TARGET_FILE:gdb_${name}>
+           WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")  # not the sources: the .tpy is found by its absolute path
+  set_tests_properties(gdb.${name} PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
+endfunction()
+
+tileslc_gdb_test(vector_add)
+# Layouts, tensor views and register fragments through the printers (tileslc --debug's
+# debug views): samples/tiled_copy on an 18 x 136 matrix.
+tileslc_gdb_test(tiled_copy)
+# Shared-memory views, a fragment's (8,8) table and `tileslc barrier` at a __syncthreads():
+# samples/sgemm on 128 x 128 x 16.
+tileslc_gdb_test(sgemm)
 # What VS Code's cppdbg sends gdb for the launch.json of docs/debugging.md (its MI commands).
 add_test(NAME gdb.vscode_mi
          COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/vscode_mi.py"
@@ -31,3 +43,4 @@ add_test(NAME gdb.vscode_mi
                  --tpy "${PROJECT_SOURCE_DIR}/samples/vector_add/vector_add.tpy" $<TARGET_FILE:gdb_vector_add>
          WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
 set_tests_properties(gdb.vscode_mi PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
+

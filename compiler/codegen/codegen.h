@@ -26,7 +26,8 @@ struct Options {
   Target target = Target::Cuda;
   /// --debug: keep every local (the debug locals sema made, offsets nothing reads) and, on
   /// the CPU target, give each kernel frame its thread's indices as locals (tl_thread_idx,
-  /// tl_block_idx, tl_warp_idx, tl_lane_idx) for gdb (docs/debugging.md).
+  /// tl_block_idx, tl_warp_idx, tl_lane_idx) and its debug views (ir::DebugView: objects of
+  /// tileslc/cpu/debug_view.h that tileslc-gdb.py prints) for gdb (docs/debugging.md).
   bool debug = false;
 };
 

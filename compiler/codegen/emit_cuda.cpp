@@ -23,6 +23,7 @@ class CudaEmitter {
               (cpu() ? "the CPU emulator (" + prog_.arch + ")" : prog_.arch) + ". Do not edit.");
     out_.line("// Kernels and host functions are fully specialized: all layout arithmetic was done by tileslc.");
     out_.line(cpu() ? "#include \"tileslc/cpu/prelude.h\"" : "#include \"tileslc/device/prelude.h\"");
+    if (cpu() && opts_.debug) out_.line("#include \"tileslc/cpu/debug_view.h\"");  // debug_views()
     out_.line("#include \"tileslc/runtime.h\"");
     bool tuned = false, costed = false;
     for (const auto& h : prog_.host_functions) {
@@ -170,6 +171,7 @@ class CudaEmitter {
           decl(k, std::string(ir::cpp_type(b.type)) + "* const " + b.name + " = reinterpret_cast<" + ir::cpp_type(b.type) +
                   "*>(tileslc_smem + " + std::to_string(b.byte_offset) + ");");
     }
+    if (opts_.debug && cpu()) debug_views(k, used);
     host_ = nullptr;
     block(k.body, true);
     dead_.clear();
@@ -206,6 +208,32 @@ class CudaEmitter {
     decl(k, "[[maybe_unused]] const uint3 tl_block_idx = blockIdx;");
     decl(k, "[[maybe_unused]] const int32_t tl_warp_idx = tileslc::cpu::this_thread().linear / 32;");
     decl(k, "[[maybe_unused]] const int32_t tl_lane_idx = tileslc::cpu::this_thread().linear % 32;");
+  }
+
+  /// --debug on the CPU target: the layouts and tensor views the kernel binds to .tpy names, as
+  /// objects of runtime/include/tileslc/cpu/debug_view.h that tileslc-gdb.py prints
+  /// (ir::DebugView). A view of memory this kernel does not declare (an unused shared buffer) is
+  /// left out.
+  void debug_views(const ir::Kernel& k, const std::set<std::string>& used) {
+    std::map<std::string, std::string> spans;  // the memory a view may name -> its element type
+    for (const auto& p : k.params)
+      if (p.is_pointer && !p.is_tma) spans[p.name] = std::string(p.is_const ? "const " : "") + ir::cpp_type(p.type);
+    for (const auto& a : k.arrays) spans[a.name] = ir::cpp_type(a.type);
+    for (const auto& b : k.smem)
+      if (used.count(b.name)) spans[b.name] = ir::cpp_type(b.type);
+    for (const auto& d : k.debug_views) {
+      if (d.base.empty()) {
+        decl(k, "[[maybe_unused]] static const tileslc::cpu::debug::Layout " + d.name + "{" + c_string(d.tpy_name) + ", " +
+                    c_string(d.layout) + "};");
+        continue;
+      }
+      auto span = spans.find(d.base);
+      if (span == spans.end()) continue;
+      const bool fragment = std::any_of(k.arrays.begin(), k.arrays.end(), [&](const ir::LocalArray& a) { return a.name == d.base; });
+      decl(k, "[[maybe_unused]] const tileslc::cpu::debug::" + std::string(fragment ? "Fragment<" : "Tensor<") + span->second + "> " +
+                  d.name + "{" + c_string(d.tpy_name) + ", " + d.base + ", " + c_string(d.layout) + ", " + c_string(d.offset) + ", " +
+                  c_string(d.swizzle) + "};");
+    }
   }
 
   // Locals that nothing reads and whose assignments have no effect (offsets

@@ -404,6 +404,19 @@ struct SmemBuffer {
   std::string user_name;  ///< the .tpy name it was first bound to (the CPU emulator's reports use it)
 };
 
+/// --debug on the CPU target: a .tpy name a kernel binds to a layout or a tensor view,
+/// declared at the top of the kernel as an object tileslc-gdb.py's printers read
+/// (runtime/include/tileslc/cpu/debug_view.h). Its texts name C++ locals and parameters
+/// (run-time extents, strides and origins), which the printers read from the frame.
+struct DebugView {
+  std::string name;       ///< unique C++ name (the .tpy name unless taken)
+  std::string tpy_name;   ///< the .tpy name
+  std::string base;       ///< a tensor: the pointer parameter, register array or smem buffer it views; empty: a layout
+  std::string offset;     ///< a tensor: its origin in elements from base (a number or a local's name)
+  std::string layout;     ///< CuTe's form, each leaf a number or a local's or parameter's name: "((4,1),4):((1,0),tl_thrA_3)"
+  std::string swizzle;    ///< a swizzled smem tensor: "Sw<B,M,S>"; empty otherwise
+};
+
 struct Kernel {
   std::string name;           ///< unique C++ name
   std::string source_name;    ///< the .tpy function name
@@ -414,6 +427,7 @@ struct Kernel {
   int64_t static_threads = 0; ///< threads per block when known statically (for __launch_bounds__)
   std::vector<LocalArray> arrays;
   std::vector<SmemBuffer> smem;
+  std::vector<DebugView> debug_views;  ///< --debug only (sema::Options::debug); empty otherwise
   int64_t smem_bytes = 0;     ///< dynamic shared memory the kernel's allocations need
   int64_t cluster_dims[3] = {0, 0, 0};  ///< the cluster=(x, y, z) it is specialized for; 0s without one
   Block body;

@@ -285,7 +285,10 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
     // flow" of docs/language.md) takes the number as a run-time value.
     return bind_name(name, Value::dyn(to_expr_as(v, it->second.value.type(), r), r), r);
   }
-  if (it != env.end() && rebind_tensor_origin(*this, it->second, v, r)) return;
+  if (it != env.end() && rebind_tensor_origin(*this, it->second, v, r)) {
+    debug_view(name, v, r);
+    return;
+  }
   // Rebinding a static tuple inside a run-time loop's body is a new value for the rest of the
   // body when the body did not read the old one first (then the old value is not carried
   // from one iteration to the next): a loop's body rebinding a tuple of run-time coordinates.
@@ -317,6 +320,7 @@ void Evaluator::bind_name(const std::string& name, Value v, source::SourceRange 
     abort_entry();
   }
   if (v.is_number()) debug_bind(name, v, r);
+  debug_view(name, v, r);
   if (fn_ && v.kind() == Value::Kind::Tuple) v = materialize(v, name, r);
   // The first name a shared-memory buffer or register fragment is bound to is how the user knows it.
   if (fn_ && fn_->kernel && v.kind() == Value::Kind::Tensor && v.tensor() && v.tensor()->space == MemSpace::Smem)

@@ -48,6 +48,8 @@ struct FnCtx {
   std::set<std::string> immutable_vars;        ///< locals assigned once (materialized temporaries)
   /// --debug: .tpy name -> the debug local that shows it (Options::debug); nothing reads these.
   std::map<std::string, ir::LocalVar> debug_vars;
+  /// --debug: .tpy name -> (index in kernel->debug_views, the view's text with run-time leaves as '?').
+  std::map<std::string, std::pair<size_t, std::string>> debug_views;
   std::map<std::string, int64_t> divisors;     ///< Param/Var name -> what its value is known to divide by
   std::vector<ir::Stmt*> open_loops;           ///< run-time loops being built, innermost last
   int64_t smem_bytes = 0;                      ///< kernel: shared memory allocated so far
@@ -350,6 +352,10 @@ class Evaluator {
   /// --debug, in a kernel: writes `v` (a number, static or run-time) to the debug local of
   /// `name`, made on first use; nothing otherwise or for other values.
   void debug_bind(const std::string& name, const Value& v, source::SourceRange r);
+  /// --debug, in a kernel: describes `v` (a layout or a tensor view) bound to `name` for gdb's
+  /// printers (ir::DebugView, debug_views.cpp); writes its origin and run-time leaves to debug
+  /// locals at `r`. Nothing otherwise or for other values.
+  void debug_view(const std::string& name, const Value& v, source::SourceRange r);
   std::string unique_name(const std::string& hint);
   void promote_for_region(const std::set<std::string>& assigned, source::SourceRange r);
 

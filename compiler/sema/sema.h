@@ -28,8 +28,10 @@ struct Options {
   /// --debug: every name a kernel binds to a number gets a C++ local of its own (a "debug
   /// local", written where the .tpy binds it and read by nothing but a debugger), including
   /// the names whose value sema folds into the expressions that use it (`tidx` of
-  /// `tidx, _, _ = cute.arch.thread_idx()`, static numbers). The values and the rest of the IR
-  /// are those of a normal build.
+  /// `tidx, _, _ = cute.arch.thread_idx()`, static numbers); every name bound to a layout or a
+  /// tensor view is described for gdb's printers (ir::Kernel::debug_views, its origin and
+  /// run-time extents in debug locals "tl_<name>_..."). The values and the rest of the IR are
+  /// those of a normal build.
   bool debug = false;
 };
 

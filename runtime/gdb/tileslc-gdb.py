@@ -13,11 +13,21 @@
 #   global tensor, shared-memory buffer or register fragment: its .tpy name,
 #   memory space, element count and elements, as many as `set print elements`
 #   allows) and tileslc::cpu::Ptr<T> (an element address).
+# - Pretty-printers for what `tileslc --debug` declares for each .tpy name bound to
+#   a layout or a tensor view (tileslc/cpu/debug_view.h): a layout with its table
+#   of offsets (`print thr_layout`), a tensor view (a tile, a partition) with its
+#   memory space, layout, shape, origin and elements as a table, and a register
+#   fragment the same way (`print frgA`); tables for up to TABLE_LIMIT elements.
+# - The emulator's narrow floats (__half, __nv_bfloat16, fp8) print as their value.
 # - `gA[i]` on a Span in gdb expressions (an xmethod): the element at offset i,
 #   checked against the span as the emulator checks the kernel's accesses.
 # - `tileslc break LOCATION [thread=(x,y,z)] [block=(x,y,z)]`: a breakpoint that
 #   stops only in that emulated thread and block (omitted indices match any).
 # - `tileslc thread`: the indices of the emulated thread that gdb stopped in.
+# - `tileslc barrier`: the threads of the block by what they do (running, waiting
+#   at which barrier or collective and line, released, not started, finished).
+# - `tileslc switch thread=(x,y,z) [block=(x,y,z)]`: run on until that emulated
+#   thread reaches the line gdb stopped at.
 #
 # The thread's indices come from the locals that `tileslc --debug` puts in every
 # kernel frame (tl_thread_idx, tl_block_idx, tl_warp_idx, tl_lane_idx); without
@@ -103,10 +113,229 @@ class PtrPrinter:
                                       self.val["p"].dereference() if int(self.val["p"]) else "null")
 
 
+# ---------------------------------------------------------------- layouts, tensor views, fragments
+#
+# `tileslc --debug` declares, for each layout and tensor view a kernel binds to a .tpy
+# name, an object of runtime/include/tileslc/cpu/debug_view.h: the layout in CuTe's
+# form with each integer a number or the name of a local or parameter of the kernel's
+# frame ("((4,1),4):((1,0),tl_thrA_5)"), and for a tensor the span it views and its
+# origin (a local's name). The printers below read those names in the frame.
+
+TABLE_LIMIT = 256  # a layout or tensor of at most this many elements prints as a table
+
+
+def _tokens(text):
+    return re.findall(r"[()\[\],:]|[^()\[\],:\s]+", text)
+
+
+def _parse_tuple(tokens, pos):
+    """An integer tuple in CuTe's form from tokens[pos]: (tree, next pos); a tree is a name/number or a list."""
+    if tokens[pos] == "(":
+        elems, pos = [], pos + 1
+        while tokens[pos] != ")":
+            e, pos = _parse_tuple(tokens, pos)
+            elems.append(e)
+            if tokens[pos] == ",":
+                pos += 1
+        return elems, pos + 1
+    return tokens[pos], pos + 1
+
+
+def _resolve(tree, frame):
+    """Numbers for the leaves of `tree`: literals, or locals and parameters read from `frame`."""
+    if isinstance(tree, list):
+        return [_resolve(e, frame) for e in tree]
+    if re.fullmatch(r"-?\d+", tree):
+        return int(tree)
+    return int(frame.read_var(tree))
+
+
+def parse_layout(text, frame=None):
+    """("shape", "stride") text of a debug view -> (shape, stride) nested lists of ints (leaves read in `frame`)."""
+    toks = _tokens(text)
+    shape, pos = _parse_tuple(toks, 0)
+    if toks[pos] != ":":
+        raise ValueError("not a layout: %s" % text)
+    stride, _ = _parse_tuple(toks, pos + 1)
+    frame = frame or gdb.selected_frame()
+    return _resolve(shape, frame), _resolve(stride, frame)
+
+
+def _flat(t):
+    return [x for e in t for x in _flat(e)] if isinstance(t, list) else [t]
+
+
+def _show(t):
+    return "(" + ",".join(_show(e) for e in t) + ")" if isinstance(t, list) else str(t)
+
+
+def _size(t):
+    n = 1
+    for x in _flat(t):
+        n *= x
+    return n
+
+
+def layout_offset(shape, stride, i):
+    """The layout's value at linear (colexicographic) index i, as CuTe's layout(i)."""
+    off = 0
+    for s, d in zip(_flat(shape), _flat(stride)):
+        off += (i % s) * d
+        i //= s
+    return off
+
+
+def _rows_cols(shape):
+    """A table's rows (mode 0) and columns (the other modes). Modes of size 1 are left out
+    first, and a single mode left that is a tuple is split, so that a fragment of shape
+    ((4,4),1,1) is a 4 x 4 table; a rank-1 layout is one row. The linear index of cell
+    (r, c) is r + c * rows either way (colexicographic)."""
+    modes = shape if isinstance(shape, list) else [shape]
+    modes = [m for m in modes if _size(m) != 1] or modes[:1]
+    if len(modes) == 1 and isinstance(modes[0], list) and len(modes[0]) > 1:
+        modes = modes[0]
+    if len(modes) < 2:
+        return 1, _size(modes)
+    return _size(modes[0]), _size(modes[1:])
+
+
+def table(shape, cell):
+    """The layout's coordinates as a table (row: mode 0, column: the other modes), cell(i) at linear index i."""
+    rows, cols = _rows_cols(shape)
+    cells = [[cell(r + c * rows) for c in range(cols)] for r in range(rows)]
+    w = max([len(x) for row in cells for x in row] + [len(str(cols - 1))])
+    rw = len(str(rows - 1))
+    lines = [" " * (rw + 2) + " ".join(str(c).rjust(w) for c in range(cols))]
+    lines += [str(r).rjust(rw) + ": " + " ".join(x.rjust(w) for x in cells[r]) for r in range(rows)]
+    return "\n".join(lines)
+
+
+def _swizzle(text):
+    """CuTe's Swizzle<B,M,S> as a function of an element offset; identity for ""."""
+    m = re.fullmatch(r"Sw<(\d+),(\d+),(-?\d+)>", text or "")
+    if not m:
+        return lambda x: x
+    bits, base, shift = (int(g) for g in m.groups())
+    yyy = ((1 << bits) - 1) << (base + max(0, shift))
+    return lambda x: x ^ ((x & yyy) >> shift) if shift >= 0 else x ^ ((x & yyy) << -shift)
+
+
+class LayoutPrinter:
+    """tileslc::cpu::debug::Layout: a layout bound to a .tpy name; small ones with their table of offsets."""
+
+    def __init__(self, val):
+        self.val = val
+
+    def to_string(self):
+        text = _c_str(self.val["layout"])
+        try:
+            shape, stride = parse_layout(text)
+        except (gdb.error, ValueError, IndexError) as e:
+            return 'layout "%s" %s (%s)' % (_c_str(self.val["name"]), text, e)
+        head = 'layout "%s" %s:%s' % (_c_str(self.val["name"]), _show(shape), _show(stride))
+        if _size(shape) > TABLE_LIMIT:
+            return head + ", %d elements" % _size(shape)
+        return head + "\n" + table(shape, lambda i: str(layout_offset(shape, stride, i)))
+
+
+class TensorViewPrinter:
+    """tileslc::cpu::debug::Tensor / Fragment: a tensor view bound to a .tpy name, with its memory
+    space, layout, shape and origin; small ones with their elements as a table (row: mode 0)."""
+
+    def __init__(self, val, fragment):
+        self.val = val
+        self.fragment = fragment
+
+    def _view(self):
+        frame = gdb.selected_frame()
+        shape, stride = parse_layout(_c_str(self.val["layout"]), frame)
+        origin = _c_str(self.val["offset"])
+        origin = int(origin) if re.fullmatch(r"-?\d+", origin) else int(frame.read_var(origin))
+        return shape, stride, origin
+
+    def element(self, shape, stride, origin, i):
+        data = self.val["data"]
+        off = _swizzle(_c_str(self.val["swizzle"]))(origin + layout_offset(shape, stride, i))
+        if int(data["count"]) >= 0 and not int(data["lo"]) <= off < int(data["hi"]):
+            return None
+        return (data["base"] + off).dereference()
+
+    def to_string(self):
+        data = self.val["data"]
+        name = _c_str(self.val["name"])
+        elem = self.val.type.strip_typedefs().template_argument(0)
+        what = "register fragment" if self.fragment else "%s tensor" % _space(data["space"])
+        try:
+            shape, stride, origin = self._view()
+        except (gdb.error, ValueError, IndexError) as e:
+            return '%s "%s" of %s, layout %s (%s)' % (what, name, elem, _c_str(self.val["layout"]), e)
+        sw = _c_str(self.val["swizzle"])
+        head = '%s "%s" of %s, layout %s%s:%s, shape %s, %d elements, origin %s[%d]' % (
+            what, name, elem, sw + " o " if sw else "", _show(shape), _show(stride), _show(shape), _size(shape),
+            _c_str(data["name"]), origin)
+        if _size(shape) > TABLE_LIMIT:
+            return head
+        def cell(i):
+            try:
+                v = self.element(shape, stride, origin, i)
+                return "-" if v is None else str(v)
+            except gdb.error:  # memory gdb cannot read (a view printed before its memory exists)
+                return "?"
+        return head + "\n" + table(shape, cell)
+
+    def children(self):
+        try:
+            shape, stride, origin = self._view()
+        except (gdb.error, ValueError, IndexError):
+            return
+        if _size(shape) <= TABLE_LIMIT:
+            return  # shown as a table
+        for i in range(_size(shape)):
+            v = self.element(shape, stride, origin, i)
+            if v is not None:
+                yield "[%d]" % i, v
+
+    def display_hint(self):
+        return "array"
+
+
+def _narrow_float(bits, ebits, mbits, ieee):
+    """A float of 1 sign, `ebits` exponent and `mbits` mantissa bits; `ieee`: the top exponent is
+    infinity/NaN (half, bf16, e5m2), else only all ones is NaN (e4m3, which has no infinity)."""
+    sign = -1.0 if bits >> (ebits + mbits) & 1 else 1.0
+    e, m = bits >> mbits & ((1 << ebits) - 1), bits & ((1 << mbits) - 1)
+    bias = (1 << (ebits - 1)) - 1
+    if ieee and e == (1 << ebits) - 1:
+        return sign * float("inf") if m == 0 else float("nan")
+    if not ieee and e == (1 << ebits) - 1 and m == (1 << mbits) - 1:
+        return float("nan")
+    if e == 0:
+        return sign * m / (1 << mbits) * 2.0 ** (1 - bias)
+    return sign * (1 + m / (1 << mbits)) * 2.0 ** (e - bias)
+
+
+class NarrowFloatPrinter:
+    """The emulator's __half, __nv_bfloat16, __nv_fp8_e4m3 and __nv_fp8_e5m2 (tileslc/cpu/types.h): their value."""
+
+    FORMATS = {"__half": ("bits_", 5, 10, True), "__nv_bfloat16": ("bits_", 8, 7, True),
+               "__nv_fp8_e4m3": ("__x", 4, 3, False), "__nv_fp8_e5m2": ("__x", 5, 2, True)}
+
+    def __init__(self, val):
+        self.val = val
+
+    def to_string(self):
+        field, ebits, mbits, ieee = self.FORMATS[str(self.val.type.strip_typedefs().unqualified())]
+        return "%g" % _narrow_float(int(self.val[field]), ebits, mbits, ieee)
+
+
 def _printers():
     pp = gdb.printing.RegexpCollectionPrettyPrinter("tileslc")
     pp.add_printer("Span", r"^tileslc::cpu::Span<.*>$", SpanPrinter)
     pp.add_printer("Ptr", r"^tileslc::cpu::Ptr<.*>$", PtrPrinter)
+    pp.add_printer("Layout", r"^tileslc::cpu::debug::Layout$", LayoutPrinter)
+    pp.add_printer("Tensor", r"^tileslc::cpu::debug::Tensor<.*>$", lambda v: TensorViewPrinter(v, False))
+    pp.add_printer("Fragment", r"^tileslc::cpu::debug::Fragment<.*>$", lambda v: TensorViewPrinter(v, True))
+    pp.add_printer("narrow float", r"^(__half|__nv_bfloat16|__nv_fp8_e4m3|__nv_fp8_e5m2)$", NarrowFloatPrinter)
     return pp
 
 
@@ -185,8 +414,8 @@ def _parse_triple(text, what):
 class ThreadBreakpoint(gdb.Breakpoint):
     """A breakpoint that stops only in the emulated thread `thread` of block `block` ((x, y, z), None: any)."""
 
-    def __init__(self, spec, thread, block):
-        super().__init__(spec)
+    def __init__(self, spec, thread, block, temporary=False):
+        super().__init__(spec, temporary=temporary)
         self.want = (thread, block)
 
     @staticmethod
@@ -200,13 +429,89 @@ class ThreadBreakpoint(gdb.Breakpoint):
         return self._matches(self.want[0], got[0]) and self._matches(self.want[1], got[1])
 
 
+# ---------------------------------------------------------------- the block's fibers
+#
+# The emulator runs a block's threads as fibers (runtime/src/cpu/grid.cpp): a thread
+# runs until it finishes or waits for others (a barrier, a warp-collective operation,
+# an mbarrier phase), then the next one runs. The block running now is the host
+# thread's t_cta; each of its Fibers has a state and, while waiting, what it waits at.
+
+_WAITS = {-1: "warp-collective", -2: "wait", -3: "warpgroup-collective", -4: "barrier.cluster.wait"}
+
+
+def _std_vector(v):
+    impl = v["_M_impl"]
+    start = impl["_M_start"]
+    return [start[i] for i in range(int(impl["_M_finish"] - start))]
+
+
+def _source_location(loc):
+    """A std::source_location (libstdc++) as FILE:LINE."""
+    try:
+        impl = loc["_M_impl"]
+        if int(impl) == 0:
+            return "?"
+        return "%s:%d" % (impl["_M_file_name"].string(), int(impl["_M_line"]))
+    except gdb.error:
+        return "?"
+
+
+def block_fibers():
+    """The threads of the block running now: dicts with thread, state ("NotStarted", "Ready",
+    "Waiting", "Done"; the running one "Running"), and for waiting ones `what` and `where`.
+    None outside a kernel (or without the runtime's debug information)."""
+    try:
+        cta = gdb.parse_and_eval("'tileslc::cpu::(anonymous namespace)::t_cta'")
+        running = gdb.parse_and_eval("'tileslc::cpu::(anonymous namespace)::t_fiber'")
+    except gdb.error:
+        return None
+    if int(cta) == 0:
+        return None
+    out = []
+    for f in _std_vector(cta.dereference()["threads"]):
+        state = str(f["state"]).rsplit("::", 1)[-1]
+        if int(running) != 0 and f.address == running:
+            state = "Running"
+        d = {"thread": _uint3(f["ctx"]["thread_idx"]), "block": _uint3(f["ctx"]["block_idx"]), "state": state}
+        if state == "Waiting":
+            w = f["wait"]
+            bid = int(w["barrier"])
+            what = _c_str(w["what"])
+            if bid >= 0 and what == "bar.sync":
+                what = "bar.sync %d" % bid
+            elif bid < 0 and not what:
+                what = _WAITS.get(bid, "wait")
+            d["what"], d["where"] = what, _source_location(w["loc"])
+        out.append(d)
+    return out
+
+
+def _runs(threads):
+    """Thread indices as ranges of consecutive x: "(0..31,0,0), (40,0,0)"."""
+    out, i = [], 0
+    while i < len(threads):
+        j = i
+        while j + 1 < len(threads) and threads[j + 1][1:] == threads[i][1:] and threads[j + 1][0] == threads[j][0] + 1:
+            j += 1
+        x = str(threads[i][0]) if i == j else "%d..%d" % (threads[i][0], threads[j][0])
+        out.append("(%s,%d,%d)" % ((x,) + tuple(threads[i][1:])))
+        i = j + 1
+    return ", ".join(out)
+
+
 class TileslcCommand(gdb.Command):
     """Commands for kernels running in tileslc's CPU emulator.
 
 tileslc break LOCATION [thread=(x,y,z)] [block=(x,y,z)]
     Stop at LOCATION (e.g. vector_add.tpy:21) only in that emulated thread and block.
 tileslc thread
-    Print the indices of the emulated thread (fiber) gdb stopped in."""
+    Print the indices of the emulated thread (fiber) gdb stopped in.
+tileslc barrier
+    List the threads of this block by what they do: running, waiting (at which barrier
+    or collective operation, at which line), not started, finished.
+tileslc switch thread=(x,y,z) [block=(x,y,z)]
+    Run until that emulated thread reaches the line gdb stopped at (nothing if gdb is
+    already in it)."""
 
     def __init__(self):
         super().__init__("tileslc", gdb.COMMAND_USER, prefix=True)
@@ -250,6 +555,76 @@ class TileslcThread(gdb.Command):
         print("thread (%d,%d,%d) block (%d,%d,%d)" % (t + b))
 
 
+class TileslcBarrier(gdb.Command):
+    """tileslc barrier: the threads of the block gdb stopped in, grouped by what they do: running,
+waiting at a barrier or a collective operation (with its line), not started, finished."""
+
+    def __init__(self):
+        super().__init__("tileslc barrier", gdb.COMMAND_STATUS)
+
+    def invoke(self, arg, from_tty):
+        fibers = block_fibers()
+        if not fibers:
+            print("tileslc: not stopped inside an emulated kernel")
+            return
+        b = fibers[0]["block"]
+        counts = {}
+        for f in fibers:
+            counts[f["state"]] = counts.get(f["state"], 0) + 1
+        order = ["Running", "Waiting", "Ready", "NotStarted", "Done"]
+        print("block (%d,%d,%d): %d threads: %s" % (b + (len(fibers), ", ".join(
+            "%d %s" % (counts[s], {"NotStarted": "not started", "Done": "finished"}.get(s, s.lower()))
+            for s in order if s in counts))))
+        groups = {}
+        for f in fibers:
+            key = (f["what"], f["where"]) if f["state"] == "Waiting" else (f["state"], "")
+            groups.setdefault(key, []).append(f["thread"])
+        for (what, where), threads in sorted(groups.items(), key=lambda kv: min(t[::-1] for t in kv[1])[::-1]):
+            label = {"Running": "running", "Ready": "ready (released, not resumed yet)", "NotStarted": "not started",
+                     "Done": "finished"}.get(what, "waiting at %s, %s" % (what, where))
+            print("  %s: %d: %s" % (label, len(threads), _runs(threads)))
+
+
+class TileslcSwitch(gdb.Command):
+    """tileslc switch thread=(x,y,z) [block=(x,y,z)]: go to another emulated thread (fiber).
+
+The emulated threads are fibers, which gdb's `thread` cannot select: this runs the program
+until the given thread (of the given block, any block if omitted) reaches the line gdb
+stopped at, through a temporary `tileslc break` there. Nothing happens if gdb is already in
+that thread; a thread of this block that has finished is reported and not waited for."""
+
+    def __init__(self):
+        super().__init__("tileslc switch", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        want = {"thread": None, "block": None}
+        for key, val in re.findall(r"(\w+)\s*=\s*(\([^)]*\))", arg):
+            if key not in want:
+                raise gdb.GdbError("tileslc switch: unknown %s=; expected thread= or block=" % key)
+            want[key] = _parse_triple(val, key)
+        if want["thread"] is None:
+            raise gdb.GdbError("usage: tileslc switch thread=(x,y,z) [block=(x,y,z)]")
+        fibers = block_fibers()
+        got = current_indices()
+        if got is None or not fibers or not any(f["state"] == "Running" for f in fibers):
+            raise gdb.GdbError("tileslc switch: not stopped inside an emulated kernel")
+        match = ThreadBreakpoint._matches
+        if match(want["thread"], got[0]) and match(want["block"], got[1]):
+            print("tileslc: already in thread (%d,%d,%d) block (%d,%d,%d)" % (got[0] + got[1]))
+            return
+        for f in fibers:
+            if f["state"] == "Done" and match(want["thread"], f["thread"]) and match(want["block"], f["block"]):
+                raise gdb.GdbError("tileslc switch: thread (%d,%d,%d) of block (%d,%d,%d) has finished" %
+                                   (f["thread"] + f["block"]))
+        sal = gdb.selected_frame().find_sal()
+        if sal.symtab is None:
+            raise gdb.GdbError("tileslc switch: no source line here")
+        ThreadBreakpoint("%s:%d" % (sal.symtab.filename, sal.line), want["thread"], want["block"], temporary=True)
+        gdb.execute("continue", from_tty)
+
+
 TileslcCommand()
 TileslcBreak()
 TileslcThread()
+TileslcBarrier()
+TileslcSwitch()

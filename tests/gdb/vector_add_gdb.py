@@ -15,13 +15,9 @@ Usage: vector_add_gdb.py --script runtime/gdb/tileslc-gdb.py [--gdb gdb] PROGRAM
 (DEBUG builds name the .tpy by its absolute path, so gdb shows its lines from any directory).
 Exit 0 pass, 1 fail, 77 gdb is not installed (ctest reports the test skipped).
 """
-import argparse
-import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
+
+import gdb_batch
 
 # (section, gdb commands, regular expressions the section's output must match)
 STEPS = [
@@ -54,51 +50,5 @@ STEPS = [
 ]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--script", required=True, help="tileslc-gdb.py")
-    ap.add_argument("--gdb", default="gdb")
-    ap.add_argument("program")
-    args = ap.parse_args()
-    gdb = shutil.which(args.gdb)
-    if not gdb:
-        print("gdb.vector_add: skipped: gdb is not installed (tools/bootstrap.sh installs it)")
-        return 77
-    lines = ["set pagination off", "set width 0", "set confirm off", "set print elements 4",
-             "set disable-randomization off", "source " + args.script]
-    for name, cmds, _ in STEPS:
-        lines += ["echo @@" + name + "\\n", cmds]
-    lines += ["echo @@end\\n", "kill"]
-    with tempfile.NamedTemporaryFile("w", suffix=".gdb", delete=False) as f:
-        f.write("\n".join(lines) + "\n")
-        cmdfile = f.name
-    try:
-        proc = subprocess.run([gdb, "-nx", "-q", "-batch", "-x", cmdfile, args.program], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, timeout=50)
-    finally:
-        os.unlink(cmdfile)
-    out = proc.stdout
-    sections = dict(re.findall(r"^@@(\w+)\n(.*?)(?=^@@)", out, re.S | re.M))
-    failures = []
-    for name, cmds, patterns in STEPS:
-        text = sections.get(name)
-        if text is None:
-            failures.append("%s: no output section (gdb stopped early?)" % name)
-            continue
-        # Lines gdb adds whatever ran (threads starting and ending) are not the command's output.
-        text = "\n".join(l for l in text.splitlines() if not re.match(r"\[(New )?Thread|\[Inferior|Using host libthread_db", l))
-        for p in patterns:
-            if not re.search(p, text, re.M | re.S):
-                failures.append("%s (%s): expected /%s/ in:\n%s" % (name, cmds.replace("\n", "; "), p, text))
-        if "/tileslc/cpu/" in text:
-            failures.append("%s: stopped in the runtime:\n%s" % (name, text))
-    if failures:
-        print(out)
-        print("\n".join("FAIL " + f for f in failures))
-        return 1
-    print("gdb.vector_add: %d steps checked" % len(STEPS))
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(gdb_batch.main(STEPS, __doc__))
