@@ -21,6 +21,15 @@ foreach(_t tileslc_rt tileslc_rt_shared tileslc_rt_cpu tileslc_rt_cpu_shared)
     list(APPEND _tileslc_installed ${_t})
   endif()
 endforeach()
+# A sanitized build's runtime archives reference ASan/UBSan's runtime: a consumer links it too
+# (without it, find_package users of an asan build fail at link with __asan_* undefined).
+if(TILESLC_SANITIZE)
+  foreach(_t tileslc_rt tileslc_rt_cpu)
+    if(TARGET ${_t})
+      target_link_options(${_t} INTERFACE "$<INSTALL_INTERFACE:-fsanitize=address,undefined>")
+    endif()
+  endforeach()
+endif()
 # The installed compiler finds its stdlib and runtime headers relative to itself.
 set_target_properties(tileslc PROPERTIES EXPORT_NAME tileslc)
 install(TARGETS ${_tileslc_installed} EXPORT tileslcTargets
