@@ -22,6 +22,9 @@ foreach(_via install subdirectory)
                    --source ${PROJECT_SOURCE_DIR} --tileslc-build ${PROJECT_BINARY_DIR}
                    --work ${CMAKE_CURRENT_BINARY_DIR}/packaging/${_via} --cmake ${CMAKE_COMMAND} --ninja ${TILESLC_NINJA})
   set_tests_properties(${_name} PROPERTIES LABELS packaging TIMEOUT 600 PASS_REGULAR_EXPRESSION "PASS: packaging via")
+  if(TILESLC_SANITIZE)  # the pip check's interpreter loads the sanitized runtime (run_consumer.py)
+    set_tests_properties(${_name} PROPERTIES ENVIRONMENT "TILESLC_TEST_PRELOAD=${TILESLC_SANITIZER_PRELOAD}")
+  endif()
 endforeach()
 # packaging.docker_steps: deploy/docker/Dockerfile linted against install_steps.sh and the tree,
 # and its install and kernels steps run on this build (CPU emulator kernels; no docker needed).

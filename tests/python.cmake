@@ -23,11 +23,9 @@ set(TILESLC_PYTHON "${_tileslc_python}" CACHE FILEPATH "The Python interpreter o
 
 set(_env TILESLC=$<TARGET_FILE:tileslc> TILESLC_CACHE_DIR=${CMAKE_CURRENT_BINARY_DIR}/python_cache)
 if(TILESLC_SANITIZE)
-  # The interpreter is not sanitized, the runtime it loads is: ASan's runtime must come first in
-  # the process, and CPython's objects alive at exit are not leaks to report.
-  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so OUTPUT_VARIABLE _asan
-                  OUTPUT_STRIP_TRAILING_WHITESPACE)
-  list(APPEND _env LD_PRELOAD=${_asan} ASAN_OPTIONS=detect_leaks=0)
+  # The interpreter is not sanitized, the runtime it loads is (TILESLC_SANITIZER_PRELOAD, top-level
+  # CMakeLists.txt); CPython's objects alive at exit are not leaks to report.
+  list(APPEND _env LD_PRELOAD=${TILESLC_SANITIZER_PRELOAD} ASAN_OPTIONS=detect_leaks=0)
 endif()
 if(TILESLC_HAVE_CPU_EMULATION AND TILESLC_DLPACK_INCLUDE_DIR)
   add_test(NAME python.cpu COMMAND ${TILESLC_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/python/test_cpu.py)

@@ -125,6 +125,9 @@ def pip_from_prefix(project, prefix, work):
     env = {k: v for k, v in os.environ.items() if k not in ("TILESLC", "PYTHONPATH", "TILESLC_CACHE_DIR")}
     env["PATH"] = "/usr/bin:/bin"
     env["PYTHONPATH"] = target
+    if os.environ.get("TILESLC_TEST_PRELOAD"):  # an ASan build: its runtime first, no leak report
+        env["LD_PRELOAD"] = os.environ["TILESLC_TEST_PRELOAD"]
+        env["ASAN_OPTIONS"] = "detect_leaks=0"
     script = os.path.join(work, "pip_check.py")
     with open(script, "w") as f:
         f.write(PIP_CHECK)
