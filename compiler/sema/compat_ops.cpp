@@ -574,7 +574,7 @@ Value smem_tensor_at(Evaluator& ev, BuiltinCall& c, TensorValue t) {
   t.ptr = ev.unique_name("smem");
   t.offset = nullptr;
   t.align_bytes = start == 0 ? 1024 : std::min<int64_t>(1024, start & -start);
-  ev.fn_->kernel->smem.push_back({t.ptr, t.dtype, start, cos.value() * elem});
+  ev.fn_->kernel->smem.push_back({t.ptr, t.dtype, start, cos.value() * elem, {}});
   return ev.tensor_value(std::move(t));
 }
 

@@ -217,7 +217,7 @@ std::optional<Value> struct_construct(Evaluator& ev, const Value& callee, const 
     range.ptr = ev.unique_name("smem");
     range.align_bytes = at_byte == 0 ? 1024 : std::min<int64_t>(1024, at_byte & -at_byte);
     // A buffer of its own over the same bytes: the fields of two structs at one pointer overlap.
-    ev.fn_->kernel->smem.push_back({range.ptr, range.dtype, at_byte, p[2].i() * elem_bytes});
+    ev.fn_->kernel->smem.push_back({range.ptr, range.dtype, at_byte, p[2].i() * elem_bytes, {}});
     obj->attrs[p[0].s()] = InstanceValue::Attr{ev.tensor_value(std::move(range)), site.range, ev.fn_->serial};
   }
   obj->attrs["base"] = InstanceValue::Attr{args[0], site.range, ev.fn_->serial};

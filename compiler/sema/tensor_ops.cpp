@@ -157,7 +157,7 @@ Value Evaluator::make_rmem(const layout::Layout& l, ScalarType t, source::Source
   tv.layout = l;
   tv.ptr = unique_name("frg");
   tv.align_bytes = 16;
-  fn_->kernel->arrays.push_back({tv.ptr, t, std::max<int64_t>(n, 1)});
+  fn_->kernel->arrays.push_back({tv.ptr, t, std::max<int64_t>(n, 1), {}});
   return tensor_value(std::move(tv));
 }
 
@@ -1162,7 +1162,7 @@ Value tensor_allocate_tensor(Evaluator& ev, BuiltinCall& c) {
     offset = (fn.smem_bytes + need - 1) / need * need;
     tv.align_bytes = offset == 0 ? 1024 : std::min<int64_t>(1024, offset & -offset);
   }
-  fn.kernel->smem.push_back({tv.ptr, tv.dtype, offset, bytes});
+  fn.kernel->smem.push_back({tv.ptr, tv.dtype, offset, bytes, {}});
   const int64_t limit = ev.smem_limit_bytes();
   if (fn.smem_bytes <= limit && offset + bytes > limit) fn.smem_peak_at = c.site.range;  // the one that crossed it
   fn.smem_bytes = offset + bytes;

@@ -182,7 +182,7 @@ std::vector<std::pair<Value, Value>>& Value::dict_items() const {
 
 Value Value::dyn(ir::ExprRef e, source::SourceRange origin) {
   const ir::ScalarType t = e->type;
-  return payload::Dyn{std::move(e), t, origin};
+  return payload::Dyn{std::move(e), t, origin, nullptr};
 }
 
 Value Value::method(BuiltinId id, Value self) { return payload::Builtin{id, std::make_shared<Value>(std::move(self))}; }

@@ -4,6 +4,7 @@
 #ifdef TILESLC_HAVE_DLPACK
 #include "tileslc/dlpack.h"
 
+#include <cstring>
 #include <string>
 
 namespace tileslc {
@@ -145,7 +146,9 @@ int from_dltensor(const DLTensor* tensor, tileslc_tensor_view* out) {
   if (tensor == nullptr || out == nullptr) return to_c(tileslc::Status::error("dlpack: NULL tensor or output view"));
   tileslc::TensorView v;
   tileslc::Status s = tileslc::tensor_view_from_dlpack(*tensor, &v);
-  if (s.ok()) *out = *reinterpret_cast<const tileslc_tensor_view*>(&v);  // same layout (runtime.h)
+  // Same layout (runtime.h asserts it); copied as bytes, not through a pointer of the other type.
+  static_assert(sizeof(v) == sizeof(*out));
+  if (s.ok()) std::memcpy(out, &v, sizeof(*out));
   return to_c(s);
 }
 
