@@ -44,3 +44,12 @@ add_test(NAME gdb.vscode_mi
          WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
 set_tests_properties(gdb.vscode_mi PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
 
+# A Debug Adapter Protocol session (VS Code's side of a debug session) on the same program: a
+# .tpy breakpoint, the Variables pane, the Debug Console, `next`; through cdt-gdb-adapter, which
+# tools/bootstrap.sh installs with npm (skipped without it).
+add_test(NAME gdb.vscode_dap
+         COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/vscode_dap.py"
+                 --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py"
+                 --tpy "${PROJECT_SOURCE_DIR}/samples/vector_add/vector_add.tpy" $<TARGET_FILE:gdb_vector_add>
+         WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+set_tests_properties(gdb.vscode_dap PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)

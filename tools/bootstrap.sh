@@ -84,6 +84,9 @@ npm_tool() {
 }
 # pyright, for ctest stubs.pyright (the editor stubs checked over every sample).
 npm_tool pyright pyright@1.1.414 stubs.pyright
+# cdt-gdb-adapter, a Debug Adapter Protocol server over gdb (VS Code's "CDT GDB Debug Adapter"
+# extension), for ctest gdb.vscode_dap (a DAP session on a .tpy breakpoint; gdb 13 has no DAP of its own).
+npm_tool dap cdt-gdb-adapter@1.7.0 gdb.vscode_dap
 # ruff's WebAssembly build, for ctest stubs.ruff (ruff.toml over every sample): ruff itself is
 # on PyPI, which this set-up does not use.
 npm_tool ruff @astral-sh/ruff-wasm-nodejs@0.17.4 stubs.ruff

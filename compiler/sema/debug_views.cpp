@@ -49,7 +49,7 @@ std::string parameter_name(const ir::ExprRef& e) {
 
 }  // namespace
 
-void Evaluator::debug_view(const std::string& name, const Value& v, source::SourceRange r) {
+void Evaluator::debug_view(const std::string& name, const Value& v, source::SourceRange r, bool parameter) {
   if (!opts_.debug || !fn_ || !fn_->kernel || name == "_") return;
   const TensorValue* t = v.kind() == Value::Kind::Tensor ? v.tensor().get() : nullptr;
   if (v.kind() != Value::Kind::Layout && !t) return;
@@ -72,14 +72,22 @@ void Evaluator::debug_view(const std::string& name, const Value& v, source::Sour
   std::string pattern = layout_text(l, pattern_leaves);
   if (t) pattern = t->ptr + (t->swizzle ? t->swizzle->to_string() : "") + " o " + pattern;
   auto known = fn_->debug_views.find(name);
-  const bool reuse = known != fn_->debug_views.end() && known->second.second == pattern;
+  const bool reuse = !parameter && known != fn_->debug_views.end() && known->second.second == pattern;
   size_t index = reuse ? known->second.first : fn_->kernel->debug_views.size();
   if (!reuse) {
     ir::DebugView d;
-    d.name = unique_name(name);
+    // A tensor parameter's C++ name is its span (the kernel's accesses go through it): its view
+    // is "tl_<parameter>_view", which tileslc-gdb.py shows when the span is printed. A
+    // rebinding of the name (`gA = cute.local_tile(gA, ...)`) gets a view of its own.
+    if (parameter) {
+      d.name = "tl_" + t->ptr + "_view";
+      fn_->used_names.insert(d.name);
+    } else {
+      d.name = unique_name(name);
+      fn_->debug_views.insert_or_assign(name, std::make_pair(index, pattern));
+    }
     d.tpy_name = name;
     fn_->kernel->debug_views.push_back(std::move(d));
-    fn_->debug_views.insert_or_assign(name, std::make_pair(index, pattern));
   }
   // Run-time parts: parameters by name, the rest copied into locals of the view ("tl_" names
   // are the debugger's: unique_name never gives them to a .tpy name).
@@ -106,7 +114,7 @@ void Evaluator::debug_view(const std::string& name, const Value& v, source::Sour
   if (!t) return;
   d.base = t->ptr;
   d.swizzle = t->swizzle ? t->swizzle->to_string() : "";
-  d.offset = local("offset", t->offset ? ir::cast(t->offset, ScalarType::Int64) : ir::int_const(0, ScalarType::Int64));
+  d.offset = !t->offset && parameter ? "0" : local("offset", t->offset ? ir::cast(t->offset, ScalarType::Int64) : ir::int_const(0, ScalarType::Int64));
 }
 
 }  // namespace tileslc::sema

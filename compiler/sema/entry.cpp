@@ -848,9 +848,9 @@ int Evaluator::generate_kernel(const KernelCall& kc, const KernelSignature& sig,
   // Pointer parameters first, in argument order; layout leaves after.
   for (size_t i = 0; i < def->params.size(); ++i) f.env[def->params[i].name] = Binding{kernel_param_value(kc, i), "", def->params[i].range};
   bind_kernel_leaves(sig);
-  // --debug: layout parameters (a tensor parameter is its span already).
+  // --debug: layout and tensor parameters (a tensor parameter's view is beside its span).
   for (const auto& p : def->params)
-    if (f.env[p.name].value.kind() == Value::Kind::Layout) debug_view(p.name, f.env[p.name].value, p.range);
+    debug_view(p.name, f.env[p.name].value, p.range, f.env[p.name].value.kind() == Value::Kind::Tensor);
   exec_body(def->body);
   auto tile_checks = report_ragged_tiles(ctx, &sig.symbol_order);
   for (auto& p : k.params)

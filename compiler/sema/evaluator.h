@@ -354,8 +354,9 @@ class Evaluator {
   void debug_bind(const std::string& name, const Value& v, source::SourceRange r);
   /// --debug, in a kernel: describes `v` (a layout or a tensor view) bound to `name` for gdb's
   /// printers (ir::DebugView, debug_views.cpp); writes its origin and run-time leaves to debug
-  /// locals at `r`. Nothing otherwise or for other values.
-  void debug_view(const std::string& name, const Value& v, source::SourceRange r);
+  /// locals at `r`. Nothing otherwise or for other values. `parameter`: `v` is the kernel's
+  /// tensor parameter `name` (its view is "tl_<name>_view", origin 0).
+  void debug_view(const std::string& name, const Value& v, source::SourceRange r, bool parameter = false);
   std::string unique_name(const std::string& hint);
   void promote_for_region(const std::set<std::string>& assigned, source::SourceRange r);
 

@@ -12,7 +12,8 @@
 # - Pretty-printers for the emulator's tensors: tileslc::cpu::Span<T> (a kernel's
 #   global tensor, shared-memory buffer or register fragment: its .tpy name,
 #   memory space, element count and elements, as many as `set print elements`
-#   allows) and tileslc::cpu::Ptr<T> (an element address).
+#   allows; a tensor parameter of code built with --debug as a tensor view, below)
+#   and tileslc::cpu::Ptr<T> (an element address).
 # - Pretty-printers for what `tileslc --debug` declares for each .tpy name bound to
 #   a layout or a tensor view (tileslc/cpu/debug_view.h): a layout with its table
 #   of offsets (`print thr_layout`), a tensor view (a tile, a partition) with its
@@ -26,8 +27,10 @@
 # - `tileslc thread`: the indices of the emulated thread that gdb stopped in.
 # - `tileslc barrier`: the threads of the block by what they do (running, waiting
 #   at which barrier or collective and line, released, not started, finished).
-# - `tileslc switch thread=(x,y,z) [block=(x,y,z)]`: run on until that emulated
-#   thread reaches the line gdb stopped at.
+# - `tileslc switch thread=(x,y,z) [block=(x,y,z)]`: show a suspended emulated thread
+#   where it waits (its frames, locals and .tpy line, unwound from the registers its
+#   fiber saved), or run on until a thread not started yet reaches the line gdb
+#   stopped at.
 #
 # The thread's indices come from the locals that `tileslc --debug` puts in every
 # kernel frame (tl_thread_idx, tl_block_idx, tl_warp_idx, tl_lane_idx); without
@@ -37,6 +40,7 @@ import re
 
 import gdb
 import gdb.printing
+import gdb.unwinder
 import gdb.xmethod
 
 # ---------------------------------------------------------------- stepping
@@ -72,8 +76,45 @@ def _c_str(v):
         return "?"
 
 
+def parameter_view(val):
+    """The debug view (`tl_<name>_view`, tileslc --debug) of the kernel's tensor parameter that `val`
+    is (a tensor parameter is a Span the kernel's accesses go through; its view beside it holds its
+    .tpy name and layout), or None: another span, or code generated without --debug."""
+    addr = val.address
+    if addr is None:
+        return None
+    try:
+        frame = gdb.selected_frame()
+        block = frame.block()
+    except (gdb.error, RuntimeError):
+        return None
+    while block is not None and block.function is None:
+        block = block.superblock
+    if block is None:
+        return None
+    for sym in block:
+        if not sym.is_argument:
+            continue
+        try:
+            if sym.value(frame).address != addr:
+                continue
+            return frame.read_var("tl_%s_view" % sym.name)
+        except (gdb.error, ValueError):
+            return None
+    return None
+
+
 class SpanPrinter:
-    """tileslc::cpu::Span<T>: the memory a kernel's tensor may touch, offsets [lo, hi) from base."""
+    """tileslc::cpu::Span<T>: the memory a kernel's tensor may touch, offsets [lo, hi) from base.
+
+    A kernel's tensor parameter with a debug view prints as a tensor view (TensorViewPrinter):
+    its .tpy name, layout and shape."""
+
+    def __new__(cls, val):
+        view = parameter_view(val)
+        if view is not None:
+            return TensorViewPrinter(view, False)
+        return super().__new__(cls)
 
     def __init__(self, val):
         self.val = val
@@ -473,6 +514,11 @@ def block_fibers():
         if int(running) != 0 and f.address == running:
             state = "Running"
         d = {"thread": _uint3(f["ctx"]["thread_idx"]), "block": _uint3(f["ctx"]["block_idx"]), "state": state}
+        if state in ("Waiting", "Ready"):
+            try:  # boost::context::fiber's fcontext_t: where the suspended thread's registers are saved
+                d["context"] = int(f["fiber"]["fctx_"])
+            except gdb.error:
+                d["context"] = 0
         if state == "Waiting":
             w = f["wait"]
             bid = int(w["barrier"])
@@ -484,6 +530,68 @@ def block_fibers():
             d["what"], d["where"] = what, _source_location(w["loc"])
         out.append(d)
     return out
+
+
+# ---------------------------------------------------------------- a suspended thread's frames
+#
+# A suspended thread's stack is not reachable from frame 0: the fiber saved its registers
+# when it switched away (Boost.Context's jump_fcontext; fcontext_t points at them). While
+# `tileslc switch` shows such a thread, this unwinder makes its saved registers the caller of
+# frame 0, so that gdb unwinds on through the thread's own frames (bt, frame N, up, info
+# locals, print). Nothing in the program changes; resuming it (continue, next, step) ends the view.
+
+# jump_fcontext's save area on x86-64 (System V): the slot of each register, 8 bytes each
+# (slot 0 holds MXCSR and the x87 control word); the stack pointer after the switch back is
+# the area's end.
+_FCONTEXT_SLOTS = (("r12", 1), ("r13", 2), ("r14", 3), ("r15", 4), ("rbx", 5), ("rbp", 6), ("rip", 7))
+_FCONTEXT_BYTES = 0x40
+
+
+class _FrameId:
+    def __init__(self, sp, pc):
+        self.sp = sp
+        self.pc = pc
+
+
+class FiberUnwinder(gdb.unwinder.Unwinder):
+    """Frame 0's caller is the saved context of the suspended thread `tileslc switch` shows."""
+
+    def __init__(self):
+        super().__init__("tileslc suspended thread")
+        self.view = None  # (fcontext_t address, frame 0's id (stack address, function start), thread)
+
+    def __call__(self, pending):
+        if self.view is None or pending.level() != 0:
+            return None
+        fctx, (cfa, func), _ = self.view
+        u64 = gdb.lookup_type("unsigned long")
+        slots = gdb.Value(fctx).cast(u64.pointer())
+        # The id gdb's own unwinder gives frame 0, so that stepping afterwards sees the same frame.
+        info = pending.create_unwind_info(_FrameId(gdb.Value(cfa).cast(u64), gdb.Value(func).cast(u64)))
+        for reg, slot in _FCONTEXT_SLOTS:
+            info.add_saved_register(reg, slots[slot])
+        info.add_saved_register("rsp", gdb.Value(fctx + _FCONTEXT_BYTES).cast(u64))
+        return info
+
+    def show(self, fctx, thread):
+        """Unwinds from the thread whose registers are saved at `fctx` after frame 0."""
+        frame = gdb.newest_frame()
+        m = re.search(r"frame at (0x[0-9a-f]+)", gdb.execute("info frame level 0", to_string=True))
+        if not m or frame.function() is None:
+            raise gdb.GdbError("tileslc switch: frame 0 has no debug information to unwind from")
+        self.view = (fctx, (int(m.group(1), 16), int(frame.function().value().address)), thread)
+        gdb.invalidate_cached_frames()
+
+    def drop(self, *_):
+        if self.view is not None:
+            self.view = None
+            gdb.invalidate_cached_frames()
+
+
+_FIBERS = FiberUnwinder()
+gdb.unwinder.register_unwinder(None, _FIBERS, replace=True)
+gdb.events.cont.connect(_FIBERS.drop)
+gdb.events.exited.connect(_FIBERS.drop)
 
 
 def _runs(threads):
@@ -510,8 +618,9 @@ tileslc barrier
     List the threads of this block by what they do: running, waiting (at which barrier
     or collective operation, at which line), not started, finished.
 tileslc switch thread=(x,y,z) [block=(x,y,z)]
-    Run until that emulated thread reaches the line gdb stopped at (nothing if gdb is
-    already in it)."""
+    Show that emulated thread where it is suspended (its frames follow frame 0 until the
+    program resumes), or, for one not started yet, run until it reaches the line gdb
+    stopped at."""
 
     def __init__(self):
         super().__init__("tileslc", gdb.COMMAND_USER, prefix=True)
@@ -588,10 +697,15 @@ waiting at a barrier or a collective operation (with its line), not started, fin
 class TileslcSwitch(gdb.Command):
     """tileslc switch thread=(x,y,z) [block=(x,y,z)]: go to another emulated thread (fiber).
 
-The emulated threads are fibers, which gdb's `thread` cannot select: this runs the program
-until the given thread (of the given block, any block if omitted) reaches the line gdb
-stopped at, through a temporary `tileslc break` there. Nothing happens if gdb is already in
-that thread; a thread of this block that has finished is reported and not waited for."""
+The emulated threads are fibers, which gdb's `thread` cannot select. A thread of this block
+that is suspended (waiting at a barrier or a collective operation, or released and not resumed
+yet) is shown where it is: its frames follow frame 0 in `bt` (gdb unwinds from the registers
+the fiber saved), and its kernel frame is selected, so `info locals`, `print`, `up` and
+`tileslc thread` are about that thread, until the program resumes (`continue`, `next` and
+`step` go on in the running thread). Switching to the running thread goes back to frame 0.
+A thread that has not started runs until it reaches the line gdb stopped at (through a
+temporary `tileslc break` there). Nothing happens if gdb is already in that thread; a thread
+of this block that has finished is reported."""
 
     def __init__(self):
         super().__init__("tileslc switch", gdb.COMMAND_RUNNING)
@@ -608,19 +722,62 @@ that thread; a thread of this block that has finished is reported and not waited
         got = current_indices()
         if got is None or not fibers or not any(f["state"] == "Running" for f in fibers):
             raise gdb.GdbError("tileslc switch: not stopped inside an emulated kernel")
-        match = ThreadBreakpoint._matches
-        if match(want["thread"], got[0]) and match(want["block"], got[1]):
+        match = lambda f: ThreadBreakpoint._matches(want["thread"], f["thread"]) and \
+            ThreadBreakpoint._matches(want["block"], f["block"])
+        if match({"thread": got[0], "block": got[1]}):
             print("tileslc: already in thread (%d,%d,%d) block (%d,%d,%d)" % (got[0] + got[1]))
             return
-        for f in fibers:
-            if f["state"] == "Done" and match(want["thread"], f["thread"]) and match(want["block"], f["block"]):
-                raise gdb.GdbError("tileslc switch: thread (%d,%d,%d) of block (%d,%d,%d) has finished" %
-                                   (f["thread"] + f["block"]))
+        target = next((f for f in fibers if match(f)), None)
+        if target is not None and target["state"] == "Done":
+            raise gdb.GdbError("tileslc switch: thread (%d,%d,%d) of block (%d,%d,%d) has finished" %
+                               (target["thread"] + target["block"]))
+        if target is not None and target["state"] == "Running":
+            _FIBERS.drop()
+            gdb.newest_frame().select()
+            print("tileslc: back in the running thread (%d,%d,%d) block (%d,%d,%d)" % (target["thread"] + target["block"]))
+            gdb.execute("frame", from_tty)
+            return
+        if target is not None and target.get("context") and self._show(target, from_tty):
+            return
+        _FIBERS.drop()
+        gdb.newest_frame().select()
         sal = gdb.selected_frame().find_sal()
         if sal.symtab is None:
             raise gdb.GdbError("tileslc switch: no source line here")
         ThreadBreakpoint("%s:%d" % (sal.symtab.filename, sal.line), want["thread"], want["block"], temporary=True)
         gdb.execute("continue", from_tty)
+
+    @staticmethod
+    def _show(target, from_tty):
+        """Shows the suspended `target`'s frames after frame 0 and selects its kernel frame; False
+        where they cannot be unwound (not x86-64, or no kernel frame found)."""
+        if gdb.newest_frame().architecture().name() != "i386:x86-64":
+            return False
+        _FIBERS.show(target["context"], target["thread"])
+        frame = gdb.newest_frame().older()
+        while frame is not None:
+            got = current_indices(frame) if frame.function() is not None else None
+            if got is not None and got == (target["thread"], target["block"]):
+                try:
+                    frame.read_var("tl_thread_idx")
+                    break
+                except (ValueError, gdb.error):
+                    pass
+            try:
+                frame = frame.older()
+            except gdb.error:
+                frame = None
+        if frame is None:
+            _FIBERS.drop()
+            return False
+        frame.select()
+        t = target["thread"] + target["block"]
+        where = "waits at %s, %s" % (target["what"], target["where"]) if target["state"] == "Waiting" else \
+            "is released from a barrier and not resumed yet"
+        print("tileslc: thread (%d,%d,%d) block (%d,%d,%d) %s; its frames follow frame 0 until the program resumes"
+              % (t + (where,)))
+        gdb.execute("frame", from_tty)
+        return True
 
 
 TileslcCommand()

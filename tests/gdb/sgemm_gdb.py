@@ -15,6 +15,10 @@ B[n][k] = 1) with tileslc-gdb.py loaded and checks, at sgemm.tpy:98 (the
 - `tileslc barrier`: threads 0..4 and 255 wait at the __syncthreads() of line 98 (255
   arrived last at line 87's and ran on), 6..254 are released from line 87 and not
   resumed yet, 5 runs;
+- `tileslc switch thread=(3,0,0)`, a thread waiting at that barrier: its frames follow
+  frame 0 (`bt`: the runtime's barrier_sync, then its kernel frame at line 98), and its
+  kernel frame is selected: tx = 3, its tAsA at sA[529] (row 1, k = 4..7, all 1); thread
+  (200,0,0), released from line 87's barrier: k = 0; back to thread 5;
 - `next` over the barrier comes back to thread 5 at line 84 (the k loop), then 85,
   while the others wait at line 87 again.
 
@@ -53,6 +57,20 @@ STEPS = [
      [r"^block \(0,0,0\): 256 threads: 1 running, 6 waiting, 249 ready$",
       r"^  " + SYNC % 98 + r": 6: \(0\.\.4,0,0\), \(255,0,0\)$", r"^  running: 1: \(5,0,0\)$",
       r"^  ready \(released, not resumed yet\): 249: \(6\.\.254,0,0\)$"]),
+    # A suspended thread where it waits: its frames follow frame 0 (unwound from its fiber's saved registers).
+    ("switch", "tileslc switch thread=(3,0,0)\ntileslc thread\nprint tx\nprint tl_tAsA_offset\nprint tAsA",
+     [r"^tileslc: thread \(3,0,0\) block \(0,0,0\) waits at __syncthreads\(\), /\S*/samples/sgemm/sgemm.tpy:98; "
+      r"its frames follow frame 0 until the program resumes\n#4 +0x[0-9a-f]+ in tileslc_kernels::sgemm::sgemm_kernel \(.*\n"
+      r"98\s+cute.arch.sync_threads\(\)\nthread \(3,0,0\) block \(0,0,0\)\n\$\d+ = 3\n\$\d+ = 529\n"
+      r'\$\d+ = shared tensor "tAsA" of float, .*, origin sA\[529\]\n +0\n0: 1\n1: 1\n2: 1\n3: 1$']),
+    ("switch_bt", "bt 5",
+     [r"^#0  tileslc_kernels::sgemm::sgemm_kernel \(.*\n#1 .* in boost::context::fiber::resume\(\) .*\n#2 .*block_here.*\n"
+      r"#3 .* in tileslc::cpu::barrier_sync .*\n#4 .* in tileslc_kernels::sgemm::sgemm_kernel \(.* at /\S*/samples/sgemm/sgemm.tpy:98$"]),
+    ("switch_ready", "tileslc switch thread=(200,0,0)\nprint tl_thread_idx.x\nprint k",
+     [r"^tileslc: thread \(200,0,0\) block \(0,0,0\) is released from a barrier and not resumed yet",
+      r"^87\s+cute.arch.sync_threads\(\)\n\$\d+ = 200\n\$\d+ = 0$"]),
+    ("switch_back", "tileslc switch thread=(5,0,0)\nprint tidx",
+     [r"^tileslc: back in the running thread \(5,0,0\) block \(0,0,0\)\n#0  .*\n98\s+cute.arch.sync_threads\(\)\n\$\d+ = 5$"]),
     ("next1", "next\ntileslc thread", [r"^84\s+for k in range\(k_begin, k_end\):\nthread \(5,0,0\) block \(0,0,0\)$"]),
     ("next2", "next\ntileslc barrier",
      [r"^85\s+cute.copy\(atom, rA, tAsA\)$", r"^  " + SYNC % 87 + r": 7: \(0\.\.4,0,0\), \(254\.\.255,0,0\)$"]),
