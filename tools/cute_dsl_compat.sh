@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cute_dsl_compat.sh CUTLASS_CHECKOUT [--all] [--only NAME] [--gpu-out DIR]: how many of CuTe DSL's
+# cute_dsl_compat.sh CUTLASS_CHECKOUT [--all] [--only NAME] [--gpu-out DIR [--gpu-only]]: how many of CuTe DSL's
 # own examples compile unchanged through tileslc (issue 14, docs/cute_dsl_compat.md).
 #
 # For each of the six examples of issue 14, the wrapper tests/cute_dsl/<example>_aot.tpy (our
@@ -14,7 +14,9 @@
 # the count and each failure's first diagnostic follow.
 # With --gpu-out DIR, each of the six that compiles also gets a GPU executable DIR/compat_<name>
 # (its driver and the nvcc-built output, linked with libtileslc_rt.so of BUILD): the same checks on
-# a GPU, for a machine without tileslc (tools/device/pack.sh puts them in its bin/).
+# a GPU, for a machine without tileslc (tools/device/pack.sh puts them in its bin/). --gpu-only
+# (with --gpu-out) does only what those executables need, step 1 and their nvcc build (not the
+# separate `tileslc -c` of step 2 nor step 3): PASS then means the executable was built.
 #
 # Environment: TILESLC (default build/bin/tileslc), BUILD (default build: libtileslc_rt_cpu.a is
 # built there when missing), CXX (default g++), NVCC (default nvcc), KEEP=1 keeps the work dir.
@@ -22,19 +24,21 @@
 # Exit status: 0 when all six (or NAME) pass, 1 otherwise, 2 on usage errors.
 set -uo pipefail
 
-usage() { echo "usage: $0 CUTLASS_CHECKOUT [--all] [--only NAME] [--gpu-out DIR]" >&2; exit 2; }
+usage() { echo "usage: $0 CUTLASS_CHECKOUT [--all] [--only NAME] [--gpu-out DIR [--gpu-only]]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 cutlass="$1"; shift
-all=0 only="" gpu_out=""
+all=0 only="" gpu_out="" gpu_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --all) all=1 ;;
     --only) [ $# -ge 2 ] || usage; only="$2"; shift ;;
     --gpu-out) [ $# -ge 2 ] || usage; gpu_out="$(mkdir -p "$2" && cd "$2" && pwd)"; shift ;;
+    --gpu-only) gpu_only=1 ;;
     *) usage ;;
   esac
   shift
 done
+[ "$gpu_only" = 0 ] || [ -n "$gpu_out" ] || usage
 root="$(cd "$(dirname "$0")/.." && pwd)"
 examples="$cutlass/examples/python/CuTeDSL/cute"
 [ -d "$examples" ] || { echo "$0: no $examples (is $cutlass an NVIDIA/cutlass checkout?)" >&2; exit 2; }
@@ -72,7 +76,7 @@ run_example() {
     echo "FAIL $name: $(first_diagnostic "$out/tileslc.log")"; return 1
   fi
   if command -v "$nvcc" >/dev/null 2>&1; then
-    if ! "$tileslc" "$wrapper" -I "$dir" --arch "$arch" --color never -c -o "$out/${name}_aot.o" >"$out/nvcc.log" 2>&1; then
+    if [ "$gpu_only" = 0 ] && ! "$tileslc" "$wrapper" -I "$dir" --arch "$arch" --color never -c -o "$out/${name}_aot.o" >"$out/nvcc.log" 2>&1; then
       echo "FAIL $name: nvcc: $(first_diagnostic "$out/nvcc.log")"; return 1
     fi
     if [ -n "$gpu_out" ]; then
@@ -84,9 +88,12 @@ run_example() {
         echo "FAIL $name: GPU driver build: $(first_diagnostic "$out/gpu.log")"; return 1
       fi
     fi
+  elif [ "$gpu_only" = 1 ]; then
+    echo "FAIL $name: no nvcc ($nvcc) to build the GPU executable"; return 1
   else
     echo "note: $name: no nvcc ($nvcc): the CUDA build is not checked" >&2
   fi
+  if [ "$gpu_only" = 1 ]; then echo "PASS $name"; return 0; fi
   if ! "$tileslc" "$wrapper" -I "$dir" --arch "$arch" --color never --target=cpu -o "$out/${name}_aot_cpu.cpp" \
       -H "$out/${name}_aot.h" >"$out/cpu.log" 2>&1; then
     echo "FAIL $name: --target=cpu: $(first_diagnostic "$out/cpu.log")"; return 1

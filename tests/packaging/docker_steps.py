@@ -11,17 +11,13 @@ them, without docker (no registry, no GPU needed).
 
 Usage: docker_steps.py --source DIR --build DIR --work DIR
 """
-import argparse
 import glob
 import os
 import re
-import shutil
-import subprocess
 import sys
 
-
-def fail(msg):
-    sys.exit("FAIL: " + msg)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from script_util import fail, parse_args, run  # noqa: E402
 
 
 def lint(source):
@@ -59,21 +55,14 @@ def lint(source):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
+    a = parse_args("--source", "--build")
     lint(a.source)
-    shutil.rmtree(a.work, ignore_errors=True)
     prefix, out = os.path.join(a.work, "prefix"), os.path.join(a.work, "kernels")
     env = dict(os.environ, TILESLC_BUILD_TREE=a.build, TILESLC_KERNELS_TARGET="cpu", TILESLC_ARCHS="sm_80",
                TILESLC_SAMPLES="vector_add:sm_80", TILESLC_BUILD_DIR=os.path.join(a.work, "kernels-build"))
     steps = os.path.join(a.source, "deploy", "docker", "install_steps.sh")
     for cmd in ([steps, "install", prefix], [steps, "kernels", prefix, out]):
-        r = subprocess.run(cmd, capture_output=True, text=True, env=env)
-        if r.returncode != 0:
-            fail(f"{' '.join(cmd)} exited {r.returncode}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}")
+        run(cmd, env=env)
     want = [os.path.join(out, "lib", "libtileslc_kernels_sm_80.so"), os.path.join(out, "include", "tileslc_kernels", "sm_80_vector_add.h"),
             os.path.join(prefix, "include", "tileslc", "runtime.h")]
     for w in want:

@@ -10,10 +10,8 @@ the reference does. Times are the emulator's: only the flow is tested.
 
 Usage: test_tune_flow.py --tileslc build/bin/tileslc --runtime-lib build/lib --work DIR
 """
-import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -21,29 +19,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 KERNEL = os.path.join(HERE, "tiny_tune.tpy")
 SHAPES = os.path.join(HERE, "tiny_shapes.json")
-
-
-def run(cmd, expect=0):
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    if r.returncode != expect:
-        sys.exit(f"FAIL: {' '.join(cmd)} exited {r.returncode}, expected {expect}\n{r.stdout}\n{r.stderr}")
-    return r
+sys.path.insert(0, os.path.dirname(HERE))
+from script_util import fail, parse_args, run  # noqa: E402
 
 
 def check(cond, msg):
     if not cond:
-        sys.exit("FAIL: " + msg)
+        fail(msg)
     print("ok:", msg)
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--tileslc", required=True)
-    ap.add_argument("--runtime-lib", required=True)
-    ap.add_argument("--work", required=True)
-    a = ap.parse_args()
-    shutil.rmtree(a.work, ignore_errors=True)
-    os.makedirs(a.work)
+    a = parse_args("--tileslc", "--runtime-lib")
     tune = [a.tileslc, "tune", KERNEL, "--shapes", SHAPES, "--target", "cpu", "--runtime-lib", a.runtime_lib, "-j", "2",
             "--warmup", "1", "--iters", "2", "-q"]
     db_path = os.path.join(a.work, "db.json")

@@ -9,12 +9,7 @@
 #      SDPA's cuDNN and flash backends in one process (TFLOP/s and ratios), JSON in $OUT/attention.json.
 # Logs in $OUT (or /tmp). Exit 1 when a check fails.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-pack="${1:-.devbin}"
-out="${OUT:-/tmp}"
-export LD_LIBRARY_PATH="$PWD/$pack/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
-failed=0
+source "$(dirname "$0")/common.sh" "$@"
 echo "=== attention_sm90"
 timeout 240 "$pack/bin/attention_sm90" >"$out/attention_sm90.log" 2>&1 || failed=$((failed + 1))
 grep -c PASS "$out/attention_sm90.log"
@@ -31,7 +26,7 @@ if [[ -n "$sanitizer" ]]; then
   done
 fi
 echo "=== torch_attention"
-LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 300 python3 tools/bench/attention/torch_attention.py --prebuilt "$pack/pylib" \
+pylib_python 300 tools/bench/attention/torch_attention.py --prebuilt "$pack/pylib" \
   --json "$out/attention.json" || failed=$((failed + 1))
 echo "attention.sh: $failed failed"
 exit $((failed > 0))

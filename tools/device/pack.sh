@@ -13,7 +13,7 @@
 #   tc/     tileslc itself with its libspdlog and libfmt, so that the GPU machine's nvcc can build
 #           what tileslc generates there (tools/difffuzz.py gpu-prep --tileslc tc/tileslc);
 #   bin/compat_*  with CUTLASS=checkout set: the CuTe DSL examples that compile, with their drivers
-#           (tools/cute_dsl_compat.sh --gpu-out).
+#           (tools/cute_dsl_compat.sh --gpu-out --gpu-only).
 # Then run tools/device/run.sh there (carry OUT). Needs a build with CUDA (nvcc) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -47,9 +47,10 @@ mkdir -p "$out/tc"
 cp "$build/bin/tileslc" "$out/tc/"
 ldd "$build/bin/tileslc" | awk '/=> \//{print $3}' | grep -E 'spdlog|fmt' | while read -r l; do cp -L "$l" "$out/tc/"; done
 if [[ -n "${CUTLASS:-}" ]]; then
+  # --gpu-only: only the GPU executables' steps (tileslc to CUDA, nvcc), not the CPU emulator's checks.
   # The compat script exits non-zero while an example fails to compile; the drivers of the others are
   # packed all the same, and set -e must not end the pack before the strip below (263 MB instead of 30).
-  { TILESLC="$build/bin/tileslc" BUILD="$build" tools/cute_dsl_compat.sh "$CUTLASS" --gpu-out "$out/bin" || true; } | tail -1
+  { TILESLC="$build/bin/tileslc" BUILD="$build" tools/cute_dsl_compat.sh "$CUTLASS" --gpu-out "$out/bin" --gpu-only || true; } | tail -1
 fi
 # One file at a time: strip stops at the first file it cannot read (221 MB packed instead of 19).
 for f in "$out"/bin/* "$out"/lib/*.so* "$out"/pylib/*.so "$out"/tc/tileslc; do strip "$f" 2>/dev/null || true; done

@@ -8,12 +8,7 @@
 # cuBLAS and device copy in the same process) and tileslc_membound's (softmax, RMSNorm, LayerNorm
 # against a device copy). Prints one "=== name rc=N" line per binary.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-pack="${1:-.devbin}"
-out="${OUT:-/tmp}"
-export LD_LIBRARY_PATH="$PWD/$pack/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
-failed=0
+source "$(dirname "$0")/common.sh" "$@"
 for b in "$pack"/bin/*; do
   n=$(basename "$b")
   [[ "$n" == tileslc_bench || "$n" == tileslc_membound ]] && continue
@@ -24,13 +19,13 @@ for b in "$pack"/bin/*; do
   [[ $rc -ne 0 ]] && failed=$((failed + 1))
 done
 echo "=== torch_demo"
-LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 600 python3 python/examples/torch_demo.py --prebuilt "$pack/pylib" ||
+pylib_python 600 python/examples/torch_demo.py --prebuilt "$pack/pylib" ||
   failed=$((failed + 1))
 echo "=== torch_membound"
-LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 600 python3 tools/bench/membound/torch_membound.py --prebuilt "$pack/pylib" ||
+pylib_python 600 tools/bench/membound/torch_membound.py --prebuilt "$pack/pylib" ||
   failed=$((failed + 1))
 echo "=== torch_attention"
-LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 600 python3 tools/bench/attention/torch_attention.py --prebuilt "$pack/pylib" \
+pylib_python 600 tools/bench/attention/torch_attention.py --prebuilt "$pack/pylib" \
   --json "$out/attention.json" || failed=$((failed + 1))
 echo "=== tileslc_bench"
 timeout 600 "$pack/bin/tileslc_bench" 2>&1 | tee "$out/bench.log" | tail -60
