@@ -3,8 +3,8 @@
 # docs/debugging.md shows it: a breakpoint at a .tpy line in one emulated thread,
 # the .tpy locals and the thread's indices, a tensor through the pretty-printer,
 # `next` to the following .tpy line without entering the runtime's files. Each
-# printed value is checked (tests/gdb/*.py). Skipped, saying so, where gdb is not
-# installed (tools/bootstrap.sh installs it).
+# printed value is checked (tests/gdb/NAME.steps, run by tests/gdb/gdb_batch.py).
+# Skipped, saying so, where gdb is not installed (tools/bootstrap.sh installs it).
 if(NOT TILESLC_HAVE_CPU_EMULATION OR TILESLC_SANITIZE)
   return()
 endif()
@@ -16,14 +16,15 @@ endif()
 include(${PROJECT_SOURCE_DIR}/cmake/TileslcEmulation.cmake)
 
 # A gdb.NAME test: samples/NAME/NAME.tpy built with DEBUG into gdb_NAME with
-# tests/gdb/NAME_main.cpp, debugged by tests/gdb/NAME_gdb.py.
+# tests/gdb/NAME_main.cpp, debugged by the steps of tests/gdb/NAME.steps.
 function(tileslc_gdb_test name)
   tileslc_add_cpu_kernels(gdb_${name}_kernels SOURCES "${PROJECT_SOURCE_DIR}/samples/${name}/${name}.tpy" DEBUG)
   add_executable(gdb_${name} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/${name}_main.cpp")
   target_link_libraries(gdb_${name} PRIVATE gdb_${name}_kernels)
   target_compile_options(gdb_${name} PRIVATE -g -O0)
   add_test(NAME gdb.${name}
-           COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/${name}_gdb.py"
+           COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_batch.py"
+                   --steps "${CMAKE_CURRENT_SOURCE_DIR}/gdb/${name}.steps"
                    --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py" $<TARGET_FILE:gdb_${name}>
            WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")  # not the sources: the .tpy is found by its absolute path
   set_tests_properties(gdb.${name} PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)

@@ -1,32 +1,60 @@
-"""The harness of the gdb.* tests: runs gdb in batch mode on a program with tileslc-gdb.py
-loaded, one section per step (its commands), and checks each section's output against
-the step's regular expressions; no section may show a runtime file (tileslc/cpu/).
+#!/usr/bin/env python3
+"""gdb_batch.py: runs a gdb.* test, a table of gdb steps (tests/gdb/NAME.steps), on a program.
 
-A test script lists its STEPS as (section name, gdb commands, [regular expressions]) and
-calls main(STEPS, __doc__). Exit 0 pass, 1 fail, 77 gdb is not installed (ctest reports
-the test skipped).
+Runs gdb in batch mode on PROGRAM with tileslc-gdb.py loaded, one section per step (its
+commands), and checks each section's output against the step's regular expressions; no
+section may show a runtime file (tileslc/cpu/).
+
+A steps file is text: `#` lines are comments (the first one names the test: "gdb.NAME: what
+it checks"); `[name]` starts a step; each `> ` line is one gdb command of it (the rest of the
+line, as typed; a `python` ... `end` block is several); each `~ ` line a regular expression
+(Python's re, MULTILINE and DOTALL) that the step's output must match, continued by `+ ` lines
+(appended as they are: `\\n` in the text is a newline in the expression). Blank lines separate.
+
+Usage: gdb_batch.py --steps tests/gdb/NAME.steps --script runtime/gdb/tileslc-gdb.py [--gdb gdb] PROGRAM
+Exit 0 pass, 1 fail, 77 gdb is not installed (ctest reports the test skipped).
 """
 import argparse
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 
 
-def main(steps, doc, settings=("set print elements 4",)):
-    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
-    ap.add_argument("--script", required=True, help="tileslc-gdb.py")
-    ap.add_argument("--gdb", default="gdb")
-    ap.add_argument("program")
-    args = ap.parse_args()
-    test = doc.split(":", 1)[0]
-    gdb = shutil.which(args.gdb)
-    if not gdb:
-        print("%s: skipped: gdb is not installed (tools/bootstrap.sh installs it)" % test)
-        return 77
+def read_steps(path):
+    """(test name, [(step name, gdb commands joined by newlines, [regular expressions])]) of a steps file."""
+    test, steps = None, []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if line.startswith("#") or not line.strip():
+                if test is None and line.startswith("# "):
+                    test = line[2:].split(":", 1)[0]
+                continue
+            m = re.fullmatch(r"\[(\w+)\]", line)
+            if m:
+                steps.append((m.group(1), [], []))
+            elif line[:2] in ("> ", "~ ", "+ ") and steps:
+                cmds, patterns = steps[-1][1], steps[-1][2]
+                if line[0] == ">":
+                    cmds.append(line[2:])
+                elif line[0] == "~":
+                    patterns.append(line[2:])
+                elif patterns:
+                    patterns[-1] += line[2:]
+                else:
+                    raise SystemExit("%s:%d: a '+' line continues no expression" % (path, n))
+            else:
+                raise SystemExit("%s:%d: expected [step], '> ' command, '~ ' or '+ ' expression: %s" % (path, n, line))
+    return test or os.path.basename(path), [(name, "\n".join(cmds), patterns) for name, cmds, patterns in steps]
+
+
+def run(test, steps, script, gdb, program, settings=("set print elements 4",)):
+    """Runs the steps; prints the outcome; returns the exit status."""
     lines = ["set pagination off", "set width 0", "set confirm off"] + list(settings) + [
-        "set disable-randomization off", "source " + args.script]
+        "set disable-randomization off", "source " + script]
     for name, cmds, _ in steps:
         lines += ["echo @@" + name + "\\n", cmds]
     lines += ["echo @@end\\n", "kill"]
@@ -34,7 +62,7 @@ def main(steps, doc, settings=("set print elements 4",)):
         f.write("\n".join(lines) + "\n")
         cmdfile = f.name
     try:
-        proc = subprocess.run([gdb, "-nx", "-q", "-batch", "-x", cmdfile, args.program], stdout=subprocess.PIPE,
+        proc = subprocess.run([gdb, "-nx", "-q", "-batch", "-x", cmdfile, program], stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True, timeout=50)
     finally:
         os.unlink(cmdfile)
@@ -59,3 +87,22 @@ def main(steps, doc, settings=("set print elements 4",)):
         return 1
     print("%s: %d steps checked" % (test, len(steps)))
     return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", required=True, help="the test's steps (tests/gdb/NAME.steps)")
+    ap.add_argument("--script", required=True, help="tileslc-gdb.py")
+    ap.add_argument("--gdb", default="gdb")
+    ap.add_argument("program")
+    args = ap.parse_args()
+    test, steps = read_steps(args.steps)
+    gdb = shutil.which(args.gdb)
+    if not gdb:
+        print("%s: skipped: gdb is not installed (tools/bootstrap.sh installs it)" % test)
+        return 77
+    return run(test, steps, args.script, gdb, args.program)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

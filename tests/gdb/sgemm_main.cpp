@@ -1,4 +1,4 @@
-// The program tests/gdb/sgemm_gdb.py debugs: samples/sgemm on M = N = 128,
+// The program tests/gdb/sgemm.steps debugs: samples/sgemm on M = N = 128,
 // K = 16 (one block of 256 threads, two k-tiles of 8, no split) with inputs whose
 // values the test knows: A[m][k] = m, B[n][k] = 1, so C[m][n] = 16 m and a
 // thread's partial sums after the first k-tile are 8 m. Prints PASS and exits 0

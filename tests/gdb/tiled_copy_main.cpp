@@ -1,4 +1,4 @@
-// The program tests/gdb/tiled_copy_gdb.py debugs: samples/tiled_copy's
+// The program tests/gdb/tiled_copy.steps debugs: samples/tiled_copy's
 // elementwise_add on an 18 x 136 matrix (tiles of 16 x 128: 2 x 2 blocks of 128
 // threads, each thread 4 x 4 values) with inputs whose values the test knows:
 // A[m][n] = 1000 m + n, B[m][n] = n / 2, so C[m][n] = 1000 m + 1.5 n (exact in

@@ -1,4 +1,4 @@
-// The program tests/gdb/vector_add_gdb.py debugs: samples/vector_add on 2000
+// The program tests/gdb/vector_add.steps debugs: samples/vector_add on 2000
 // elements (two blocks of 256 threads, each thread 4 elements) with inputs whose
 // values the test knows: A[i] = i / 2, B[i] = i / 4, so C[i] = 3i / 4 (all exact
 // in float). Prints PASS and exits 0 when C is right.
