@@ -37,20 +37,15 @@ tileslc_gdb_test(tiled_copy)
 # Shared-memory views, a fragment's (8,8) table and `tileslc barrier` at a __syncthreads():
 # samples/sgemm on 128 x 128 x 16.
 tileslc_gdb_test(sgemm)
-# What VS Code's cppdbg sends gdb for the launch.json of docs/debugging.md (its MI commands).
-add_test(NAME gdb.vscode_mi
-         COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/vscode_mi.py"
-                 --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py"
-                 --tpy "${PROJECT_SOURCE_DIR}/samples/vector_add/vector_add.tpy" $<TARGET_FILE:gdb_vector_add>
-         WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
-set_tests_properties(gdb.vscode_mi PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
-
-# A Debug Adapter Protocol session (VS Code's side of a debug session) on the same program: a
-# .tpy breakpoint, the Variables pane, the Debug Console, `next`; through cdt-gdb-adapter, which
+# VS Code's side of a debug session on the same program, a .tpy breakpoint, the variables,
+# the console, `next`: vscode_mi, the MI commands cppdbg sends gdb for the launch.json of
+# docs/debugging.md; vscode_dap, a Debug Adapter Protocol session through cdt-gdb-adapter, which
 # tools/bootstrap.sh installs with npm (skipped without it).
-add_test(NAME gdb.vscode_dap
-         COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/vscode_dap.py"
-                 --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py"
-                 --tpy "${PROJECT_SOURCE_DIR}/samples/vector_add/vector_add.tpy" $<TARGET_FILE:gdb_vector_add>
-         WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
-set_tests_properties(gdb.vscode_dap PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
+foreach(client IN ITEMS mi dap)
+  add_test(NAME gdb.vscode_${client}
+           COMMAND ${Python3_EXECUTABLE} "${CMAKE_CURRENT_SOURCE_DIR}/gdb/vscode_${client}.py"
+                   --script "${PROJECT_SOURCE_DIR}/runtime/gdb/tileslc-gdb.py"
+                   --tpy "${PROJECT_SOURCE_DIR}/samples/vector_add/vector_add.tpy" $<TARGET_FILE:gdb_vector_add>
+           WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+  set_tests_properties(gdb.vscode_${client} PROPERTIES LABELS "gdb;emu" TIMEOUT 60 SKIP_RETURN_CODE 77)
+endforeach()

@@ -93,7 +93,7 @@ void Evaluator::debug_view(const std::string& name, const Value& v, source::Sour
   // are the debugger's: unique_name never gives them to a .tpy name).
   const std::string cname = fn_->kernel->debug_views[index].name;
   auto local = [&](const std::string& suffix, const ir::ExprRef& e) {
-    std::string var = "tl_" + cname + "_" + suffix;
+    std::string var = (cname.rfind("tl_", 0) == 0 ? cname : "tl_" + cname) + "_" + suffix;  // tl_gA_view_2, not tl_tl_...
     if (fn_->used_names.insert(var).second) fn_->locals->push_back({var, ScalarType::Int64});
     emit(ir::assign(r, var, e));
     return var;

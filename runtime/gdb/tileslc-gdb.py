@@ -261,6 +261,14 @@ def _swizzle(text):
     return lambda x: x ^ ((x & yyy) >> shift) if shift >= 0 else x ^ ((x & yyy) << -shift)
 
 
+def _summary():
+    """Whether gdb prints a summary (a frame line's arguments, `print frame-arguments scalars`):
+    no tables there. Told by gdb.print_options (Debian's gdb 13.1 has it); a gdb without it shows
+    a small tensor parameter's table in frame lines too."""
+    options = getattr(gdb, "print_options", None)
+    return bool(options and options().get("summary"))
+
+
 class LayoutPrinter:
     """tileslc::cpu::debug::Layout: a layout bound to a .tpy name; small ones with their table of offsets."""
 
@@ -314,7 +322,7 @@ class TensorViewPrinter:
         head = '%s "%s" of %s, layout %s%s:%s, shape %s, %d elements, origin %s[%d]' % (
             what, name, elem, sw + " o " if sw else "", _show(shape), _show(stride), _show(shape), _size(shape),
             _c_str(data["name"]), origin)
-        if _size(shape) > TABLE_LIMIT:
+        if _size(shape) > TABLE_LIMIT or _summary():
             return head
         def cell(i):
             try:

@@ -89,6 +89,18 @@ def run(test, steps, script, gdb, program, settings=("set print elements 4",)):
     return 0
 
 
+def client_parser(doc):
+    """The arguments of the tests that drive gdb as VS Code does (vscode_mi.py, vscode_dap.py):
+    --script tileslc-gdb.py, --tpy (the breakpoint's .tpy), --gdb, --transcript FILE, PROGRAM."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--script", required=True, help="tileslc-gdb.py")
+    ap.add_argument("--tpy", required=True, help="the .tpy the breakpoint is set in")
+    ap.add_argument("--gdb", default="gdb")
+    ap.add_argument("--transcript", help="write the session here")
+    ap.add_argument("program")
+    return ap
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", required=True, help="the test's steps (tests/gdb/NAME.steps)")

@@ -19,7 +19,6 @@ The adapter defaults to $TILESLC_DAP_ADAPTER, else `cdtDebugAdapter` on PATH, el
 ~/.cache/tileslc/dap (tools/bootstrap.sh installs it there).
 Exit 0 pass, 1 fail, 77 no gdb, node or adapter (ctest reports the test skipped).
 """
-import argparse
 import json
 import os
 import queue
@@ -30,6 +29,8 @@ import subprocess
 import sys
 import threading
 import time
+
+import gdb_batch
 
 # Where tools/bootstrap.sh installs the adapter (npm_tool dap).
 BUNDLED = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.join(os.path.expanduser("~"), ".cache")), "tileslc", "dap",
@@ -181,13 +182,8 @@ def session(dap, args, tpy, checks):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--script", required=True)
-    ap.add_argument("--tpy", required=True)
-    ap.add_argument("--gdb", default="gdb")
+    ap = gdb_batch.client_parser(__doc__)
     ap.add_argument("--adapter", help="the DAP adapter's command line")
-    ap.add_argument("--transcript", help="write the DAP messages here")
-    ap.add_argument("program")
     args = ap.parse_args()
     adapter = find_adapter(args.adapter)
     if not shutil.which(args.gdb) or not adapter:

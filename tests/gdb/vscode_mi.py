@@ -15,21 +15,17 @@ Usage: vscode_mi.py --script runtime/gdb/tileslc-gdb.py --tpy samples/vector_add
        [--gdb gdb] [--transcript FILE] PROGRAM
 Exit 0 pass, 1 fail, 77 gdb is not installed.
 """
-import argparse
 import os
 import re
 import shutil
 import subprocess
 import sys
 
+import gdb_batch
+
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--script", required=True)
-    ap.add_argument("--tpy", required=True)
-    ap.add_argument("--gdb", default="gdb")
-    ap.add_argument("--transcript", help="write the MI session here")
-    ap.add_argument("program")
+    ap = gdb_batch.client_parser(__doc__)
     args = ap.parse_args()
     gdb = shutil.which(args.gdb)
     if not gdb:
@@ -71,7 +67,8 @@ def main():
         ("its elements as children",
          r'^9\^done,numchild="4",displayhint="array",children=\[child=\{name="var1.\[0\]",exp="\[0\]",numchild="0",value="0",'
          r'.*child=\{name="var1.\[3\]",exp="\[3\]",numchild="0",value="1.5"'),
-        ("the stop shows the tensor's summary", r'^\*stopped,reason="breakpoint-hit".*\{name="gA",value="global tensor \\"mA\\" of const float: 2000 elements, offsets \[0, 2000\)'),
+        ("the stop shows the tensor's summary", r'^\*stopped,reason="breakpoint-hit".*\{name="gA",value="global tensor \\"gA\\" of const float, layout \(2000\):\(1\), '
+         r'shape \(2000\), 2000 elements, origin mA\[0\]'),
         ("gA[i] = 514.5", r'^10\^done,value="514.5"'),
         ("i = 1285 after three steps", r'^14\^done,value="1285"'),
     ]
