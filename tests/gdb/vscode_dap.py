@@ -149,6 +149,8 @@ def session(dap, args, tpy, checks):
     scopes = dap.request("scopes", frameId=frame["id"])["scopes"]
     local = {}
     for s in scopes:
+        if s.get("expensive"):
+            continue  # Registers: VS Code fetches it only when opened
         for v in dap.request("variables", variablesReference=s["variablesReference"])["variables"]:
             local.setdefault(v["name"], v)
     val = lambda n: local.get(n, {}).get("value")
