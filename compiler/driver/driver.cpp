@@ -276,7 +276,7 @@ void add_options(CLI::App& app, CommandLine& cl) {
   app.add_flag("-g,--debug", cl.debug,
                "code for a debugger (docs/debugging.md): every .tpy name a kernel binds to a number is a C++ local of "
                "that name, all locals kept; with --target=cpu each kernel frame also holds tl_thread_idx, tl_block_idx, "
-               "tl_warp_idx and tl_lane_idx, and each name bound to a layout or a tensor view (a partition, a fragment) "
+               "tl_warp_idx and tl_lane_idx, and each name bound to a layout or a tensor view (a tensor parameter, a partition, a fragment) "
                "an object that runtime/gdb/tileslc-gdb.py prints with its layout and elements (compile with -g -O0)");
   // One value per occurrence: `-I dir file.tpy` must leave file.tpy positional.
   app.add_option("-I", cl.includes, "add a directory to the module search path")->allow_extra_args(false);
