@@ -454,11 +454,16 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
     for (const Timed& t : timed) calls.push_back(t.call);
     const std::vector<double> ms = median_times(calls, timing, stream);
     const double best_cublas = *std::min_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(n_cublas));
+    size_t fastest = 0;  // the fastest passing entry's index in `timed`, 0 when none passed
+    for (size_t i = n_cublas; i < timed.size(); ++i) {
+      if (timed[i].row.ok && (fastest == 0 || ms[i] < ms[fastest])) fastest = i;
+    }
     for (size_t i = 0; i < timed.size(); ++i) {
       Row r = timed[i].row;
       r.ms = ms[i];
       r.tflops = s.flop() / (r.ms * 1e-3) / 1e12;
       r.ratio = best_cublas / r.ms;
+      r.fastest_entry = fastest != 0 && i == fastest;
       rows.push_back(r);
     }
   }

@@ -145,6 +145,9 @@ struct Row {
   std::string checked_against;  // "cuBLAS" or "float64, 256 sampled entries"
   bool ok = false;
   std::string note;  // why it failed, when it did
+  // The fastest passing entry (not cuBLAS) of its precision on its shape (run_shape sets it):
+  // of gemm_fp8_sm90 and gemm_fp8_sm90_cluster, the one to hold against cuBLASLt.
+  bool fastest_entry = false;
 };
 
 // Tolerance on max |C - ref| / max |ref| for K-term dot products accumulated
@@ -165,7 +168,8 @@ std::vector<Row> check_small_shapes(const std::vector<GemmEntry>& entries, const
 // entry that accepts the shape (checked against GemmEx's C); all of them
 // timed together. Every row's ratio is the fastest cuBLAS call's time over its
 // own, so an entry's ratio is against the best of GemmEx and the timed
-// cuBLASLt algorithms on this shape.
+// cuBLASLt algorithms on this shape; the fastest passing entry of each
+// precision is marked (Row::fastest_entry).
 constexpr int kLtAlgorithms = 4;
 std::vector<Row> run_shape(const Shape& shape, const std::vector<GemmEntry>& entries, const Cublas& cublas,
                            const Timing& timing, cudaStream_t stream);

@@ -48,8 +48,10 @@
 #if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
 #include "gemm_fp8_sm90.h"
 #define TILESLC_BENCH_GEMM_FP8_SM90 &gemm_fp8_sm90_entry
+#define TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER &gemm_fp8_sm90_cluster_entry
 #else
 #define TILESLC_BENCH_GEMM_FP8_SM90 nullptr
+#define TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER nullptr
 #endif
 
 namespace bench {
@@ -60,6 +62,11 @@ namespace {
 tileslc::Status gemm_fp8_sm90_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
                                     cudaStream_t stream) {
   return gemm_fp8_sm90(mA, mB, mC, 1.0f, 1.0f, stream);
+}
+// gemm_fp8_sm90_cluster likewise.
+tileslc::Status gemm_fp8_sm90_cluster_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
+                                            cudaStream_t stream) {
+  return gemm_fp8_sm90_cluster(mA, mB, mC, 1.0f, 1.0f, stream);
 }
 }  // namespace
 #endif
@@ -106,10 +113,12 @@ std::vector<GemmEntry> gemm_entries() {
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90},
       {"gemm_sm90_cluster", "gemm_sm90 in 2x1 thread-block clusters, each CTA loading half of the shared B tile and multicasting it",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_CLUSTER},
-      {"gemm_sm90_splitk", "gemm_sm90 with split-K when the tiles are fewer than the SMs (SMs // tiles slices, Float32 partials in a workspace, added in slice order: deterministic)",
+      {"gemm_sm90_splitk", "the BF16 dispatcher: gemm_sm90, with split-K when the 128x256 tiles are fewer than the SMs (SMs // tiles slices of at least 4 k-tiles, Float32 partials of C's entries in a workspace, added in slice order: deterministic)",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK},
       {"gemm_fp8_sm90", "E4M3 x E4M3 -> BF16 (scales 1), gemm_sm90's kernel on 8-bit operands: 128x128x128 tiles, wgmma m64n128k32, Float32 promotion every 4 k-tiles",
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90},
+      {"gemm_fp8_sm90_cluster", "gemm_fp8_sm90 in 2x1 thread-block clusters, each CTA loading half of the shared B tile and multicasting it",
+       DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER},
   };
 }
 
