@@ -8,7 +8,8 @@
 // #if block below and a line in gemm_entries(). Its host function must have
 // the signature (mA, mB, mC, stream) and compute C = A * B^T with A (M, K),
 // B (N, K) and C (M, N) row-major; the bench checks its C against cuBLAS on
-// the same inputs. An entry says which multiples of M, N and K it accepts
+// the same inputs (B's element type is A's unless GemmEntry::b_dtype says
+// otherwise). An entry says which multiples of M, N and K it accepts
 // (GemmEntry::m_multiple ...); the bench skips it on the other shapes
 // (kSmallShapes in gemm_bench.cpp, the timed shapes in bench_main.cpp).
 #include "gemm_bench.h"
@@ -49,9 +50,13 @@
 #include "gemm_fp8_sm90.h"
 #define TILESLC_BENCH_GEMM_FP8_SM90 &gemm_fp8_sm90_entry
 #define TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER &gemm_fp8_sm90_cluster_entry
+#define TILESLC_BENCH_GEMM_FP8_E5M2 &gemm_fp8_e4m3_e5m2_sm90_entry
+#define TILESLC_BENCH_GEMM_FP8_E5M2_CLUSTER &gemm_fp8_e4m3_e5m2_sm90_cluster_entry
 #else
 #define TILESLC_BENCH_GEMM_FP8_SM90 nullptr
 #define TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER nullptr
+#define TILESLC_BENCH_GEMM_FP8_E5M2 nullptr
+#define TILESLC_BENCH_GEMM_FP8_E5M2_CLUSTER nullptr
 #endif
 
 namespace bench {
@@ -63,10 +68,18 @@ tileslc::Status gemm_fp8_sm90_entry(tileslc::TensorView mA, tileslc::TensorView 
                                     cudaStream_t stream) {
   return gemm_fp8_sm90(mA, mB, mC, 1.0f, 1.0f, stream);
 }
-// gemm_fp8_sm90_cluster likewise.
+// gemm_fp8_sm90_cluster and the E4M3 x E5M2 pair likewise.
 tileslc::Status gemm_fp8_sm90_cluster_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
                                             cudaStream_t stream) {
   return gemm_fp8_sm90_cluster(mA, mB, mC, 1.0f, 1.0f, stream);
+}
+tileslc::Status gemm_fp8_e4m3_e5m2_sm90_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
+                                              cudaStream_t stream) {
+  return gemm_fp8_e4m3_e5m2_sm90(mA, mB, mC, 1.0f, 1.0f, stream);
+}
+tileslc::Status gemm_fp8_e4m3_e5m2_sm90_cluster_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
+                                                      cudaStream_t stream) {
+  return gemm_fp8_e4m3_e5m2_sm90_cluster(mA, mB, mC, 1.0f, 1.0f, stream);
 }
 }  // namespace
 #endif
@@ -119,6 +132,10 @@ std::vector<GemmEntry> gemm_entries() {
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90},
       {"gemm_fp8_sm90_cluster", "gemm_fp8_sm90 in 2x1 thread-block clusters, each CTA loading half of the shared B tile and multicasting it",
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER},
+      {"gemm_fp8_e4m3_e5m2_sm90", "E4M3 x E5M2 -> BF16 (scales 1), gemm_fp8_sm90's kernel with an E5M2 B, against cuBLASLt E4M3 x E5M2",
+       DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_E5M2, 1, 1, 1, DType::Float8E5M2},
+      {"gemm_fp8_e4m3_e5m2_sm90_cluster", "gemm_fp8_e4m3_e5m2_sm90 in 2x1 thread-block clusters multicasting B",
+       DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_E5M2_CLUSTER, 1, 1, 1, DType::Float8E5M2},
   };
 }
 
