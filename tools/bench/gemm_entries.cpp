@@ -48,10 +48,10 @@
 
 #if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
 #include "gemm_fp8_sm90.h"
-#define TILESLC_BENCH_GEMM_FP8_SM90 &gemm_fp8_sm90_entry
-#define TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER &gemm_fp8_sm90_cluster_entry
-#define TILESLC_BENCH_GEMM_FP8_E5M2 &gemm_fp8_e4m3_e5m2_sm90_entry
-#define TILESLC_BENCH_GEMM_FP8_E5M2_CLUSTER &gemm_fp8_e4m3_e5m2_sm90_cluster_entry
+#define TILESLC_BENCH_GEMM_FP8_SM90 &unit_scales<&gemm_fp8_sm90>
+#define TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER &unit_scales<&gemm_fp8_sm90_cluster>
+#define TILESLC_BENCH_GEMM_FP8_E5M2 &unit_scales<&gemm_fp8_e4m3_e5m2_sm90>
+#define TILESLC_BENCH_GEMM_FP8_E5M2_CLUSTER &unit_scales<&gemm_fp8_e4m3_e5m2_sm90_cluster>
 #else
 #define TILESLC_BENCH_GEMM_FP8_SM90 nullptr
 #define TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER nullptr
@@ -63,23 +63,12 @@ namespace bench {
 
 #if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
 namespace {
-// gemm_fp8_sm90 as (mA, mB, mC, stream), with the scales cuBLASLt gets too: 1 and 1.
-tileslc::Status gemm_fp8_sm90_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
-                                    cudaStream_t stream) {
-  return gemm_fp8_sm90(mA, mB, mC, 1.0f, 1.0f, stream);
-}
-// gemm_fp8_sm90_cluster and the E4M3 x E5M2 pair likewise.
-tileslc::Status gemm_fp8_sm90_cluster_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
-                                            cudaStream_t stream) {
-  return gemm_fp8_sm90_cluster(mA, mB, mC, 1.0f, 1.0f, stream);
-}
-tileslc::Status gemm_fp8_e4m3_e5m2_sm90_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
-                                              cudaStream_t stream) {
-  return gemm_fp8_e4m3_e5m2_sm90(mA, mB, mC, 1.0f, 1.0f, stream);
-}
-tileslc::Status gemm_fp8_e4m3_e5m2_sm90_cluster_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
-                                                      cudaStream_t stream) {
-  return gemm_fp8_e4m3_e5m2_sm90_cluster(mA, mB, mC, 1.0f, 1.0f, stream);
+// An FP8 host function (mA, mB, mC, scale_a, scale_b, stream) as (mA, mB, mC, stream), with the
+// scales cuBLASLt gets too: 1 and 1.
+using Fp8Fn = tileslc::Status (*)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, float, float, cudaStream_t);
+template <Fp8Fn F>
+tileslc::Status unit_scales(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
+  return F(mA, mB, mC, 1.0f, 1.0f, stream);
 }
 }  // namespace
 #endif
