@@ -9,7 +9,8 @@
 // (gemm_sm90_splitk, which picks the slices by shape, and
 // gemm_sm90_splitk_with_splits). Ragged shapes (M, N, K not multiples of the
 // 128 x 256 x 64 tile, K = 1001 in rows padded to 1008) and skinny ones
-// (M = 16 to 256, N = K = 8192, split-K) included. Inputs are random in
+// (M = 16 to 256, N = K = 8192, split-K, with a sweep of forced slice counts
+// 1, 2, 4, 8 timed next to the automatic choice) included. Inputs are random in
 // [-1, 1), rounded to BFloat16 on the host; the float64 reference is computed
 // from those BFloat16 values. C, its rows' padding and a guard after it are
 // poisoned with NaN before each call (and the inputs' padding too, so a read
@@ -140,6 +141,29 @@ bool check_partial_rows(const Workspace& ws, int64_t M, int64_t N, int64_t K) {
   return ok;
 }
 
+// Skinny shapes: gemm_sm90_splitk_with_splits at 1 (no split), 2, 4 and 8 slices, each checked on
+// sampled entries and timed, next to the slices gemm_sm90_splitk picks itself (SMs // tiles: 4 at
+// M <= 128, 2 at M = 256 on 132 SMs), so that one run on a GPU shows whether the rule picks the
+// fastest count.
+template <class Ref>
+bool sweep_splits(int64_t M, int64_t N, int64_t K, const Bf16Matrix& A, const Bf16Matrix& B, Ref&& ref, cudaStream_t stream) {
+  bool ok = true;
+  for (int splits : {1, 2, 4, 8}) {
+    const Workspace ws(M, N, splits);
+    const tileslc::TensorView mW = ws.view();
+    Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard);
+    const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
+    auto call = [&] { CHECK_OK(gemm_sm90_splitk_with_splits(mA, mB, mC, mW, splits, stream)); };
+    call();
+    CHECK(cudaStreamSynchronize(stream));
+    C.download();
+    const std::string name = "gemm_sm90_splitk_with_splits(" + std::to_string(splits) + ")";
+    ok &= sample::check_gemm(name.c_str(), M, N, K, kSampledEntries, C, ref, tolerance(K));
+    sample::gemm_timing(name.c_str(), M, N, K, (M * K + N * K + M * N) * int64_t{2}, call, stream, kWarmup, kReps);
+  }
+  return ok;
+}
+
 // One shape. `ld` > 0 pads the rows of A and B to ld elements (K not a
 // multiple of 8 needs it: TMA's 16-byte strides); C's rows are padded to
 // round_up(N, 8) elements likewise.
@@ -191,6 +215,7 @@ bool run_case(const Case& c, sample::Rng& rng, cudaStream_t stream) {
     }
   }
   if (c.timed && !c.only_splitk) compare_cluster(M, N, K, A, B, stream);
+  if (c.timed && c.only_splitk) ok &= sweep_splits(M, N, K, A, B, ref, stream);
   return ok;
 }
 
