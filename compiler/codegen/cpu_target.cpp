@@ -44,10 +44,9 @@ ir::ExprRef checked_accesses(const ir::ExprRef& e) {
     // A whole parameter's address (&tma_a, a TMA descriptor: no offset) has no element to check.
     if (const auto* a = x->get_if<ir::AddressOf>(); a && a->offset)
       return ir::call("TILESLC_ADDR", {ir::var_ref(a->ptr, x->type), a->offset}, x->type);
-    // A float converted to an integer: PTX's cvt.rzi saturates (NaN to 0); in host C++ an
-    // out-of-range value has no defined result (device/common.h).
-    if (const auto* c = x->get_if<ir::Cast>(); c && ir::is_integer(x->type) && ir::is_float(c->value->type))
-      return ir::call(std::string("tileslc::dev::cvt_rzi<") + ir::cpp_type(x->type) + ">", {c->value}, x->type);
+    // A float converted to an integer saturates (needs_cvt_rzi: in host C++, always a call).
+    if (const auto* c = x->get_if<ir::Cast>(); c && needs_cvt_rzi(c->value->type, x->type, true))
+      return ir::call(cvt_rzi_callee(x->type), {c->value}, x->type);
     if (const char* fn = checked_division(*x)) {
       const auto& b = x->as<ir::Binary>();
       return ir::call(std::string("tileslc::cpu::") + fn + "<" + ir::cpp_type(x->type) + ">", {b.lhs, b.rhs}, x->type);

@@ -127,6 +127,16 @@ Printed print_intrinsic(const ir::IntrinsicCall& c, ScalarType t, const HostName
   return {call, kPrimary};
 }
 
+}  // namespace
+
+bool needs_cvt_rzi(ScalarType from, ScalarType to, bool host_cpp) {
+  return ir::is_float(from) && ir::is_integer(to) && (host_cpp || ir::bit_width(to) < 32);
+}
+
+std::string cvt_rzi_callee(ScalarType to) { return std::string("tileslc::dev::cvt_rzi<") + ir::cpp_type(to) + ">"; }
+
+namespace {
+
 Printed print_cast(const ir::ExprRef& op, ScalarType to, const HostNames* host) {
   const ScalarType from = op->type;
   // A widened hardware index: cast the register itself.
@@ -139,11 +149,7 @@ Printed print_cast(const ir::ExprRef& op, ScalarType to, const HostNames* host) 
   if (to == ScalarType::BFloat16) return {"__float2bfloat16_rn(" + in.text + ")", kPrimary};
   if (to == ScalarType::Float8E4M3FN || to == ScalarType::Float8E5M2)
     return {std::string(ir::cpp_type(to)) + "(" + in.text + ")", kPrimary};
-  // Float to integer saturates, as PTX's cvt.rzi does (docs/language.md). The GPU's static_cast
-  // to 32 or 64 bits is that instruction; to 8 or 16 bits nvcc converts to 32 and keeps the low
-  // bits, and host C++ leaves out-of-range values undefined: those go through the helper.
-  if (ir::is_float(from) && ir::is_integer(to) && (host || ir::bit_width(to) < 32))
-    return {std::string("tileslc::dev::cvt_rzi<") + ir::cpp_type(to) + ">(" + in.text + ")", kPrimary};
+  if (needs_cvt_rzi(from, to, host != nullptr)) return {cvt_rzi_callee(to) + "(" + in.text + ")", kPrimary};
   return {std::string("static_cast<") + ir::cpp_type(to) + ">(" + in.text + ")", kPrimary};
 }
 

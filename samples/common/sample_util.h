@@ -526,6 +526,24 @@ bool check_gemm(const char* sample_name, int64_t M, int64_t N, int64_t K, int64_
   return ok;
 }
 
+// The GPU test drivers' exact check (tests/gpu: stmatrix, wgmma_epilogue, tma_roundtrip): downloads
+// `out` (a DeviceMatrix or Bf16Matrix, poisoned before the launch), counts its entries (m, n)
+// within rows x cols where differs(m, n) is true (a wrong value, bits, or poison left) and its
+// elements written past the view, prints "<test>: <what>: W wrong, S stray writes  PASS|FAIL" and
+// returns whether both counts are 0. differs(m, n) may read out.at(m, n) and out.bits().
+template <class Out, class Differs>
+bool check_exact(const char* test, const std::string& what, Out& out, int64_t rows, int64_t cols, Differs&& differs) {
+  out.download();
+  int64_t wrong = 0;
+  for (int64_t m = 0; m < rows; ++m)
+    for (int64_t n = 0; n < cols; ++n) wrong += differs(m, n) ? 1 : 0;
+  const int64_t stray = out.written_outside_view();
+  const bool pass = wrong == 0 && stray == 0;
+  std::printf("%s: %s: %lld wrong, %lld stray writes  %s\n", test, what.c_str(), (long long)wrong, (long long)stray,
+              pass ? "PASS" : "FAIL");
+  return pass;
+}
+
 // Times the GEMM launched by `f` (median of `reps` after `warmup`) and prints
 // time and TFLOP/s, and whether A + B + C (`operand_bytes`) fit in L2.
 template <class F>

@@ -1,7 +1,8 @@
 // gemm_fp8_sm90 driver: runs the tileslc-generated FP8 GEMMs (C = scale_a *
 // scale_b * A * B^T, A (M, K) E4M3 and B (N, K) E4M3 or E5M2 row-major, C
 // (M, N) BFloat16 row-major; Float32 accumulation promoted every 4 k-tiles of
-// 128) on ragged and square shapes. Inputs are random fp8 values (non-zero,
+// 128), without clusters and in 2x1 clusters multicasting B (_cluster), on
+// ragged and square shapes. Inputs are random fp8 values (non-zero,
 // in [-2, 2)) with rows padded where K is not a multiple of 16 (the padding
 // holds NaN: a read of it shows); the reference is the float64 sum of the
 // products of the decoded values times the scales. C, its padding and a guard
@@ -101,12 +102,25 @@ bool run_case(const char* what, tileslc::DType b_dtype, Fn gemm, const Case& c, 
 }
 
 bool run_all(const Case& c, sample::Rng& rng, cudaStream_t stream) {
-  bool ok = run_case<__nv_fp8_e4m3>("gemm_fp8_sm90 (E4M3 x E4M3)", tileslc::DType::Float8E4M3FN,
+  using tileslc::DType;
+  bool ok = run_case<__nv_fp8_e4m3>("gemm_fp8_sm90 (E4M3 x E4M3)", DType::Float8E4M3FN,
                                     [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) { return gemm_fp8_sm90(a, b, cc, sa, sb, s); },
                                     c, rng, stream);
-  ok &= run_case<__nv_fp8_e5m2>("gemm_fp8_e4m3_e5m2_sm90", tileslc::DType::Float8E5M2,
+  ok &= run_case<__nv_fp8_e5m2>("gemm_fp8_e4m3_e5m2_sm90", DType::Float8E5M2,
                                 [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) {
                                   return gemm_fp8_e4m3_e5m2_sm90(a, b, cc, sa, sb, s);
+                                },
+                                c, rng, stream);
+  // 2x1 clusters multicasting B; an odd tile count along M (128, 100 rows: one tile) leaves the
+  // cluster's second CTA without a tile of its own (it still loads and multicasts its half of B).
+  ok &= run_case<__nv_fp8_e4m3>("gemm_fp8_sm90_cluster (E4M3 x E4M3)", DType::Float8E4M3FN,
+                                [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) {
+                                  return gemm_fp8_sm90_cluster(a, b, cc, sa, sb, s);
+                                },
+                                c, rng, stream);
+  ok &= run_case<__nv_fp8_e5m2>("gemm_fp8_e4m3_e5m2_sm90_cluster", DType::Float8E5M2,
+                                [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) {
+                                  return gemm_fp8_e4m3_e5m2_sm90_cluster(a, b, cc, sa, sb, s);
                                 },
                                 c, rng, stream);
   return ok;
@@ -136,6 +150,7 @@ int main(int argc, char** argv) {
     ok &= run_all({128, 128, 128}, rng, stream);    // one tile, one k-tile
     ok &= run_all({200, 300, 1024}, rng, stream);   // ragged M and N, 8 k-tiles: two promotions
     ok &= run_all({100, 99, 1000}, rng, stream);    // K = 1000 in rows of 1008: a ragged last k-tile
+    ok &= run_all({384, 256, 512}, rng, stream);    // 3 tiles along M: one whole cluster, one half-idle
     if (!small) {
       ok &= run_all({4096, 4096, 4096, 4096, true}, rng, stream);
       ok &= run_all({8192, 8192, 8192, 4096, true}, rng, stream);

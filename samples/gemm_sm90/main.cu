@@ -9,7 +9,8 @@
 // (gemm_sm90_splitk, which picks the slices by shape, and
 // gemm_sm90_splitk_with_splits). Ragged shapes (M, N, K not multiples of the
 // 128 x 256 x 64 tile, K = 1001 in rows padded to 1008) and skinny ones
-// (M = 16 to 256, N = K = 8192, split-K) included. Inputs are random in
+// (M = 16 to 256, N = K = 8192, split-K, with a sweep of forced slice counts
+// 1, 2, 4, 8 timed next to the automatic choice) included. Inputs are random in
 // [-1, 1), rounded to BFloat16 on the host; the float64 reference is computed
 // from those BFloat16 values. C, its rows' padding and a guard after it are
 // poisoned with NaN before each call (and the inputs' padding too, so a read
@@ -78,6 +79,8 @@ struct Workspace {
     const int64_t tile = 128 * 256, tiles = ((M + 127) / 128) * ((N + 255) / 256);
     floats = splits > 0 ? splits * tiles * tile : std::max<int64_t>(sms, 1) * tile;
     CHECK_OK(buffer.allocate(floats * 4));
+    // NaN: a partial the reduction reads but no slice wrote shows in C.
+    sample::poison(buffer.data(), floats * 4);
   }
   tileslc::TensorView view() const { return tileslc::make_tensor_view(buffer.data(), tileslc::DType::Float32, {floats}, {1}); }
 };
@@ -118,6 +121,49 @@ void compare_cluster(int64_t M, int64_t N, int64_t K, const Bf16Matrix& A, const
               sample::gemm_shape_text(M, N, K).c_str(), ratios[ratios.size() / 2], ratios.front(), ratios.back(), kRounds, kReps);
 }
 
+// After gemm_sm90_splitk splits a skinny shape (M < 128: one tile row) on a poisoned workspace: slice 0's partial
+// of tile (0, 0) holds C's M rows and leaves the tile's other rows untouched (store_partial
+// writes only what lies inside C, so the reduction has no more to read).
+bool check_partial_rows(const Workspace& ws, int64_t M, int64_t N, int64_t K) {
+  const int64_t cols = std::min<int64_t>(N, 256);
+  std::vector<uint32_t> tile(128 * 256);
+  CHECK(cudaMemcpy(tile.data(), ws.buffer.data(), tile.size() * 4, cudaMemcpyDeviceToHost));
+  int64_t written_inside = 0, written_outside = 0;
+  for (int64_t r = 0; r < 128; ++r)
+    for (int64_t c = 0; c < 256; ++c) {
+      const bool written = tile[r * 256 + c] != 0xFFFFFFFFu;
+      (r < M && c < cols ? written_inside : written_outside) += written;
+    }
+  const bool ok = written_inside == M * cols && written_outside == 0;
+  std::printf("gemm_sm90_splitk: %s: partial tile 0 has %lld of %lld entries inside C written, %lld outside %s\n",
+              sample::gemm_shape_text(M, N, K).c_str(), (long long)written_inside, (long long)(M * cols),
+              (long long)written_outside, ok ? "PASS" : "FAIL");
+  return ok;
+}
+
+// Skinny shapes: gemm_sm90_splitk_with_splits at 1 (no split), 2, 4 and 8 slices, each checked on
+// sampled entries and timed, next to the slices gemm_sm90_splitk picks itself (SMs // tiles: 4 at
+// M <= 128, 2 at M = 256 on 132 SMs), so that one run on a GPU shows whether the rule picks the
+// fastest count.
+template <class Ref>
+bool sweep_splits(int64_t M, int64_t N, int64_t K, const Bf16Matrix& A, const Bf16Matrix& B, Ref&& ref, cudaStream_t stream) {
+  bool ok = true;
+  for (int splits : {1, 2, 4, 8}) {
+    const Workspace ws(M, N, splits);
+    const tileslc::TensorView mW = ws.view();
+    Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard);
+    const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
+    auto call = [&] { CHECK_OK(gemm_sm90_splitk_with_splits(mA, mB, mC, mW, splits, stream)); };
+    call();
+    CHECK(cudaStreamSynchronize(stream));
+    C.download();
+    const std::string name = "gemm_sm90_splitk_with_splits(" + std::to_string(splits) + ")";
+    ok &= sample::check_gemm(name.c_str(), M, N, K, kSampledEntries, C, ref, tolerance(K));
+    sample::gemm_timing(name.c_str(), M, N, K, (M * K + N * K + M * N) * int64_t{2}, call, stream, kWarmup, kReps);
+  }
+  return ok;
+}
+
 // One shape. `ld` > 0 pads the rows of A and B to ld elements (K not a
 // multiple of 8 needs it: TMA's 16-byte strides); C's rows are padded to
 // round_up(N, 8) elements likewise.
@@ -151,6 +197,7 @@ bool run_case(const Case& c, sample::Rng& rng, cudaStream_t stream) {
     CHECK(cudaStreamSynchronize(stream));
     C.download();
     ok &= sample::check_gemm(v.name.c_str(), M, N, K, c.sampled, C, ref, tolerance(K));
+    if (v.name == "gemm_sm90_splitk" && c.only_splitk && M < 128) ok &= check_partial_rows(auto_ws, M, N, K);
     if (v.deterministic_check) {
       const std::vector<uint16_t> first = C.bits();
       sample::poison(mC.data, C.bits().size() * 2);
@@ -168,6 +215,7 @@ bool run_case(const Case& c, sample::Rng& rng, cudaStream_t stream) {
     }
   }
   if (c.timed && !c.only_splitk) compare_cluster(M, N, K, A, B, stream);
+  if (c.timed && c.only_splitk) ok &= sweep_splits(M, N, K, A, B, ref, stream);
   return ok;
 }
 
@@ -218,6 +266,11 @@ int main(int argc, char** argv) {
     ok &= run_case({384, 256, 1024, 0, 3}, rng, stream);       // 16 k-tiles: the ring wraps; 3 slices of 6, 6, 4
     ok &= run_case({200, 300, 136, 0, 2}, rng, stream);        // ragged M, N and K (3 k-tiles, the last 8 wide)
     ok &= run_case({100, 99, 101, 0, 2, 104}, rng, stream);    // K = 101, N = 99 in rows padded to 104
+    // Skinny stand-ins at emulator size: 4 tiles of 128 x 256, 16 k-tiles; on 16 SMs split-K picks
+    // 4 slices of 4 (as 32 tiles x 4 slices of 32 on 132 SMs at M x 8192 x 8192); M < 128 stores
+    // and reduces only C's rows of each partial tile.
+    for (int64_t m : {16, 64, 128})
+      ok &= run_case({m, 1024, 1024, 0, 0, 0, false, true}, rng, stream);
     if (!small) {
       ok &= run_case({256, 512, 192}, rng, stream);            // 3 k-tiles, fewer than the 4 stages
       ok &= run_case({2048, 4096, 128, 1 << 16}, rng, stream);  // 256 tiles: more than one per CTA

@@ -4,6 +4,7 @@
 // it) and must equal the input bit for bit. Exit 77 without a compute
 // capability 9.0 GPU (stmatrix is sm_90); the CPU emulator runs it too.
 #include <cstdio>
+#include <string>
 
 #include "sample_util.h"
 #include "stmatrix.h"
@@ -29,15 +30,9 @@ int main() {
     const char* names[5] = {"x1", "x2", "x4", "x2.trans", "x4.trans"};
     bool ok = true;
     for (int v = 0; v < 5; ++v) {
-      outs[v].download();
-      int64_t wrong = 0;
-      for (int64_t m = 0; m < 32; ++m)
-        for (int64_t n = 0; n < 32; ++n) wrong += outs[v].at(m, n) != C.at(m, n);
-      const int64_t stray = outs[v].written_outside_view();
-      const bool pass = wrong == 0 && stray == 0;
-      std::printf("stmatrix: %-8s 32x32: %lld wrong, %lld stray writes  %s\n", names[v], (long long)wrong, (long long)stray,
-                  pass ? "PASS" : "FAIL");
-      ok &= pass;
+      Bf16Matrix& out = outs[v];
+      ok &= sample::check_exact("stmatrix", std::string(names[v]) + " 32x32", out, 32, 32,
+                                [&](int64_t m, int64_t n) { return out.at(m, n) != C.at(m, n); });
     }
     return ok;
   });

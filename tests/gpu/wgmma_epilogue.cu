@@ -4,23 +4,18 @@
 // BFloat16 output (poisoned, with a guard) must equal the input rounded to BFloat16, bit for
 // bit. Exit 77 without a compute capability 9.0 GPU; the CPU emulator runs it too.
 #include <cstdio>
+#include <string>
 
 #include "sample_util.h"
 #include "wgmma_epilogue.h"
 
 namespace {
 
-// Compares D with Acc rounded to BFloat16; prints one line.
+// D (poisoned before the launch) must be Acc rounded to BFloat16, bit for bit; prints one line.
 bool check(const char* name, const sample::DeviceMatrix& acc, sample::Bf16Matrix& d, int64_t rows, int64_t cols) {
-  d.download();
-  int64_t wrong = 0;
-  for (int64_t m = 0; m < rows; ++m)
-    for (int64_t n = 0; n < cols; ++n) wrong += d.bits()[m * cols + n] != sample::float_to_bf16(acc.at(m, n));
-  const int64_t stray = d.written_outside_view();
-  const bool pass = wrong == 0 && stray == 0;
-  std::printf("wgmma_epilogue: %-8s %lldx%lld: %lld wrong, %lld stray writes  %s\n", name, (long long)rows, (long long)cols, (long long)wrong,
-              (long long)stray, pass ? "PASS" : "FAIL");
-  return pass;
+  const std::string what = std::string(name) + " " + std::to_string(rows) + "x" + std::to_string(cols);
+  return sample::check_exact("wgmma_epilogue", what, d, rows, cols,
+                             [&](int64_t m, int64_t n) { return d.bits()[m * cols + n] != sample::float_to_bf16(acc.at(m, n)); });
 }
 
 }  // namespace

@@ -20,18 +20,23 @@ bool supported(tileslc::DType dtype) {
   return dtype == tileslc::DType::Float32 || dtype == tileslc::DType::BFloat16;
 }
 
-// Inputs may also be E4M3 (the FP8 GEMMs); outputs are Float32 or BFloat16.
+// Inputs may also be E4M3 or E5M2 (the FP8 GEMMs); outputs are Float32 or BFloat16.
 void require_input(tileslc::DType dtype, const char* what) {
-  if (!supported(dtype) && dtype != tileslc::DType::Float8E4M3FN) {
-    std::fprintf(stderr, "tileslc_bench: %s: element type %s is not supported, expected Float32, BFloat16 or Float8E4M3FN\n",
+  if (!supported(dtype) && dtype != tileslc::DType::Float8E4M3FN && dtype != tileslc::DType::Float8E5M2) {
+    std::fprintf(stderr, "tileslc_bench: %s: element type %s is not supported, expected Float32, BFloat16, Float8E4M3FN or Float8E5M2\n",
                  what, tileslc::dtype_name(dtype));
     std::exit(1);
   }
 }
 
-// 0: Float32, 1: BFloat16, 2: E4M3.
+// 0: Float32, 1: BFloat16, 2: E4M3, 3: E5M2.
 int input_kind(tileslc::DType dtype) {
-  return dtype == tileslc::DType::BFloat16 ? 1 : dtype == tileslc::DType::Float8E4M3FN ? 2 : 0;
+  switch (dtype) {
+    case tileslc::DType::BFloat16: return 1;
+    case tileslc::DType::Float8E4M3FN: return 2;
+    case tileslc::DType::Float8E5M2: return 3;
+    default: return 0;
+  }
 }
 
 void require_supported(tileslc::DType dtype, const char* what) {
@@ -61,6 +66,8 @@ __global__ void fill_kernel(void* data, int kind, int64_t n, uint64_t seed) {
       static_cast<__nv_bfloat16*>(data)[i] = __float2bfloat16_rn(v);
     } else if (kind == 2) {
       static_cast<__nv_fp8_e4m3*>(data)[i] = __nv_fp8_e4m3(v);  // round to nearest even, saturating
+    } else if (kind == 3) {
+      static_cast<__nv_fp8_e5m2*>(data)[i] = __nv_fp8_e5m2(v);
     } else {
       static_cast<float*>(data)[i] = v;
     }
@@ -125,6 +132,7 @@ float stored_value(tileslc::DType dtype, uint64_t seed, int64_t i) {
   require_input(dtype, "stored_value");
   const float v = uniform_at(seed, i);
   if (dtype == tileslc::DType::Float8E4M3FN) return static_cast<float>(__nv_fp8_e4m3(v));
+  if (dtype == tileslc::DType::Float8E5M2) return static_cast<float>(__nv_fp8_e5m2(v));
   return dtype == tileslc::DType::BFloat16 ? sample::bf16_to_float(sample::float_to_bf16(v)) : v;
 }
 

@@ -32,11 +32,11 @@ TILESLC_BENCH_HD inline float uniform_at(uint64_t seed, int64_t i) {
 }
 
 // The value fill_uniform stores at index `i` for `dtype` (Float32, or
-// BFloat16 or Float8E4M3FN rounded to nearest even), as a float.
+// BFloat16, Float8E4M3FN or Float8E5M2 rounded to nearest even), as a float.
 float stored_value(tileslc::DType dtype, uint64_t seed, int64_t i);
 
 // Writes stored_value(dtype, seed, i) for i in [0, n) to `data` (Float32,
-// BFloat16 or Float8E4M3FN), enqueued on `stream`.
+// BFloat16, Float8E4M3FN or Float8E5M2), enqueued on `stream`.
 void fill_uniform(void* data, tileslc::DType dtype, int64_t n, uint64_t seed, cudaStream_t stream);
 
 // max |out - ref| and max |ref| over the (rows, cols) matrices of two device

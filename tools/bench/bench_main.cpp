@@ -160,6 +160,7 @@ ordered_json row_json(const bench::Row& r) {
   j["checked_against"] = r.checked_against;
   j["status"] = r.ok ? "PASS" : "FAIL";
   if (!r.note.empty()) j["note"] = r.note;
+  if (r.fastest_entry) j["fastest_entry"] = true;
   return j;
 }
 
@@ -278,12 +279,18 @@ int main(int argc, char** argv) {
               "vs cuBLAS", "check");
   ordered_json gemm = ordered_json::array();
   for (const bench::Shape& s : kShapes) {
-    for (const bench::Row& r : bench::run_shape(s, entries, cublas, opt.timing, stream)) {
+    const std::vector<bench::Row> rows = bench::run_shape(s, entries, cublas, opt.timing, stream);
+    for (const bench::Row& r : rows) {
       print_row(r);
-      std::fflush(stdout);
       ok &= r.ok;
       gemm.push_back(row_json(r));
     }
+    // Per precision, the entry to hold against cuBLAS (FP8: gemm_fp8_sm90 or its cluster variant).
+    for (const bench::Row& r : rows) {
+      if (r.fastest_entry)
+        std::printf("  %-16s fastest tileslc: %s at %.3fx the fastest cuBLAS call\n", s.text().c_str(), r.impl.c_str(), r.ratio);
+    }
+    std::fflush(stdout);
   }
   out["timing"] = {{"mode", opt.timing.interleaved ? "interleaved" : "blocks"},
                    {"settle_ms", opt.timing.settle_ms},

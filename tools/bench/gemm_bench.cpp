@@ -42,6 +42,7 @@ cudaDataType cuda_type(DType d) {
     case DType::Float32: return CUDA_R_32F;
     case DType::BFloat16: return CUDA_R_16BF;
     case DType::Float8E4M3FN: return CUDA_R_8F_E4M3;
+    case DType::Float8E5M2: return CUDA_R_8F_E5M2;
     default:
       std::fprintf(stderr, "tileslc_bench: no cuBLAS type for %s\n", tileslc::dtype_name(d));
       std::exit(1);
@@ -50,11 +51,17 @@ cudaDataType cuda_type(DType d) {
 
 size_t element_size(DType d) { return tileslc::dtype_size(d); }
 
+// "BFloat16", or "Float8E4M3FNxFloat8E5M2" where B's type differs from A's.
+std::string inputs_text(Precision p) {
+  std::string t = tileslc::dtype_name(p.ab);
+  return p.b() == p.ab ? t : t + "x" + tileslc::dtype_name(p.b());
+}
+
 // The distinct precisions of the built entries, in order; Float32 when none is built.
 std::vector<Precision> precisions_of(const std::vector<GemmEntry>& entries) {
   std::vector<Precision> out;
   for (const GemmEntry& e : entries) {
-    const Precision p{e.ab_dtype, e.c_dtype};
+    const Precision p = precision_of(e);
     if (e.fn && std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
   }
   if (out.empty()) out.push_back({DType::Float32, DType::Float32});
@@ -74,15 +81,15 @@ struct Operands {
   Operands(const Shape& shape, Precision prec, uint64_t seed, cudaStream_t stream)
       : s(shape), p(prec), seed_a(2 * seed + 1), seed_b(2 * seed + 2) {
     CHECK_OK(A.allocate(s.M * s.ld_ab() * element_size(p.ab)));
-    CHECK_OK(B.allocate(s.N * s.ld_ab() * element_size(p.ab)));
+    CHECK_OK(B.allocate(s.N * s.ld_ab() * element_size(p.b())));
     CHECK_OK(C_ref.allocate(s.M * s.ld_c() * element_size(p.c)));
     CHECK_OK(C.allocate(s.M * s.ld_c() * element_size(p.c)));
     fill_uniform(A.data(), p.ab, s.M * s.ld_ab(), seed_a, stream);
-    fill_uniform(B.data(), p.ab, s.N * s.ld_ab(), seed_b, stream);
+    fill_uniform(B.data(), p.b(), s.N * s.ld_ab(), seed_b, stream);
     CHECK(cudaStreamSynchronize(stream));
   }
   tileslc::TensorView view_a() const { return tileslc::make_tensor_view(A.data(), p.ab, {s.M, s.K}, {s.ld_ab(), 1}); }
-  tileslc::TensorView view_b() const { return tileslc::make_tensor_view(B.data(), p.ab, {s.N, s.K}, {s.ld_ab(), 1}); }
+  tileslc::TensorView view_b() const { return tileslc::make_tensor_view(B.data(), p.b(), {s.N, s.K}, {s.ld_ab(), 1}); }
   tileslc::TensorView view_c() const { return tileslc::make_tensor_view(C.data(), p.c, {s.M, s.N}, {s.ld_c(), 1}); }
   // out vs ref over the (M, N) entries (not the padding).
   DiffStats compare(const void* out, const void* ref, cudaStream_t stream) const {
@@ -151,7 +158,7 @@ Row rejected_row(const Shape& s, const GemmEntry& e, const tileslc::Status& stat
 // Prints one line of the small-shape proof.
 void print_small(const Row& r, Precision p) {
   std::printf("tileslc_bench: check %-16s %-9s %-20s %s  rel_err %.3e (tol %.1e)%s%s\n", r.shape.text().c_str(),
-              tileslc::dtype_name(p.ab), r.impl.c_str(), r.ok ? "PASS" : "FAIL", r.rel_err, r.tolerance,
+              inputs_text(p).c_str(), r.impl.c_str(), r.ok ? "PASS" : "FAIL", r.rel_err, r.tolerance,
               r.note.empty() ? "" : ": ", r.note.c_str());
 }
 
@@ -205,7 +212,7 @@ void Cublas::make_lt_descs(Precision p, const Shape& s, LtDescs& d) const {
     CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale_a, sizeof scale_a));
     CHECK_CUBLAS(cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale_b, sizeof scale_b));
   }
-  CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&d.a, cuda_type(p.ab), s.K, s.N, s.ld_ab()));
+  CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&d.a, cuda_type(p.b()), s.K, s.N, s.ld_ab()));
   CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&d.b, cuda_type(p.ab), s.K, s.M, s.ld_ab()));
   CHECK_CUBLAS(cublasLtMatrixLayoutCreate(&d.c, cuda_type(p.c), s.N, s.M, s.ld_c()));
 }
@@ -245,14 +252,15 @@ void Cublas::gemm(Precision p, const Shape& s, const void* A, const void* B, voi
   const int m = static_cast<int>(s.N), n = static_cast<int>(s.M), k = static_cast<int>(s.K);
   const int ld_ab = static_cast<int>(s.ld_ab()), ld_c = static_cast<int>(s.ld_c());
   if (p.ab == DType::Float8E4M3FN) {  // no GemmEx for FP8: cuBLASLt's first algorithm, asked once per shape
-    auto found = fp8_algo_.find(s.text());
+    const std::string key = name(p) + " " + s.text();
+    auto found = fp8_algo_.find(key);
     if (found == fp8_algo_.end()) {
       const std::vector<cublasLtMatmulHeuristicResult_t> algos = lt_algorithms(p, s, 1);
       if (algos.empty()) {
         std::fprintf(stderr, "tileslc_bench: cuBLASLt has no FP8 algorithm for %s\n", s.text().c_str());
         std::exit(1);
       }
-      found = fp8_algo_.emplace(s.text(), algos[0]).first;
+      found = fp8_algo_.emplace(key, algos[0]).first;
     }
     gemm_lt(p, s, found->second, A, B, C);
   } else if (p.ab == DType::Float32 && p.c == DType::Float32) {
@@ -271,7 +279,7 @@ void Cublas::gemm(Precision p, const Shape& s, const void* A, const void* B, voi
 
 std::string Cublas::name(Precision p) {
   if (p.ab == DType::Float32 && p.c == DType::Float32) return "cuBLAS Sgemm";
-  if (p.ab == DType::Float8E4M3FN) return "cuBLASLt E4M3->BF16";
+  if (p.ab == DType::Float8E4M3FN) return p.b() == DType::Float8E5M2 ? "cuBLASLt E4M3xE5M2->BF16" : "cuBLASLt E4M3->BF16";
   return std::string("cuBLAS GemmEx ") + (p.ab == DType::BFloat16 ? "BF16" : tileslc::dtype_name(p.ab)) +
          (p.c == DType::BFloat16 ? "->BF16" : "");
 }
@@ -311,12 +319,12 @@ std::vector<Row> check_small_shapes(const std::vector<GemmEntry>& entries, const
     for (const Precision& p : precisions) {
       if (!cublas.has(p, s)) {
         std::printf("tileslc_bench: check %-16s %-9s skipped: cuBLASLt has no algorithm for it\n", s.text().c_str(),
-                    tileslc::dtype_name(p.ab));
+                    inputs_text(p).c_str());
         continue;
       }
       Operands op(s, p, seed++, stream);
       const std::vector<float> a = host_rows(p.ab, op.seed_a, 0, s.M, s.K, s.ld_ab());
-      const std::vector<float> b = host_rows(p.ab, op.seed_b, 0, s.N, s.K, s.ld_ab());
+      const std::vector<float> b = host_rows(p.b(), op.seed_b, 0, s.N, s.K, s.ld_ab());
       std::vector<double> ref(s.M * s.N);
       for (int64_t m = 0; m < s.M; ++m) {
         for (int64_t n = 0; n < s.N; ++n) ref[m * s.N + n] = dot(&a[m * s.K], &b[n * s.K], s.K);
@@ -340,7 +348,7 @@ std::vector<Row> check_small_shapes(const std::vector<GemmEntry>& entries, const
       rows.push_back(row);
 
       for (const GemmEntry& e : entries) {
-        if (!e.fn || !(Precision{e.ab_dtype, e.c_dtype} == p) || !s.accepted_by(e)) continue;
+        if (!e.fn || !(precision_of(e) == p) || !s.accepted_by(e)) continue;
         sample::poison(op.C.data(), op.C.size());
         tileslc::Status status = e.fn(op.view_a(), op.view_b(), op.view_c(), stream);
         Row r = status.ok() ? Row{s, e.name, false} : rejected_row(s, e, status);
@@ -382,7 +390,7 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
   uint64_t seed = 1000 + static_cast<uint64_t>(s.M * 3 + s.N * 5 + s.K * 7);
   for (const Precision& p : precisions_of(entries)) {
     if (!cublas.has(p, s)) {
-      std::printf("tileslc_bench: %s %s skipped: cuBLASLt has no algorithm for it\n", s.text().c_str(), tileslc::dtype_name(p.ab));
+      std::printf("tileslc_bench: %s %s skipped: cuBLASLt has no algorithm for it\n", s.text().c_str(), inputs_text(p).c_str());
       continue;
     }
     Operands op(s, p, seed++, stream);
@@ -396,7 +404,7 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
     for (int64_t i = 0; i < kSampledEntries; ++i) {
       const int64_t m = static_cast<int64_t>(pick() % s.M), n = static_cast<int64_t>(pick() % s.N);
       const std::vector<float> a = host_rows(p.ab, op.seed_a, m, 1, s.K, s.ld_ab());
-      const std::vector<float> b = host_rows(p.ab, op.seed_b, n, 1, s.K, s.ld_ab());
+      const std::vector<float> b = host_rows(p.b(), op.seed_b, n, 1, s.K, s.ld_ab());
       e.add(read_element(op.C_ref.data(), p.c, m * s.ld_c() + n), dot(a.data(), b.data(), s.K));
     }
     // The sample sees few entries: count NaN (poison left) over all of cuBLAS's C.
@@ -428,7 +436,7 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
     const size_t n_cublas = timed.size();
 
     for (const GemmEntry& entry : entries) {
-      if (!entry.fn || !(Precision{entry.ab_dtype, entry.c_dtype} == p)) continue;
+      if (!entry.fn || !(precision_of(entry) == p)) continue;
       if (!s.accepted_by(entry)) {
         std::printf("tileslc_bench: %s skipped on %s: it needs M, N, K multiples of %lld, %lld, %lld\n", entry.name,
                     s.text().c_str(), (long long)entry.m_multiple, (long long)entry.n_multiple, (long long)entry.k_multiple);
@@ -454,11 +462,16 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
     for (const Timed& t : timed) calls.push_back(t.call);
     const std::vector<double> ms = median_times(calls, timing, stream);
     const double best_cublas = *std::min_element(ms.begin(), ms.begin() + static_cast<std::ptrdiff_t>(n_cublas));
+    size_t fastest = 0;  // the fastest passing entry's index in `timed`, 0 when none passed
+    for (size_t i = n_cublas; i < timed.size(); ++i) {
+      if (timed[i].row.ok && (fastest == 0 || ms[i] < ms[fastest])) fastest = i;
+    }
     for (size_t i = 0; i < timed.size(); ++i) {
       Row r = timed[i].row;
       r.ms = ms[i];
       r.tflops = s.flop() / (r.ms * 1e-3) / 1e12;
       r.ratio = best_cublas / r.ms;
+      r.fastest_entry = fastest != 0 && i == fastest;
       rows.push_back(r);
     }
   }

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,8 @@ struct GemmEntry {
   // The shapes the host function accepts: M, N, K multiples of these (1: any).
   // On other shapes the bench says it skipped the entry (not a failure).
   int64_t m_multiple = 1, n_multiple = 1, k_multiple = 1;
+  // B's element type where it is not A's (E4M3 x E5M2).
+  std::optional<tileslc::DType> b_dtype = std::nullopt;
 };
 
 // The GEMM samples the bench knows (gemm_entries.cpp), built or not.
@@ -56,11 +59,16 @@ struct Shape {
   }
 };
 
-// The element types of one cuBLAS reference: A and B, C.
+// The element types of one cuBLAS reference: A (and B, unless b_only says otherwise), C.
 struct Precision {
   tileslc::DType ab, c;
-  bool operator==(const Precision& o) const { return ab == o.ab && c == o.c; }
+  std::optional<tileslc::DType> b_only = std::nullopt;
+  tileslc::DType b() const { return b_only.value_or(ab); }
+  bool operator==(const Precision& o) const { return ab == o.ab && c == o.c && b() == o.b(); }
 };
+
+// The precision of entry `e`.
+inline Precision precision_of(const GemmEntry& e) { return {e.ab_dtype, e.c_dtype, e.b_dtype}; }
 
 // cuBLAS on `stream`: FP32 through cublasSgemm with CUBLAS_DEFAULT_MATH (FP32
 // FMAs on CUDA cores, no TF32 tensor cores); BF16 A and B through
@@ -69,9 +77,9 @@ struct Precision {
 // the algorithms its heuristic proposes for the shape
 // (cublasLtMatmulAlgoGetHeuristic, a 32 MiB workspace), so that the bench can
 // time several and compare against the fastest cuBLAS call, not one fixed call.
-// E4M3 A and B (BF16 C) have no GemmEx: their reference call is cuBLASLt's
-// heuristic's first algorithm, with both scales 1 (A_SCALE_POINTER and
-// B_SCALE_POINTER; the FP8 entries are called with scales 1 as well).
+// E4M3 A and E4M3 or E5M2 B (BF16 C) have no GemmEx: their reference call is
+// cuBLASLt's heuristic's first algorithm, with both scales 1 (A_SCALE_POINTER
+// and B_SCALE_POINTER; the FP8 entries are called with scales 1 as well).
 class Cublas {
  public:
   explicit Cublas(cudaStream_t stream);
@@ -145,6 +153,9 @@ struct Row {
   std::string checked_against;  // "cuBLAS" or "float64, 256 sampled entries"
   bool ok = false;
   std::string note;  // why it failed, when it did
+  // The fastest passing entry (not cuBLAS) of its precision on its shape (run_shape sets it):
+  // of gemm_fp8_sm90 and gemm_fp8_sm90_cluster, the one to hold against cuBLASLt.
+  bool fastest_entry = false;
 };
 
 // Tolerance on max |C - ref| / max |ref| for K-term dot products accumulated
@@ -165,7 +176,8 @@ std::vector<Row> check_small_shapes(const std::vector<GemmEntry>& entries, const
 // entry that accepts the shape (checked against GemmEx's C); all of them
 // timed together. Every row's ratio is the fastest cuBLAS call's time over its
 // own, so an entry's ratio is against the best of GemmEx and the timed
-// cuBLASLt algorithms on this shape.
+// cuBLASLt algorithms on this shape; the fastest passing entry of each
+// precision is marked (Row::fastest_entry).
 constexpr int kLtAlgorithms = 4;
 std::vector<Row> run_shape(const Shape& shape, const std::vector<GemmEntry>& entries, const Cublas& cublas,
                            const Timing& timing, cudaStream_t stream);

@@ -8,7 +8,8 @@
 // #if block below and a line in gemm_entries(). Its host function must have
 // the signature (mA, mB, mC, stream) and compute C = A * B^T with A (M, K),
 // B (N, K) and C (M, N) row-major; the bench checks its C against cuBLAS on
-// the same inputs. An entry says which multiples of M, N and K it accepts
+// the same inputs (B's element type is A's unless GemmEntry::b_dtype says
+// otherwise). An entry says which multiples of M, N and K it accepts
 // (GemmEntry::m_multiple ...); the bench skips it on the other shapes
 // (kSmallShapes in gemm_bench.cpp, the timed shapes in bench_main.cpp).
 #include "gemm_bench.h"
@@ -47,19 +48,27 @@
 
 #if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
 #include "gemm_fp8_sm90.h"
-#define TILESLC_BENCH_GEMM_FP8_SM90 &gemm_fp8_sm90_entry
+#define TILESLC_BENCH_GEMM_FP8_SM90 &unit_scales<&gemm_fp8_sm90>
+#define TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER &unit_scales<&gemm_fp8_sm90_cluster>
+#define TILESLC_BENCH_GEMM_FP8_E5M2 &unit_scales<&gemm_fp8_e4m3_e5m2_sm90>
+#define TILESLC_BENCH_GEMM_FP8_E5M2_CLUSTER &unit_scales<&gemm_fp8_e4m3_e5m2_sm90_cluster>
 #else
 #define TILESLC_BENCH_GEMM_FP8_SM90 nullptr
+#define TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER nullptr
+#define TILESLC_BENCH_GEMM_FP8_E5M2 nullptr
+#define TILESLC_BENCH_GEMM_FP8_E5M2_CLUSTER nullptr
 #endif
 
 namespace bench {
 
 #if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
 namespace {
-// gemm_fp8_sm90 as (mA, mB, mC, stream), with the scales cuBLASLt gets too: 1 and 1.
-tileslc::Status gemm_fp8_sm90_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
-                                    cudaStream_t stream) {
-  return gemm_fp8_sm90(mA, mB, mC, 1.0f, 1.0f, stream);
+// An FP8 host function (mA, mB, mC, scale_a, scale_b, stream) as (mA, mB, mC, stream), with the
+// scales cuBLASLt gets too: 1 and 1.
+using Fp8Fn = tileslc::Status (*)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, float, float, cudaStream_t);
+template <Fp8Fn F>
+tileslc::Status unit_scales(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
+  return F(mA, mB, mC, 1.0f, 1.0f, stream);
 }
 }  // namespace
 #endif
@@ -106,10 +115,16 @@ std::vector<GemmEntry> gemm_entries() {
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90},
       {"gemm_sm90_cluster", "gemm_sm90 in 2x1 thread-block clusters, each CTA loading half of the shared B tile and multicasting it",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_CLUSTER},
-      {"gemm_sm90_splitk", "gemm_sm90 with split-K when the tiles are fewer than the SMs (SMs // tiles slices, Float32 partials in a workspace, added in slice order: deterministic)",
+      {"gemm_sm90_splitk", "the BF16 dispatcher: gemm_sm90, with split-K when the 128x256 tiles are fewer than the SMs (SMs // tiles slices of at least 4 k-tiles, Float32 partials of C's entries in a workspace, added in slice order: deterministic)",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK},
       {"gemm_fp8_sm90", "E4M3 x E4M3 -> BF16 (scales 1), gemm_sm90's kernel on 8-bit operands: 128x128x128 tiles, wgmma m64n128k32, Float32 promotion every 4 k-tiles",
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90},
+      {"gemm_fp8_sm90_cluster", "gemm_fp8_sm90 in 2x1 thread-block clusters, each CTA loading half of the shared B tile and multicasting it",
+       DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER},
+      {"gemm_fp8_e4m3_e5m2_sm90", "E4M3 x E5M2 -> BF16 (scales 1), gemm_fp8_sm90's kernel with an E5M2 B, against cuBLASLt E4M3 x E5M2",
+       DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_E5M2, 1, 1, 1, DType::Float8E5M2},
+      {"gemm_fp8_e4m3_e5m2_sm90_cluster", "gemm_fp8_e4m3_e5m2_sm90 in 2x1 thread-block clusters multicasting B",
+       DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_E5M2_CLUSTER, 1, 1, 1, DType::Float8E5M2},
   };
 }
 
