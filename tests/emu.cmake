@@ -237,9 +237,5 @@ set_tests_properties(emu.pipeline_classes PROPERTIES LABELS emu TIMEOUT 60 PASS_
 
 # Multicast TMA atoms (tma_multicast_main.cpp): make_tiled_tma_atom(num_multicast=2) and
 # tma_partition's per-CTA slice over a 2-CTA cluster, each CTA holding the whole tile; exact.
-tileslc_add_cpu_kernels(emu_tma_multicast_kernels SOURCES emu/tma_multicast.tpy ARCH sm_90a)
-add_executable(emu_tma_multicast emu/tma_multicast_main.cpp)
-target_include_directories(emu_tma_multicast PRIVATE "${PROJECT_SOURCE_DIR}/samples/common")
-target_link_libraries(emu_tma_multicast PRIVATE emu_tma_multicast_kernels)
-add_test(NAME emu.tma_multicast COMMAND emu_tma_multicast)
-set_tests_properties(emu.tma_multicast PROPERTIES LABELS emu TIMEOUT 60 PASS_REGULAR_EXPRESSION "tma multicast: all checks passed")
+tileslc_emu_driver(tma_multicast "${CMAKE_CURRENT_SOURCE_DIR}/emu/tma_multicast.tpy"
+                   "${CMAKE_CURRENT_SOURCE_DIR}/emu/tma_multicast_main.cpp")

@@ -1,7 +1,7 @@
 // Driver of tma_multicast.tpy (test emu.tma_multicast): A is 64 x 256 BFloat16 of small integers
 // (exact); each of the 2 CTAs of the cluster must hold the whole multicast tile, half of it
 // loaded by its peer: out[64 cta + r] = sum_c (c + 1) * A[r, 64 + c], compared exactly. Prints
-// "tma multicast: all checks passed".
+// "tma_multicast: all checks passed".
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -34,9 +34,9 @@ int main() {
   for (int64_t i = 0; i < kCtas * kM; ++i)
     if (out[i] != want[i] && ++wrong <= 5) std::printf("  out[%lld] = %g, expected %g\n", static_cast<long long>(i), out[i], want[i]);
   if (wrong) {
-    std::printf("tma multicast: %d wrong rows\n", wrong);
+    std::printf("tma_multicast: %d wrong rows\n", wrong);
     return 1;
   }
-  std::printf("tma multicast: all checks passed\n");
+  std::printf("tma_multicast: all checks passed\n");
   return 0;
 }
