@@ -6,7 +6,9 @@
 #   cmake --preset default -DTILESLC_CUTLASS_DIR=/path/to/cutlass
 set(TILESLC_CUTLASS_DIR "" CACHE PATH "An NVIDIA/cutlass checkout for the compat.* tests (empty: not registered)")
 if(TILESLC_CUTLASS_DIR)
-  foreach(_example IN ITEMS elementwise_add elementwise_apply sgemm tensorop_gemm cta_norm dense_gemm)
+  # dense_gemm_c21 / _c12 / _c22: dense_gemm with a (2, 1), (1, 2), (2, 2) cluster (multicast TMA).
+  foreach(_example IN ITEMS elementwise_add elementwise_apply sgemm tensorop_gemm cta_norm dense_gemm dense_gemm_c21 dense_gemm_c12
+                            dense_gemm_c22)
     add_test(NAME compat.${_example}
              COMMAND ${CMAKE_COMMAND} -E env TILESLC=$<TARGET_FILE:tileslc> BUILD=${PROJECT_BINARY_DIR}
                      ${PROJECT_SOURCE_DIR}/tools/cute_dsl_compat.sh ${TILESLC_CUTLASS_DIR} --only ${_example})

@@ -234,3 +234,8 @@ target_include_directories(emu_pipeline_classes PRIVATE "${PROJECT_SOURCE_DIR}/s
 target_link_libraries(emu_pipeline_classes PRIVATE emu_pipeline_classes_kernels)
 add_test(NAME emu.pipeline_classes COMMAND emu_pipeline_classes)
 set_tests_properties(emu.pipeline_classes PROPERTIES LABELS emu TIMEOUT 60 PASS_REGULAR_EXPRESSION "pipeline classes: all checks passed")
+
+# Multicast TMA atoms (tma_multicast_main.cpp): make_tiled_tma_atom(num_multicast=2) and
+# tma_partition's per-CTA slice over a 2-CTA cluster, each CTA holding the whole tile; exact.
+tileslc_emu_driver(tma_multicast "${CMAKE_CURRENT_SOURCE_DIR}/emu/tma_multicast.tpy"
+                   "${CMAKE_CURRENT_SOURCE_DIR}/emu/tma_multicast_main.cpp")

@@ -9,6 +9,9 @@
 #   3. compiled for the CPU emulator (--target=cpu), linked with our driver
 #      tests/cute_dsl/<example>_aot_main.cpp and run: it checks the numerics against float64.
 # One line per example: `PASS name` or `FAIL name: <first diagnostic line>`, then `N/6 pass`.
+# Then the same for the cluster variants of dense_gemm (its wrapper with cluster_shape_mn (2, 1),
+# (1, 2), (2, 2): multicast TMA; tests/cute_dsl/dense_gemm_c<MN>_aot.tpy) and `N/3 cluster
+# variants pass`.
 # With --all, every other non-Blackwell example under examples/python/CuTeDSL/cute/ is imported by
 # a generated wrapper (so its module code runs, as on import) and compiled for its architecture;
 # the count and each failure's first diagnostic follow.
@@ -20,8 +23,8 @@
 #
 # Environment: TILESLC (default build/bin/tileslc), BUILD (default build: libtileslc_rt_cpu.a is
 # built there when missing), CXX (default g++), NVCC (default nvcc), KEEP=1 keeps the work dir.
-# --only NAME runs that one of the six (ctest's compat.NAME, tests/cute_dsl_compat.cmake).
-# Exit status: 0 when all six (or NAME) pass, 1 otherwise, 2 on usage errors.
+# --only NAME runs that one of the six or of the variants (ctest's compat.NAME, tests/cute_dsl_compat.cmake).
+# Exit status: 0 when all six and the variants (or NAME) pass, 1 otherwise, 2 on usage errors.
 set -uo pipefail
 
 usage() { echo "usage: $0 CUTLASS_CHECKOUT [--all] [--only NAME] [--gpu-out DIR [--gpu-only]]" >&2; exit 2; }
@@ -119,19 +122,34 @@ six=(
   "cta_norm hopper/kernel/cta_norm/cta_norm.py sm_90a"
   "dense_gemm hopper/kernel/dense_gemm/dense_gemm.py sm_90a"
 )
+variants=(
+  "dense_gemm_c21 hopper/kernel/dense_gemm/dense_gemm.py sm_90a"
+  "dense_gemm_c12 hopper/kernel/dense_gemm/dense_gemm.py sm_90a"
+  "dense_gemm_c22 hopper/kernel/dense_gemm/dense_gemm.py sm_90a"
+)
 if [ -n "$only" ]; then
-  picked=()
+  picked=() picked_variants=()
   for row in "${six[@]}"; do
     [ "${row%% *}" = "$only" ] && picked+=("$row")
   done
-  [ ${#picked[@]} = 1 ] || { echo "$0: --only takes one of: $(printf '%s ' "${six[@]%% *}")" >&2; exit 2; }
-  six=("${picked[@]}")
+  for row in "${variants[@]}"; do
+    [ "${row%% *}" = "$only" ] && picked_variants+=("$row")
+  done
+  [ $((${#picked[@]} + ${#picked_variants[@]})) = 1 ] ||
+    { echo "$0: --only takes one of: $(printf '%s ' "${six[@]%% *}" "${variants[@]%% *}")" >&2; exit 2; }
+  six=("${picked[@]}") variants=("${picked_variants[@]}")
 fi
 for row in "${six[@]}"; do
   # shellcheck disable=SC2086
   run_example $row && pass=$((pass + 1))
 done
-echo "$pass/${#six[@]} pass"
+[ ${#six[@]} = 0 ] || echo "$pass/${#six[@]} pass"
+variant_pass=0
+for row in "${variants[@]}"; do
+  # shellcheck disable=SC2086
+  run_example $row && variant_pass=$((variant_pass + 1))
+done
+[ ${#variants[@]} = 0 ] || echo "$variant_pass/${#variants[@]} cluster variants pass"
 
 if [ "$all" = 1 ]; then
   # Every other example outside Blackwell's folders: a wrapper that only imports it, so its
@@ -163,4 +181,4 @@ if [ "$all" = 1 ]; then
   done < <(find "$examples" -name '*.py' -not -path '*/blackwell*' | sort)
   echo "$ok/$others other non-Blackwell examples import"
 fi
-[ "$pass" = "${#six[@]}" ]
+[ "$pass" = "${#six[@]}" ] && [ "$variant_pass" = "${#variants[@]}" ]

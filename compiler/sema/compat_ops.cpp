@@ -474,21 +474,23 @@ Value compat_make_layout_image_mask(Evaluator& ev, BuiltinCall& c) {
 Value compat_domain_offset(Evaluator& ev, BuiltinCall& c) {
   if (c[1].kind() != Value::Kind::Tensor)
     ev.fail(diag::Kind::TypeMismatch, c.range(1), c.name() + "() takes a tensor second, found " + describe(c[1]));
-  const auto r = c.site.range;
-  const TensorValue& t = *c[1].tensor();
+  return ev.tensor_value(offset_origin(ev, *c[1].tensor(), c[0], c.site.range));
+}
+
+TensorValue offset_origin(Evaluator& ev, const TensorValue& t, const Value& coord, source::SourceRange r) {
   TensorValue out = t;
   if (t.space == MemSpace::Coord) {
-    Value moved = ev.coord_element(t, c[0], r);  // the origin plus layout(coord), per codomain mode
+    Value moved = ev.coord_element(t, coord, r);  // the origin plus layout(coord), per codomain mode
     std::vector<Value> xs = moved.kind() == Value::Kind::Tuple ? moved.elts() : std::vector<Value>{moved};
     for (size_t k = 0; k < xs.size() && k < out.coord_offset.size(); ++k)
       out.coord_offset[k] = ev.to_expr_as(ev.materialize(xs[k], "crd", r), ScalarType::Int64, r);
-    return ev.tensor_value(std::move(out));
+    return out;
   }
-  Value off = ev.layout_offset(t.layout, c[0], r);
+  Value off = ev.layout_offset(t.layout, coord, r);
   if (t.offset) off = ev.eval_binop(ast::BinOpKind::Add, Value::dyn(t.offset, r), off, r, r);
   off = ev.materialize_offset(t, off, r);
   out.offset = ev.to_expr_as(off, ScalarType::Int64, r);
-  return ev.tensor_value(std::move(out));
+  return out;
 }
 
 /// cute.autovec_copy(src, dst) (CuTe DSL algorithm.py): element i of src to element i of dst,

@@ -42,6 +42,11 @@ std::string enum_member_name(const Value& v, BuiltinId enum_id);
 /// type as CuTe DSL prints it), `.memspace` (a cute.AddressSpace member); nullopt for others.
 std::optional<Value> compat_tensor_attribute(const Value& t, const std::string& attr);
 
+/// cute.domain_offset's tensor: `t` with its origin moved to `coord` (layout(coord) elements
+/// further; a coordinate tensor's origin coordinate moves by it), its layout unchanged. `coord`
+/// may be run-time; `r` locates the offset's arithmetic.
+TensorValue offset_origin(Evaluator& ev, const TensorValue& t, const Value& coord, source::SourceRange r);
+
 /// range()'s and cutlass.range()'s positional (start, stop, step): 1 to 3 arguments (E0405
 /// otherwise), symbols resolved to their run-time values, start 0 and step 1 by default.
 std::array<Value, 3> range_bounds(Evaluator& ev, BuiltinCall& c);

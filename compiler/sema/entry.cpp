@@ -248,8 +248,8 @@ void push_host_args(const std::vector<Value>& args, std::vector<ir::ExprRef>* ou
       // of a view of the tensor (offset, extents, strides) when the atom was built from one.
       const TmaAtom& t = *a.tma();
       auto c = [](int64_t x) { return ir::int_const(x, ScalarType::Int32); };
-      std::vector<ir::ExprRef> ops{ir::tensor_data(t.host_index, t.dtype), c(t.inner_mode), c(t.tile[t.inner_mode]),
-                                   c(t.tile[1 - t.inner_mode]), c(t.swizzle_bytes)};
+      std::vector<ir::ExprRef> ops{ir::tensor_data(t.host_index, t.dtype), c(t.inner_mode), c(t.box[t.inner_mode]),
+                                   c(t.box[1 - t.inner_mode]), c(t.swizzle_bytes)};
       ops.insert(ops.end(), t.view.begin(), t.view.end());
       out->push_back(ir::intrinsic(t.view.empty() ? ir::Intrinsic::MakeTmaDescriptor : ir::Intrinsic::MakeTmaDescriptorView, {},
                                    std::move(ops), ScalarType::Uint8));

@@ -421,7 +421,8 @@ std::string repr(const Value& v) {
     case Value::Kind::TmaAtom:
       return "TmaAtom[" + std::string(ir::type_name(v.tma()->dtype)) + ", (" + std::to_string(v.tma()->tile[0]) + ", " + std::to_string(v.tma()->tile[1]) +
              ")" + (v.tma()->swizzle_bytes ? ", swizzle " + std::to_string(v.tma()->swizzle_bytes) + "B" : std::string()) +
-             (v.tma()->multicast ? ", multicast" : "") + "]";
+             (v.tma()->multicast ? ", multicast" : "") +
+             (v.tma()->num_multicast > 1 ? " over " + std::to_string(v.tma()->num_multicast) + " blocks" : "") + "]";
     case Value::Kind::TiledMma:
       return "TiledMma[" + v.tiled_mma()->atom.name + " x (" + std::to_string(v.tiled_mma()->am) + ", " + std::to_string(v.tiled_mma()->an) + ")]";
     case Value::Kind::Class: return "<class '" + v.cls()->module->name + "." + v.cls()->name + "'>";

@@ -17,26 +17,50 @@ namespace tileslc::sema {
 
 using ir::ScalarType;
 
+namespace {
+
+/// The slice of tile tensor `t` (mode 0 the atom's tile, then the rest) that one CTA of a
+/// multicast group copies: mode 0 becomes the atom's box, starting `rows` (an Int) into the
+/// tile's outer mode; the other modes are kept.
+TensorValue multicast_slice(Evaluator& ev, const TensorValue& t, const TmaAtom& atom, const Value& rows, source::SourceRange r) {
+  const int outer = 1 - atom.inner_mode;
+  std::vector<Value> box_start{Value::integer(0), Value::integer(0)};
+  box_start[static_cast<size_t>(outer)] = rows;
+  std::vector<Value> crd{Value::tuple(std::move(box_start))};
+  for (size_t m = 1; m < t.layout.rank(); ++m) crd.push_back(Value::integer(0));
+  TensorValue out = offset_origin(ev, t, Value::tuple(std::move(crd)), r);
+  const layout::Tiler box = layout::Tiler::from_shape(layout::IntTuple::tuple({layout::IntTuple(atom.box[0]), layout::IntTuple(atom.box[1])}));
+  std::vector<layout::Layout> modes{layout::composition(layout::get(t.layout, 0), box)};
+  for (size_t m = 1; m < t.layout.rank(); ++m) modes.push_back(layout::get(t.layout, m));
+  out.layout = layout::make_layout(modes);
+  return out;
+}
+
+}  // namespace
+
 /// cpasync.tma_partition(atom, cta_coord, cta_layout, smem_tensor, gmem_tensor): the shared-memory
 /// and TMA-tensor views a TMA copy takes, ((box rows, box cols), rest...) each, so that
-/// tAsA[None, stage] and tAgA[None, k] are one box. cta_layout is the multicast group (the CTAs
-/// that share one box); only a group of one CTA is supported here (E0708 otherwise: a multicast
-/// load here copies the whole box to every block of its mask). E0708 when mode 0 of either tensor
-/// is not the atom's box, or the atom is not a TMA atom.
+/// tAsA[None, stage] and tAgA[None, k] are one box. cta_layout is the multicast group: the CTAs
+/// that share the tile, as many as the atom's num_multicast. With one CTA the box is the tile;
+/// with n, the CTA cta_layout(cta_coord) (run-time allowed) gets its 1/n slice of the tile along
+/// the outer mode, as CuTe's tma_partition offsets each CTA into the tile by its share of the
+/// copy (in shared-memory order, which a TMA tile's compact layout makes the outer mode's rows).
+/// E0708 when mode 0 of either tensor is not the atom's tile, the group's size is not the atom's
+/// num_multicast, or the atom is not a TMA atom.
 Value sm90_tma_partition(Evaluator& ev, BuiltinCall& c) {
   if (c[0].kind() != Value::Kind::TmaAtom)
     ev.fail(diag::Kind::BadCopyAtom, c.range(0), c.name() + "() takes a TMA atom (make_tiled_tma_atom) first, found " + describe(c[0]));
   const TmaAtom& atom = *c[0].tma();
   const layout::Layout group = ev.to_layout(c[2], c.range(2), c.name() + "()'s cta_layout");
   const layout::Int n = layout::size(group.shape);
-  if (!n.has_value() || n.value() != 1) {
-    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(2), c.name() + "() over a multicast group of " + n.to_string() +
-                                                                 " CTAs is not supported yet: only cta_layout of size 1");
-    d.note("a multicast load here (CopyBulkTensorTileG2SMulticastOp) copies the whole box to every block of cute.copy's mcast_mask=");
+  if (!n.has_value() || n.value() != atom.num_multicast) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(2), c.name() + "(): cta_layout has " + n.to_string() +
+                                                                 " CTAs, and the TMA atom was made with num_multicast=" + std::to_string(atom.num_multicast));
+    d.note("the CTAs of cta_layout share the tile, each loading its 1/num_multicast slice: make_tiled_tma_atom's num_multicast= is cta_layout's size");
     ev.abort_entry();
   }
-  (void)ev.require_static_int(c[1], c.range(1), c.name() + "()'s cta_coord");
-  auto box_mode = [&](size_t slot, const char* what) -> Value {
+  if (atom.num_multicast == 1) (void)ev.require_static_int(c[1], c.range(1), c.name() + "()'s cta_coord");
+  auto box_mode = [&](size_t slot, const char* what) -> const TensorValue& {
     if (c[slot].kind() != Value::Kind::Tensor)
       ev.fail(diag::Kind::TypeMismatch, c.range(slot), c.name() + "() takes the " + what + " tensor here, found " + describe(c[slot]));
     const TensorValue& t = *c[slot].tensor();
@@ -52,10 +76,15 @@ Value sm90_tma_partition(Evaluator& ev, BuiltinCall& c) {
       d.help("group the box's modes first: cute.group_modes(sA, 0, 2)");
       ev.abort_entry();
     }
-    return c[slot];
+    return t;
   };
-  Value s = box_mode(3, "shared-memory"), g = box_mode(4, "global (TMA)");
-  return Value::tuple({s, g});
+  const TensorValue& s = box_mode(3, "shared-memory");
+  const TensorValue& g = box_mode(4, "global (TMA)");
+  if (atom.num_multicast == 1) return Value::tuple({c[3], c[4]});
+  const auto r = c.site.range;
+  const int outer = 1 - atom.inner_mode;
+  Value rows = ev.eval_binop(ast::BinOpKind::Mul, ev.layout_offset(group, c[1], r), Value::integer(atom.box[outer]), r, r);
+  return Value::tuple({ev.tensor_value(multicast_slice(ev, s, atom, rows, r)), ev.tensor_value(multicast_slice(ev, g, atom, rows, r))});
 }
 
 /// cute.recast_ptr(ptr, swizzle_=None, dtype=None) (CuTe DSL core.py): the same address as a

@@ -255,6 +255,41 @@ int contiguous_mode(Evaluator& ev, const TensorValue& g, source::SourceRange at)
   return inner;
 }
 
+/// The (t0, t1) tile stored compactly with mode `inner` innermost: the shared-memory layout a
+/// TMA copy writes (or reads) row by row.
+layout::Layout compact_tile_layout(int inner, int64_t t0, int64_t t1) {
+  return inner == 1 ? layout::parse_layout("(" + std::to_string(t0) + "," + std::to_string(t1) + "):(" + std::to_string(t1) + ",1)")
+                    : layout::parse_layout("(" + std::to_string(t0) + "," + std::to_string(t1) + "):(1," + std::to_string(t0) + ")");
+}
+
+/// make_tiled_tma_atom's num_multicast=n (parameter 4): the box's `outer` rows (of `row_bytes`
+/// each) are split among n blocks, as CuTe's make_tma_copy divides the box's outermost extent,
+/// each block loading one slice into the same offset of every block of its mask. E0708 (at the
+/// argument) unless 1 <= n <= 16, n > 1 only with the multicast op, n divides `outer`, and every
+/// slice starts where a TMA destination may: on the swizzle's period (8 rows of `swizzle_bytes`)
+/// or on 128 bytes without a swizzle.
+void check_num_multicast(Evaluator& ev, BuiltinCall& c, bool multicast_op, int64_t n, int64_t outer, int64_t row_bytes, int64_t swizzle_bytes) {
+  const std::string fn = c.name(), ns = std::to_string(n);
+  if (n < 1 || n > 16) ev.fail(diag::Kind::BadCopyAtom, c.range(4), fn + "(): num_multicast is 1 to 16 blocks of a cluster, found " + ns);
+  if (n == 1) return;
+  if (!multicast_op) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(4), fn + "(): num_multicast=" + ns + " needs a multicast load op, found " + describe(c[0]));
+    d.help("make the atom with cute.nvgpu.cpasync.CopyBulkTensorTileG2SMulticastOp()");
+    ev.abort_entry();
+  }
+  const int64_t need = swizzle_bytes ? swizzle_bytes * 8 : 128;
+  if (outer % n != 0 || outer / n * row_bytes % need != 0) {
+    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(4), fn + "(): num_multicast=" + ns + " splits the box's " + std::to_string(outer) +
+                                                               " rows of " + std::to_string(row_bytes) + " bytes among " + ns +
+                                                               " blocks, and " + (outer % n != 0 ? ns + " does not divide " + std::to_string(outer)
+                                                                                                  : "a slice of " + std::to_string(outer / n) + " rows is not a multiple of " + std::to_string(need) + " bytes"));
+    d.note("each block loads rows [i * " + std::to_string(outer) + " / " + ns + ", (i + 1) * " + std::to_string(outer) + " / " + ns +
+           ") and multicasts them; a slice must start on " + std::to_string(need) + " bytes (" +
+           (swizzle_bytes ? "the swizzle's period" : "a TMA destination's alignment") + ")");
+    ev.abort_entry();
+  }
+}
+
 /// The TMA tile's shared-memory layout `sl` (under `sw`, if swizzled) must be
 /// the (t0, t1) tile stored compactly with the global tensor's contiguous mode
 /// `inner` innermost, and the swizzle one the copy engine writes for rows of
@@ -262,8 +297,7 @@ int contiguous_mode(Evaluator& ev, const TensorValue& g, source::SourceRange at)
 int64_t check_tma_smem_layout(Evaluator& ev, source::SourceRange at, const layout::Layout& sl, const std::optional<layout::Swizzle>& sw,
                               int inner, int64_t t0, int64_t t1, int64_t elem) {
   const int64_t box_inner = inner == 0 ? t0 : t1;
-  layout::Layout want = inner == 1 ? layout::parse_layout("(" + std::to_string(t0) + "," + std::to_string(t1) + "):(" + std::to_string(t1) + ",1)")
-                                   : layout::parse_layout("(" + std::to_string(t0) + "," + std::to_string(t1) + "):(1," + std::to_string(t0) + ")");
+  layout::Layout want = compact_tile_layout(inner, t0, t1);
   if (!sl.identical(want)) {
     auto& d = ev.error(diag::Kind::BadCopyAtom, at, "the TMA tile must be stored compactly in shared memory with the global tensor's contiguous mode innermost: " +
                                                         want.to_string() + ", found " + sl.to_string());
@@ -314,7 +348,9 @@ std::vector<ir::ExprRef> tma_view(Evaluator& ev, const TensorValue& g, source::S
 }  // namespace
 
 /// make_tiled_tma_atom(op, gmem_tensor, smem_layout, cta_tiler, num_multicast=1):
-/// the atom and the TMA tensor, coordinates over the global tensor's shape.
+/// the atom and the TMA tensor, coordinates over the global tensor's shape. With
+/// num_multicast=n > 1 (the multicast op only) each of n blocks loads 1/n of the tile along its
+/// outer mode (check_num_multicast) and cpasync.tma_partition gives a block its slice.
 Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
   const std::string fn = c.name();
   const Value& op = c[0];
@@ -361,11 +397,8 @@ Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
     ev.fail(diag::Kind::BadCopyAtom, c.range(3), "a TMA box is at most 256 elements per dimension with rows a multiple of 16 bytes; this one is " +
                                                      std::to_string(box_outer) + " x " + std::to_string(box_inner));
   }
-  if (int64_t n = ev.require_static_int(c[4], c.range(4), "num_multicast"); n != 1) {
-    auto& d = ev.error(diag::Kind::BadCopyAtom, c.range(4), fn + "() supports num_multicast=1 only, found " + std::to_string(n));
-    d.note("a multicast load (CopyBulkTensorTileG2SMulticastOp) copies the whole box to every block of cute.copy's mcast_mask=");
-    ev.abort_entry();
-  }
+  const int64_t num_multicast = ev.require_static_int(c[4], c.range(4), "num_multicast");
+  check_num_multicast(ev, c, multicast, num_multicast, box_outer, box_inner * elem, swizzle_bytes);
   auto atom = std::make_shared<TmaAtom>();
   atom->dtype = g.dtype;
   atom->host_index = g.host_index;
@@ -373,10 +406,14 @@ Value sm90_make_tiled_tma_atom(Evaluator& ev, BuiltinCall& c) {
   atom->rank = static_cast<int>(g.layout.rank());
   atom->tile[0] = t0;
   atom->tile[1] = t1;
-  atom->smem_layout = sl;
   atom->swizzle = sw;
   atom->swizzle_bytes = swizzle_bytes;
   atom->multicast = multicast;
+  atom->num_multicast = num_multicast;
+  // One block's copy: the outer mode's 1/num_multicast slice, stored compactly as the tile is.
+  atom->box[0] = inner == 0 ? t0 : t0 / num_multicast;
+  atom->box[1] = inner == 1 ? t1 : t1 / num_multicast;
+  atom->smem_layout = num_multicast == 1 ? sl : compact_tile_layout(inner, atom->box[0], atom->box[1]);
   atom->view = tma_view(ev, g, c.range(1));
   atom->direction = op.is_op(BuiltinId::CopyBulkTensorTileG2SOp) || multicast ? TmaAtom::Direction::Load
                     : op.is_op(BuiltinId::CopyBulkTensorTileS2GOp)           ? TmaAtom::Direction::Store
@@ -405,26 +442,30 @@ namespace {
 
 /// The two tiles of a TMA copy: a tile of the TMA tensor (a load's source, a
 /// store's destination) and a shared-memory tile of the atom's element type
-/// and layout (the other one). Each is (tile[0], tile[1]); the source is
-/// checked first.
+/// and layout (the other one). Each is the atom's box (its tile, or one
+/// block's slice of it with num_multicast > 1); the source is checked first.
 void check_tma_tiles(Evaluator& ev, const TmaAtom& atom, const Value& src, const Value& dst, source::SourceRange r) {
   const bool load = atom.direction == TmaAtom::Direction::Load;
   const Value& coords = load ? src : dst;
   const Value& smem = load ? dst : src;
   const TensorValue& ct = *coords.tensor();
   const TensorValue& st = *smem.tensor();
-  const std::string tile = "(" + std::to_string(atom.tile[0]) + ", " + std::to_string(atom.tile[1]) + ")";
+  const std::string tile = "(" + std::to_string(atom.box[0]) + ", " + std::to_string(atom.box[1]) + ")";
   auto shape_is_tile = [&](const TensorValue& t) {
     return t.layout.rank() == 2 && layout::size(layout::get(t.layout, 0)).has_value() && layout::size(layout::get(t.layout, 1)).has_value() &&
-           layout::size(layout::get(t.layout, 0)).value() == atom.tile[0] && layout::size(layout::get(t.layout, 1)).value() == atom.tile[1];
+           layout::size(layout::get(t.layout, 0)).value() == atom.box[0] && layout::size(layout::get(t.layout, 1)).value() == atom.box[1];
   };
   auto check_coords = [&] {
     if (ct.space == MemSpace::Coord && shape_is_tile(ct)) return;
     const std::string found = ct.space == MemSpace::Coord ? "shape " + ev.shape_text(ct.layout.shape) : describe(coords);
     auto& e = ev.error(diag::Kind::TensorShapeMismatch, r, (load ? "a TMA copy's source is a " : "a TMA store writes a ") + tile +
                                                                " tile of the TMA tensor, found " + found);
-    e.help("tile the tensor make_tiled_tma_atom returned: cute.local_tile(" +
-           (load ? "mA_tma, " + tile + ", (bm, None))[None, None, k]" : "mC_tma, " + tile + ", (bm, bn))"));
+    if (atom.num_multicast > 1)
+      e.help("each block copies its slice of the tile (num_multicast=" + std::to_string(atom.num_multicast) +
+             "): cpasync.tma_partition(atom, cta_coord, cta_layout, sA, gA) gives it");
+    else
+      e.help("tile the tensor make_tiled_tma_atom returned: cute.local_tile(" +
+             (load ? "mA_tma, " + tile + ", (bm, None))[None, None, k]" : "mC_tma, " + tile + ", (bm, bn))"));
     ev.abort_entry();
   };
   auto check_smem = [&] {

@@ -126,6 +126,11 @@ struct TmaAtom {
   int64_t swizzle_bytes = 0;           ///< 0, 32, 64 or 128
   enum class Direction : uint8_t { Load, Store, ReduceAdd } direction = Direction::Load;
   bool multicast = false;              ///< CopyBulkTensorTileG2SMulticastOp: loads take mcast_mask=
+  /// The blocks that share the tile (make_tiled_tma_atom's num_multicast=): each loads `box`, a
+  /// 1/num_multicast slice of it along the outer mode, into every block of its mask (CuTe's
+  /// SM90_TMA_LOAD_MULTICAST); cpasync.tma_partition picks a block's slice. 1: box is the tile.
+  int64_t num_multicast = 1;
+  int64_t box[2] = {0, 0};             ///< one copy's extents, in the tensor's mode order
   /// Host Int64 expressions (offset, shape0, shape1, stride0, stride1) of the view the atom was
   /// built from when it is not the whole parameter (a slice a[None, None, l]); empty otherwise.
   std::vector<ir::ExprRef> view;

@@ -13,15 +13,34 @@
 // `--bench` (GPU only) also times 8192 x 8192 x 8192 (L = 1) as samples/gemm_sm90 times it
 // (sample::gemm_timing, same warm-ups and reps), checking 256 sampled entries: the issue's
 // "dense_gemm through tileslc at >= 0.95x gemm_sm90" comparison.
+//
+// The cluster variants (dense_gemm_c21_aot.tpy ...) include this file after their own header
+// with DENSE_GEMM_CLUSTER_M/N defined: every shape scales so that the example's requirements
+// above hold per cluster (M >= 1024 x cluster M: 8 clusters along M; whole clusters of tiles
+// along M and N, as the example launches whole clusters and a CTA past C would store boxes
+// entirely outside it), the (1, 1) shapes being the case cluster = (1, 1).
 #include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 
 #include "compat_driver.h"
+#ifndef DENSE_GEMM_CLUSTER_M
 #include "dense_gemm_aot.h"
+#define DENSE_GEMM_CLUSTER_M 1
+#define DENSE_GEMM_CLUSTER_N 1
+#endif
 
 namespace {
+
+constexpr int64_t kClusterM = DENSE_GEMM_CLUSTER_M, kClusterN = DENSE_GEMM_CLUSTER_N;
+
+/// "dense_gemm", or "dense_gemm cluster (2,1)" for a variant.
+std::string sample_name() {
+  if (kClusterM == 1 && kClusterN == 1) return "dense_gemm";
+  return "dense_gemm cluster (" + std::to_string(kClusterM) + "," + std::to_string(kClusterN) + ")";
+}
 
 /// 8192^3 timed, 256 entries checked against float64.
 bool bench(sample::Rng& rng, cudaStream_t stream) {
@@ -31,7 +50,7 @@ bool bench(sample::Rng& rng, cudaStream_t stream) {
   auto a = compat::make(bf16, {M, K, 1}, {K, 1, M * K}, -1, 1, rng);
   auto b = compat::make(bf16, {N, K, 1}, {K, 1, N * K}, -1, 1, rng);
   auto c = compat::make(bf16, {M, N, 1}, {N, 1, M * N}, 0, 0, rng);
-  sample::gemm_timing("dense_gemm", M, N, K, (M * K + N * K + M * N) * 2, [&] { CHECK_OK(gemm(a.view(), b.view(), c.view(), stream)); },
+  sample::gemm_timing(sample_name().c_str(), M, N, K, (M * K + N * K + M * N) * 2, [&] { CHECK_OK(gemm(a.view(), b.view(), c.view(), stream)); },
                       stream, kWarmup, kReps);
   CHECK(cudaStreamSynchronize(stream));
   c.download();
@@ -43,16 +62,19 @@ bool bench(sample::Rng& rng, cudaStream_t stream) {
     for (int64_t k = 0; k < K; ++k) s += a({m, k, 0}) * b({n, k, 0});
     e.add(c({m, n, 0}), s);
   }
-  return sample::report("dense_gemm", "8192x8192x8192, 256 sampled entries", e, 1e-2 * std::sqrt(static_cast<double>(K)));
+  return sample::report(sample_name().c_str(), "8192x8192x8192, 256 sampled entries", e, 1e-2 * std::sqrt(static_cast<double>(K)));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const bool timed = argc > 1 && std::strcmp(argv[1], "--bench") == 0;
-  return sample::run_sample("dense_gemm", [timed](sample::Rng& rng, cudaStream_t stream) {
+  const std::string name = sample_name();
+  return sample::run_sample(name.c_str(), [timed, &name](sample::Rng& rng, cudaStream_t stream) {
     bool ok = true;
-    const std::array<std::array<int64_t, 4>, 3> shapes{{{1024, 256, 64, 1}, {1152, 512, 192, 2}, {1100, 488, 104, 1}}};
+    const int64_t cm = kClusterM, cn = kClusterN;  // tiles are 128 x 256
+    const std::array<std::array<int64_t, 4>, 3> shapes{
+        {{1024 * cm, 256 * cn, 64, 1}, {1152 * cm, 512 * cn, 192, 2}, {1152 * cm - 52, 512 * cn - 24, 104, 1}}};
     for (const auto& shape : shapes) {
       const int64_t M = shape[0], N = shape[1], K = shape[2], L = shape[3];  // named, not bound: the lambda captures K (C++17)
       auto bf16 = tileslc::DType::BFloat16;
@@ -61,7 +83,7 @@ int main(int argc, char** argv) {
       auto c = compat::make(bf16, {M, N, L}, {N, 1, M * N}, 0, 0, rng);
       CHECK_OK(gemm(a.view(), b.view(), c.view(), stream));
       CHECK(cudaStreamSynchronize(stream));
-      ok &= compat::check_2d("dense_gemm", sample::gemm_shape_text(M, N, K) + " L=" + std::to_string(L), c, M, N,
+      ok &= compat::check_2d(name.c_str(), sample::gemm_shape_text(M, N, K) + " L=" + std::to_string(L), c, M, N,
                              1e-2 * std::sqrt(static_cast<double>(K)), [&](int64_t m, int64_t n, int64_t l) {
                                double s = 0;
                                for (int64_t k = 0; k < K; ++k) s += a({m, k, l}) * b({n, k, l});
