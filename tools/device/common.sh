@@ -15,3 +15,19 @@ failed=0
 pylib_python() {
   LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout "$1" python3 "${@:2}"
 }
+
+# sanitize TOOL BIN [ARGS...]: compute-sanitizer --tool TOOL on $pack/bin/BIN ARGS (log in
+# $out/BIN_TOOL.log, its last two lines printed), when the machine has compute-sanitizer; a report
+# (exit 3) or any other failure but the 120 s timeout counts in $failed.
+sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+sanitize() {
+  [[ -n "$sanitizer" ]] || { echo "compute-sanitizer: not on this machine"; return 0; }
+  local tool=$1 bin=$2 log="$out/$2_$1.log" rc
+  echo "=== compute-sanitizer --tool $tool $bin ${*:3}"
+  timeout 120 "$sanitizer" --tool "$tool" --error-exitcode 3 "$pack/bin/$bin" "${@:3}" >"$log" 2>&1
+  rc=$?
+  echo "rc=$rc"
+  tail -2 "$log"
+  [[ $rc -ne 0 && $rc -ne 124 ]] && failed=$((failed + 1))
+  return 0
+}

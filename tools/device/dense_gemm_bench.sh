@@ -7,11 +7,7 @@
 # bin/gemm_sm90). Each binary also checks its numerics (sampled entries against float64); two
 # rounds, so that a clock ramp shows. Under 3 minutes on an H200.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-pack="${1:-.devbin}"
-export LD_LIBRARY_PATH="$PWD/$pack/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader || true
-failed=0
+source "$(dirname "$0")/common.sh" "$@"
 for round in 1 2; do
   echo "=== round $round"
   for b in compat_dense_gemm compat_dense_gemm_c21; do
@@ -22,3 +18,4 @@ for round in 1 2; do
   timeout 300 "$pack/bin/gemm_sm90" 2>&1 | grep -E '8192x8192x8192|FAIL' || failed=$((failed + 1))
 done
 echo "dense_gemm_bench.sh: $failed failed"
+exit $((failed > 0))

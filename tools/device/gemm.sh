@@ -15,30 +15,14 @@
 #      whole table in $OUT/bench.log, JSON in $OUT/bench.json.
 # Logs in $OUT (or /tmp). Exit 1 when a check fails.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-pack="${1:-.devbin}"
-out="${OUT:-/tmp}"
-export LD_LIBRARY_PATH="$PWD/$pack/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
-failed=0
+source "$(dirname "$0")/common.sh" "$@"
 for n in gemm_sm90 gemm_fp8_sm90; do
   echo "=== $n"
   timeout 180 "$pack/bin/$n" >"$out/$n.log" 2>&1 || failed=$((failed + 1))
   echo "$(grep -c PASS "$out/$n.log") PASS, $(grep -c FAIL "$out/$n.log") FAIL"
   grep -E "FAIL|TFLOP|speedup|all checks|FAILED" "$out/$n.log"
 done
-sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
-if [[ -n "$sanitizer" ]]; then
-  for n in gemm_sm90 gemm_fp8_sm90; do
-    tool=memcheck
-    echo "=== compute-sanitizer --tool $tool $n --small"
-    timeout 120 "$sanitizer" --tool "$tool" --error-exitcode 3 "$pack/bin/$n" --small >"$out/${n}_$tool.log" 2>&1
-    rc=$?
-    echo "rc=$rc"
-    tail -2 "$out/${n}_$tool.log"
-    [[ $rc -ne 0 && $rc -ne 124 ]] && failed=$((failed + 1))
-  done
-fi
+for n in gemm_sm90 gemm_fp8_sm90; do sanitize memcheck "$n" --small; done
 cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null || true)
 if [[ -n "$cuobjdump" ]]; then
   echo "=== SASS of gemm_fp8_sm90: QGMMA per kernel"
