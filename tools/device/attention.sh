@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # tools/device/attention.sh [PACK]: on a GPU machine (sm_90), attention_sm90 alone from what
 # tools/device/pack.sh packed (default .devbin), in about 4 minutes on an H200 with 16 cores:
-#   1. bin/attention_sm90: every variant (first version, _pp, _persistent) on the small and full
+#   1. bin/attention_sm90: every variant (first version, _pp, _ppnb, _persistent, _dynamic) on the small and full
 #      shapes against the float64 reference (PASS/FAIL lines; the 2048-token case has 256 tiles, so
 #      persistent CTAs take two each on 132 SMs);
 #   2. compute-sanitizer memcheck and racecheck on bin/attention_sm90 --small, when the machine has it;
-#   3. tools/bench/attention/torch_attention.py --prebuilt: base, pp and persistent against torch
+#   3. tools/bench/attention/torch_attention.py --prebuilt: base, pp, ppnb, persistent and dynamic against torch
 #      SDPA's cuDNN and flash backends in one process (TFLOP/s and ratios), JSON in $OUT/attention.json.
 # Logs in $OUT (or /tmp). Exit 1 when a check fails.
 set -uo pipefail
