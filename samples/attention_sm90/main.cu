@@ -1,7 +1,8 @@
 // attention_sm90 driver: runs the tileslc-generated FlashAttention-3-style forward
 // attention (samples/attention_sm90/attention_sm90.tpy) on BFloat16 inputs for head
-// dims 64, 128 and 256 and Float16 at 128, causal and not, one CTA per tile or persistent (with
-// ping-pong between the consumer warpgroups), grouped-query attention (fewer K/V heads) and
+// dims 64, 128 and 256 and Float16 at 128, causal and not, one CTA per tile or persistent (static or
+// dynamic tile order; ping-pong between the consumer warpgroups on mbarriers or named barriers),
+// grouped-query attention (fewer K/V heads) and
 // sequence lengths that are and are not multiples of the 128-row tiles, and checks O
 // and the log-sum-exp against a float64 reference computed from the same rounded
 // inputs. Q and O are stored (batch, seqlen, heads, head_dim) with padded row and
