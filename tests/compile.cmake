@@ -27,7 +27,7 @@ if(TILESLC_HAVE_CUDA AND TILESLC_NVCC)
   endforeach()
   # The GPU feature tests' kernels (tests/gpu/), so ptxas sees every atom they issue on every
   # architecture that has it (stmatrix and BFloat16 pairs are sm_90).
-  foreach(_case IN ITEMS mma_sm80_ext:sm_80 mma_sm80_ext:sm_90a stmatrix:sm_90a wgmma_epilogue:sm_90a warp_redux:sm_90a)
+  foreach(_case IN ITEMS mma_sm80_ext:sm_80 mma_sm80_ext:sm_90a stmatrix:sm_90a wgmma_epilogue:sm_90a warp_redux:sm_90a named_barrier:sm_80)
     string(REPLACE ":" ";" _case "${_case}")
     list(GET _case 0 _name)
     list(GET _case 1 _arch)

@@ -70,10 +70,11 @@ add_test(NAME emu.histogram.host_threads COMMAND emu_histogram --small)
 set_tests_properties(emu.histogram.host_threads PROPERTIES LABELS emu TIMEOUT 300 ENVIRONMENT TILESLC_CPU_THREADS=2
                      PASS_REGULAR_EXPRESSION "histogram: all checks passed")
 
-# The GPU feature tests of the sm_80 mma.sync shapes, stmatrix, redux.sync / packed atomics and
+# The GPU feature tests of the sm_80 mma.sync shapes, stmatrix, redux.sync / packed atomics, named
+# barriers with bar.arrive and
 # the Float8 and register-A wgmma forms (tests/gpu/), their drivers as they are, under the
 # emulator: the same float64/int64/bitwise checks.
-foreach(name IN ITEMS mma_sm80_ext stmatrix warp_redux wgmma_fp8 wgmma_rs wgmma_epilogue cute_dsl_api cute_dsl_struct cute_dsl_sgemm_style cute_dsl_tile_remap)
+foreach(name IN ITEMS mma_sm80_ext stmatrix warp_redux wgmma_fp8 wgmma_rs wgmma_epilogue cute_dsl_api cute_dsl_struct cute_dsl_sgemm_style cute_dsl_tile_remap named_barrier)
   tileslc_add_cpu_kernels(emu_${name}_kernels SOURCES "${CMAKE_CURRENT_SOURCE_DIR}/gpu/${name}.tpy" ARCH sm_90a)
   file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/emu/gpu_${name}_main.cpp"
        CONTENT "// tests/gpu/${name}.cu, built for the CPU emulator.\n#include \"${CMAKE_CURRENT_SOURCE_DIR}/gpu/${name}.cu\"\n")
@@ -83,6 +84,10 @@ foreach(name IN ITEMS mma_sm80_ext stmatrix warp_redux wgmma_fp8 wgmma_rs wgmma_
   add_test(NAME emu.gpu.${name} COMMAND emu_gpu_${name})
   set_tests_properties(emu.gpu.${name} PROPERTIES LABELS emu TIMEOUT 300 PASS_REGULAR_EXPRESSION "${name}: all checks passed")
 endforeach()
+# bar.arrive's release to the waiters, under the race checker.
+add_test(NAME emu.gpu.named_barrier.racecheck COMMAND emu_gpu_named_barrier)
+set_tests_properties(emu.gpu.named_barrier.racecheck PROPERTIES LABELS emu TIMEOUT 300 ENVIRONMENT TILESLC_CPU_RACECHECK=1
+                     PASS_REGULAR_EXPRESSION "named_barrier: all checks passed")
 
 # Unit tests of the emulator itself: each a GoogleTest executable, its tests named emu.<prefix>.*;
 # extra arguments are ctest properties (e.g. ENVIRONMENT ...).

@@ -3,7 +3,7 @@
 # registered as ctest gpu.<name>; like the samples they exit 77 (skipped) when
 # no suitable GPU is present. sm_90a features are built only for sm_90a.
 if(TILESLC_HAVE_CUDA AND TILESLC_BUILD_SAMPLES AND COMMAND tileslc_add_kernels)
-  set(_tileslc_gpu_tests mma_sm80_ext cute_dsl_api cute_dsl_sgemm_style cute_dsl_tile_remap)
+  set(_tileslc_gpu_tests mma_sm80_ext cute_dsl_api cute_dsl_sgemm_style cute_dsl_tile_remap named_barrier)
   if(TILESLC_SAMPLES_ARCH STREQUAL "sm_90a")
     list(APPEND _tileslc_gpu_tests tma_roundtrip tma_batched wgmma_fp8 wgmma_rs wgmma_epilogue stmatrix warp_redux cute_dsl_struct)
   endif()

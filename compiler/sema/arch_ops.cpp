@@ -259,6 +259,28 @@ Value arch_warp_redux_sync(Evaluator& ev, BuiltinCall& c) {
   return ev.materialize(Value::dyn(call, c.site.range), "redux", c.site.range);
 }
 
+namespace {
+
+/// barrier_id= of barrier() / barrier_arrive(): a static id must be 0 to 15; a run-time one is
+/// taken as it is (bar.sync takes a register: one barrier per warpgroup).
+ir::ExprRef named_barrier_id(Evaluator& ev, BuiltinCall& c) {
+  if (!c.has(0)) return ir::int_const(0, ScalarType::Int32);
+  Value bid = c[0];
+  if (bid.kind() == Value::Kind::Int && (bid.i() < 0 || bid.i() > 15))
+    ev.fail(diag::Kind::BadLaunch, c.range(0), "barrier_id must be 0 to 15 (the hardware has 16 named barriers), found " + std::to_string(bid.i()));
+  return ev.to_expr_as(bid, ScalarType::Int32, c.range(0));
+}
+
+/// number_of_threads=: a static count must be a positive multiple of the warp size up to 1024.
+ir::ExprRef named_barrier_count(Evaluator& ev, BuiltinCall& c) {
+  Value n = c[1];
+  if (n.kind() == Value::Kind::Int && (n.i() <= 0 || n.i() % 32 != 0 || n.i() > 1024))
+    ev.fail(diag::Kind::BadLaunch, c.range(1), "number_of_threads must be a positive multiple of 32 up to 1024, found " + std::to_string(n.i()));
+  return ev.to_expr_as(n, ScalarType::Int32, c.range(1));
+}
+
+}  // namespace
+
 /// barrier(): __syncthreads(); with barrier_id= or number_of_threads=, bar.sync a{, b}: barrier 0..15,
 /// b a multiple of 32 (PTX ISA, "bar, barrier"). The id may be a run-time value (bar.sync takes a
 /// register: one barrier per warpgroup).
@@ -267,21 +289,28 @@ Value arch_barrier(Evaluator& ev, BuiltinCall& c) {
     ev.emit(ir::sync_threads(c.site.range));
     return Value::none();
   }
-  ir::ExprRef id_e = ir::int_const(0, ScalarType::Int32);
-  if (c.has(0)) {
-    Value bid = c[0];
-    if (bid.kind() == Value::Kind::Int && (bid.i() < 0 || bid.i() > 15))
-      ev.fail(diag::Kind::BadLaunch, c.range(0), "barrier_id must be 0 to 15 (the hardware has 16 named barriers), found " + std::to_string(bid.i()));
-    id_e = ev.to_expr_as(bid, ScalarType::Int32, c.range(0));
-  }
-  ir::ExprRef count = ir::int_const(0, ScalarType::Int32);  // 0: all threads of the CTA
-  if (c.has(1)) {
-    Value n = c[1];
-    if (n.kind() == Value::Kind::Int && (n.i() <= 0 || n.i() % 32 != 0 || n.i() > 1024))
-      ev.fail(diag::Kind::BadLaunch, c.range(1), "number_of_threads must be a positive multiple of 32 up to 1024, found " + std::to_string(n.i()));
-    count = ev.to_expr_as(n, ScalarType::Int32, c.range(1));
-  }
+  ir::ExprRef id_e = named_barrier_id(ev, c);
+  // count 0: all threads of the CTA
+  ir::ExprRef count = c.has(1) ? named_barrier_count(ev, c) : ir::int_const(0, ScalarType::Int32);
   ev.emit_effect(ir::intrinsic(ir::Intrinsic::NamedBarrierSync, {}, {id_e, count}, ScalarType::Int32), c.site.range);
+  return Value::none();
+}
+
+/// barrier_arrive(*, barrier_id=0, number_of_threads, aligned=True): the calling threads arrive on
+/// named barrier barrier_id without waiting (PTX ISA, "bar, barrier": bar.arrive a, b, or with
+/// aligned=False barrier.cta.arrive a, b, for threads of a warp that need not all execute it). The
+/// barrier completes when number_of_threads threads arrived, counting those that wait at bar.sync
+/// on it with the same count; bar.arrive has no all-threads form, so the count is required (as in
+/// CuTe DSL, which raises ValueError without it).
+Value arch_barrier_arrive(Evaluator& ev, BuiltinCall& c) {
+  if (!c.has(1))
+    ev.fail(diag::Kind::WrongArity, c.site.range,
+            c.name() + "() needs number_of_threads= (bar.arrive has no form that counts every thread of the CTA)");
+  ir::ExprRef id_e = named_barrier_id(ev, c);
+  ir::ExprRef count = named_barrier_count(ev, c);
+  const bool aligned = ev.truthy_static(ev.require_static(c[2], c.range(2), "aligned"), c.range(2));
+  ev.emit_effect(ir::intrinsic(ir::Intrinsic::NamedBarrierArrive, {aligned ? "arrive" : "cta_arrive"}, {id_e, count}, ScalarType::Int32),
+                 c.site.range);
   return Value::none();
 }
 

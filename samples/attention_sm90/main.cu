@@ -1,7 +1,8 @@
 // attention_sm90 driver: runs the tileslc-generated FlashAttention-3-style forward
 // attention (samples/attention_sm90/attention_sm90.tpy) on BFloat16 inputs for head
-// dims 64, 128 and 256 and Float16 at 128, causal and not, one CTA per tile or persistent (with
-// ping-pong between the consumer warpgroups), grouped-query attention (fewer K/V heads) and
+// dims 64, 128 and 256 and Float16 at 128, causal and not, one CTA per tile or persistent (static or
+// dynamic tile order; ping-pong between the consumer warpgroups on mbarriers or named barriers),
+// grouped-query attention (fewer K/V heads) and
 // sequence lengths that are and are not multiples of the 128-row tiles, and checks O
 // and the log-sum-exp against a float64 reference computed from the same rounded
 // inputs. Q and O are stored (batch, seqlen, heads, head_dim) with padded row and
@@ -32,15 +33,21 @@ const char* kName = "attention_sm90";
 using AttnFn = tileslc::Status (*)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, tileslc::TensorView,
                                    tileslc::TensorView, float, cudaStream_t);
 
+// _dynamic's: mSched, two Int32 of workspace, after mLSE.
+using AttnDynFn = tileslc::Status (*)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, tileslc::TensorView,
+                                      tileslc::TensorView, tileslc::TensorView, float, cudaStream_t);
+
 struct Variant {
   const char* name;
   AttnFn fn;
   int64_t head_dim;
   bool causal;
   bool f16;  // Float16 inputs and output, else BFloat16
+  AttnDynFn dyn = nullptr;  // set (and fn null) for the _dynamic variants
 };
-// The first version (one CTA per tile), _pp (ping-pong between the consumer warpgroups) and
-// _persistent (a persistent grid walking the tiles, with ping-pong).
+// The first version (one CTA per tile), _pp (ping-pong between the consumer warpgroups on
+// mbarriers), _ppnb (the same on named barriers), _persistent (a persistent grid walking the
+// tiles, with ping-pong) and _dynamic (persistent CTAs taking tiles from a global counter).
 const Variant kVariants[] = {{"bf16 hd64", &attention_sm90_bf16_hd64, 64, false, false},
                              {"bf16 hd64 causal", &attention_sm90_bf16_hd64_causal, 64, true, false},
                              {"bf16 hd128", &attention_sm90_bf16_hd128, 128, false, false},
@@ -60,7 +67,27 @@ const Variant kVariants[] = {{"bf16 hd64", &attention_sm90_bf16_hd64, 64, false,
                              {"bf16 hd256 persistent", &attention_sm90_bf16_hd256_persistent, 256, false, false},
                              {"bf16 hd256 causal persistent", &attention_sm90_bf16_hd256_causal_persistent, 256, true, false},
                              {"fp16 hd128 persistent", &attention_sm90_fp16_hd128_persistent, 128, false, true},
-                             {"fp16 hd128 causal persistent", &attention_sm90_fp16_hd128_causal_persistent, 128, true, true}};
+                             {"fp16 hd128 causal persistent", &attention_sm90_fp16_hd128_causal_persistent, 128, true, true},
+                             {"bf16 hd64 ppnb", &attention_sm90_bf16_hd64_ppnb, 64, false, false},
+                             {"bf16 hd64 causal ppnb", &attention_sm90_bf16_hd64_causal_ppnb, 64, true, false},
+                             {"bf16 hd128 ppnb", &attention_sm90_bf16_hd128_ppnb, 128, false, false},
+                             {"bf16 hd128 causal ppnb", &attention_sm90_bf16_hd128_causal_ppnb, 128, true, false},
+                             {"bf16 hd64 causal dynamic", nullptr, 64, true, false, &attention_sm90_bf16_hd64_causal_dynamic},
+                             {"bf16 hd128 causal dynamic", nullptr, 128, true, false, &attention_sm90_bf16_hd128_causal_dynamic}};
+
+// The _dynamic variants' tile counter: zeroed once; every launch leaves it zero again, which the
+// later cases check (a counter left over would skip tiles: their O stays NaN).
+// Never freed: it lives until the process exits (a static destructor would run after the CUDA
+// context is gone).
+tileslc::DeviceBuffer& sched_workspace() {
+  static tileslc::DeviceBuffer* ws = [] {
+    auto* b = new tileslc::DeviceBuffer;
+    CHECK_OK(b->allocate(8));
+    CHECK(cudaMemset(b->data(), 0, 8));
+    return b;
+  }();
+  return *ws;
+}
 
 // float -> IEEE binary16 bits, round to nearest even (inputs here are finite and small).
 uint16_t float_to_f16(float f) {
@@ -174,7 +201,12 @@ bool run_case(int64_t B, int64_t S, int64_t H, int64_t HK, sample::Rng& rng, cud
     // LSE (B, H, S) compact, as the view (S, H, B).
     auto mLSE = tileslc::make_tensor_view(lse_dev.data(), tileslc::DType::Float32, {S, H, B}, {1, S, H * S});
     const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
-    CHECK_OK(v.fn(view(Q, false), view(K, false), view(V, true), view(O, false), mLSE, scale, stream));
+    if (v.dyn) {
+      auto mSched = tileslc::make_tensor_view(sched_workspace().data(), tileslc::DType::Int32, {2}, {1});
+      CHECK_OK(v.dyn(view(Q, false), view(K, false), view(V, true), view(O, false), mLSE, mSched, scale, stream));
+    } else {
+      CHECK_OK(v.fn(view(Q, false), view(K, false), view(V, true), view(O, false), mLSE, scale, stream));
+    }
     CHECK(cudaStreamSynchronize(stream));
     CHECK(cudaMemcpy(O.host.data(), O.dev.data(), O.host.size() * 2, cudaMemcpyDeviceToHost));
     std::vector<float> lse(static_cast<size_t>(B * H * S));

@@ -59,6 +59,34 @@ TEST(CpuPrelude, NamedBarriersCountTheirOwnThreads) {
   }
 }
 
+// Producer/consumer through named barriers, as FlashAttention-3's tile
+// scheduler does: warp 0 fills slot[0..31] and arrives on FULL (1); warps 1-3
+// wait at FULL (bar.sync, 128 = 96 waiting + 32 arriving), copy the slot out
+// and arrive on EMPTY (2); warp 0 waits at EMPTY before refilling. Three rounds.
+void handoff_kernel(int* out) {
+  TILESLC_DYNAMIC_SMEM(smem);
+  int* slot = reinterpret_cast<int*>(smem);
+  const int t = tid();
+  for (int round = 0; round < 3; ++round) {
+    if (t < 32) {
+      if (round > 0) tileslc::dev::named_barrier_sync(2, 128);
+      slot[t] = 100 * round + t;
+      tileslc::dev::named_barrier_arrive(1, 128);
+    } else {
+      tileslc::dev::named_barrier_sync(1, 128);
+      out[round * 96 + t - 32] = slot[(t - 32) % 32];
+      if (round < 2) tileslc::dev::named_barrier_cta_arrive(2, 128);
+    }
+  }
+}
+
+TEST(CpuPrelude, BarArriveHandsOffWithoutWaiting) {
+  std::vector<int> out(3 * 96, -1);
+  ASSERT_EQ(launch<&handoff_kernel>(dim3(1), dim3(128), 32 * sizeof(int), out.data()), cudaSuccess);
+  for (int r = 0; r < 3; ++r)
+    for (int i = 0; i < 96; ++i) EXPECT_EQ(out[r * 96 + i], 100 * r + i % 32) << "round " << r << " consumer " << i;
+}
+
 // ---- warp-collective operations
 
 void shuffle_kernel(int* out) {
@@ -290,6 +318,63 @@ TEST(CpuPreludeDeathTest, ThreadsAtDifferentBarriersDeadlock) {
   EXPECT_EXIT(launch<&other_barrier_kernel>(dim3(1), dim3(64), 0, static_cast<int*>(out)), testing::ExitedWithCode(1),
               "barrier deadlock: bar.sync waits for 64 threads but only 32 arrived; 32 wait at bar.sync at .*"
               "cpu_prelude_test.cpp:[0-9]+ \\(first: thread \\(32,0,0\\)\\)");
+}
+
+// Warp 0 arrives on barrier 1 (64 threads) and exits; warp 1 never comes:
+// warp 2 waits forever. The report counts the arrival and does not list
+// warp 0 among the missing.
+void arrive_then_exit_kernel(int*) {
+  if (tid() < 32) tileslc::dev::named_barrier_arrive(1, 96);
+  else if (tid() >= 64) tileslc::dev::named_barrier_sync(1, 96);
+}
+
+TEST(CpuPreludeDeathTest, BarArriveCountsTowardTheDeadlockReport) {
+  int out[1];
+  EXPECT_EXIT(launch<&arrive_then_exit_kernel>(dim3(1), dim3(96), 0, static_cast<int*>(out)), testing::ExitedWithCode(1),
+              "barrier deadlock: bar.sync waits for 96 threads but only 64 arrived \\(32 by bar.arrive\\); 32 exited "
+              "without reaching it \\(first: thread \\(32,0,0\\)\\) \\(thread \\(64,0,0\\)");
+}
+
+void arrive_count_mismatch_kernel(int*) {
+  if (tid() < 32) tileslc::dev::named_barrier_arrive(3, 64);
+  else tileslc::dev::named_barrier_sync(3, 96);
+}
+
+TEST(CpuPreludeDeathTest, BarArriveAndBarSyncCountsMustAgree) {
+  int out[1];
+  EXPECT_EXIT(launch<&arrive_count_mismatch_kernel>(dim3(1), dim3(96), 0, static_cast<int*>(out)), testing::ExitedWithCode(1),
+              "cpu_prelude_test.cpp:[0-9]+: error: bar.sync on barrier 3 expects 96 threads, but thread \\(0,0,0\\) "
+              "arrived there for 64 at .*cpu_prelude_test.cpp:[0-9]+ \\(thread \\(32,0,0\\)");
+}
+
+void arrive_twice_kernel(int*) {
+  tileslc::dev::named_barrier_arrive(4, 64);
+  tileslc::dev::named_barrier_arrive(4, 64);
+}
+
+TEST(CpuPreludeDeathTest, BarArriveTwiceInOnePhaseIsReported) {
+  int out[1];
+  EXPECT_EXIT(launch<&arrive_twice_kernel>(dim3(1), dim3(64), 0, static_cast<int*>(out)), testing::ExitedWithCode(1),
+              "error: bar.arrive on barrier 4 twice in one phase \\(the barrier has 1 of its 64 threads\\): this "
+              "thread would count twice \\(thread \\(0,0,0\\)");
+}
+
+void arrive_bad_kernel(int* mode) {
+  if (*mode == 0) tileslc::dev::named_barrier_arrive(16, 32);
+  else if (*mode == 1) tileslc::dev::named_barrier_arrive(1, 0);
+  else tileslc::dev::named_barrier_arrive(1, 48);
+}
+
+TEST(CpuPreludeDeathTest, BarArriveChecksItsOperands) {
+  int mode = 0;
+  EXPECT_EXIT(launch<&arrive_bad_kernel>(dim3(1), dim3(32), 0, &mode), testing::ExitedWithCode(1),
+              "error: bar.arrive 16: barrier ids are 0 to 15");
+  mode = 1;
+  EXPECT_EXIT(launch<&arrive_bad_kernel>(dim3(1), dim3(32), 0, &mode), testing::ExitedWithCode(1),
+              "error: bar.arrive 1, 0: bar.arrive needs a thread count");
+  mode = 2;
+  EXPECT_EXIT(launch<&arrive_bad_kernel>(dim3(1), dim3(32), 0, &mode), testing::ExitedWithCode(1),
+              "error: bar.arrive 1, 48: the thread count must be a multiple of 32 up to the 32 threads of the block");
 }
 
 void oob_kernel(cpu::Span<float> t) { TILESLC_AT(t, static_cast<int64_t>(threadIdx.x) - 1) = 1.0f; }

@@ -2,6 +2,8 @@
 // (tileslc/cpu/racecheck.h), run with TILESLC_CPU_RACECHECK=1: what barriers,
 // warp collectives and mbarriers order is not reported; a read that no
 // synchronization orders after another thread's write (or a TMA load's) is;
+// a named barrier's bar.arrive orders what the arriving
+// thread did before it for the threads waiting at bar.sync;
 // in a cluster, barrier.cluster orders the CTAs' accesses and a write into a
 // peer CTA's shared memory is checked against that CTA's.
 #include <gtest/gtest.h>
@@ -53,6 +55,39 @@ TEST(CpuRacecheck, SynchronizedAccessesAreNotReported) {
   float out[64];
   ASSERT_EQ(launch<&ordered_kernel>(dim3(1), dim3(64), 520, static_cast<float*>(out)), cudaSuccess);
   EXPECT_EQ(out[5], 6.0f + 12.0f + 7.0f);
+}
+
+// Warp 0 writes slots 0-31 and arrives on named barrier 1 (bar.arrive, no
+// wait); warp 1 waits there (bar.sync, 64 threads) and reads them: ordered.
+// With `late`, warp 0 writes its slot again after arriving: that write is
+// not ordered before warp 1's read (bar.arrive releases what came before it):
+// thread 63, the last to arrive, runs on first and reads slot 31.
+void arrive_kernel(int late, float* out) {
+  TILESLC_DYNAMIC_SMEM(smem);
+  const auto s = buffer(smem);
+  const int t = tid();
+  if (t < 32) {
+    TILESLC_SET(s, t, 3.0f * t);
+    dev::named_barrier_arrive(1, 64);
+    if (late) TILESLC_SET(s, t, 4.0f * t);
+  } else {
+    dev::named_barrier_sync(1, 64);
+    out[t - 32] = TILESLC_AT(s, t - 32);
+  }
+}
+
+TEST(CpuRacecheck, BarArriveOrdersWhatCameBeforeIt) {
+  float out[32];
+  ASSERT_EQ(launch<&arrive_kernel>(dim3(1), dim3(64), 512, 0, static_cast<float*>(out)), cudaSuccess);
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(out[i], 3.0f * i) << i;
+}
+
+TEST(CpuRacecheckDeathTest, WriteAfterBarArriveIsReported) {
+  float out[32];
+  EXPECT_EXIT(launch<&arrive_kernel>(dim3(1), dim3(64), 512, 1, static_cast<float*>(out)), testing::ExitedWithCode(1),
+              "error: shared-memory race: this thread reads shared byte 124 \\(s\\), which thread \\(31,0,0\\) wrote "
+              "\\(s\\) at .*racecheck_test.cpp:[0-9]+ with no barrier in between \\(thread \\(63,0,0\\) block "
+              "\\(0,0,0\\)\\)");
 }
 
 // The consumers read the TMA's destination without waiting on its mbarrier:

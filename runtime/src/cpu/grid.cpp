@@ -60,9 +60,11 @@ struct BarrierState {
   int arrived = 0;
   int expected = 0;
   bool syncthreads = false;
-  SrcLoc site;           ///< where the first waiting thread waits
+  SrcLoc site;           ///< where the first thread of the phase arrived
   int first_waiter = -1;
   std::vector<int> waiters;
+  std::vector<int> arrivers;  ///< threads that arrived by bar.arrive in this phase (they went on)
+  char race_key = 0;          ///< the race checker's sync object: bar.arrive's releases of the phase
 };
 
 struct WarpState {
@@ -205,9 +207,11 @@ std::string thread_name_from(const Fiber& f, const Fiber& ref) {
               std::to_string(wg) + " but only " + std::to_string(c.warpgroups[wg].arrived) + " arrived";
   } else if (first->wait.barrier >= 0) {
     const BarrierState& b = c.barriers[first->wait.barrier];
-    for (const Fiber& f : c.threads) tally(f);
-    message = "barrier deadlock: " + std::string(first->wait.what) + " waits for " + std::to_string(b.expected) +
-              " threads but only " + std::to_string(b.arrived) + " arrived";
+    // Threads that arrived by bar.arrive and went on are not missing, wherever they are now.
+    for (const Fiber& f : c.threads)
+      if (std::find(b.arrivers.begin(), b.arrivers.end(), f.ctx.linear) == b.arrivers.end()) tally(f);
+    message = "barrier deadlock: " + std::string(first->wait.what) + " waits for " + std::to_string(b.expected) + " threads but only " + std::to_string(b.arrived) + " arrived" +
+              (b.arrivers.empty() ? std::string() : " (" + std::to_string(b.arrivers.size()) + " by bar.arrive)");
   } else {
     const WarpState& w = c.warps[first->ctx.linear >> 5];
     for (int l = 0; l < 32; ++l)
@@ -328,42 +332,79 @@ void fail(const SrcLoc& loc, const std::string& message) {
   std::_Exit(1);
 }
 
-void barrier_sync(int id, int count, bool syncthreads, const SrcLoc& loc) {
+namespace {
+
+// The checks every arrival at named barrier `id` makes (bar.sync, __syncthreads, bar.arrive): the
+// id and count are valid, and the count is the one the phase's first thread gave. Starts the
+// phase when the calling thread is its first. Returns the barrier.
+BarrierState& arrive_checked(int id, int count, bool syncthreads, const char* what, const SrcLoc& loc) {
   Cta& c = *t_cta;
   const int n = static_cast<int>(c.threads.size());
-  if (id < 0 || id > 15) fail(loc, "bar.sync " + std::to_string(id) + ": barrier ids are 0 to 15");
+  if (id < 0 || id > 15) fail(loc, std::string(what) + " " + std::to_string(id) + ": barrier ids are 0 to 15");
   const int expected = count == 0 ? n : count;
   if (count < 0 || count > n || count % 32 != 0)
-    fail(loc, "bar.sync " + std::to_string(id) + ", " + std::to_string(count) + ": the thread count must be a multiple of 32 "
-              "up to the " + std::to_string(n) + " threads of the block");
+    fail(loc, std::string(what) + " " + std::to_string(id) + ", " + std::to_string(count) +
+                  ": the thread count must be a multiple of 32 up to the " + std::to_string(n) + " threads of the block");
   BarrierState& b = c.barriers[id];
-  const char* what = syncthreads ? "__syncthreads()" : "bar.sync";
   if (b.arrived == 0) {
     b.expected = expected;
     b.syncthreads = syncthreads;
     b.site = loc;
     b.first_waiter = t_thread->linear;
-  } else {
-    const Fiber& other = c.threads[b.first_waiter];
-    if (b.expected != expected)
-      fail(loc, std::string(what) + " on barrier " + std::to_string(id) + " expects " + std::to_string(expected) +
-                    " threads, but " + thread_name(other) + " waits there for " + std::to_string(b.expected) + " at " +
-                    where(b.site));
-    if (syncthreads && b.syncthreads && (b.site.line() != loc.line() || std::strcmp(b.site.file_name(), loc.file_name())))
-      fail(loc, "divergent __syncthreads(): this thread reached it here while " + thread_name(other) + " waits at " +
-                    where(b.site));
+    return b;
   }
+  const Fiber& other = c.threads[b.first_waiter];
+  if (b.expected != expected)
+    fail(loc, std::string(syncthreads ? "__syncthreads()" : what) + " on barrier " + std::to_string(id) + " expects " +
+                  std::to_string(expected) + " threads, but " + thread_name(other) + " arrived there for " +
+                  std::to_string(b.expected) + " at " + where(b.site));
+  if (syncthreads && b.syncthreads && (b.site.line() != loc.line() || std::strcmp(b.site.file_name(), loc.file_name())))
+    fail(loc, "divergent __syncthreads(): this thread reached it here while " + thread_name(other) + " waits at " +
+                  where(b.site));
+  return b;
+}
+
+// The phase of `b` is complete: the waiters (and the calling thread, when `self_waits`) meet,
+// with what the phase's bar.arrive threads released; every waiter resumes; the next phase starts.
+void complete_phase(Cta& c, BarrierState& b, bool self_waits) {
+  if (self_waits) b.waiters.push_back(t_thread->linear);
+  race_meet(b.waiters.data(), static_cast<int>(b.waiters.size()), b.arrivers.empty() ? nullptr : &b.race_key);
+  if (self_waits) b.waiters.pop_back();
+  for (int w : b.waiters) release(c, w);
+  b.waiters.clear();
+  b.arrivers.clear();
+  b.arrived = 0;
+}
+
+}  // namespace
+
+void barrier_sync(int id, int count, bool syncthreads, const SrcLoc& loc) {
+  Cta& c = *t_cta;
+  const char* what = syncthreads ? "__syncthreads()" : "bar.sync";
+  BarrierState& b = arrive_checked(id, count, syncthreads, "bar.sync", loc);
+  if (!b.arrivers.empty() && std::find(b.arrivers.begin(), b.arrivers.end(), t_thread->linear) != b.arrivers.end())
+    fail(loc, std::string(what) + " on barrier " + std::to_string(id) + " after this thread's bar.arrive on it in the same "
+              "phase: this thread would count twice");
   if (++b.arrived == b.expected) {
-    b.waiters.push_back(t_thread->linear);
-    race_meet(b.waiters.data(), static_cast<int>(b.waiters.size()));
-    b.waiters.pop_back();
-    for (int w : b.waiters) release(c, w);
-    b.waiters.clear();
-    b.arrived = 0;
+    complete_phase(c, b, true);
     return;
   }
   b.waiters.push_back(t_thread->linear);
   block_here(Wait{what, loc, id});
+}
+
+void barrier_arrive(int id, int count, const SrcLoc& loc) {
+  Cta& c = *t_cta;
+  if (count == 0) fail(loc, "bar.arrive " + std::to_string(id) + ", 0: bar.arrive needs a thread count (a multiple of 32)");
+  BarrierState& b = arrive_checked(id, count, false, "bar.arrive", loc);
+  const int self = t_thread->linear;
+  if (std::find(b.arrivers.begin(), b.arrivers.end(), self) != b.arrivers.end())
+    fail(loc, "bar.arrive on barrier " + std::to_string(id) + " twice in one phase (the barrier has " +
+                  std::to_string(b.arrived) + " of its " + std::to_string(b.expected) +
+                  " threads): this thread would count twice");
+  b.arrivers.push_back(self);
+  race_release(&b.race_key);  // what this thread did so far happens before the waiters go on
+  if (++b.arrived == b.expected) complete_phase(c, b, false);
 }
 
 void warp_sync(uint32_t mask, const char* what, const SrcLoc& loc) {

@@ -122,11 +122,18 @@ void race_access_slow(const void* p, int64_t bytes, bool write, const char* what
   }
 }
 
-void race_meet(const int* linear, int n) {
+void race_meet(const int* linear, int n, const void* released) {
   RaceCta* r = t_race;
   if (!r) return;
   const size_t base = static_cast<size_t>(t_thread->cluster_rank) * static_cast<size_t>(r->threads);
   Clock all(r->clocks.size(), 0);
+  if (released) {
+    auto it = r->sync.find(released);
+    if (it != r->sync.end()) {
+      join(all, it->second);
+      r->sync.erase(it);
+    }
+  }
   for (int i = 0; i < n; ++i) join(all, r->clocks[base + static_cast<size_t>(linear[i])]);
   for (int i = 0; i < n; ++i) {
     Clock& c = r->clocks[base + static_cast<size_t>(linear[i])];

@@ -6,14 +6,17 @@ torch's current stream, for the issue 18 table: BFloat16, batch x seqlen = 16K t
 (16 or 32). Our kernel is checked first against a float64 torch reference on a slice (O
 relative to its largest entry, tolerance 1e-2, and the log-sum-exp); times are medians of
 cudaEvent-timed calls after a warm-up. TFLOP/s counts 4 * B * H * S^2 * D, halved for causal.
-Our kernel comes in three variants, each checked and timed in the same run: "base" (one CTA per
-tile), "pp" (ping-pong between the consumer warpgroups; head dims 64 and 128) and "persistent" (a
-persistent grid walking the tiles, longest first for causal, with ping-pong). Ratios are the
-best of ours / cuDNN and / flash, and persistent / base.
+Our kernel comes in five variants, each checked and timed in the same run: "base" (one CTA per
+tile), "pp" (ping-pong between the consumer warpgroups on mbarriers; head dims 64 and 128),
+"ppnb" (the same ping-pong on named barriers, bar.sync / bar.arrive; head dims 64 and 128),
+"persistent" (a persistent grid walking the tiles in a static order, longest first for causal,
+with ping-pong) and "dynamic" (causal, head dims 64 and 128: persistent CTAs take the next tile,
+longest first, from a global counter in a workspace, with named-barrier ping-pong). Ratios are
+the best of ours / cuDNN and / flash, and persistent / base.
 
     python3 tools/bench/attention/torch_attention.py --prebuilt DIR   # DIR/libattention_sm90.so
     python3 tools/bench/attention/torch_attention.py                  # builds it with tileslc.build
-    ... [--reps N] [--json OUT.json] [--shapes hd:seq,...] [--variants base,pp,persistent]
+    ... [--reps N] [--json OUT.json] [--shapes hd:seq,...] [--variants base,pp,ppnb,persistent,dynamic]
 
 Exit 0 when every check passes, 1 otherwise, 77 without torch or a CUDA GPU (compute
 capability 9.0: the kernel is sm_90a)."""
@@ -32,7 +35,7 @@ from torch_timing import median_ms  # noqa: E402
 
 TOKENS = 16384
 SHAPES = ((128, 1024), (128, 4096), (128, 16384), (64, 4096), (64, 16384), (256, 4096))
-VARIANTS = {"base": "", "pp": "_pp", "persistent": "_persistent"}
+VARIANTS = {"base": "", "pp": "_pp", "ppnb": "_ppnb", "persistent": "_persistent", "dynamic": "_dynamic"}
 
 
 def skip(why):
@@ -43,10 +46,19 @@ def skip(why):
 def ours_fn(lib, hd, causal, variant):
     """Our host function for (hd, causal, variant) on (B, S, H, D) torch tensors: views in the
     kernel's mode order (S, D, H, B) for Q, K, O and (D, S, H, B) for V, LSE (B, H, S) as (S, H, B).
-    None when the library has no such function (e.g. pp at head dim 256)."""
+    None when the library has no such function (e.g. pp at head dim 256, dynamic not causal).
+    "dynamic" also takes its tile counter: two Int32 zeroed here once, which every call leaves zero."""
     f = getattr(lib, "attention_sm90_bf16_hd%d%s%s" % (hd, "_causal" if causal else "", VARIANTS[variant]), None)
     if f is None:
         return None
+    if variant == "dynamic":
+        import torch
+        workspace = torch.zeros(2, device="cuda", dtype=torch.int32)
+
+        def call_dynamic(q, k, v, o, lse, scale):
+            f(q.permute(1, 3, 2, 0), k.permute(1, 3, 2, 0), v.permute(3, 1, 2, 0), o.permute(1, 3, 2, 0),
+              lse.permute(2, 1, 0), workspace, scale)
+        return call_dynamic
 
     def call(q, k, v, o, lse, scale):
         f(q.permute(1, 3, 2, 0), k.permute(1, 3, 2, 0), v.permute(3, 1, 2, 0), o.permute(1, 3, 2, 0),
@@ -79,7 +91,7 @@ def main():
     p.add_argument("--reps", type=int, default=20)
     p.add_argument("--json", help="write the results here as JSON")
     p.add_argument("--shapes", help="head_dim:seqlen pairs, comma-separated (default: the issue 18 table and 256:4096)")
-    p.add_argument("--variants", default="base,pp,persistent", help="which of our variants to run, comma-separated")
+    p.add_argument("--variants", default="base,pp,ppnb,persistent,dynamic", help="which of our variants to run, comma-separated")
     args = p.parse_args()
     try:
         import torch

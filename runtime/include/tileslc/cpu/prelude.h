@@ -150,6 +150,16 @@ inline int32_t named_barrier_sync(int32_t id, int32_t count, const cpu::SrcLoc& 
   cpu::barrier_sync(id, count, false, loc);
   return 0;
 }
+// bar.arrive / barrier.cta.arrive id, count: arrives without waiting (see
+// tileslc::cpu::barrier_arrive); the emulator counts threads either way.
+inline int32_t named_barrier_arrive(int32_t id, int32_t count, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::barrier_arrive(id, count, loc);
+  return 0;
+}
+inline int32_t named_barrier_cta_arrive(int32_t id, int32_t count, const cpu::SrcLoc& loc = cpu::SrcLoc::current()) {
+  cpu::barrier_arrive(id, count, loc);
+  return 0;
+}
 
 // mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32: see
 // tileslc::cpu::mma_m16n8k16_f32 for the fragment layouts.

@@ -41,8 +41,10 @@ inline void race_access(const void* p, int64_t bytes, bool write, const char* wh
 void race_cluster_begin(int ctas, int threads, const unsigned char* const* smem, size_t smem_bytes, const uint3* block_idx);
 void race_cluster_end();
 /// The threads `linear[0 .. n)` of the calling thread's CTA met: each now
-/// knows what all did before.
-void race_meet(const int* linear, int n);
+/// knows what all did before, and what was released into sync object
+/// `released` (when given: a named barrier's bar.arrive threads), which is
+/// then emptied for the barrier's next phase.
+void race_meet(const int* linear, int n, const void* released = nullptr);
 /// The calling thread releases its clock into sync object `key` (an mbarrier
 /// arrive, a TMA load's complete_tx), or acquires what was released into it
 /// (a completed mbarrier wait).

@@ -101,6 +101,17 @@ WarpgroupExchange& this_warpgroup_exchange();
 /// reported as divergent.
 void barrier_sync(int id, int count, bool syncthreads, const SrcLoc& loc);
 
+/// bar.arrive `id`, `count` (PTX ISA, "bar, barrier"): the calling thread
+/// arrives on barrier `id` and goes on; when the arrival is the count-th of
+/// the phase it releases the threads waiting there at bar.sync. `count` is
+/// required (a multiple of 32, 1 to the block's threads) and must match the
+/// count of the phase's other participants. A thread arriving twice in one
+/// phase is reported (it would count twice: a protocol error). Race checking:
+/// the arrival releases what the thread did before it to the waiters
+/// (bar.arrive's release semantics in the PTX memory model); the arriving
+/// thread acquires nothing.
+void barrier_arrive(int id, int count, const SrcLoc& loc);
+
 /// Waits until every lane in `mask` (lanes that exist in this warp) has
 /// reached a warp-collective operation named `what`. A lane in the mask that
 /// exited, or waits at another collective, is reported.

@@ -135,6 +135,20 @@ TILESLC_DEVICE int32_t named_barrier_sync(int32_t id, int32_t count) {
   return 0;
 }
 
+// bar.arrive id, count (PTX ISA, "bar, barrier"): the executing warp's threads arrive on named
+// barrier id without waiting (.aligned: every thread of the warp executes it); the barrier
+// completes when `count` threads (a multiple of 32) arrived there, by bar.arrive or bar.sync.
+TILESLC_DEVICE int32_t named_barrier_arrive(int32_t id, int32_t count) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
+  return 0;
+}
+// barrier.cta.arrive id, count: the same without .aligned, for threads of a warp that need not
+// all execute it.
+TILESLC_DEVICE int32_t named_barrier_cta_arrive(int32_t id, int32_t count) {
+  asm volatile("barrier.cta.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
+  return 0;
+}
+
 // mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.{bf16,f16}.f32 (PTX ISA,
 // "Warp-level matrix multiply-accumulate instructions"): d[0..3] = a * b + c,
 // a 8 and b 4 elements of 16 bits in the fragment order of the ISA.
