@@ -16,17 +16,7 @@ echo "=== attention_sm90"
 timeout 240 "$pack/bin/attention_sm90" >"$out/attention_sm90.log" 2>&1 || failed=$((failed + 1))
 grep -c PASS "$out/attention_sm90.log"
 grep -v PASS "$out/attention_sm90.log" | tail -5
-sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
-if [[ -n "$sanitizer" ]]; then
-  for tool in memcheck racecheck; do
-    echo "=== compute-sanitizer --tool $tool attention_sm90 --small"
-    timeout 120 "$sanitizer" --tool "$tool" --error-exitcode 3 "$pack/bin/attention_sm90" --small >"$out/attention_$tool.log" 2>&1
-    rc=$?
-    echo "rc=$rc"
-    tail -2 "$out/attention_$tool.log"
-    [[ $rc -ne 0 && $rc -ne 124 ]] && failed=$((failed + 1))
-  done
-fi
+for tool in memcheck racecheck; do sanitize "$tool" attention_sm90 --small; done
 if [[ -x "$pack/bin/named_barrier_gpu_test" ]]; then
   echo "=== named_barrier_gpu_test (bar.arrive hand-off and named-barrier ping-pong turns)"
   timeout 60 "$pack/bin/named_barrier_gpu_test" >"$out/named_barrier.log" 2>&1 || failed=$((failed + 1))
