@@ -83,9 +83,12 @@ run_example() {
       echo "FAIL $name: nvcc: $(first_diagnostic "$out/nvcc.log")"; return 1
     fi
     if [ -n "$gpu_out" ]; then
+      # -cudart shared: the kernels register with the one CUDA runtime libtileslc_rt.so calls; with
+      # nvcc's default static runtime, cudaFuncSetAttribute in libtileslc_rt answered "invalid
+      # resource handle" for every kernel over 48 KB of shared memory (H200 run of 2026-12-05).
       local gencode="-gencode=arch=compute_80,code=[sm_80,compute_80]"  # PTX too: sm_80 SASS does not run on sm_90
       [ "$arch" = sm_90a ] && gencode="-gencode=arch=compute_90a,code=sm_90a"
-      if ! "$nvcc" -std=c++17 -O2 "$gencode" -I "$root/runtime/include" -I "$out" -I "$root/samples/common" \
+      if ! "$nvcc" -std=c++17 -O2 "$gencode" -cudart shared -I "$root/runtime/include" -I "$out" -I "$root/samples/common" \
           -I "$root/tests/cute_dsl" -x cu "$driver" "$out/${name}_aot.cu" -L "$build/lib" -ltileslc_rt \
           -o "$gpu_out/compat_$name" >"$out/gpu.log" 2>&1; then
         echo "FAIL $name: GPU driver build: $(first_diagnostic "$out/gpu.log")"; return 1

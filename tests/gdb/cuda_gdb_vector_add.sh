@@ -29,7 +29,7 @@ export LD_LIBRARY_PATH="$devbin/tc:$devbin/lib:${LD_LIBRARY_PATH:-}"
 # An absolute .tpy path in the #line directives: cuda-gdb shows the .tpy lines from any directory.
 "$devbin/tc/tileslc" "$PWD/samples/vector_add/vector_add.tpy" --debug --arch sm_90a \
     -o "$work/vector_add.cu" -H "$work/vector_add.h" || exit 1
-nvcc -std=c++17 -G -g -O0 -arch=sm_90a -I runtime/include -I "$work" \
+nvcc -std=c++17 -G -g -O0 -arch=sm_90a -cudart shared -I runtime/include -I "$work" \
     "$work/vector_add.cu" tests/gdb/cuda_vector_add_main.cu -L "$devbin/lib" -ltileslc_rt -o "$work/vector_add_G" || exit 1
 "$work/vector_add_G"; rc=$?
 [[ $rc == 77 ]] && exit 77
@@ -39,11 +39,17 @@ cat > "$work/session.gdb" <<'GDB'
 set pagination off
 set width 0
 set confirm off
+# A condition on threadIdx is parsed where the breakpoint is set: before the kernel is loaded
+# (host context) cuda-gdb answers "No symbol threadIdx" and sets nothing (the H200 run of
+# 2026-12-05). So stop at the kernel's launch first, set the breakpoint in device context, go on.
+set cuda break_on_launch application
+echo @@launch\n
+run
 set cuda break_on_launch none
 echo @@break\n
 break vector_add.tpy:28 if threadIdx.x == 5 && blockIdx.x == 1
 echo @@run\n
-run
+continue
 echo @@focus\n
 cuda kernel block thread
 cuda block (1,0,0) thread (5,0,0)

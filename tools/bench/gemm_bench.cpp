@@ -234,35 +234,48 @@ std::vector<cublasLtMatmulHeuristicResult_t> Cublas::lt_algorithms(Precision p, 
   return found;
 }
 
-void Cublas::gemm_lt(Precision p, const Shape& s, const cublasLtMatmulHeuristicResult_t& algo, const void* A,
-                     const void* B, void* C) const {
+cublasStatus_t Cublas::try_gemm_lt(Precision p, const Shape& s, const cublasLtMatmulHeuristicResult_t& algo,
+                                   const void* A, const void* B, void* C) const {
   LtDescs d;
   make_lt_descs(p, s, d);
   const float alpha = 1.0f, beta = 0.0f;
-  CHECK_CUBLAS(cublasLtMatmul(lt_, d.op, &alpha, B, d.a, A, d.b, &beta, C, d.c, C, d.c, &algo.algo,
-                              lt_workspace_.data(), kLtWorkspaceBytes, stream_));
+  return cublasLtMatmul(lt_, d.op, &alpha, B, d.a, A, d.b, &beta, C, d.c, C, d.c, &algo.algo, lt_workspace_.data(),
+                        kLtWorkspaceBytes, stream_);
+}
+
+void Cublas::gemm_lt(Precision p, const Shape& s, const cublasLtMatmulHeuristicResult_t& algo, const void* A,
+                     const void* B, void* C) const {
+  CHECK_CUBLAS(try_gemm_lt(p, s, algo, A, B, C));
 }
 
 bool Cublas::has(Precision p, const Shape& s) const {
   return p.ab != DType::Float8E4M3FN || !lt_algorithms(p, s, 1).empty();
 }
 
-void Cublas::gemm(Precision p, const Shape& s, const void* A, const void* B, void* C) const {
+bool Cublas::gemm(Precision p, const Shape& s, const void* A, const void* B, void* C) const {
   const float alpha = 1.0f, beta = 0.0f;
   const int m = static_cast<int>(s.N), n = static_cast<int>(s.M), k = static_cast<int>(s.K);
   const int ld_ab = static_cast<int>(s.ld_ab()), ld_c = static_cast<int>(s.ld_c());
-  if (p.ab == DType::Float8E4M3FN) {  // no GemmEx for FP8: cuBLASLt's first algorithm, asked once per shape
+  if (p.ab == DType::Float8E4M3FN) {  // no GemmEx for FP8: the first cuBLASLt algorithm that runs, found once per shape
     const std::string key = name(p) + " " + s.text();
     auto found = fp8_algo_.find(key);
-    if (found == fp8_algo_.end()) {
-      const std::vector<cublasLtMatmulHeuristicResult_t> algos = lt_algorithms(p, s, 1);
-      if (algos.empty()) {
-        std::fprintf(stderr, "tileslc_bench: cuBLASLt has no FP8 algorithm for %s\n", s.text().c_str());
-        std::exit(1);
-      }
-      found = fp8_algo_.emplace(key, algos[0]).first;
+    if (found != fp8_algo_.end()) {
+      gemm_lt(p, s, found->second, A, B, C);
+      return true;
     }
-    gemm_lt(p, s, found->second, A, B, C);
+    const std::vector<cublasLtMatmulHeuristicResult_t> algos = lt_algorithms(p, s, kLtAlgorithms);
+    std::string refused;
+    for (size_t i = 0; i < algos.size(); ++i) {
+      const cublasStatus_t st = try_gemm_lt(p, s, algos[i], A, B, C);
+      if (st == CUBLAS_STATUS_SUCCESS) {
+        fp8_algo_.emplace(key, algos[i]);
+        return true;
+      }
+      refused += (refused.empty() ? "" : ", ") + std::string("#") + std::to_string(i + 1) + " " + cublasGetStatusString(st);
+    }
+    std::printf("tileslc_bench: %s %s skipped: cuBLASLt proposes %zu algorithm(s) and runs none (%s)\n", key.c_str(),
+                inputs_text(p).c_str(), algos.size(), refused.empty() ? "none proposed" : refused.c_str());
+    return false;
   } else if (p.ab == DType::Float32 && p.c == DType::Float32) {
     CHECK_CUBLAS(cublasSgemm(handle_, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, static_cast<const float*>(B), ld_ab,
                              static_cast<const float*>(A), ld_ab, &beta, static_cast<float*>(C), ld_c));
@@ -274,7 +287,7 @@ void Cublas::gemm(Precision p, const Shape& s, const void* A, const void* B, voi
     std::fprintf(stderr, "tileslc_bench: no cuBLAS reference for A, B %s and C %s\n", tileslc::dtype_name(p.ab),
                  tileslc::dtype_name(p.c));
     std::exit(1);
-  }
+  }  return true;
 }
 
 std::string Cublas::name(Precision p) {
@@ -340,7 +353,7 @@ std::vector<Row> check_small_shapes(const std::vector<GemmEntry>& entries, const
       };
 
       sample::poison(op.C_ref.data(), op.C_ref.size());
-      cublas.gemm(p, s, op.A.data(), op.B.data(), op.C_ref.data());
+      if (!cublas.gemm(p, s, op.A.data(), op.B.data(), op.C_ref.data())) continue;  // printed why
       CHECK(cudaStreamSynchronize(stream));
       Row row{s, Cublas::name(p), true};
       set_check(row, against(entries_of(op.C_ref.data()), ref), tol, "float64, every entry");
@@ -397,7 +410,7 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
 
     // The reference call (GemmEx; cuBLASLt for FP8): its C, checked on sampled entries against float64.
     sample::poison(op.C_ref.data(), op.C_ref.size());
-    cublas.gemm(p, s, op.A.data(), op.B.data(), op.C_ref.data());
+    if (!cublas.gemm(p, s, op.A.data(), op.B.data(), op.C_ref.data())) continue;  // printed why
     CHECK(cudaStreamSynchronize(stream));
     sample::ErrorStats e;
     std::mt19937_64 pick(seed);
@@ -414,15 +427,20 @@ std::vector<Row> run_shape(const Shape& s, const std::vector<GemmEntry>& entries
     Row gemm_ex{s, Cublas::name(p), true};
     set_check(gemm_ex, e, tolerance(p, s.K, false), "float64, " + std::to_string(kSampledEntries) + " sampled entries");
     // Timed into C, so C_ref keeps the checked result.
-    timed.push_back({gemm_ex, [&] { cublas.gemm(p, s, op.A.data(), op.B.data(), op.C.data()); }});
+    timed.push_back({gemm_ex, [&] { (void)cublas.gemm(p, s, op.A.data(), op.B.data(), op.C.data()); }});
 
     // cuBLASLt: the heuristic's first kLtAlgorithms algorithms, each checked against the reference call.
     const std::vector<cublasLtMatmulHeuristicResult_t> algos = cublas.lt_algorithms(p, s, kLtAlgorithms);
     for (size_t i = 0; i < algos.size(); ++i) {
       const cublasLtMatmulHeuristicResult_t& algo = algos[i];
       sample::poison(op.C.data(), op.C.size());
-      cublas.gemm_lt(p, s, algo, op.A.data(), op.B.data(), op.C.data());
       Row r{s, "cuBLASLt heuristic #" + std::to_string(i + 1), true};
+      if (const cublasStatus_t st = cublas.try_gemm_lt(p, s, algo, op.A.data(), op.B.data(), op.C.data());
+          st != CUBLAS_STATUS_SUCCESS) {  // proposed, then refused at the call: shown, not timed
+        r.note = std::string("cublasLtMatmul: ") + cublasGetStatusString(st) + ": not timed";
+        rows.push_back(r);
+        continue;
+      }
       set_check(r, diff_stats(op.compare(op.C.data(), op.C_ref.data(), stream), s), tolerance(p, s.K, true),
                 Cublas::name(p) + ", every entry");
       if (!r.ok) {  // cuBLAS's own disagreement: shown, not timed, not a failure of ours
