@@ -39,23 +39,117 @@ typedef int (*packed_fn)(void* const* args, tileslc_stream stream);
 enum { kTensor = 't' };
 
 /* torch's objects, set once by set_torch(): the Tensor type, a dict from torch dtypes to
- * tileslc_dtype codes, and torch._C._cuda_getCurrentRawStream. */
-static PyObject* g_tensor_type = NULL;
+ * tileslc_dtype codes, and torch._C._cuda_getCurrentRawStream (None on a CPU-only torch). */
+static PyTypeObject* g_tensor_type = NULL;
 static PyObject* g_dtype_codes = NULL;
 static PyObject* g_raw_stream = NULL;
-static PyObject* g_str_dtype = NULL;
-static PyObject* g_str_shape = NULL;
-static PyObject* g_str_stride = NULL;
-static PyObject* g_str_data_ptr = NULL;
-static PyObject* g_str_get_device = NULL;
+static PyCFunction g_raw_stream_fn = NULL; /* its C function, when it is a METH_O builtin */
 static PyObject* g_str_slow_call = NULL;
 static PyObject* g_str_stream = NULL;
 static PyObject* g_str_fail = NULL;
+static PyObject* g_empty_tuple = NULL;
+
+/* What the fast path reads of a torch tensor. Methods first, then attributes (getset
+ * descriptors); is_cuda / is_cpu say the device type, get_device() the CUDA ordinal. */
+enum { kGetDevice, kStride, kDataPtr, kMethods, kDtype = kMethods, kShape, kIsCuda, kIsCpu, kAccessors };
+static const char* const kAccessorNames[kAccessors] = {"get_device", "stride", "data_ptr", "dtype", "shape", "is_cuda", "is_cpu"};
+static PyObject* g_accessor_names[kAccessors]; /* interned */
+
+/* torch.Tensor's own accessors (torch._C.TensorBase's C functions), looked up on the type once
+ * per version of it rather than on every tensor: an exact torch.Tensor then costs one C call per
+ * read, not an attribute lookup through the MRO and the object's __dict__ plus a call. Valid
+ * while torch.Tensor's tp_version_tag is `version` (CPython zeroes the tag whenever the class or
+ * a base changes, so a monkeypatched torch.Tensor.stride is seen); a tensor of a subclass
+ * (nn.Parameter, FakeTensor, any __torch_function__ subclass) reads through ordinary attribute
+ * access. The C functions still honour torch function modes themselves. */
+static struct {
+  unsigned int version; /* torch.Tensor's tp_version_tag when resolved (0: not resolved) */
+  int ok;               /* the accessors are torch's C ones: exact tensors read through them */
+  int gave_up;          /* the type got no version tag: generic reads from now on */
+  PyObject* descr[kAccessors]; /* new references; is_cpu may be NULL (torch before 1.13) */
+} g_direct;
+
+static void direct_clear(void) {
+  for (int i = 0; i < kAccessors; ++i) Py_CLEAR(g_direct.descr[i]);
+  g_direct.version = 0;
+  g_direct.ok = 0;
+}
+
+/* Looks torch.Tensor's accessors up, which also gives the type a version tag. Returns 0 (ok set
+ * when every accessor is a C one of a base of torch.Tensor), or -1 with a Python error set. */
+static int direct_resolve(void) {
+  direct_clear();
+  int ok = 1;
+  for (int i = 0; i < kAccessors; ++i) {
+    PyObject* d = PyObject_GetAttr((PyObject*)g_tensor_type, g_accessor_names[i]);
+    if (d == NULL) {
+      if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
+      PyErr_Clear();
+      if (i != kIsCpu) ok = 0; /* is_cpu: torch before 1.13, whose CPU tensors take the ctypes path */
+      continue;
+    }
+    g_direct.descr[i] = d;
+    int c_accessor = i < kMethods ? Py_IS_TYPE(d, &PyMethodDescr_Type)
+                                  : Py_IS_TYPE(d, &PyGetSetDescr_Type) && ((PyGetSetDescrObject*)d)->d_getset->get != NULL;
+    if (!c_accessor || !PyType_IsSubtype(g_tensor_type, ((PyDescrObject*)d)->d_type)) ok = 0;
+  }
+  unsigned int tag = g_tensor_type->tp_version_tag;
+  if (tag == 0) { /* CPython gave out no tag (it caps a class's tags): nothing to check against */
+    direct_clear();
+    g_direct.gave_up = 1;
+    return 0;
+  }
+  if (!ok) {  /* e.g. a monkeypatched torch.Tensor.stride: ordinary attribute reads */
+    for (int i = 0; i < kAccessors; ++i) Py_CLEAR(g_direct.descr[i]);
+  }
+  g_direct.version = tag;
+  g_direct.ok = ok;
+  return 0;
+}
+
+/* Whether tensor `t` may be read through g_direct (resolving it when torch.Tensor changed).
+ * Returns 1 or 0, -1 with a Python error set. */
+static int direct_usable(PyObject* t) {
+  if (Py_TYPE(t) != g_tensor_type || g_direct.gave_up) return 0;
+  unsigned int tag = g_tensor_type->tp_version_tag;
+  if ((tag == 0 || tag != g_direct.version) && direct_resolve() < 0) return -1;
+  return g_direct.ok;
+}
+
+/* Calls method accessor `i` of `t` with no arguments: straight into torch's C function when
+ * `direct`, else as t.name(). */
+static PyObject* tensor_method(PyObject* t, int i, int direct) {
+  if (!direct) {
+    PyObject* self_arg[1] = {t};
+    return PyObject_VectorcallMethod(g_accessor_names[i], self_arg, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+  }
+  PyMethodDef* def = ((PyMethodDescrObject*)g_direct.descr[i])->d_method;
+  switch (def->ml_flags & (METH_VARARGS | METH_KEYWORDS | METH_NOARGS | METH_O | METH_FASTCALL | METH_METHOD)) {
+    case METH_NOARGS:
+      return def->ml_meth(t, NULL);
+    case METH_VARARGS:
+      return def->ml_meth(t, g_empty_tuple);
+    case METH_VARARGS | METH_KEYWORDS:
+      return ((PyCFunctionWithKeywords)(void (*)(void))def->ml_meth)(t, g_empty_tuple, NULL);
+    default: {  /* the descriptor's own vectorcall checks and converts */
+      PyObject* self_arg[1] = {t};
+      return PyObject_Vectorcall(g_direct.descr[i], self_arg, 1, NULL);
+    }
+  }
+}
+
+/* Reads attribute accessor `i` of `t` (its getter when `direct`, else getattr). */
+static PyObject* tensor_attr(PyObject* t, int i, int direct) {
+  if (!direct) return PyObject_GetAttr(t, g_accessor_names[i]);
+  PyGetSetDef* gs = ((PyGetSetDescrObject*)g_direct.descr[i])->d_getset;
+  return gs->get(t, gs->closure);
+}
 
 #define MAX_PARAMS 64
 
 typedef struct {
   PyObject_HEAD
+  vectorcallfunc vectorcall; /* Caller_vectorcall: calls enter C with their arguments in place */
   packed_fn fn; /* NULL until _set_packed: every call takes _slow_call */
   int enabled;  /* fast_enabled: 0 sends every call to _slow_call (to time the ctypes path) */
   int cuda; /* the library's target: 1 CUDA (torch CUDA tensors), 0 the CPU emulator (CPU tensors) */
@@ -94,47 +188,68 @@ static int read_ints(PyObject* seq, int64_t* out, Py_ssize_t rank) {
   return 0;
 }
 
-/* t.name() with no arguments, without making a bound method. */
-static PyObject* call_method0(PyObject* t, PyObject* name) {
-  PyObject* self_arg[1] = {t};
-  return PyObject_VectorcallMethod(name, self_arg, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+/* Whether `t` is on the target's device: a CUDA tensor when `cuda`, else a CPU one (is_cpu; a
+ * torch without it sends CPU tensors to the ctypes path). Returns 1, 0, -1 with an error set. */
+static int on_target_device(PyObject* t, int cuda, int direct) {
+  int which = cuda ? kIsCuda : kIsCpu;
+  if (direct && g_direct.descr[which] == NULL) return 0;
+  PyObject* flag = tensor_attr(t, which, direct);
+  if (flag == NULL) {
+    if (!cuda && !direct && PyErr_ExceptionMatches(PyExc_AttributeError)) {
+      PyErr_Clear();
+      return 0;
+    }
+    return -1;
+  }
+  int r = PyObject_IsTrue(flag);
+  Py_DECREF(flag);
+  return r;
 }
 
 /* Fills `view` from a torch tensor on the target's device (CUDA when `cuda`, else the CPU).
  * Returns 0; 1 when `t` is not one this path takes (no Python error set); -1 with a Python error
- * set. `device` receives a new reference to t.get_device() (-1 for a CPU tensor), kept for the
- * raw-stream call. Five attribute reads a tensor: get_device() also says whether it is a CUDA one. */
+ * set. For a CUDA tensor `device` receives a new reference to t.get_device(), kept for the
+ * raw-stream call. Reads: is_cuda / is_cpu, get_device() (CUDA only), dtype, shape, stride(),
+ * data_ptr(). */
 static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, PyObject** device) {
-  if (g_tensor_type == NULL || !PyObject_TypeCheck(t, (PyTypeObject*)g_tensor_type)) return 1;
+  if (g_tensor_type == NULL || !PyObject_TypeCheck(t, g_tensor_type)) return 1;
+  int direct = direct_usable(t);
+  if (direct < 0) return -1;
   int rc = 1;
   PyObject *dtype = NULL, *shape = NULL, *stride = NULL, *ptr = NULL, *dev = NULL;
-  dev = call_method0(t, g_str_get_device);
-  if (dev == NULL) goto error;
-  long index = PyLong_AsLong(dev);
-  if (index == -1 && PyErr_Occurred()) goto error;
-  if ((index >= 0) != (cuda != 0)) goto done;
-  dtype = PyObject_GetAttr(t, g_str_dtype);
+  int on = on_target_device(t, cuda, direct);
+  if (on < 0) goto error;
+  if (on == 0) goto done;
+  long index = 0;
+  if (cuda) {
+    dev = tensor_method(t, kGetDevice, direct);
+    if (dev == NULL) goto error;
+    index = PyLong_AsLong(dev);
+    if (index == -1 && PyErr_Occurred()) goto error;
+    if (index < 0) goto done;
+  }
+  dtype = tensor_attr(t, kDtype, direct);
   if (dtype == NULL) goto error;
   PyObject* code = PyDict_GetItemWithError(g_dtype_codes, dtype); /* borrowed */
   if (code == NULL) {
     if (PyErr_Occurred()) goto error;
     goto done;
   }
-  shape = PyObject_GetAttr(t, g_str_shape);
+  shape = tensor_attr(t, kShape, direct);
   if (shape == NULL) goto error;
   Py_ssize_t rank = PyTuple_Check(shape) ? PyTuple_GET_SIZE(shape) : -1;
   if (rank < 0 || rank > TILESLC_MAX_RANK) goto done;
-  stride = call_method0(t, g_str_stride);
+  stride = tensor_method(t, kStride, direct);
   if (stride == NULL) goto error;
   memset(view, 0, sizeof *view);
   if (read_ints(shape, view->shape, rank) != 0 || read_ints(stride, view->stride, rank) != 0) goto done;
-  ptr = call_method0(t, g_str_data_ptr); /* includes the storage offset */
+  ptr = tensor_method(t, kDataPtr, direct); /* includes the storage offset */
   if (ptr == NULL) goto error;
   view->data = PyLong_AsVoidPtr(ptr);
   if (PyErr_Occurred()) goto error;
   view->dtype = (tileslc_dtype)PyLong_AsLong(code);
   view->rank = (int32_t)rank;
-  view->device = cuda ? (int32_t)index : 0;
+  view->device = (int32_t)index;
   *device = dev;
   dev = NULL;
   rc = 0;
@@ -201,6 +316,17 @@ static int scalar_arg(PyObject* o, char k, Arg* a) {
   return 0;
 }
 
+/* torch's current raw stream on CUDA device `device` (a Python int): a cudaStream_t, NULL with
+ * a Python error set (which an all-zero legacy default stream never is: check PyErr_Occurred). */
+static void* current_raw_stream(PyObject* device) {
+  PyObject* s = g_raw_stream_fn != NULL ? g_raw_stream_fn(PyCFunction_GET_SELF(g_raw_stream), device)
+                                        : PyObject_CallOneArg(g_raw_stream, device);
+  if (s == NULL) return NULL;
+  void* stream = PyLong_AsVoidPtr(s);
+  Py_DECREF(s);
+  return stream;
+}
+
 /* One attempt at the fast path: None on success, the host function's status (an int, non-zero)
  * on failure, NotImplemented when the ctypes path must take the call, NULL with a Python error.
  * `stream` is None (torch's current stream on the tensors' device) or a CUDA stream handle as an
@@ -209,7 +335,7 @@ static PyObject* try_fast(Caller* self, PyObject* const* args, Py_ssize_t nargs,
   if (self->fn == NULL || !self->enabled || nargs != self->nparams) Py_RETURN_NOTIMPLEMENTED;
   Arg storage[MAX_PARAMS];
   void* packed[MAX_PARAMS];
-  PyObject* device = NULL; /* the first tensor's device index */
+  PyObject* device = NULL; /* the first CUDA tensor's device index */
   PyObject* result = NULL;
   for (Py_ssize_t i = 0; i < self->nparams; ++i) {
     packed[i] = &storage[i];
@@ -219,7 +345,7 @@ static PyObject* try_fast(Caller* self, PyObject* const* args, Py_ssize_t nargs,
       if (rc < 0) goto out;
       if (rc > 0) goto not_mine;
       if (device == NULL) device = d;
-      else Py_DECREF(d);
+      else Py_XDECREF(d);
     } else if (scalar_arg(args[i], self->kinds[i], &storage[i]) != 0) {
       goto out;
     }
@@ -228,10 +354,7 @@ static PyObject* try_fast(Caller* self, PyObject* const* args, Py_ssize_t nargs,
   if (stream_obj == Py_None && self->cuda) {
     /* No torch tensor, or no raw-stream function: the ctypes path picks the stream. */
     if (device == NULL || g_raw_stream == NULL || g_raw_stream == Py_None) goto not_mine;
-    PyObject* s = PyObject_CallOneArg(g_raw_stream, device);
-    if (s == NULL) goto out;
-    stream = PyLong_AsVoidPtr(s);
-    Py_DECREF(s);
+    stream = current_raw_stream(device);
   } else if (stream_obj != Py_None) {
     stream = PyLong_AsVoidPtr(stream_obj);
   }
@@ -256,24 +379,27 @@ static PyObject* Caller_try_fast(PyObject* self, PyObject* args) {
   return try_fast((Caller*)self, &PyTuple_GET_ITEM(call_args, 0), PyTuple_GET_SIZE(call_args), stream_obj);
 }
 
-/* self(*args, stream=None): the fast path when it takes the call (no keywords but `stream`),
- * else self._slow_call(*args, **kwargs). A non-zero status calls self._fail(), which raises the
- * host function's message as the ctypes path does (the call is not made twice). */
-static PyObject* Caller_call(PyObject* self_, PyObject* args, PyObject* kwargs) {
+/* self(*args, stream=None), as a vectorcall (no argument tuple is made): the fast path when it
+ * takes the call (no keywords but `stream`), else self._slow_call(*args, **kwargs). A non-zero
+ * status calls self._fail(), which raises the host function's message as the ctypes path does
+ * (the call is not made twice). */
+static PyObject* Caller_vectorcall(PyObject* self_, PyObject* const* args, size_t nargsf, PyObject* kwnames) {
   Caller* self = (Caller*)self_;
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
   PyObject* stream_obj = Py_None;
-  Py_ssize_t nkw = kwargs == NULL ? 0 : PyDict_GET_SIZE(kwargs);
+  Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+  if (nkw > 1) goto slow;
   if (nkw == 1) {
-    stream_obj = PyDict_GetItemWithError(kwargs, g_str_stream); /* borrowed */
-    if (stream_obj == NULL) {
+    PyObject* name = PyTuple_GET_ITEM(kwnames, 0);
+    int is_stream = name == g_str_stream ? 1 : PyUnicode_Compare(name, g_str_stream) == 0;
+    if (!is_stream) {
       if (PyErr_Occurred()) return NULL;
       goto slow;
     }
-  } else if (nkw > 1) {
-    goto slow;
+    stream_obj = args[nargs];
   }
   if (g_tensor_type != NULL) {
-    PyObject* r = try_fast(self, &PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args), stream_obj);
+    PyObject* r = try_fast(self, args, nargs, stream_obj);
     if (r == NULL || r == Py_None) return r;
     if (r != Py_NotImplemented) {
       Py_DECREF(r);
@@ -284,7 +410,7 @@ static PyObject* Caller_call(PyObject* self_, PyObject* args, PyObject* kwargs) 
 slow:;
   PyObject* slow_call = PyObject_GetAttr(self_, g_str_slow_call);
   if (slow_call == NULL) return NULL;
-  PyObject* r = PyObject_Call(slow_call, args, kwargs);
+  PyObject* r = PyObject_Vectorcall(slow_call, args, nargs, kwnames);
   Py_DECREF(slow_call);
   return r;
 }
@@ -294,7 +420,9 @@ slow:;
 static PyObject* Caller_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   (void)args;
   (void)kwargs;
-  return type->tp_alloc(type, 0); /* zeroed: fn NULL, enabled 0, calls 0 */
+  Caller* self = (Caller*)type->tp_alloc(type, 0); /* zeroed: fn NULL, enabled 0, calls 0 */
+  if (self != NULL) self->vectorcall = Caller_vectorcall;
+  return (PyObject*)self;
 }
 
 /* self._set_packed(address_of_packed_entry, kinds, cuda): from now on calls may take the fast
@@ -352,13 +480,45 @@ static PyMethodDef Caller_methods[] = {
 static PyTypeObject CallerType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tileslc._fastcall.Caller",
     .tp_basicsize = sizeof(Caller),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_doc = "Base class of HostFunction: calls the host function's packed entry from C.",
     .tp_new = Caller_new,
-    .tp_call = Caller_call,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(Caller, vectorcall),
     .tp_getset = Caller_getset,
     .tp_methods = Caller_methods,
 };
+
+/* subclass_ready(cls): lets calls of `cls` (a Python subclass of Caller that keeps its __call__)
+ * use Caller's vectorcall. CPython before 3.12 does not pass Py_TPFLAGS_HAVE_VECTORCALL on to a
+ * class made by a class statement or type(), so each call would build an argument tuple and go
+ * through tp_call (PyVectorcall_Call, still correct); 3.12 and later do this themselves. */
+static PyObject* subclass_ready(PyObject* mod, PyObject* cls) {
+  (void)mod;
+  if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject*)cls, &CallerType)) {
+    PyErr_SetString(PyExc_TypeError, "subclass_ready: expected a subclass of Caller");
+    return NULL;
+  }
+  PyTypeObject* t = (PyTypeObject*)cls;
+  if (t->tp_call == PyVectorcall_Call && t->tp_vectorcall_offset == CallerType.tp_vectorcall_offset)
+    t->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+  return PyBool_FromLong((t->tp_flags & Py_TPFLAGS_HAVE_VECTORCALL) != 0);
+}
+
+/* A packed entry that does nothing and reports success: HostFunction._no_launch_twin() points a
+ * copy of a host function at it, so that torch_demo.py can time the Python side of a call (every
+ * read and check the fast path makes) without the launch. */
+static int noop_packed(void* const* args, tileslc_stream stream) {
+  (void)args;
+  (void)stream;
+  return 0;
+}
+
+static PyObject* noop_packed_address(PyObject* mod, PyObject* unused) {
+  (void)mod;
+  (void)unused;
+  return PyLong_FromVoidPtr((void*)(uintptr_t)&noop_packed);
+}
 
 /* set_torch(Tensor, {dtype: code}, raw_stream_fn or None): torch's objects, once torch is imported
  * (a CPU-only torch has no raw-stream function). */
@@ -372,14 +532,22 @@ static PyObject* set_torch(PyObject* mod, PyObject* args) {
   Py_XDECREF(g_tensor_type);
   Py_XDECREF(g_dtype_codes);
   Py_XDECREF(g_raw_stream);
-  g_tensor_type = tensor_type;
+  g_tensor_type = (PyTypeObject*)tensor_type;
   g_dtype_codes = codes;
   g_raw_stream = raw_stream;
+  /* torch._C._cuda_getCurrentRawStream is a METH_O builtin: call its C function directly. */
+  g_raw_stream_fn = PyCFunction_Check(raw_stream) && PyCFunction_GET_FLAGS(raw_stream) == METH_O
+                        ? PyCFunction_GET_FUNCTION(raw_stream)
+                        : NULL;
+  direct_clear();
+  g_direct.gave_up = 0;
   Py_RETURN_NONE;
 }
 
 static PyMethodDef methods[] = {
     {"set_torch", set_torch, METH_VARARGS, "set_torch(Tensor, dtype_codes, raw_stream_fn)"},
+    {"subclass_ready", subclass_ready, METH_O, "subclass_ready(cls) -> whether calls of cls are vectorcalls"},
+    {"noop_packed_address", noop_packed_address, METH_NOARGS, "the address of a packed entry that does nothing"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -391,15 +559,15 @@ PyMODINIT_FUNC PyInit__fastcall(void) {
   if (PyType_Ready(&CallerType) < 0) return NULL;
   PyObject* m = PyModule_Create(&module);
   if (m == NULL) return NULL;
-  g_str_dtype = PyUnicode_InternFromString("dtype");
-  g_str_shape = PyUnicode_InternFromString("shape");
-  g_str_stride = PyUnicode_InternFromString("stride");
-  g_str_data_ptr = PyUnicode_InternFromString("data_ptr");
-  g_str_get_device = PyUnicode_InternFromString("get_device");
+  for (int i = 0; i < kAccessors; ++i) {
+    g_accessor_names[i] = PyUnicode_InternFromString(kAccessorNames[i]);
+    if (g_accessor_names[i] == NULL) return NULL;
+  }
   g_str_slow_call = PyUnicode_InternFromString("_slow_call");
   g_str_stream = PyUnicode_InternFromString("stream");
   g_str_fail = PyUnicode_InternFromString("_fail");
-  if (!g_str_slow_call || !g_str_stream || !g_str_fail || !g_str_dtype || !g_str_shape || !g_str_stride || !g_str_data_ptr || !g_str_get_device) return NULL;
+  g_empty_tuple = PyTuple_New(0);
+  if (!g_str_slow_call || !g_str_stream || !g_str_fail || !g_empty_tuple) return NULL;
   Py_INCREF(&CallerType);
   if (PyModule_AddObject(m, "Caller", (PyObject*)&CallerType) < 0) {
     Py_DECREF(&CallerType);

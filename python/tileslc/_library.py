@@ -107,6 +107,7 @@ class HostFunction:
     def __init__(self, library, meta):
         self.name = meta["name"]
         self.params = meta["params"]
+        self._meta = meta
         self._library = library
         self._fn = getattr(library._dll, meta["c_abi_name"])
         argtypes = []
@@ -133,8 +134,22 @@ class HostFunction:
         packed = getattr(self._library._dll, name, None) if name else None
         if packed is None or not hasattr(self, "_set_packed"):
             return
-        kinds = "".join("t" if p["kind"] == "tensor" else _FAST_KINDS[p["dtype"]] for p in self.params)
-        self._set_packed(ctypes.cast(packed, ctypes.c_void_p).value, kinds, self._library.target == "cuda")
+        self._set_packed(ctypes.cast(packed, ctypes.c_void_p).value, self._fast_kinds(), self._library.target == "cuda")
+
+    def _fast_kinds(self):
+        """The fast path's parameter kinds: 't' a tensor, else the scalar's struct-module letter."""
+        return "".join("t" if p["kind"] == "tensor" else _FAST_KINDS[p["dtype"]] for p in self.params)
+
+    def _no_launch_twin(self):
+        """A copy of this host function whose fast path ends in a packed entry that does nothing:
+        calling it with torch tensors makes every read and check of a real call but no launch,
+        which times the Python side of a call (torch_demo.py). None without the fast path."""
+        fast = _fastcall_build.module()
+        if fast is None or not self.fast_enabled:
+            return None
+        twin = type(self)(self._library, self._meta)
+        twin._set_packed(fast.noop_packed_address(), self._fast_kinds(), self._library.target == "cuda")
+        return twin
 
     def _fail(self):
         raise TileslcError(self._library.last_error())
@@ -211,6 +226,7 @@ def _host_function_class():
     if _fast_class is None:
         _fast_class = type("HostFunction", (fast.Caller, HostFunction),
                            {"__module__": __name__, "__doc__": HostFunction.__doc__, "__qualname__": "HostFunction"})
+        fast.subclass_ready(_fast_class)  # calls as vectorcalls (CPython < 3.12 does not pass that on)
     return _fast_class
 
 

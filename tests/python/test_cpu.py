@@ -122,6 +122,51 @@ class CpuTarget(unittest.TestCase):
             self.saxpy.saxpy("two", x, y)
 
     @unittest.skipIf(torch is None, "PyTorch is not installed (Debian: python3-torch)")
+    def test_torch_fast_path_reads(self):
+        # How the fast path reads tensors: torch.Tensor's own C accessors for exact tensors, cached
+        # per version of the class (a monkeypatched accessor is seen), ordinary attribute reads
+        # for subclasses; tensors on another device (meta) go to the ctypes path, which refuses them.
+        if not tileslc.fast_path_status().startswith("loaded"):
+            self.skipTest("fast path unavailable: " + tileslc.fast_path_status())
+        fn = self.vector_add.vector_add
+        self.assertTrue(type(fn).__flags__ & (1 << 11), "HostFunction calls should be vectorcalls")
+        n = 200
+        a = torch.arange(n, dtype=torch.float32)
+        b = torch.full((n,), 0.5)
+        c = torch.empty(n)
+        before = fn.fast_calls
+        fn(torch.nn.Parameter(a, requires_grad=False), b, c)
+        self.assertTrue(torch.equal(c, a + b))
+        self.assertEqual(fn.fast_calls, before + 1)
+        # A patched torch.Tensor.stride is what the next call reads; once restored, torch's again.
+        original, seen = torch.Tensor.stride, []
+
+        def stride(t, *args):
+            seen.append(t.shape)
+            return original(t, *args)
+        torch.Tensor.stride = stride
+        try:
+            c.zero_()
+            fn(a, b, c)
+        finally:
+            torch.Tensor.stride = original
+        self.assertEqual(len(seen), 3)
+        self.assertTrue(torch.equal(c, a + b))
+        fn(a, b, c)
+        self.assertEqual(len(seen), 3)
+        self.assertEqual(fn.fast_calls, before + 3)
+        with self.assertRaises((TypeError, ValueError, BufferError, RuntimeError, tileslc.TileslcError)):
+            fn(torch.empty(n, device="meta"), b, c)
+        self.assertEqual(fn.fast_calls, before + 3)
+        # The no-launch twin (torch_demo.py's Python-side timing) reads and checks, launches nothing.
+        twin = fn._no_launch_twin()
+        c.fill_(7.0)
+        twin(a, b, c)
+        self.assertEqual(twin.fast_calls, 1)
+        self.assertTrue(torch.equal(c, torch.full((n,), 7.0)))
+        self.assertEqual(fn.fast_calls, before + 3)
+
+    @unittest.skipIf(torch is None, "PyTorch is not installed (Debian: python3-torch)")
     def test_torch_register(self):
         # tileslc.torch.register: the host function as torch.ops.<ns>.<name>, with the tensors its
         # kernels write marked as mutated in the schema (from the metadata's "written").
