@@ -51,8 +51,9 @@ static PyObject* g_empty_tuple = NULL;
 
 /* What the fast path reads of a torch tensor. Methods first, then attributes (getset
  * descriptors); is_cuda / is_cpu say the device type, get_device() the CUDA ordinal. */
-enum { kGetDevice, kStride, kDataPtr, kMethods, kDtype = kMethods, kShape, kIsCuda, kIsCpu, kAccessors };
-static const char* const kAccessorNames[kAccessors] = {"get_device", "stride", "data_ptr", "dtype", "shape", "is_cuda", "is_cpu"};
+enum { kGetDevice, kStride, kDataPtr, kMethods, kDtype = kMethods, kShape, kIsCuda, kIsCpu, kDevice, kAccessors };
+static const char* const kAccessorNames[kAccessors] = {"get_device", "stride", "data_ptr", "dtype", "shape",
+                                                       "is_cuda",    "is_cpu", "device"};
 static PyObject* g_accessor_names[kAccessors]; /* interned */
 
 /* torch.Tensor's own accessors (torch._C.TensorBase's C functions), looked up on the type once
@@ -145,6 +146,53 @@ static PyObject* tensor_attr(PyObject* t, int i, int direct) {
   return gs->get(t, gs->closure);
 }
 
+/* A torch.device object is `struct THPDevice { PyObject_HEAD; c10::Device device; }`, and a
+ * c10::Device an int8 DeviceType (CPU 0, CUDA 1) followed by its index. set_torch() checks that
+ * layout on devices it makes (cuda:3, cuda:5, cpu), finding the index's width (int8 in torch 2.x);
+ * where it holds, one t.device read tells a CUDA tensor and its ordinal, in place of t.is_cuda and
+ * t.get_device(). Otherwise (0 here) the path reads those two. */
+static PyTypeObject* g_device_type = NULL;
+static int g_device_index_bytes = 0; /* 1 or 2 when the layout was confirmed */
+
+/* (type, index) of a torch.device in the confirmed layout; 0, or -1 when `d` is not one. */
+static int read_device(PyObject* d, int* type, long* index) {
+  if (g_device_index_bytes == 0 || Py_TYPE(d) != g_device_type) return -1;
+  const unsigned char* p = (const unsigned char*)d + sizeof(PyObject);
+  *type = (signed char)p[0];
+  if (g_device_index_bytes == 1) {
+    *index = (signed char)p[1];
+  } else {
+    int16_t v;
+    memcpy(&v, p + 2, sizeof v);
+    *index = v;
+  }
+  return 0;
+}
+
+/* Confirms the torch.device layout above on (cuda:3, cuda:5, cpu), setting g_device_*. */
+static void probe_device_layout(PyObject* probes) {
+  g_device_index_bytes = 0;
+  Py_CLEAR(g_device_type);
+  if (!PyTuple_Check(probes) || PyTuple_GET_SIZE(probes) != 3) return;
+  PyTypeObject* type = Py_TYPE(PyTuple_GET_ITEM(probes, 0));
+  if (type->tp_basicsize < (Py_ssize_t)(sizeof(PyObject) + 4)) return;
+  const long want_index[3] = {3, 5, -1};
+  const int want_type[3] = {1, 1, 0};
+  g_device_type = (PyTypeObject*)Py_NewRef((PyObject*)type);
+  for (int bytes = 1; bytes <= 2; ++bytes) {
+    g_device_index_bytes = bytes;
+    int all = 1;
+    for (int i = 0; i < 3 && all; ++i) {
+      int t;
+      long index;
+      all = read_device(PyTuple_GET_ITEM(probes, i), &t, &index) == 0 && t == want_type[i] && index == want_index[i];
+    }
+    if (all) return;
+  }
+  g_device_index_bytes = 0;
+  Py_CLEAR(g_device_type);
+}
+
 #define MAX_PARAMS 64
 
 typedef struct {
@@ -206,28 +254,42 @@ static int on_target_device(PyObject* t, int cuda, int direct) {
   return r;
 }
 
+/* The CUDA ordinal of `t` when it is a CUDA tensor: 1 with *index set, 0 when it is not one, -1
+ * with a Python error set. One t.device read where its layout was confirmed, else t.is_cuda and
+ * t.get_device(). */
+static int cuda_index(PyObject* t, int direct, long* index) {
+  if (g_device_index_bytes != 0) {
+    PyObject* d = tensor_attr(t, kDevice, direct);
+    if (d == NULL) return -1;
+    int type;
+    int r = read_device(d, &type, index) == 0 && type == 1 && *index >= 0;
+    Py_DECREF(d);
+    return r;
+  }
+  int on = on_target_device(t, 1, direct);
+  if (on <= 0) return on;
+  PyObject* dev = tensor_method(t, kGetDevice, direct);
+  if (dev == NULL) return -1;
+  *index = PyLong_AsLong(dev);
+  Py_DECREF(dev);
+  if (*index == -1 && PyErr_Occurred()) return -1;
+  return *index >= 0;
+}
+
 /* Fills `view` from a torch tensor on the target's device (CUDA when `cuda`, else the CPU).
  * Returns 0; 1 when `t` is not one this path takes (no Python error set); -1 with a Python error
- * set. For a CUDA tensor `device` receives a new reference to t.get_device(), kept for the
- * raw-stream call. Reads: is_cuda / is_cpu, get_device() (CUDA only), dtype, shape, stride(),
- * data_ptr(). */
-static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, PyObject** device) {
+ * set. `device` receives the CUDA ordinal (0 for the CPU target). Reads: the device (see
+ * cuda_index; is_cpu for the CPU target), dtype, shape, stride(), data_ptr(). */
+static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, long* device) {
   if (g_tensor_type == NULL || !PyObject_TypeCheck(t, g_tensor_type)) return 1;
   int direct = direct_usable(t);
   if (direct < 0) return -1;
   int rc = 1;
-  PyObject *dtype = NULL, *shape = NULL, *stride = NULL, *ptr = NULL, *dev = NULL;
-  int on = on_target_device(t, cuda, direct);
+  PyObject *dtype = NULL, *shape = NULL, *stride = NULL, *ptr = NULL;
+  long index = 0;
+  int on = cuda ? cuda_index(t, direct, &index) : on_target_device(t, 0, direct);
   if (on < 0) goto error;
   if (on == 0) goto done;
-  long index = 0;
-  if (cuda) {
-    dev = tensor_method(t, kGetDevice, direct);
-    if (dev == NULL) goto error;
-    index = PyLong_AsLong(dev);
-    if (index == -1 && PyErr_Occurred()) goto error;
-    if (index < 0) goto done;
-  }
   dtype = tensor_attr(t, kDtype, direct);
   if (dtype == NULL) goto error;
   PyObject* code = PyDict_GetItemWithError(g_dtype_codes, dtype); /* borrowed */
@@ -250,8 +312,7 @@ static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, PyObject
   view->dtype = (tileslc_dtype)PyLong_AsLong(code);
   view->rank = (int32_t)rank;
   view->device = (int32_t)index;
-  *device = dev;
-  dev = NULL;
+  *device = index;
   rc = 0;
   goto done;
 error:
@@ -261,7 +322,6 @@ done:
   Py_XDECREF(shape);
   Py_XDECREF(stride);
   Py_XDECREF(ptr);
-  Py_XDECREF(dev);
   return rc;
 }
 
@@ -316,11 +376,14 @@ static int scalar_arg(PyObject* o, char k, Arg* a) {
   return 0;
 }
 
-/* torch's current raw stream on CUDA device `device` (a Python int): a cudaStream_t, NULL with
- * a Python error set (which an all-zero legacy default stream never is: check PyErr_Occurred). */
-static void* current_raw_stream(PyObject* device) {
-  PyObject* s = g_raw_stream_fn != NULL ? g_raw_stream_fn(PyCFunction_GET_SELF(g_raw_stream), device)
-                                        : PyObject_CallOneArg(g_raw_stream, device);
+/* torch's current raw stream on CUDA device `device`: a cudaStream_t, or NULL (the legacy
+ * default stream, or an error: check PyErr_Occurred). */
+static void* current_raw_stream(long device) {
+  PyObject* index = PyLong_FromLong(device); /* a cached small int */
+  if (index == NULL) return NULL;
+  PyObject* s = g_raw_stream_fn != NULL ? g_raw_stream_fn(PyCFunction_GET_SELF(g_raw_stream), index)
+                                        : PyObject_CallOneArg(g_raw_stream, index);
+  Py_DECREF(index);
   if (s == NULL) return NULL;
   void* stream = PyLong_AsVoidPtr(s);
   Py_DECREF(s);
@@ -329,46 +392,38 @@ static void* current_raw_stream(PyObject* device) {
 
 /* One attempt at the fast path: None on success, the host function's status (an int, non-zero)
  * on failure, NotImplemented when the ctypes path must take the call, NULL with a Python error.
- * `stream` is None (torch's current stream on the tensors' device) or a CUDA stream handle as an
- * int. */
+ * `stream` is None (torch's current stream on the first tensor's device) or a CUDA stream handle
+ * as an int. */
 static PyObject* try_fast(Caller* self, PyObject* const* args, Py_ssize_t nargs, PyObject* stream_obj) {
   if (self->fn == NULL || !self->enabled || nargs != self->nparams) Py_RETURN_NOTIMPLEMENTED;
   Arg storage[MAX_PARAMS];
   void* packed[MAX_PARAMS];
-  PyObject* device = NULL; /* the first CUDA tensor's device index */
-  PyObject* result = NULL;
+  long device = -1; /* the first tensor's CUDA ordinal */
   for (Py_ssize_t i = 0; i < self->nparams; ++i) {
     packed[i] = &storage[i];
     if (self->kinds[i] == kTensor) {
-      PyObject* d = NULL;
+      long d = 0;
       int rc = torch_view(args[i], self->cuda, &storage[i].view, &d);
-      if (rc < 0) goto out;
-      if (rc > 0) goto not_mine;
-      if (device == NULL) device = d;
-      else Py_XDECREF(d);
+      if (rc < 0) return NULL;
+      if (rc > 0) Py_RETURN_NOTIMPLEMENTED;
+      if (device < 0) device = d;
     } else if (scalar_arg(args[i], self->kinds[i], &storage[i]) != 0) {
-      goto out;
+      return NULL;
     }
   }
   void* stream = NULL;
   if (stream_obj == Py_None && self->cuda) {
     /* No torch tensor, or no raw-stream function: the ctypes path picks the stream. */
-    if (device == NULL || g_raw_stream == NULL || g_raw_stream == Py_None) goto not_mine;
+    if (device < 0 || g_raw_stream == NULL || g_raw_stream == Py_None) Py_RETURN_NOTIMPLEMENTED;
     stream = current_raw_stream(device);
   } else if (stream_obj != Py_None) {
     stream = PyLong_AsVoidPtr(stream_obj);
   }
-  if (PyErr_Occurred()) goto out;
+  if (PyErr_Occurred()) return NULL;
   ++self->calls;
   int status = self->fn(packed, (tileslc_stream)stream);
-  if (status != 0) result = PyLong_FromLong(status);
-  else result = Py_NewRef(Py_None);
-  goto out;
-not_mine:
-  result = Py_NewRef(Py_NotImplemented);
-out:
-  Py_XDECREF(device);
-  return result;
+  if (status != 0) return PyLong_FromLong(status);
+  Py_RETURN_NONE;
 }
 
 /* self._try_fast(args: tuple, stream): try_fast for the Python side (its first call, made
@@ -520,12 +575,13 @@ static PyObject* noop_packed_address(PyObject* mod, PyObject* unused) {
   return PyLong_FromVoidPtr((void*)(uintptr_t)&noop_packed);
 }
 
-/* set_torch(Tensor, {dtype: code}, raw_stream_fn or None): torch's objects, once torch is imported
- * (a CPU-only torch has no raw-stream function). */
+/* set_torch(Tensor, {dtype: code}, raw_stream_fn or None, (cuda:3, cuda:5, cpu) torch.devices):
+ * torch's objects, once torch is imported (a CPU-only torch has no raw-stream function). */
 static PyObject* set_torch(PyObject* mod, PyObject* args) {
   (void)mod;
-  PyObject *tensor_type, *codes, *raw_stream;
-  if (!PyArg_ParseTuple(args, "O!O!O", &PyType_Type, &tensor_type, &PyDict_Type, &codes, &raw_stream)) return NULL;
+  PyObject *tensor_type, *codes, *raw_stream, *device_probes;
+  if (!PyArg_ParseTuple(args, "O!O!OO", &PyType_Type, &tensor_type, &PyDict_Type, &codes, &raw_stream, &device_probes))
+    return NULL;
   Py_INCREF(tensor_type);
   Py_INCREF(codes);
   Py_INCREF(raw_stream);
@@ -539,13 +595,23 @@ static PyObject* set_torch(PyObject* mod, PyObject* args) {
   g_raw_stream_fn = PyCFunction_Check(raw_stream) && PyCFunction_GET_FLAGS(raw_stream) == METH_O
                         ? PyCFunction_GET_FUNCTION(raw_stream)
                         : NULL;
+  probe_device_layout(device_probes);
   direct_clear();
   g_direct.gave_up = 0;
   Py_RETURN_NONE;
 }
 
+/* device_layout() -> the width in bytes of torch.device's index as confirmed by set_torch (1 or 2),
+ * 0 where the fast path reads is_cuda and get_device() instead (for tests). */
+static PyObject* device_layout(PyObject* mod, PyObject* unused) {
+  (void)mod;
+  (void)unused;
+  return PyLong_FromLong(g_device_index_bytes);
+}
+
 static PyMethodDef methods[] = {
-    {"set_torch", set_torch, METH_VARARGS, "set_torch(Tensor, dtype_codes, raw_stream_fn)"},
+    {"set_torch", set_torch, METH_VARARGS, "set_torch(Tensor, dtype_codes, raw_stream_fn, device_probes)"},
+    {"device_layout", device_layout, METH_NOARGS, "device_layout() -> torch.device's index width, 0 if unconfirmed"},
     {"subclass_ready", subclass_ready, METH_O, "subclass_ready(cls) -> whether calls of cls are vectorcalls"},
     {"noop_packed_address", noop_packed_address, METH_NOARGS, "the address of a packed entry that does nothing"},
     {NULL, NULL, 0, NULL},

@@ -77,7 +77,9 @@ def _give_torch(fast):
     if _torch_given or torch is None or not hasattr(torch, "Tensor"):
         return
     codes = {getattr(torch, n[len("torch."):]): c for n, c in _TORCH_DTYPES.items() if hasattr(torch, n[len("torch."):])}
-    fast.set_torch(torch.Tensor, codes, getattr(torch._C, "_cuda_getCurrentRawStream", None))
+    # torch.device objects on which C confirms their layout (made without a GPU).
+    probes = (torch.device("cuda", 3), torch.device("cuda", 5), torch.device("cpu"))
+    fast.set_torch(torch.Tensor, codes, getattr(torch._C, "_cuda_getCurrentRawStream", None), probes)
     _torch_given = True
 
 

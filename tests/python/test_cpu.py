@@ -165,6 +165,16 @@ class CpuTarget(unittest.TestCase):
         self.assertEqual(twin.fast_calls, 1)
         self.assertTrue(torch.equal(c, torch.full((n,), 7.0)))
         self.assertEqual(fn.fast_calls, before + 3)
+        # A CUDA library's fast path refuses CPU tensors (the ctypes path then takes the call):
+        # torch.device's layout, which it reads the device type from, is confirmed at setup.
+        from tileslc import _fastcall_build
+        self.assertIn(_fastcall_build.module().device_layout(), (1, 2))
+        cuda_twin = fn._no_launch_twin()
+        cuda_twin._set_packed(_fastcall_build.module().noop_packed_address(), "ttt", True)
+        c.zero_()
+        cuda_twin(a, b, c)
+        self.assertEqual(cuda_twin.fast_calls, 0)
+        self.assertTrue(torch.equal(c, a + b))
 
     @unittest.skipIf(torch is None, "PyTorch is not installed (Debian: python3-torch)")
     def test_torch_register(self):
