@@ -8,8 +8,9 @@ and softmax_8192 (Float32 rows of 8192), each checked against torch (exact for
 vector_add, relative to a float64 reference for the others), then one call on
 a side stream, then vector_add as a torch.library operator inside a
 torch.compile graph. Then the per-call host cost of back-to-back launches on a
-1-element vector_add: through the C fast path, through the ctypes path, and
-torch.add(a, b, out=c) for comparison (wall time per call, the GPU never the
+1-element vector_add: through the C fast path, the fast path's Python side alone
+(the same call ending in a packed entry that launches nothing), through the
+ctypes path, and torch.add(a, b, out=c) for comparison (wall time per call, the GPU never the
 bottleneck at this size; the C++ cost of a generated host function per launch
 is tileslc_bench's "launch overhead" table).
 
@@ -128,6 +129,14 @@ def overhead(libs, calls):
     rows = []
     if va.fast_enabled:
         rows.append(("tileslc, C fast path", per_call_us(lambda: va(a, b, c), calls)))
+        # The same reads, checks and stream lookup ending in a packed entry that does nothing:
+        # the Python side of a fast-path call (the row above less this: launch + host function).
+        twin = va._no_launch_twin()
+        us = per_call_us(lambda: twin(a, b, c), calls)
+        if twin.fast_calls == 5 * calls + 1:
+            rows.append(("tileslc, fast path no launch", us))
+        else:  # it went to the ctypes path, which launches: not the figure this row is for
+            print("note: the no-launch twin left the fast path (%d of %d calls)" % (twin.fast_calls, 5 * calls + 1))
     fast = va.fast_enabled
     va.fast_enabled = False
     rows.append(("tileslc, ctypes path", per_call_us(lambda: va(a, b, c), calls)))
@@ -140,6 +149,10 @@ def overhead(libs, calls):
     print("fast path: %s" % tileslc.fast_path_status())
     for name, us in rows:
         print("  %-28s %7.2f us" % (name, us))
+    figures = dict(rows)
+    if "tileslc, fast path no launch" in figures:
+        print("  %-28s %7.2f us" % ("difference: launch + host", figures["tileslc, C fast path"]
+                                    - figures["tileslc, fast path no launch"]))
     return rows
 
 

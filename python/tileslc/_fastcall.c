@@ -42,6 +42,8 @@ enum { kTensor = 't' };
  * tileslc_dtype codes, and torch._C._cuda_getCurrentRawStream (None on a CPU-only torch). */
 static PyTypeObject* g_tensor_type = NULL;
 static PyObject* g_dtype_codes = NULL;
+static PyObject* g_last_dtype = NULL; /* a key of g_dtype_codes (borrowed) and its code */
+static long g_last_code = 0;
 static PyObject* g_raw_stream = NULL;
 static PyCFunction g_raw_stream_fn = NULL; /* its C function, when it is a METH_O builtin */
 static PyObject* g_str_slow_call = NULL;
@@ -292,10 +294,18 @@ static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, long* de
   if (on == 0) goto done;
   dtype = tensor_attr(t, kDtype, direct);
   if (dtype == NULL) goto error;
-  PyObject* code = PyDict_GetItemWithError(g_dtype_codes, dtype); /* borrowed */
-  if (code == NULL) {
-    if (PyErr_Occurred()) goto error;
-    goto done;
+  long code;
+  if (dtype == g_last_dtype) { /* consecutive tensors mostly share a dtype: skip the dict */
+    code = g_last_code;
+  } else {
+    PyObject* c = PyDict_GetItemWithError(g_dtype_codes, dtype); /* borrowed */
+    if (c == NULL) {
+      if (PyErr_Occurred()) goto error;
+      goto done;
+    }
+    code = PyLong_AsLong(c);
+    g_last_dtype = dtype; /* kept alive by g_dtype_codes, a key of it */
+    g_last_code = code;
   }
   shape = tensor_attr(t, kShape, direct);
   if (shape == NULL) goto error;
@@ -309,7 +319,7 @@ static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, long* de
   if (ptr == NULL) goto error;
   view->data = PyLong_AsVoidPtr(ptr);
   if (PyErr_Occurred()) goto error;
-  view->dtype = (tileslc_dtype)PyLong_AsLong(code);
+  view->dtype = (tileslc_dtype)code;
   view->rank = (int32_t)rank;
   view->device = (int32_t)index;
   *device = index;
@@ -590,6 +600,7 @@ static PyObject* set_torch(PyObject* mod, PyObject* args) {
   Py_XDECREF(g_raw_stream);
   g_tensor_type = (PyTypeObject*)tensor_type;
   g_dtype_codes = codes;
+  g_last_dtype = NULL;
   g_raw_stream = raw_stream;
   /* torch._C._cuda_getCurrentRawStream is a METH_O builtin: call its C function directly. */
   g_raw_stream_fn = PyCFunction_Check(raw_stream) && PyCFunction_GET_FLAGS(raw_stream) == METH_O
