@@ -5,9 +5,10 @@
  * torch for the current stream through torch.cuda.current_stream() and lets
  * ctypes convert every argument: about 20 us a call on the H200, more than
  * the launch itself. Here one C function reads each torch tensor's data
- * pointer, dtype, shape, strides and device straight from the tensor object,
- * asks torch for the raw current stream (torch._C._cuda_getCurrentRawStream),
- * and calls the library's packed entry (`int tileslc_NAME_packed(void* const*
+ * pointer, dtype, shape, strides and device through torch.Tensor's own C
+ * accessors (called directly, not looked up per object), asks torch for the
+ * raw current stream (torch._C._cuda_getCurrentRawStream), and calls the
+ * library's packed entry (`int tileslc_NAME_packed(void* const*
  * args, tileslc_stream stream)`, emitted next to every C twin), whose one
  * signature serves every host function.
  *
@@ -19,10 +20,11 @@
  * takes the ctypes/DLPack path, which handles it or raises the error.
  *
  * Caller is the base class of the package's HostFunction when this module
- * loads (_library.py makes the class), so `fn(a, b, c)` enters C directly:
- * a Python-level __call__ in between cost ~0.4 us of the ~1.7 us a call spent
- * outside cudaLaunchKernel (H200, torch_demo's figure). What this path does
- * not take goes to the Python method _slow_call with the same arguments.
+ * loads (_library.py makes the class), so `fn(a, b, c)` enters C directly, as
+ * a vectorcall (no argument tuple): a Python-level __call__ in between cost
+ * ~0.4 us of the ~1.7 us a call spent outside cudaLaunchKernel (H200,
+ * torch_demo's figure). What this path does not take goes to the Python
+ * method _slow_call with the same arguments.
  *
  * Built on first use by _fastcall_build.py with the system C compiler against
  * this Python's headers and tileslc/c_api.h; the package works without it. */

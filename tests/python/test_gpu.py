@@ -69,6 +69,29 @@ class CudaTarget(unittest.TestCase):
         s.synchronize()
         torch.testing.assert_close(y, expected, rtol=1e-6, atol=1e-6)
 
+    def test_fast_path_reads_cuda_tensors(self):
+        # Where the C fast path loads, torch CUDA tensors take it (strided views included) and read
+        # their device from torch.device's confirmed layout; CPU tensors go to the ctypes path.
+        if not tileslc.fast_path_status().startswith("loaded"):
+            self.skipTest("fast path unavailable: " + tileslc.fast_path_status())
+        from tileslc import _fastcall_build
+        self.assertIn(_fastcall_build.module().device_layout(), (1, 2))
+        fn = self.vector_add.vector_add
+        before = fn.fast_calls
+        a = torch.randn(2 * 4096, device="cuda")[::2]
+        b = torch.randn(4096, device="cuda")
+        c = torch.empty(4096, device="cuda")
+        fn(a, b, c)
+        torch.cuda.synchronize()
+        self.assertEqual(fn.fast_calls, before + 1)
+        self.assertTrue(torch.equal(c, a + b))
+        twin = fn._no_launch_twin()
+        c.fill_(3.0)
+        twin(a, b, c)
+        torch.cuda.synchronize()
+        self.assertEqual(twin.fast_calls, 1)
+        self.assertTrue(torch.equal(c, torch.full_like(c, 3.0)))
+
     def test_error_before_launch(self):
         a = torch.zeros(10, device="cuda")
         with self.assertRaisesRegex(tileslc.TileslcError, r"mB.shape\[0\] is 9, expected N = 10"):
