@@ -315,7 +315,11 @@ static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, long* de
   if (rank < 0 || rank > TILESLC_MAX_RANK) goto done;
   stride = tensor_method(t, kStride, direct);
   if (stride == NULL) goto error;
-  memset(view, 0, sizeof *view);
+  /* Modes past the rank are zero. Two 64-byte memsets, which compilers emit as vector stores,
+   * not one of the whole view: GCC inlines that as `rep stosq`, whose start-up took ~40% of
+   * this function's own time (perf, x86). */
+  memset(view->shape, 0, sizeof view->shape);
+  memset(view->stride, 0, sizeof view->stride);
   if (read_ints(shape, view->shape, rank) != 0 || read_ints(stride, view->stride, rank) != 0) goto done;
   ptr = tensor_method(t, kDataPtr, direct); /* includes the storage offset */
   if (ptr == NULL) goto error;
