@@ -107,6 +107,12 @@ def checks(libs):
     torch.cuda.synchronize()
     ok &= check("torch.compile graph calling torch.ops.tileslc.vector_add", torch.equal(r, (a + b) * 2 + a),
                 "equal to (a + b) * 2 + a; schema %s" % tileslc.torch.schema(libs["vector_add"].vector_add))
+
+    # The checks above are the C fast path's where it loads: each direct call went through it.
+    fns = (libs["vector_add"].vector_add, libs["gemm_sm90"].gemm_sm90, libs["softmax"].softmax_8192)
+    if all(f.fast_enabled for f in fns):
+        ok &= check("C fast path took the calls above", all(f.fast_calls > 0 for f in fns),
+                    "fast_calls %s" % ", ".join("%s %d" % (f.name, f.fast_calls) for f in fns))
     return ok
 
 
