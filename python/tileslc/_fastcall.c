@@ -95,7 +95,8 @@ static int direct_resolve(void) {
     }
     g_direct.descr[i] = d;
     int c_accessor = i < kMethods ? Py_IS_TYPE(d, &PyMethodDescr_Type)
-                                  : Py_IS_TYPE(d, &PyGetSetDescr_Type) && ((PyGetSetDescrObject*)d)->d_getset->get != NULL;
+                                  : Py_IS_TYPE(d, &PyGetSetDescr_Type) &&
+                                        ((PyGetSetDescrObject*)d)->d_getset->get != NULL;
     if (!c_accessor || !PyType_IsSubtype(g_tensor_type, ((PyDescrObject*)d)->d_type)) ok = 0;
   }
   unsigned int tag = g_tensor_type->tp_version_tag;
