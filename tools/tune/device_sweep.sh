@@ -8,6 +8,9 @@
 #                laid out as a build tree (~12 MB); carry it
 #   gemm I/N     there: gemm_sm90 over its 72 configurations, shard I of N (3 shards: minutes each)
 #   gemm-merge   merge the gemm shards, then time the --tuned gemm_sm90 on every bucket (verify)
+#   gemm-quick   gemm_sm90 over its 72 configurations on tune_shapes_quick.json (no 8192^3: each run there
+#                costs ~4.5 s of filling, checking and timing, so the full sweep needs ~11 minutes), unsharded,
+#                then verify
 #   softmax      softmax_8192_tuned, unsharded, then verify
 #   softmax-shards  the softmax sweep again as 3 shards, merged: its decisions against `softmax`'s
 #   bench        tileslc bench: gemm_sm90 (hand-picked defaults) on the 4 tuning shapes and softmax_8192_tuned
@@ -34,12 +37,18 @@ OUT=${OUT:-$R}
 mkdir -p "$R" "$OUT"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader || true
 GEMM=(samples/gemm_sm90/gemm_sm90.tpy --function gemm_sm90 --shapes samples/gemm_sm90/tune_shapes.json --work-dir build/tune-work/gemm)
-SOFTMAX=(samples/softmax/softmax.tpy --function softmax_8192_tuned --shapes samples/softmax/tune_shapes.json --work-dir build/tune-work/softmax)
+# SOFTMAX_SHAPES=samples/softmax/tune_shapes_quick.json leaves out M = 65536, where each run spends ~25 s
+# filling 2 GiB of input and comparing 512M outputs on the host (tune_runner.cpp), ~6 minutes for the sweep.
+SOFTMAX=(samples/softmax/softmax.tpy --function softmax_8192_tuned --shapes "${SOFTMAX_SHAPES:-samples/softmax/tune_shapes.json}" --work-dir build/tune-work/softmax)
 case "${1:-}" in
   gemm)
     shard=${2:?gemm I/N}
     time "$T" tune "${GEMM[@]}" --shard "$shard" --db "$R/gemm_sm90.shard${shard%/*}.json" -j "$(nproc)"
     cp "$R/gemm_sm90.shard${shard%/*}.json" "$OUT/" ;;
+  gemm-quick)
+    time "$T" tune "${GEMM[@]/tune_shapes.json/tune_shapes_quick.json}" --db "$R/gemm_sm90.quick.json" -j "$(nproc)"
+    "$T" tune verify samples/gemm_sm90/gemm_sm90.tpy --db "$R/gemm_sm90.quick.json" --work-dir build/tune-work/gemm-verify
+    cp "$R/gemm_sm90.quick.json" "$OUT/" ;;
   gemm-merge)
     "$T" tune merge -o "$R/gemm_sm90.tune.json" "$R"/gemm_sm90.shard*.json
     "$T" tune verify samples/gemm_sm90/gemm_sm90.tpy --db "$R/gemm_sm90.tune.json" --work-dir build/tune-work/gemm-verify
@@ -61,7 +70,7 @@ for x, y in zip(a, b):
 PY
     cp "$R/softmax.merged.json" "$OUT/" ;;
   bench|metrics)
-    GEMM_SHAPES='M=128,N=8192,K=8192;M=4096,N=4096,K=4096;M=8192,N=8192,K=8192;M=1024,N=1024,K=1024'
+    GEMM_SHAPES=${GEMM_BENCH_SHAPES:-'M=128,N=8192,K=8192;M=4096,N=4096,K=4096;M=8192,N=8192,K=8192;M=1024,N=1024,K=1024'}
     SOFTMAX_SHAPES='M=1024;M=4096;M=16384'
     extra=()
     [[ "$1" == metrics ]] && extra=(--metrics-overhead --b2b 200)
@@ -79,5 +88,5 @@ PY
         cp "$m" "$OUT/metrics.$k.jsonl"
       fi
     done ;;
-  *) echo "usage: $0 pack | gemm I/N | gemm-merge | softmax | softmax-shards | bench | metrics" >&2; exit 2 ;;
+  *) echo "usage: $0 pack | gemm I/N | gemm-merge | gemm-quick | softmax | softmax-shards | bench | metrics" >&2; exit 2 ;;
 esac
