@@ -20,11 +20,12 @@ within MATH_ULPS units in the last place; everything else bit for bit (any NaN
 matches any NaN). See docs/fuzzing.md.
 
   difffuzz.py [--seed S] [--count N] [--save-reproducers DIR] [--inject-wrong]
-  difffuzz.py gpu-prep --seed S --count N --dir D     (needs tileslc and nvcc)
-  difffuzz.py gpu-run --dir D                          (needs python3 and a GPU only)
+  difffuzz.py gpu-prep --seed S --count N --dir D     (needs tileslc and nvcc: cubins)
+  difffuzz.py gpu-run --dir D                          (needs python3 and the CUDA driver only)
+  difffuzz.py gpu --seed S --count N --dir D          (both)
 
 Standard library only: gpu-run must work on a machine with python3 and the CUDA
-driver and nothing else.
+driver and nothing else (tools/difffuzz_cuda.py calls the driver through ctypes).
 """
 import argparse
 import ctypes
@@ -40,7 +41,7 @@ import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from fractions import Fraction
 
 from difffuzz_cuda import CudaError, CudaUnavailable, Driver
@@ -873,10 +874,11 @@ def run(cmd, cwd=None, timeout=600):
 
 
 def find_tileslc(arg):
-    for c in [arg, os.path.join(ROOT, "build", "bin", "tileslc")]:
-        if c and os.path.exists(c):
-            return c
-    sys.exit("difffuzz: no tileslc binary (build it, or pass --tileslc)")
+    """--tileslc's path, or the build's tileslc when none is given."""
+    c = arg or os.path.join(ROOT, "build", "bin", "tileslc")
+    if os.path.exists(c):
+        return c
+    sys.exit("difffuzz: no tileslc binary at %s (%s)" % (c, "--tileslc" if arg else "build it, or pass --tileslc"))
 
 
 def emulate_bundle(progs, work, tileslc, rt_cpu, index):
@@ -978,13 +980,18 @@ def itanium_prefix(qualified_name):
     return "_ZN" + "".join("%d%s" % (len(c), c) for c in qualified_name.split("::")) + "E"
 
 
-def kernel_symbol(cubin, qualified_name):
-    """The mangled name of the kernel `qualified_name` in `cubin` (bytes), read from its string table."""
-    prefix = itanium_prefix(qualified_name).encode()
-    names = set(re.findall(re.escape(prefix) + rb"[A-Za-z0-9_]*", cubin))
+def kernel_symbols(cubin):
+    """Every mangled C++ name (`_ZN...`) in `cubin`'s string tables."""
+    return set(n.decode() for n in re.findall(rb"_ZN[A-Za-z0-9_]+", cubin))
+
+
+def kernel_symbol(symbols, qualified_name):
+    """The mangled name of the kernel `qualified_name` among `symbols` (kernel_symbols of its cubin)."""
+    prefix = itanium_prefix(qualified_name)
+    names = [n for n in symbols if n.startswith(prefix)]
     if len(names) != 1:
         raise ValueError("the cubin names %s %d times, not once" % (qualified_name, len(names)))
-    return names.pop().decode()
+    return names[0]
 
 
 def kernel_args(kernel, prog):
@@ -1034,13 +1041,13 @@ def prep_bundle(args, tileslc, index, first, count):
     with open(meta) as f:
         kernels = {k["name"]: k for k in json.load(f)["kernels"]}
     with open(cubin, "rb") as f:
-        image = f.read()
+        symbols = kernel_symbols(f.read())
     programs = []
     try:
         for p in progs:
             k = kernels[p.name + "_kernel"]
             e = p.expected()
-            e["kernel"] = {"symbol": kernel_symbol(image, k["qualified_name"]), "args": kernel_args(k, p),
+            e["kernel"] = {"symbol": kernel_symbol(symbols, k["qualified_name"]), "args": kernel_args(k, p),
                            "block": [k["threads_per_block"], 1, 1], "shared_bytes": k["shared_memory_bytes"]}
             programs.append(e)
     except (KeyError, ValueError) as e:
@@ -1053,6 +1060,14 @@ def prep_bundle(args, tileslc, index, first, count):
     return None
 
 
+def prep_bundle_in_budget(job):
+    """prep_bundle(args, tileslc, index, first, count), or "skipped" once --prep-budget-s has passed since t0."""
+    args, tileslc, index, first, count, t0 = job
+    if args.prep_budget_s and time.monotonic() - t0 > args.prep_budget_s:
+        return "skipped"
+    return prep_bundle(args, tileslc, index, first, count)
+
+
 def cmd_gpu_prep(args):
     """Generate bundles and compile each into a cubin for sm_90a with bundle.json; 0 when all were built."""
     tileslc = find_tileslc(args.tileslc)
@@ -1063,15 +1078,10 @@ def cmd_gpu_prep(args):
     per = args.per_bundle
     starts = list(range(0, args.count, per))
     t0 = time.monotonic()
-
-    def build(ib):
-        i, first = ib
-        if args.prep_budget_s and time.monotonic() - t0 > args.prep_budget_s:
-            return "skipped"
-        return prep_bundle(args, tileslc, i, first, min(per, args.count - first))
-
-    with ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        outcomes = list(ex.map(build, enumerate(starts)))
+    # processes, not threads: generating the programs and the model's values is Python (the GIL)
+    with ProcessPoolExecutor(max_workers=args.jobs) as ex:
+        outcomes = list(ex.map(prep_bundle_in_budget, [(args, tileslc, i, first, min(per, args.count - first), t0)
+                                                       for i, first in enumerate(starts)]))
     errs = [e for e in outcomes if e and e != "skipped"]
     skipped = outcomes.count("skipped")
     for e in errs:
