@@ -1086,9 +1086,9 @@ def cmd_gpu_prep(args):
     skipped = outcomes.count("skipped")
     for e in errs:
         print(e)
-    built = len(starts) - len(errs) - skipped
-    print("difffuzz gpu-prep: seed %d: %d bundles of up to %d programs built in %s in %.0f s (%d jobs), %d failed%s" % (
-        args.seed, built, per, args.dir, time.monotonic() - t0, args.jobs, len(errs),
+    built = [min(per, args.count - first) for first, e in zip(starts, outcomes) if e is None]
+    print("difffuzz gpu-prep: seed %d: %d programs in %d bundles built in %s in %.0f s (%d jobs), %d failed%s" % (
+        args.seed, sum(built), len(built), args.dir, time.monotonic() - t0, args.jobs, len(errs),
         ", %d not started (--prep-budget-s %g)" % (skipped, args.prep_budget_s) if skipped else ""))
     return 1 if errs else 0
 
