@@ -909,26 +909,37 @@ def emulate_bundle(progs, work, tileslc, rt_cpu, index):
     return bad, so
 
 
-def reproducer(prog, text):
-    """A minimal .tpy: the one program, its kernel cut to the statement that disagrees (and the loops and
-    tiles that compute accumulators, which other statements do not read)."""
+def reproducer(prog, texts):
+    """A minimal .tpy: the one program, its kernel cut to the statements that disagree (those whose line
+    holds one of `texts`; and the loops and tiles that compute accumulators, which other statements do
+    not read)."""
     keep = [line for line in prog.lines
-            if text in line or not (line.startswith("gO") or line.startswith("print("))]
+            if any(t in line for t in texts) or not (line.startswith("gO") or line.startswith("print("))]
     p2 = Program(prog.name, prog.rng)
     p2.inputs, p2.outputs, p2.lines = prog.inputs, prog.outputs, keep
     values = ["# input m%s = %r" % (t, [from_bits(b, t) for b in xs]) for t, xs in sorted(prog.inputs.items())]
     return "\n".join(values) + "\n" + HEADER + p2.source()
 
 
-def save_reproducers(directory, bad, program):
-    """Writes DIR/<program>.tpy for each disagreement of a program (`program(name)`: the Program or None),
-    the disagreement in a comment at its top."""
+def save_reproducers(directory, bad, program, most=100):
+    """Writes DIR/<program>.tpy for each of the first `most` programs that disagree (`program(name)`: the
+    Program, or None for a disagreement of no one program), its disagreements in comments at the top."""
+    by_program = {}
     for name, what, text in bad:
-        prog = program(name)
-        if prog is not None:
-            os.makedirs(directory, exist_ok=True)
-            with open(os.path.join(directory, "%s.tpy" % name), "w") as f:
-                f.write("# %s\n# %s\n" % (what.replace("\n", " "), text) + reproducer(prog, text))
+        by_program.setdefault(name, []).append((what, text))
+    written = 0
+    for name, found in by_program.items():
+        prog = program(name) if written < most else None
+        if prog is None:
+            continue
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, "%s.tpy" % name), "w") as f:
+            f.write("".join("# %s\n# %s\n" % (what.replace("\n", " "), text) for what, text in found) +
+                    reproducer(prog, [text for _, text in found]))
+        written += 1
+    if len(by_program) > written:
+        print("difffuzz: reproducers of %d programs in %s (%d more disagree)" % (
+            written, directory, len(by_program) - written))
 
 
 def injected_verdict(bad, injected):
