@@ -5,12 +5,33 @@
 #                              documented semantics in Python: all must agree;
 #   fuzz.difffuzz.inject_wrong the same tool with one expected value perturbed:
 #                              it must report the disagreement (the test can fail).
-# The GPU half is `difffuzz.py gpu-prep` here and `gpu-run` on the device machine.
-if(NOT TILESLC_HAVE_CPU_EMULATION OR TILESLC_SANITIZE)
+#   fuzz.difffuzz.gpu          the GPU half (`difffuzz.py gpu`) over seed 3's 5 programs:
+#                              gpu-prep's tileslc and nvcc -cubin must build them; then
+#                              gpu-run compares on the GPU, or skips (77) without one.
+#                              tools/device/difffuzz.sh runs 10,000 on the GPU machine;
+#   fuzz.difffuzz.gpu_driver_abi gpu-run's driver calls against a stand-in libcuda.so.1.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(NOT Python3_Interpreter_FOUND OR TILESLC_SANITIZE)
   return()
 endif()
-find_package(Python3 COMPONENTS Interpreter QUIET)
-if(NOT Python3_Interpreter_FOUND)
+if(TILESLC_HAVE_CUDA AND TILESLC_NVCC)
+  add_test(NAME fuzz.difffuzz.gpu
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/difffuzz.py gpu --seed 3 --count 5
+                   --tileslc $<TARGET_FILE:tileslc> --nvcc ${TILESLC_NVCC} --jobs 2
+                   --dir ${CMAKE_CURRENT_BINARY_DIR}/difffuzz_gpu)
+  set_tests_properties(fuzz.difffuzz.gpu PROPERTIES LABELS "fuzz;gpu" TIMEOUT 120 SKIP_RETURN_CODE 77)
+  # gpu-run's CUDA driver calls (ctypes) against a stand-in libcuda.so.1 over host memory that logs
+  # each launch: no GPU needed (tests/difffuzz/check_gpu_run.py says what is checked).
+  add_library(tileslc_fake_libcuda SHARED ${CMAKE_CURRENT_LIST_DIR}/difffuzz/fake_libcuda.cpp)
+  set_target_properties(tileslc_fake_libcuda PROPERTIES OUTPUT_NAME cuda SOVERSION 1
+                        LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fake_libcuda)
+  add_test(NAME fuzz.difffuzz.gpu_driver_abi
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/difffuzz/check_gpu_run.py
+                   $<TARGET_FILE:tileslc> ${TILESLC_NVCC} $<TARGET_FILE_DIR:tileslc_fake_libcuda>
+                   ${CMAKE_CURRENT_BINARY_DIR}/difffuzz_gpu_abi)
+  set_tests_properties(fuzz.difffuzz.gpu_driver_abi PROPERTIES LABELS "fuzz" TIMEOUT 120)
+endif()
+if(NOT TILESLC_HAVE_CPU_EMULATION)
   return()
 endif()
 set(_difffuzz ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/difffuzz.py

@@ -20,24 +20,31 @@ within MATH_ULPS units in the last place; everything else bit for bit (any NaN
 matches any NaN). See docs/fuzzing.md.
 
   difffuzz.py [--seed S] [--count N] [--save-reproducers DIR] [--inject-wrong]
-  difffuzz.py gpu-prep --seed S --count N --dir D     (needs tileslc and nvcc)
-  difffuzz.py gpu-run --dir D                          (needs python3 and a GPU only)
+  difffuzz.py gpu-prep --seed S --count N --dir D     (needs tileslc and nvcc: cubins)
+  difffuzz.py gpu-run --dir D                          (needs python3 and the CUDA driver only)
+  difffuzz.py gpu --seed S --count N --dir D          (both)
 
 Standard library only: gpu-run must work on a machine with python3 and the CUDA
-driver and nothing else.
+driver and nothing else (tools/difffuzz_cuda.py calls the driver through ctypes).
 """
 import argparse
+import ctypes
 import json
 import math
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from fractions import Fraction
+
+from difffuzz_cuda import CudaError, CudaUnavailable, Driver
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROGRAMS_PER_BUNDLE = 25  # emulator bundles; gpu-prep takes --per-bundle (nvcc's time is mostly per file)
@@ -705,28 +712,31 @@ def static_expr(rng, depth):
     return text, v
 
 
-def generate(seed, count, inject_wrong=False):
-    """`count` programs from `seed` (programs seed*1000003+i, so any one can be regenerated alone)."""
-    progs = []
-    for i in range(count):
-        pseed = seed * 1000003 + i
-        rng = random.Random(pseed)
-        p = Program("p%d" % pseed, rng)
-        for _ in range(rng.randint(6, 14)):
-            r = rng.random()
-            if r < 0.7:
-                p.add_expression()
-            elif r < 0.8:
-                p.add_math()
-            elif r < 0.85:
-                p.add_loop()
-            elif r < 0.9:
-                p.add_predicated()
-            else:
-                p.add_static()
-        progs.append(p)
-    if inject_wrong and progs:
-        # Perturb the model's opinion of one result (a high bit of a non-NaN value): it must be reported.
+def make_program(pseed):
+    """Program number `pseed` (its statements are drawn from random.Random(pseed) alone)."""
+    rng = random.Random(pseed)
+    p = Program("p%d" % pseed, rng)
+    for _ in range(rng.randint(6, 14)):
+        r = rng.random()
+        if r < 0.7:
+            p.add_expression()
+        elif r < 0.8:
+            p.add_math()
+        elif r < 0.85:
+            p.add_loop()
+        elif r < 0.9:
+            p.add_predicated()
+        else:
+            p.add_static()
+    return p
+
+
+def generate(seed, count, inject_wrong=False, first=0):
+    """Programs first..first+count-1 of `seed` (numbered seed*1000003+i, so any one can be regenerated
+    alone); with inject_wrong, the model's opinion of one result is perturbed (a high bit of a non-NaN
+    value) and that program marked `injected`: the comparison must report it."""
+    progs = [make_program(seed * 1000003 + i) for i in range(first, first + count)]
+    if inject_wrong:
         for p in progs:
             for t, xs in sorted(p.outputs.items()):
                 for j, (kind, text, v, u) in enumerate(xs):
@@ -802,28 +812,43 @@ def driver_source(progs, header):
 # ------------------------------------------------------------------ comparing
 
 
-def compare(expected, run_output, compile_output, opinion):
-    """Disagreements between the model (`expected`, one bundle) and the outputs of one run."""
+def parse_run_output(text):
+    """({(program, type, slot): bits}, error lines) of a driver's output ('R <program> <type> <slot> <hex>'
+    and 'E <program> <message>' lines)."""
     results = {}
     errors = []
-    for line in run_output.splitlines():
+    for line in text.splitlines():
         parts = line.split()
         if parts[:1] == ["R"] and len(parts) == 5:
             results[(parts[1], parts[2], int(parts[3]))] = int(parts[4], 16)
         elif parts[:1] == ["E"]:
             errors.append(line)
+    return results, errors
+
+
+def compare(expected, run_output, compile_output, opinion):
+    """Disagreements between the model (`expected`, one bundle) and the outputs of one run."""
+    results, errors = parse_run_output(run_output)
+    return compare_results(expected, results, errors, compile_output, opinion)
+
+
+def compare_results(expected, results, errors, compile_output, opinion):
+    """Disagreements between the model (`expected`, one bundle's programs) and the results of one run
+    ({(program, type, slot): bits}; `errors`: 'E <program> ...' lines), and between the compile-time
+    prints (`compile_output`, tileslc's stdout) and CPython's."""
     printed = {}
-    for line in compile_output.splitlines():
+    for line in (compile_output or "").splitlines():
         parts = line.split(" ", 1)
         if len(parts) == 2 and parts[0].startswith("S"):
             printed[parts[0]] = parts[1]
     bad = []
     for p in expected:
+        why = "; ".join(e for e in errors if e.split()[1:2] == [p["name"]]) or "; ".join(errors) or "missing"
         for t, xs in p["outputs"].items():
             for slot, (kind, text, want, ulps) in enumerate(xs):
                 got = results.get((p["name"], t, slot))
                 if got is None:
-                    bad.append((p["name"], "%s %s: no result (%s)" % (opinion, kind, "; ".join(errors) or "missing"), text))
+                    bad.append((p["name"], "%s %s: no result (%s)" % (opinion, kind, why), text))
                     continue
                 if got == want:
                     continue
@@ -849,10 +874,11 @@ def run(cmd, cwd=None, timeout=600):
 
 
 def find_tileslc(arg):
-    for c in [arg, os.path.join(ROOT, "build", "bin", "tileslc")]:
-        if c and os.path.exists(c):
-            return c
-    sys.exit("difffuzz: no tileslc binary (build it, or pass --tileslc)")
+    """--tileslc's path, or the build's tileslc when none is given."""
+    c = arg or os.path.join(ROOT, "build", "bin", "tileslc")
+    if os.path.exists(c):
+        return c
+    sys.exit("difffuzz: no tileslc binary at %s (%s)" % (c, "--tileslc" if arg else "build it, or pass --tileslc"))
 
 
 def emulate_bundle(progs, work, tileslc, rt_cpu, index):
@@ -883,15 +909,46 @@ def emulate_bundle(progs, work, tileslc, rt_cpu, index):
     return bad, so
 
 
-def reproducer(prog, text):
-    """A minimal .tpy: the one program, its kernel cut to the statement that disagrees (and the loops and
-    tiles that compute accumulators, which other statements do not read)."""
+def reproducer(prog, texts):
+    """A minimal .tpy: the one program, its kernel cut to the statements that disagree (those whose line
+    holds one of `texts`; and the loops and tiles that compute accumulators, which other statements do
+    not read)."""
     keep = [line for line in prog.lines
-            if text in line or not (line.startswith("gO") or line.startswith("print("))]
+            if any(t in line for t in texts) or not (line.startswith("gO") or line.startswith("print("))]
     p2 = Program(prog.name, prog.rng)
     p2.inputs, p2.outputs, p2.lines = prog.inputs, prog.outputs, keep
     values = ["# input m%s = %r" % (t, [from_bits(b, t) for b in xs]) for t, xs in sorted(prog.inputs.items())]
     return "\n".join(values) + "\n" + HEADER + p2.source()
+
+
+def save_reproducers(directory, bad, program, most=100):
+    """Writes DIR/<program>.tpy for each of the first `most` programs that disagree (`program(name)`: the
+    Program, or None for a disagreement of no one program), its disagreements in comments at the top."""
+    by_program = {}
+    for name, what, text in bad:
+        by_program.setdefault(name, []).append((what, text))
+    written = 0
+    for name, found in by_program.items():
+        prog = program(name) if written < most else None
+        if prog is None:
+            continue
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, "%s.tpy" % name), "w") as f:
+            f.write("".join("# %s\n# %s\n" % (what.replace("\n", " "), text) for what, text in found) +
+                    reproducer(prog, [text for _, text in found]))
+        written += 1
+    if len(by_program) > written:
+        print("difffuzz: reproducers of %d programs in %s (%d more disagree)" % (
+            written, directory, len(by_program) - written))
+
+
+def injected_verdict(bad, injected):
+    """--inject-wrong's exit status: 0 when the perturbed value and nothing else was reported (a run
+    that reports every result, kernels that never ran, would otherwise pass)."""
+    ok = len(bad) == 1 and bad[0][0] in injected
+    print("difffuzz: --inject-wrong: the perturbed opinion was %s" % (
+        "reported" if ok else "NOT reported alone (%d disagreements)" % len(bad)))
+    return 0 if ok else 1
 
 
 def cmd_fuzz(args):
@@ -914,109 +971,279 @@ def cmd_fuzz(args):
     by_name = {p.name: p for p in progs}
     for name, what, text in bad[:50]:
         print("DISAGREE %s: %s\n    %s" % (name, what, text))
-    if args.save_reproducers and bad:
-        os.makedirs(args.save_reproducers, exist_ok=True)
-        for name, what, text in bad:
-            if name in by_name:
-                path = os.path.join(args.save_reproducers, "%s.tpy" % name)
-                with open(path, "w") as f:
-                    f.write("# %s\n# %s\n" % (what.replace("\n", " "), text) + reproducer(by_name[name], text))
+    if args.save_reproducers:
+        save_reproducers(args.save_reproducers, bad, by_name.get)
     print("difffuzz: seed %d: %d programs, %d expressions, %d bundles, %d disagreements" % (
         args.seed, len(progs), exprs, len(bundles), len(bad)))
     if args.inject_wrong:
-        ok = any(getattr(by_name.get(name), "injected", False) for name, _, _ in bad)
-        print("difffuzz: --inject-wrong: the perturbed opinion was %s" % ("reported" if ok else "NOT reported"))
-        return 0 if ok else 1
+        return injected_verdict(bad, [p.name for p in progs if getattr(p, "injected", False)])
     return 1 if bad else 0
 
 
 # ---------------------------------------------------------------- the GPU half
+#
+# gpu-prep compiles only device code: each bundle's generated CUDA C++ becomes one cubin (nvcc -cubin:
+# cicc and ptxas, no host compiler, no CUDA runtime linked), and bundle.json describes how to launch each
+# kernel from tileslc's --emit-metadata. gpu-run loads the cubins with the CUDA driver (ctypes,
+# tools/difffuzz_cuda.py), so the GPU machine needs python3 and the driver only.
+
+GPU_ARCH = "sm_90a"
+GPU_GRID = (1, 1, 1)  # Program.source launches grid=(1, 1, 1)
+BUFFER_ALIGN = 256  # each tensor of a program's allocation starts here, as cudaMalloc's would
+POISON = 0xA5  # every byte of an output before the kernel runs
+
+
+def itanium_prefix(qualified_name):
+    """The mangled name's start (`_ZN...E`, before the parameter types) of a function `a::b::f`."""
+    return "_ZN" + "".join("%d%s" % (len(c), c) for c in qualified_name.split("::")) + "E"
+
+
+def kernel_symbols(cubin):
+    """Every mangled C++ name (`_ZN...`) in `cubin`'s string tables."""
+    return set(n.decode() for n in re.findall(rb"_ZN[A-Za-z0-9_]+", cubin))
+
+
+def kernel_symbol(symbols, qualified_name):
+    """The mangled name of the kernel `qualified_name` among `symbols` (kernel_symbols of its cubin)."""
+    prefix = itanium_prefix(qualified_name)
+    names = [n for n in symbols if n.startswith(prefix)]
+    if len(names) != 1:
+        raise ValueError("the cubin names %s %d times, not once" % (qualified_name, len(names)))
+    return names[0]
+
+
+def kernel_args(kernel, prog):
+    """How gpu-run fills each parameter of `kernel` (its --emit-metadata entry) for `prog`: ["in", T] and
+    ["out", T] are the addresses of input gT and output gOT, ["i64", v] an Int64 value (an input's
+    extent N_<program>_T, or a tensor's stride, 1). Any other parameter is an error: the kernel ABI
+    changed and this function must learn it."""
+    args = []
+    pointers = set()
+    for prm in kernel["params"]:
+        name, kind, dtype = prm["name"], prm["kind"], prm["dtype"]
+        extent = "N_%s_" % prog.name
+        if kind == "pointer" and name == "gO" + dtype and dtype in prog.outputs:
+            args.append(["out", dtype])
+            pointers.add(name)
+        elif kind == "pointer" and name == "g" + dtype and dtype in prog.inputs:
+            args.append(["in", dtype])
+            pointers.add(name)
+        elif kind == "scalar" and dtype == "Int64" and name.startswith(extent) and name[len(extent):] in prog.inputs:
+            args.append(["i64", len(prog.inputs[name[len(extent):]])])
+        elif kind == "scalar" and dtype == "Int64" and name.endswith("_stride0") and name[:-len("_stride0")] in pointers:
+            args.append(["i64", 1])
+        else:
+            raise ValueError("kernel %s: parameter %s (%s %s) is not one difffuzz knows how to pass" % (
+                kernel["name"], name, kind, dtype))
+    return args
+
+
+def prep_bundle(args, tileslc, index, first, count):
+    """Generates and compiles bundle `index` (programs first..first+count-1) into DIR/bNNNNN: bundle.tpy,
+    bundle.cubin and bundle.json (written last: a bundle without it is not run). None, or an error line."""
+    progs = generate(args.seed, count, args.inject_wrong and index == 0, first)
+    base = os.path.join(args.dir, "b%05d" % index)
+    os.makedirs(base, exist_ok=True)
+    tpy, cu, meta, cubin = (os.path.join(base, n) for n in ("bundle.tpy", "bundle.cu", "meta.json", "bundle.cubin"))
+    with open(tpy, "w") as f:
+        f.write(bundle_source(progs))
+    rc, so, se = run([tileslc, tpy, "--arch", GPU_ARCH, "-o", cu, "--emit-metadata", meta])
+    if rc != 0:
+        return "b%05d: tileslc failed (exit %d): %s" % (index, rc, se[:2000])
+    # Device code only. -fmad=false: no a*b+c contracted into an FMA, which would round once where the
+    # program rounds twice. The device optimization levels stay nvcc's defaults (what a user gets).
+    rc, _, se = run([args.nvcc, "-cubin", "-std=c++17", "-arch=" + GPU_ARCH, "-fmad=false", "-w",
+                     "-I", os.path.join(ROOT, "runtime", "include"), cu, "-o", cubin], timeout=1200)
+    if rc != 0:
+        return "b%05d: nvcc failed: %s" % (index, se[:2000])
+    with open(meta) as f:
+        kernels = {k["name"]: k for k in json.load(f)["kernels"]}
+    with open(cubin, "rb") as f:
+        symbols = kernel_symbols(f.read())
+    programs = []
+    try:
+        for p in progs:
+            k = kernels[p.name + "_kernel"]
+            e = p.expected()
+            e["kernel"] = {"symbol": kernel_symbol(symbols, k["qualified_name"]), "args": kernel_args(k, p),
+                           "block": [k["threads_per_block"], 1, 1], "shared_bytes": k["shared_memory_bytes"]}
+            programs.append(e)
+    except (KeyError, ValueError) as e:
+        return "b%05d: %s" % (index, e)
+    with open(os.path.join(base, "bundle.json"), "w") as f:
+        json.dump({"programs": programs, "compile_stdout": so,
+                   "injected": [p.name for p in progs if getattr(p, "injected", False)]}, f)
+    os.remove(cu)
+    os.remove(meta)
+    return None
+
+
+def prep_bundle_in_budget(job):
+    """prep_bundle(args, tileslc, index, first, count), or "skipped" once --prep-budget-s has passed since t0."""
+    args, tileslc, index, first, count, t0 = job
+    if args.prep_budget_s and time.monotonic() - t0 > args.prep_budget_s:
+        return "skipped"
+    return prep_bundle(args, tileslc, index, first, count)
 
 
 def cmd_gpu_prep(args):
-    """Generate bundles, compile each with tileslc (CUDA) and nvcc for sm_90a, write expected.json."""
+    """Generate bundles and compile each into a cubin for sm_90a with bundle.json; 0 when all were built."""
     tileslc = find_tileslc(args.tileslc)
-    nvcc = args.nvcc
     os.makedirs(args.dir, exist_ok=True)
-    rt_dir = os.path.join(args.dir, "rt")
-    os.makedirs(rt_dir, exist_ok=True)
-    inc = os.path.join(ROOT, "runtime", "include")
-    objs = []
-    for src in ["status", "tensor_view", "dlpack", "validate", "launch", "launch_cluster", "device_buffer", "tma",
-                "occupancy"]:
-        obj = os.path.join(rt_dir, src + ".o")
-        if not os.path.exists(obj):
-            rc, _, se = run([nvcc, "-std=c++17", "-O2", "-I", inc, "-c", os.path.join(ROOT, "runtime", "src", src + ".cpp"),
-                             "-o", obj])
-            if rc != 0:
-                sys.exit("difffuzz: nvcc failed on the runtime's %s.cpp: %s" % (src, se))
-        objs.append(obj)
-    progs = generate(args.seed, args.count)
+    for d in os.listdir(args.dir):  # an earlier run's bundles would be run with these
+        if re.fullmatch(r"b\d{5}", d):
+            shutil.rmtree(os.path.join(args.dir, d))
     per = args.per_bundle
-    bundles = [progs[i:i + per] for i in range(0, len(progs), per)]
-
-    def build(ib):
-        i, b = ib
-        base = os.path.join(args.dir, "b%05d" % i)
-        os.makedirs(base, exist_ok=True)
-        tpy = os.path.join(base, "bundle.tpy")
-        with open(tpy, "w") as f:
-            f.write(bundle_source(b))
-        rc, so, se = run([tileslc, tpy, "--arch", "sm_90a", "-o", os.path.join(base, "bundle.cu"),
-                          "-H", os.path.join(base, "bundle.h")])
-        if rc != 0:
-            return "b%05d: tileslc failed: %s" % (i, se[:2000])
-        with open(os.path.join(base, "main.cu"), "w") as f:
-            f.write(driver_source(b, "bundle.h"))
-        # -fmad=false: no a*b+c contracted into an FMA, which would round once where the program rounds twice
-        rc, _, se = run([nvcc, "-std=c++17", "-O2", "-arch=sm_90a", "-fmad=false", "-w", "-I", inc, "-I", base,
-                         os.path.join(base, "main.cu"), os.path.join(base, "bundle.cu")] + objs +
-                        ["-o", os.path.join(base, "gpu")], timeout=1200)
-        if rc != 0:
-            return "b%05d: nvcc failed: %s" % (i, se[:2000])
-        with open(os.path.join(base, "expected.json"), "w") as f:
-            json.dump({"programs": [p.expected() for p in b], "compile_stdout": so}, f)
-        for name in ("bundle.cu", "main.cu"):
-            os.remove(os.path.join(base, name))
-        return None
-
-    with ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        errs = [e for e in ex.map(build, enumerate(bundles)) if e]
+    starts = list(range(0, args.count, per))
+    t0 = time.monotonic()
+    # processes, not threads: generating the programs and the model's values is Python (the GIL)
+    with ProcessPoolExecutor(max_workers=args.jobs) as ex:
+        outcomes = list(ex.map(prep_bundle_in_budget, [(args, tileslc, i, first, min(per, args.count - first), t0)
+                                                       for i, first in enumerate(starts)]))
+    errs = [e for e in outcomes if e and e != "skipped"]
+    skipped = outcomes.count("skipped")
     for e in errs:
         print(e)
-    print("difffuzz gpu-prep: seed %d: %d programs, %d expressions, %d bundles built in %s, %d failed" % (
-        args.seed, len(progs), sum(p.expressions for p in progs), len(bundles) - len(errs), args.dir, len(errs)))
-    print("run on the GPU machine: python3 tools/difffuzz.py gpu-run --dir %s" % args.dir)
+    built = [min(per, args.count - first) for first, e in zip(starts, outcomes) if e is None]
+    print("difffuzz gpu-prep: seed %d: %d programs in %d bundles built in %s in %.0f s (%d jobs), %d failed%s" % (
+        args.seed, sum(built), len(built), args.dir, time.monotonic() - t0, args.jobs, len(errs),
+        ", %d not started (--prep-budget-s %g)" % (skipped, args.prep_budget_s) if skipped else ""))
     return 1 if errs else 0
+
+
+def program_layout(p):
+    """A program's one allocation: ({("in"|"out", type): (offset, bytes)}, total bytes, the host image
+    to upload: the inputs' bits, every output byte POISON)."""
+    where, size = {}, 0
+    for role, tensors in (("in", p["inputs"]), ("out", p["outputs"])):
+        for t in sorted(tensors):
+            n = len(tensors[t]) * DTYPE_SIZE[t]
+            where[(role, t)] = (size, n)
+            size += (n + BUFFER_ALIGN - 1) // BUFFER_ALIGN * BUFFER_ALIGN
+    image = bytearray([POISON]) * size
+    for t, xs in p["inputs"].items():
+        off, _ = where[("in", t)]
+        es = DTYPE_SIZE[t]
+        for i, b in enumerate(xs):
+            image[off + i * es:off + (i + 1) * es] = b.to_bytes(es, "little")
+    return where, size, bytes(image)
+
+
+def run_program(drv, module, p):
+    """Runs one program's kernel; its results {(program, type, slot): bits}."""
+    k = p["kernel"]
+    where, size, image = program_layout(p)
+    ptr = drv.alloc(size)
+    try:
+        drv.upload(ptr, image)
+        args = [ctypes.c_uint64(ptr + where[(a[0], a[1])][0]) if a[0] in ("in", "out") else ctypes.c_int64(a[1])
+                for a in k["args"]]
+        drv.launch(drv.function(module, k["symbol"]), GPU_GRID, tuple(k["block"]), k["shared_bytes"], args)
+        drv.synchronize()
+        first = min(off for (role, _), (off, _) in where.items() if role == "out")
+        data = drv.download(ptr + first, size - first)
+    finally:
+        drv.free(ptr)
+    results = {}
+    for t, xs in p["outputs"].items():
+        off, _ = where[("out", t)]
+        es = DTYPE_SIZE[t]
+        for i in range(len(xs)):
+            o = off - first + i * es
+            results[(p["name"], t, i)] = int.from_bytes(data[o:o + es], "little")
+    return results
+
+
+def run_bundle(drv, base, exp, progress):
+    """Runs every program of one bundle: (results, 'E <program> ...' error lines). After a failed launch
+    the context is reset (a fault poisons it) and the next program runs in a fresh one; when the cubin
+    cannot be loaded, no program of the bundle runs."""
+    with open(os.path.join(base, "bundle.cubin"), "rb") as f:
+        image = f.read()
+    results, errors = {}, []
+    module = None
+    for i, p in enumerate(exp["programs"]):
+        progress[:] = ["%s %s" % (base, p["name"]), time.monotonic()]
+        try:
+            if module is None:
+                module = drv.load_module(image)
+        except CudaError as e:
+            errors += ["E %s %s" % (q["name"], e) for q in exp["programs"][i:]]
+            break
+        try:
+            results.update(run_program(drv, module, p))
+        except CudaError as e:
+            errors.append("E %s %s" % (p["name"], e))
+            drv.reset()
+            module = None
+    if module is not None:
+        drv.unload_module(module)
+    return results, errors
+
+
+def start_watchdog(progress, seconds):
+    """Ends the process (exit 3) when one program has been running `seconds`: a kernel that never ends
+    would hang gpu-run in the driver, which no exception interrupts."""
+    def watch():
+        while True:
+            time.sleep(1)
+            if progress and time.monotonic() - progress[1] > seconds:
+                print("difffuzz gpu-run: %s has run %d s without finishing: stopped (a kernel that does not end?)"
+                      % (progress[0], seconds), flush=True)
+                os._exit(3)
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def cmd_gpu_run(args):
     """Run every prebuilt bundle in --dir on the GPU and compare with the documented semantics."""
-    bundles = sorted(d for d in os.listdir(args.dir) if d.startswith("b") and
-                     os.path.exists(os.path.join(args.dir, d, "gpu")))
+    bundles = sorted(d for d in os.listdir(args.dir) if re.fullmatch(r"b\d{5}", d) and
+                     os.path.exists(os.path.join(args.dir, d, "bundle.json"))) if os.path.isdir(args.dir) else []
     if not bundles:
         print("difffuzz gpu-run: no built bundles in %s (run gpu-prep first)" % args.dir)
         return 2
-    nprogs = nexprs = 0
-    bad = []
+    try:
+        drv = Driver()
+    except CudaUnavailable as e:
+        print("difffuzz gpu-run: no CUDA device here: nothing was run (%s)" % e)
+        return 77
+    t0 = time.monotonic()
+    progress = []
+    start_watchdog(progress, args.hang_s)
+    nprogs = nexprs = ran = failing = 0
+    bad, injected = [], set()
     for d in bundles:
         base = os.path.join(args.dir, d)
-        with open(os.path.join(base, "expected.json")) as f:
+        with open(os.path.join(base, "bundle.json")) as f:
             exp = json.load(f)
-        r = subprocess.run([os.path.join(base, "gpu")], capture_output=True, text=True, timeout=600)
-        if r.returncode == 77 or "no CUDA device" in r.stdout:
-            print("difffuzz gpu-run: no CUDA device here: nothing was run (%s)" % r.stdout.strip())
-            return 77
+        results, errors = run_bundle(drv, base, exp, progress)
+        ran += 1
         nprogs += len(exp["programs"])
         nexprs += sum(len(xs) for p in exp["programs"] for xs in p["outputs"].values())
-        bad += compare(exp["programs"], r.stdout, exp["compile_stdout"], "gpu")
-        if r.returncode != 0:
-            bad.append((d, "exited %d: %s" % (r.returncode, (r.stderr or r.stdout)[-2000:]), d))
+        bad += compare_results(exp["programs"], results, errors, exp["compile_stdout"], "gpu")
+        injected.update(exp.get("injected", []))
+        failing = failing + 1 if errors and len(errors) == len(exp["programs"]) else 0
+        if failing == 3:  # the driver or the cubins, not the programs: stop rather than fail them all
+            print("difffuzz gpu-run: no program of 3 bundles in a row ran (%s): stopped" % errors[-1])
+            break
+    progress.clear()
     for name, what, text in bad[:100]:
         print("DISAGREE %s: %s\n    %s" % (name, what, text))
-    print("difffuzz gpu-run: %d bundles, %d programs, %d results, %d disagreements" % (
-        len(bundles), nprogs, nexprs, len(bad)))
+    if args.save_reproducers:
+        save_reproducers(args.save_reproducers, bad,
+                         lambda name: make_program(int(name[1:])) if re.fullmatch(r"p\d+", name) else None)
+    print("difffuzz gpu-run: %s: %d bundles, %d programs, %d results, %d disagreements (%.1f s)" % (
+        drv.name, ran, nprogs, nexprs, len(bad), time.monotonic() - t0))
+    if injected:
+        return injected_verdict(bad, injected)
     return 1 if bad else 0
+
+
+def cmd_gpu(args):
+    """gpu-prep, then gpu-run over what was built: 77 without a GPU (after preparing), 1 when a bundle
+    failed to build or a result disagrees."""
+    prep = cmd_gpu_prep(args)
+    rc = cmd_gpu_run(args)
+    return 1 if prep != 0 and rc in (0, 2, 77) else rc
 
 
 def main():
@@ -1031,21 +1258,32 @@ def main():
     ap.add_argument("--rt-cpu", help="libtileslc_rt_cpu.a (default: next to tileslc's build)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
-    gp = sub.add_parser("gpu-prep")
-    gp.add_argument("--seed", type=int, required=True)
-    gp.add_argument("--count", type=int, required=True)
-    gp.add_argument("--dir", required=True)
-    gp.add_argument("--tileslc")
-    gp.add_argument("--nvcc", default="/usr/local/cuda/bin/nvcc")
-    gp.add_argument("--jobs", type=int, default=2)
-    gp.add_argument("--per-bundle", type=int, default=100, help="programs per binary")
-    gr = sub.add_parser("gpu-run")
-    gr.add_argument("--dir", required=True)
+    prep_args = argparse.ArgumentParser(add_help=False)
+    prep_args.add_argument("--seed", type=int, required=True)
+    prep_args.add_argument("--count", type=int, required=True)
+    prep_args.add_argument("--tileslc")
+    prep_args.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
+    prep_args.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="nvcc runs at once (default: the cores)")
+    prep_args.add_argument("--per-bundle", type=int, default=100, help="programs per cubin")
+    prep_args.add_argument("--inject-wrong", action="store_true",
+                           help="self-test: perturb one expected value; gpu-run exits 0 only if it is reported")
+    prep_args.add_argument("--prep-budget-s", type=float, default=0,
+                           help="start no bundle after this many seconds (0: no limit); gpu-run runs those built")
+    run_args = argparse.ArgumentParser(add_help=False)
+    run_args.add_argument("--hang-s", type=float, default=60, help="stop when one program runs this long")
+    run_args.add_argument("--save-reproducers", metavar="DIR")
+    dir_arg = argparse.ArgumentParser(add_help=False)
+    dir_arg.add_argument("--dir", required=True)
+    sub.add_parser("gpu-prep", parents=[prep_args, dir_arg], help="build bundles of cubins (tileslc, nvcc)")
+    sub.add_parser("gpu-run", parents=[run_args, dir_arg], help="run them (python3 and the CUDA driver)")
+    sub.add_parser("gpu", parents=[prep_args, run_args, dir_arg], help="gpu-prep, then gpu-run")
     args = ap.parse_args()
     if args.cmd == "gpu-prep":
         return cmd_gpu_prep(args)
     if args.cmd == "gpu-run":
         return cmd_gpu_run(args)
+    if args.cmd == "gpu":
+        return cmd_gpu(args)
     return cmd_fuzz(args)
 
 

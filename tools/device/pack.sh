@@ -11,7 +11,7 @@
 #           sm_90a by tileslc.build, with their metadata and libtileslc_rt.so, for python/examples/torch_demo.py,
 #           tools/bench/membound/torch_membound.py and tools/bench/attention/torch_attention.py (--prebuilt);
 #   tc/     tileslc itself with its libspdlog and libfmt, so that the GPU machine's nvcc can build
-#           what tileslc generates there (tools/difffuzz.py gpu-prep --tileslc tc/tileslc);
+#           what tileslc generates there (tools/device/difffuzz.sh: difffuzz.py gpu --tileslc tc/tileslc);
 #   bin/compat_*  with CUTLASS=checkout set: the CuTe DSL examples that compile, with their drivers
 #           (tools/cute_dsl_compat.sh --gpu-out --gpu-only).
 # Then run tools/device/run.sh there (carry OUT). Needs a build with CUDA (nvcc) and python3.
