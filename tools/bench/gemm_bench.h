@@ -122,7 +122,6 @@ class Cublas {
   void make_lt_descs(Precision p, const Shape& s, LtDescs& d) const;
 
   cudaStream_t stream_ = nullptr;
-  tileslc::DeviceBuffer lt_scales_;  // two Float32 ones: FP8's A and B scales
   mutable std::map<std::string, cublasLtMatmulHeuristicResult_t> fp8_algo_;  // gemm()'s FP8 algorithm per shape
   cublasHandle_t handle_ = nullptr;
   cublasLtHandle_t lt_ = nullptr;
