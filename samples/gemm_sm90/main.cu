@@ -7,7 +7,12 @@
 // of its own), storing straight from the accumulators
 // (gemm_sm90_direct_epilogue), and split-K through a Float32 workspace
 // (gemm_sm90_splitk, which picks the slices by shape, and
-// gemm_sm90_splitk_with_splits). Ragged shapes (M, N, K not multiples of the
+// gemm_sm90_splitk_with_splits), split-K with the slices added in the GEMM
+// kernel by each tile's last slice (gemm_sm90_splitk_fused, _fused_with_splits,
+// _fused_bn128: the same bits as gemm_sm90_splitk's reduce_kernel, checked
+// bit for bit, and its arrival counts back at zero after every call) and the
+// skinny-shape tiles 128 x 128 and 128 x 64 without split (gemm_sm90_bn128,
+// gemm_sm90_bn64). Ragged shapes (M, N, K not multiples of the
 // 128 x 256 x 64 tile, K = 1001 in rows padded to 1008) and skinny ones
 // (M = 16 to 256, N = K = 8192, split-K, with a sweep of forced slice counts
 // 1, 2, 4, 8 timed next to the automatic choice) included. Inputs are random in
@@ -85,13 +90,37 @@ struct Workspace {
   tileslc::TensorView view() const { return tileslc::make_tensor_view(buffer.data(), tileslc::DType::Float32, {floats}, {1}); }
 };
 
+// The fused split-K's arrival counts: 2 x SMs Int32s (one per tile of every split the rule
+// picks, on 128 x 256 or 128 x 128 tiles), zeroed once; each call must leave them zero.
+struct Semaphores {
+  tileslc::DeviceBuffer buffer;
+  int64_t count = 0;
+  Semaphores() {
+    int sms = 0;
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    count = 2 * int64_t{std::max(sms, 1)};
+    CHECK_OK(buffer.allocate(count * 4));
+    CHECK(cudaMemset(buffer.data(), 0, count * 4));
+  }
+  tileslc::TensorView view() const { return tileslc::make_tensor_view(buffer.data(), tileslc::DType::Int32, {count}, {1}); }
+  // Whether every count is back at zero (after a call has finished).
+  bool all_zero() const {
+    std::vector<int32_t> host(count);
+    CHECK(cudaMemcpy(host.data(), buffer.data(), count * 4, cudaMemcpyDeviceToHost));
+    return std::all_of(host.begin(), host.end(), [](int32_t v) { return v == 0; });
+  }
+};
+
+bool is_fused(const std::string& name) { return name.find("_fused") != std::string::npos; }
+
 // The variants for one shape: the three plain ones, gemm_sm90_splitk (auto) and, with
-// `splits` > 1, gemm_sm90_splitk_with_splits forcing that many slices.
-std::vector<Variant> variants(const Workspace& auto_ws, const Workspace* forced_ws, int splits) {
+// `splits` > 1, gemm_sm90_splitk_with_splits forcing that many slices; then the fused
+// split-K (auto, the forced count, 128 x 128 tiles) and the skinny tiles without split.
+std::vector<Variant> variants(const Workspace& auto_ws, const Workspace* forced_ws, int splits, const Semaphores& sem) {
   std::vector<Variant> v = {{"gemm_sm90", &gemm_sm90, false},
                             {"gemm_sm90_cluster", &gemm_sm90_cluster, false},
                             {"gemm_sm90_direct_epilogue", &gemm_sm90_direct_epilogue, false}};
-  const tileslc::TensorView ws = auto_ws.view();
+  const tileslc::TensorView ws = auto_ws.view(), sv = sem.view();
   v.push_back({"gemm_sm90_splitk", [ws](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk(a, b, c, ws, s); }, true});
   if (forced_ws) {
     const tileslc::TensorView fws = forced_ws->view();
@@ -99,6 +128,20 @@ std::vector<Variant> variants(const Workspace& auto_ws, const Workspace* forced_
                  [fws, splits](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_with_splits(a, b, c, fws, splits, s); },
                  true});
   }
+  v.push_back({"gemm_sm90_splitk_fused",
+               [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_fused(a, b, c, ws, sv, s); }, true});
+  if (forced_ws) {
+    const tileslc::TensorView fws = forced_ws->view();
+    v.push_back({"gemm_sm90_splitk_fused_with_splits(" + std::to_string(splits) + ")",
+                 [fws, sv, splits](auto a, auto b, auto c, cudaStream_t s) {
+                   return gemm_sm90_splitk_fused_with_splits(a, b, c, fws, sv, splits, s);
+                 },
+                 true});
+  }
+  v.push_back({"gemm_sm90_splitk_fused_bn128",
+               [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_fused_bn128(a, b, c, ws, sv, s); }, true});
+  v.push_back({"gemm_sm90_bn128", &gemm_sm90_bn128, false});
+  v.push_back({"gemm_sm90_bn64", &gemm_sm90_bn64, false});
   return v;
 }
 
@@ -188,9 +231,11 @@ bool run_case(const Case& c, sample::Rng& rng, cudaStream_t stream) {
   const Workspace auto_ws(M, N, 0);
   std::unique_ptr<Workspace> forced_ws;
   if (c.splits > 1) forced_ws = std::make_unique<Workspace>(M, N, c.splits);
+  const Semaphores sem;
   bool ok = true;
-  for (const Variant& v : variants(auto_ws, forced_ws.get(), c.splits)) {
-    if (c.only_splitk && v.name != "gemm_sm90" && v.name != "gemm_sm90_splitk") continue;
+  std::vector<uint16_t> splitk_bits, forced_bits;  // gemm_sm90_splitk's C (and with_splits'): the fused ones must match
+  for (const Variant& v : variants(auto_ws, forced_ws.get(), c.splits, sem)) {
+    if (c.only_splitk && (v.name == "gemm_sm90_cluster" || v.name == "gemm_sm90_direct_epilogue")) continue;
     Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard, ldc);
     const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
     CHECK_OK(v.fn(mA, mB, mC, stream));
@@ -198,6 +243,23 @@ bool run_case(const Case& c, sample::Rng& rng, cudaStream_t stream) {
     C.download();
     ok &= sample::check_gemm(v.name.c_str(), M, N, K, c.sampled, C, ref, tolerance(K));
     if (v.name == "gemm_sm90_splitk" && c.only_splitk && M < 128) ok &= check_partial_rows(auto_ws, M, N, K);
+    if (v.name == "gemm_sm90_splitk") splitk_bits = C.bits();
+    if (v.name.rfind("gemm_sm90_splitk_with_splits", 0) == 0) forced_bits = C.bits();
+    if (is_fused(v.name)) {
+      const bool zero = sem.all_zero();
+      std::printf("%s: %s: arrival counts back at zero %s\n", v.name.c_str(), sample::gemm_shape_text(M, N, K).c_str(),
+                  zero ? "PASS" : "FAIL");
+      ok &= zero;
+      // The same sums in the same order as reduce_kernel's: the same bits as the unfused call
+      // on the same tiles (gemm_sm90_splitk_fused_bn128's 128 x 128 tiles have no unfused twin here).
+      const bool forced = v.name.rfind("gemm_sm90_splitk_fused_with_splits", 0) == 0;
+      if (v.name == "gemm_sm90_splitk_fused" || forced) {
+        const bool same = C.bits() == (forced ? forced_bits : splitk_bits);
+        std::printf("%s: %s: the same bits as the unfused split-K %s\n", v.name.c_str(), sample::gemm_shape_text(M, N, K).c_str(),
+                    same ? "PASS" : "FAIL");
+        ok &= same;
+      }
+    }
     if (v.deterministic_check) {
       const std::vector<uint16_t> first = C.bits();
       sample::poison(mC.data, C.bits().size() * 2);
