@@ -184,25 +184,32 @@ bool check_partial_rows(const Workspace& ws, int64_t M, int64_t N, int64_t K) {
   return ok;
 }
 
-// Skinny shapes: gemm_sm90_splitk_with_splits at 1 (no split), 2, 4 and 8 slices, each checked on
-// sampled entries and timed, next to the slices gemm_sm90_splitk picks itself (SMs // tiles: 4 at
-// M <= 128, 2 at M = 256 on 132 SMs), so that one run on a GPU shows whether the rule picks the
-// fastest count.
+// Skinny shapes: gemm_sm90_splitk_with_splits and gemm_sm90_splitk_fused_with_splits at 1 (no
+// split), 2, 3, 4, 6 and 8 slices, each checked on sampled entries and timed, next to the slices
+// gemm_sm90_splitk picks itself (SMs // tiles: 4 at M <= 128, 2 at M = 256 on 132 SMs), so that
+// one run on a GPU shows whether the rule picks the fastest count, with and without reduce_kernel.
 template <class Ref>
 bool sweep_splits(int64_t M, int64_t N, int64_t K, const Bf16Matrix& A, const Bf16Matrix& B, Ref&& ref, cudaStream_t stream) {
   bool ok = true;
-  for (int splits : {1, 2, 4, 8}) {
+  const Semaphores sem;
+  for (int splits : {1, 2, 3, 4, 6, 8}) {
     const Workspace ws(M, N, splits);
-    const tileslc::TensorView mW = ws.view();
-    Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard);
-    const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
-    auto call = [&] { CHECK_OK(gemm_sm90_splitk_with_splits(mA, mB, mC, mW, splits, stream)); };
-    call();
-    CHECK(cudaStreamSynchronize(stream));
-    C.download();
-    const std::string name = "gemm_sm90_splitk_with_splits(" + std::to_string(splits) + ")";
-    ok &= sample::check_gemm(name.c_str(), M, N, K, kSampledEntries, C, ref, tolerance(K));
-    sample::gemm_timing(name.c_str(), M, N, K, (M * K + N * K + M * N) * int64_t{2}, call, stream, kWarmup, kReps);
+    const tileslc::TensorView mW = ws.view(), mSem = sem.view();
+    for (bool fused : {false, true}) {
+      Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard);
+      const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
+      auto call = [&] {
+        CHECK_OK(fused ? gemm_sm90_splitk_fused_with_splits(mA, mB, mC, mW, mSem, splits, stream)
+                       : gemm_sm90_splitk_with_splits(mA, mB, mC, mW, splits, stream));
+      };
+      call();
+      CHECK(cudaStreamSynchronize(stream));
+      C.download();
+      const std::string name =
+          std::string(fused ? "gemm_sm90_splitk_fused_with_splits(" : "gemm_sm90_splitk_with_splits(") + std::to_string(splits) + ")";
+      ok &= sample::check_gemm(name.c_str(), M, N, K, kSampledEntries, C, ref, tolerance(K));
+      sample::gemm_timing(name.c_str(), M, N, K, (M * K + N * K + M * N) * int64_t{2}, call, stream, kWarmup, kReps);
+    }
   }
   return ok;
 }

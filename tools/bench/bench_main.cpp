@@ -125,6 +125,11 @@ Options parse(int argc, char** argv) {
         o.only.push_back(value.substr(begin, comma - begin));
         begin = comma + 1;
       }
+      const std::vector<bench::GemmEntry> known = bench::gemm_entries();
+      for (const std::string& entry : o.only) {
+        if (std::none_of(known.begin(), known.end(), [&](const bench::GemmEntry& e) { return entry == e.name; }))
+          bad_arguments("--entries: no entry named `" + entry + "`");
+      }
     } else {
       o.launch_calls = whole_number(name, value, 1);
     }
@@ -240,10 +245,6 @@ int main(int argc, char** argv) {
 
   std::vector<bench::GemmEntry> entries = bench::gemm_entries();
   if (!opt.only.empty()) {
-    for (const std::string& name : opt.only) {
-      if (std::none_of(entries.begin(), entries.end(), [&](const bench::GemmEntry& e) { return name == e.name; }))
-        bad_arguments("--entries: no entry named `" + name + "`");
-    }
     std::erase_if(entries, [&](const bench::GemmEntry& e) {
       return std::find(opt.only.begin(), opt.only.end(), e.name) == opt.only.end();
     });
