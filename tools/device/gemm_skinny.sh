@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# tools/device/gemm_skinny.sh [PACK]: on a GPU machine (sm_90), the BF16 GEMM variants of issue 20
+# (skinny M = 16, 64, 128, 256 x 8192 x 8192; 4096^3, 8192^3) against cuBLAS, from what
+# tools/device/pack.sh packed (default .devbin), in about 2 minutes:
+#   1. bin/gemm_sm90: every variant against the float64 reference (the fused split-K also bit for bit
+#      against gemm_sm90_splitk and with its arrival counts back at zero after each call), with the
+#      driver's own timings and the skinny split sweep (1, 2, 3, 4, 6, 8 slices, with and without
+#      reduce_kernel);
+#   2. compute-sanitizer memcheck on gemm_sm90 --small, when the machine has it;
+#   3. tileslc_bench on the BF16 entries only (--entries), settle BENCH_SETTLE_MS (default 60 ms): each
+#      variant's median next to the fastest cuBLAS call on every shape; table in $OUT/skinny_bench.log,
+#      JSON in $OUT/skinny_bench.json.
+# Logs in $OUT (or /tmp). Exit 1 when a check fails.
+set -uo pipefail
+source "$(dirname "$0")/common.sh" "$@"
+echo "=== gemm_sm90"
+timeout 150 "$pack/bin/gemm_sm90" >"$out/gemm_sm90.log" 2>&1 || failed=$((failed + 1))
+echo "$(grep -c PASS "$out/gemm_sm90.log") PASS, $(grep -c FAIL "$out/gemm_sm90.log") FAIL"
+grep -E "FAIL|TFLOP|all checks|FAILED" "$out/gemm_sm90.log" | grep -E "FAIL|x8192x8192|4096x4096x4096|8192x8192x8192|all checks"
+sanitize memcheck gemm_sm90 --small
+echo "=== tileslc_bench (BF16 entries)"
+entries=gemm_sm90,gemm_sm90_cluster,gemm_sm90_splitk,gemm_sm90_splitk_fused,gemm_sm90_splitk_fused_bn128,gemm_sm90_bn128,gemm_sm90_bn64
+timeout 300 "$pack/bin/tileslc_bench" --entries "$entries" --settle-ms "${BENCH_SETTLE_MS:-60}" --launch-calls 1000 \
+  --json "$out/skinny_bench.json" >"$out/skinny_bench.log" 2>&1 || failed=$((failed + 1))
+grep -E "^  (shape|[0-9]+x)|FAIL|all checks" "$out/skinny_bench.log" | grep -v "fastest tileslc"
+grep -E "fastest tileslc" "$out/skinny_bench.log"
+echo "gemm_skinny.sh: $failed failed"
+exit $((failed > 0))
