@@ -9,10 +9,11 @@
 // (gemm_sm90_splitk, which picks the slices by shape, and
 // gemm_sm90_splitk_with_splits), split-K with the slices added in the GEMM
 // kernel by each tile's last slice (gemm_sm90_splitk_fused, _fused_with_splits,
-// _fused_bn128: the same bits as gemm_sm90_splitk's reduce_kernel, checked
-// bit for bit, and its arrival counts back at zero after every call) and the
-// skinny-shape tiles 128 x 128 and 128 x 64 without split (gemm_sm90_bn128,
-// gemm_sm90_bn64). Ragged shapes (M, N, K not multiples of the
+// _fused_bn128, _fused_bm64 on 64-row tiles: the same bits as
+// gemm_sm90_splitk's reduce_kernel, checked bit for bit, and its arrival counts
+// back at zero after every call) and the skinny-shape tiles 128 x 128, 128 x 64
+// and 64 x 64 without split (gemm_sm90_bn128, gemm_sm90_bn64,
+// gemm_sm90_bm64_bn64). Ragged shapes (M, N, K not multiples of the
 // 128 x 256 x 64 tile, K = 1001 in rows padded to 1008) and skinny ones
 // (M = 16 to 256, N = K = 8192, split-K, with a sweep of forced slice counts
 // 1, 2, 4, 8 timed next to the automatic choice) included. Inputs are random in
@@ -140,8 +141,11 @@ std::vector<Variant> variants(const Workspace& auto_ws, const Workspace* forced_
   }
   v.push_back({"gemm_sm90_splitk_fused_bn128",
                [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_fused_bn128(a, b, c, ws, sv, s); }, true});
+  v.push_back({"gemm_sm90_splitk_fused_bm64",
+               [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_fused_bm64(a, b, c, ws, sv, s); }, true});
   v.push_back({"gemm_sm90_bn128", &gemm_sm90_bn128, false});
   v.push_back({"gemm_sm90_bn64", &gemm_sm90_bn64, false});
+  v.push_back({"gemm_sm90_bm64_bn64", &gemm_sm90_bm64_bn64, false});
   return v;
 }
 
@@ -258,7 +262,7 @@ bool run_case(const Case& c, sample::Rng& rng, cudaStream_t stream) {
                   zero ? "PASS" : "FAIL");
       ok &= zero;
       // The same sums in the same order as reduce_kernel's: the same bits as the unfused call
-      // on the same tiles (gemm_sm90_splitk_fused_bn128's 128 x 128 tiles have no unfused twin here).
+      // on the same tiles (the 128 x 128 and 64 x 256 tiles of _bn128 and _bm64 have no unfused twin here).
       const bool forced = v.name.rfind("gemm_sm90_splitk_fused_with_splits", 0) == 0;
       if (v.name == "gemm_sm90_splitk_fused" || forced) {
         const bool same = C.bits() == (forced ? forced_bits : splitk_bits);

@@ -44,6 +44,8 @@
 #define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BN128 &fused_entry<&gemm_sm90_splitk_fused_bn128>
 #define TILESLC_BENCH_GEMM_SM90_BN128 &gemm_sm90_bn128
 #define TILESLC_BENCH_GEMM_SM90_BN64 &gemm_sm90_bn64
+#define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64 &fused_entry<&gemm_sm90_splitk_fused_bm64>
+#define TILESLC_BENCH_GEMM_SM90_BM64_BN64 &gemm_sm90_bm64_bn64
 #else
 #define TILESLC_BENCH_GEMM_SM90 nullptr
 #define TILESLC_BENCH_GEMM_SM90_CLUSTER nullptr
@@ -52,6 +54,8 @@
 #define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BN128 nullptr
 #define TILESLC_BENCH_GEMM_SM90_BN128 nullptr
 #define TILESLC_BENCH_GEMM_SM90_BN64 nullptr
+#define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64 nullptr
+#define TILESLC_BENCH_GEMM_SM90_BM64_BN64 nullptr
 #endif
 
 #if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
@@ -160,10 +164,14 @@ std::vector<GemmEntry> gemm_entries() {
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED},
       {"gemm_sm90_splitk_fused_bn128", "gemm_sm90_splitk_fused on 128x128 tiles, 6 stages: twice the tiles, half the slices",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BN128},
+      {"gemm_sm90_splitk_fused_bm64", "gemm_sm90_splitk_fused on 64x256 tiles (one consumer warpgroup), 5 stages: no zero rows for M <= 64",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64},
       {"gemm_sm90_bn128", "gemm_sm90 on 128x128 tiles, 6 stages, no split (256x8192x8192: 128 tiles)",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BN128},
       {"gemm_sm90_bn64", "gemm_sm90 on 128x64 tiles, 8 stages, no split (M <= 128 x 8192x8192: 128 tiles)",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BN64},
+      {"gemm_sm90_bm64_bn64", "gemm_sm90 on 64x64 tiles (one consumer warpgroup), 12 stages, no split (M <= 64 x 8192x8192: 128 tiles)",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BM64_BN64},
       {"gemm_fp8_sm90", "E4M3 x E4M3 -> BF16 (scales 1), gemm_sm90's kernel on 8-bit operands: 128x128x128 tiles, wgmma m64n128k32, Float32 promotion every 4 k-tiles",
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90},
       {"gemm_fp8_sm90_cluster", "gemm_fp8_sm90 in 2x1 thread-block clusters, each CTA loading half of the shared B tile and multicasting it",
