@@ -13,7 +13,8 @@
 // gemm_sm90_splitk's reduce_kernel, checked bit for bit, and its arrival counts
 // back at zero after every call) and the skinny-shape tiles 128 x 128, 128 x 64
 // and 64 x 64 without split (gemm_sm90_bn128, gemm_sm90_bn64,
-// gemm_sm90_bm64_bn64). Ragged shapes (M, N, K not multiples of the
+// gemm_sm90_bm64_bn64) and stream-K (gemm_sm90_streamk: every SM an equal
+// share of the skinny shapes' k-tiles, pieces added by each tile's last). Ragged shapes (M, N, K not multiples of the
 // 128 x 256 x 64 tile, K = 1001 in rows padded to 1008) and skinny ones
 // (M = 16 to 256, N = K = 8192, split-K, with a sweep of forced slice counts
 // 1, 2, 4, 8 timed next to the automatic choice) included. Inputs are random in
@@ -74,8 +75,9 @@ struct Variant {
   bool deterministic_check;  // run twice, same bits expected (split-K's fixed-order reduction)
 };
 
-// gemm_sm90_splitk's Float32 workspace: SMs x 128 x 256 (every split the
-// heuristic picks fits), or enough for `splits` slices of the shape's tiles.
+// gemm_sm90_splitk's Float32 workspace: 2 x SMs x 128 x 256 (every split the
+// heuristic picks fits, and gemm_sm90_streamk's SMs + tiles pieces), or enough
+// for `splits` slices of the shape's tiles.
 struct Workspace {
   tileslc::DeviceBuffer buffer;
   int64_t floats = 0;
@@ -83,7 +85,7 @@ struct Workspace {
     int sms = 0;
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     const int64_t tile = 128 * 256, tiles = ((M + 127) / 128) * ((N + 255) / 256);
-    floats = splits > 0 ? splits * tiles * tile : std::max<int64_t>(sms, 1) * tile;
+    floats = splits > 0 ? splits * tiles * tile : 2 * std::max<int64_t>(sms, 1) * tile;
     CHECK_OK(buffer.allocate(floats * 4));
     // NaN: a partial the reduction reads but no slice wrote shows in C.
     sample::poison(buffer.data(), floats * 4);
@@ -112,7 +114,9 @@ struct Semaphores {
   }
 };
 
-bool is_fused(const std::string& name) { return name.find("_fused") != std::string::npos; }
+bool is_fused(const std::string& name) {
+  return name.find("_fused") != std::string::npos || name == "gemm_sm90_streamk";
+}
 
 // The variants for one shape: the three plain ones, gemm_sm90_splitk (auto) and, with
 // `splits` > 1, gemm_sm90_splitk_with_splits forcing that many slices; then the fused
@@ -143,6 +147,8 @@ std::vector<Variant> variants(const Workspace& auto_ws, const Workspace* forced_
                [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_fused_bn128(a, b, c, ws, sv, s); }, true});
   v.push_back({"gemm_sm90_splitk_fused_bm64",
                [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_fused_bm64(a, b, c, ws, sv, s); }, true});
+  v.push_back({"gemm_sm90_streamk",
+               [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_streamk(a, b, c, ws, sv, s); }, true});
   v.push_back({"gemm_sm90_bn128", &gemm_sm90_bn128, false});
   v.push_back({"gemm_sm90_bn64", &gemm_sm90_bn64, false});
   v.push_back({"gemm_sm90_bm64_bn64", &gemm_sm90_bm64_bn64, false});
@@ -339,6 +345,8 @@ int main(int argc, char** argv) {
     ok &= run_case({384, 256, 1024, 0, 3}, rng, stream);       // 16 k-tiles: the ring wraps; 3 slices of 6, 6, 4
     ok &= run_case({200, 300, 136, 0, 2}, rng, stream);        // ragged M, N and K (3 k-tiles, the last 8 wide)
     ok &= run_case({100, 99, 101, 0, 2, 104}, rng, stream);    // K = 101, N = 99 in rows padded to 104
+    // Stream-K's pieces across tiles: 4 tiles x 18 k-tiles on the emulator's 16 SMs, 4 or 5 a CTA.
+    ok &= run_case({136, 264, 1104, 0, 3}, rng, stream);
     // Skinny stand-ins at emulator size: 4 tiles of 128 x 256, 16 k-tiles; on 16 SMs split-K picks
     // 4 slices of 4 (as 32 tiles x 4 slices of 32 on 132 SMs at M x 8192 x 8192); M < 128 stores
     // and reduces only C's rows of each partial tile.

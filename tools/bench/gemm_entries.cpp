@@ -46,6 +46,7 @@
 #define TILESLC_BENCH_GEMM_SM90_BN64 &gemm_sm90_bn64
 #define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64 &fused_entry<&gemm_sm90_splitk_fused_bm64>
 #define TILESLC_BENCH_GEMM_SM90_BM64_BN64 &gemm_sm90_bm64_bn64
+#define TILESLC_BENCH_GEMM_SM90_STREAMK &fused_entry<&gemm_sm90_streamk>
 #else
 #define TILESLC_BENCH_GEMM_SM90 nullptr
 #define TILESLC_BENCH_GEMM_SM90_CLUSTER nullptr
@@ -56,6 +57,7 @@
 #define TILESLC_BENCH_GEMM_SM90_BN64 nullptr
 #define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64 nullptr
 #define TILESLC_BENCH_GEMM_SM90_BM64_BN64 nullptr
+#define TILESLC_BENCH_GEMM_SM90_STREAMK nullptr
 #endif
 
 #if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
@@ -89,7 +91,8 @@ tileslc::Status unit_scales(tileslc::TensorView mA, tileslc::TensorView mB, tile
 namespace {
 // The split-K host functions' buffers, allocated on the first call and kept for the process
 // (never freed: a static DeviceBuffer would free them after the CUDA runtime has shut down): a
-// Float32 workspace of SMs x 128 x 256 (every split the rule picks fits) and 2 x SMs Int32
+// Float32 workspace of 2 x SMs x 128 x 256 (every split the rule picks fits, and stream-K's
+// SMs + tiles pieces) and 2 x SMs Int32
 // arrival counts for the fused split-K (one per tile of every split it picks on 128 x 256 or
 // 128 x 128 tiles), zeroed once (each call leaves them zero). Calls share them: one stream.
 struct SplitBuffers {
@@ -104,7 +107,7 @@ const SplitBuffers& split_buffers() {
       b.status = tileslc::Status::error("gemm_sm90_splitk: cannot read the multiprocessor count");
       return b;
     }
-    const int64_t floats = int64_t{sms} * 128 * 256, counts = 2 * int64_t{sms};
+    const int64_t floats = 2 * int64_t{sms} * 128 * 256, counts = 2 * int64_t{sms};
     void* workspace = nullptr;
     void* semaphores = nullptr;
     if (cudaMalloc(&workspace, floats * sizeof(float)) != cudaSuccess || cudaMalloc(&semaphores, counts * 4) != cudaSuccess ||
@@ -166,6 +169,8 @@ std::vector<GemmEntry> gemm_entries() {
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BN128},
       {"gemm_sm90_splitk_fused_bm64", "gemm_sm90_splitk_fused on 64x256 tiles (one consumer warpgroup), 5 stages: no zero rows for M <= 64",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64},
+      {"gemm_sm90_streamk", "stream-K where the 128x256 tiles are fewer than the SMs: every SM 1/SMs of all k-tiles, pieces added by each tile's last (no idle SM, one kernel); else gemm_sm90_splitk_fused",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_STREAMK},
       {"gemm_sm90_bn128", "gemm_sm90 on 128x128 tiles, 6 stages, no split (256x8192x8192: 128 tiles)",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BN128},
       {"gemm_sm90_bn64", "gemm_sm90 on 128x64 tiles, 8 stages, no split (M <= 128 x 8192x8192: 128 tiles)",
