@@ -24,5 +24,20 @@ timeout 300 "$pack/bin/tileslc_bench" --entries "$entries" --settle-ms "${BENCH_
   --json "$out/skinny_bench.json" >"$out/skinny_bench.log" 2>&1 || failed=$((failed + 1))
 grep -E "^  (shape|[0-9]+x)|FAIL|all checks" "$out/skinny_bench.log" | grep -v "fastest tileslc"
 grep -E "fastest tileslc" "$out/skinny_bench.log"
+# Per shape: each entry's ratio to the fastest cuBLAS call, fastest first (from the JSON).
+python3 - "$out/skinny_bench.json" <<'PY' || true
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["gemm"] if "ratio_to_cublas" in r and not r["reference"]]
+shapes = []
+for r in rows:
+    key = "%dx%dx%d" % (r["shape"]["M"], r["shape"]["N"], r["shape"]["K"])
+    if key not in shapes:
+        shapes.append(key)
+for key in shapes:
+    mine = sorted((r for r in rows if "%dx%dx%d" % (r["shape"]["M"], r["shape"]["N"], r["shape"]["K"]) == key),
+                  key=lambda r: -r["ratio_to_cublas"])
+    print("%-16s " % key + "  ".join("%s %.3fx%s" % (r["impl"], r["ratio_to_cublas"], "" if r["status"] == "PASS" else " FAIL")
+                                    for r in mine))
+PY
 echo "gemm_skinny.sh: $failed failed"
 exit $((failed > 0))
