@@ -13,8 +13,9 @@
 // gemm_sm90_splitk's reduce_kernel, checked bit for bit, and its arrival counts
 // back at zero after every call) and the skinny-shape tiles 128 x 128, 128 x 64
 // and 64 x 64 without split (gemm_sm90_bn128, gemm_sm90_bn64,
-// gemm_sm90_bm64_bn64) and stream-K (gemm_sm90_streamk: every SM an equal
-// share of the skinny shapes' k-tiles, pieces added by each tile's last). Ragged shapes (M, N, K not multiples of the
+// gemm_sm90_bm64_bn64) and stream-K (gemm_sm90_streamk, _streamk_bm64 on 64-row
+// tiles: every SM an equal share of the skinny shapes' k-tiles, pieces added by
+// each tile's last). Ragged shapes (M, N, K not multiples of the
 // 128 x 256 x 64 tile, K = 1001 in rows padded to 1008) and skinny ones
 // (M = 16 to 256, N = K = 8192, split-K, with a sweep of forced slice counts
 // 1, 2, 4, 8 timed next to the automatic choice) included. Inputs are random in
@@ -115,7 +116,7 @@ struct Semaphores {
 };
 
 bool is_fused(const std::string& name) {
-  return name.find("_fused") != std::string::npos || name == "gemm_sm90_streamk";
+  return name.find("_fused") != std::string::npos || name.rfind("gemm_sm90_streamk", 0) == 0;
 }
 
 // The variants for one shape: the three plain ones, gemm_sm90_splitk (auto) and, with
@@ -149,6 +150,8 @@ std::vector<Variant> variants(const Workspace& auto_ws, const Workspace* forced_
                [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_fused_bm64(a, b, c, ws, sv, s); }, true});
   v.push_back({"gemm_sm90_streamk",
                [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_streamk(a, b, c, ws, sv, s); }, true});
+  v.push_back({"gemm_sm90_streamk_bm64",
+               [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_streamk_bm64(a, b, c, ws, sv, s); }, true});
   v.push_back({"gemm_sm90_bn128", &gemm_sm90_bn128, false});
   v.push_back({"gemm_sm90_bn64", &gemm_sm90_bn64, false});
   v.push_back({"gemm_sm90_bm64_bn64", &gemm_sm90_bm64_bn64, false});

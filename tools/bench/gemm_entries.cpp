@@ -47,6 +47,7 @@
 #define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64 &fused_entry<&gemm_sm90_splitk_fused_bm64>
 #define TILESLC_BENCH_GEMM_SM90_BM64_BN64 &gemm_sm90_bm64_bn64
 #define TILESLC_BENCH_GEMM_SM90_STREAMK &fused_entry<&gemm_sm90_streamk>
+#define TILESLC_BENCH_GEMM_SM90_STREAMK_BM64 &fused_entry<&gemm_sm90_streamk_bm64>
 #else
 #define TILESLC_BENCH_GEMM_SM90 nullptr
 #define TILESLC_BENCH_GEMM_SM90_CLUSTER nullptr
@@ -58,6 +59,7 @@
 #define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64 nullptr
 #define TILESLC_BENCH_GEMM_SM90_BM64_BN64 nullptr
 #define TILESLC_BENCH_GEMM_SM90_STREAMK nullptr
+#define TILESLC_BENCH_GEMM_SM90_STREAMK_BM64 nullptr
 #endif
 
 #if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
@@ -171,6 +173,8 @@ std::vector<GemmEntry> gemm_entries() {
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64},
       {"gemm_sm90_streamk", "stream-K where the 128x256 tiles are fewer than the SMs: every SM 1/SMs of all k-tiles, pieces added by each tile's last (no idle SM, one kernel); else gemm_sm90_splitk_fused",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_STREAMK},
+      {"gemm_sm90_streamk_bm64", "gemm_sm90_streamk on 64x256 tiles (one consumer warpgroup), 5 stages; else gemm_sm90_splitk_fused_bm64",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_STREAMK_BM64},
       {"gemm_sm90_bn128", "gemm_sm90 on 128x128 tiles, 6 stages, no split (256x8192x8192: 128 tiles)",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BN128},
       {"gemm_sm90_bn64", "gemm_sm90 on 128x64 tiles, 8 stages, no split (M <= 128 x 8192x8192: 128 tiles)",

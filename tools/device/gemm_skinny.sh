@@ -19,7 +19,7 @@ echo "$(grep -c PASS "$out/gemm_sm90.log") PASS, $(grep -c FAIL "$out/gemm_sm90.
 grep -E "FAIL|TFLOP|all checks|FAILED" "$out/gemm_sm90.log" | grep -E "FAIL|x8192x8192|4096x4096x4096|8192x8192x8192|all checks"
 sanitize memcheck gemm_sm90 --small
 echo "=== tileslc_bench (BF16 entries)"
-entries=gemm_sm90,gemm_sm90_cluster,gemm_sm90_splitk,gemm_sm90_splitk_fused,gemm_sm90_splitk_fused_bn128,gemm_sm90_splitk_fused_bm64,gemm_sm90_streamk,gemm_sm90_bn128,gemm_sm90_bn64,gemm_sm90_bm64_bn64
+entries=gemm_sm90,gemm_sm90_cluster,gemm_sm90_splitk,gemm_sm90_splitk_fused,gemm_sm90_splitk_fused_bn128,gemm_sm90_splitk_fused_bm64,gemm_sm90_streamk,gemm_sm90_streamk_bm64,gemm_sm90_bn128,gemm_sm90_bn64,gemm_sm90_bm64_bn64
 timeout 300 "$pack/bin/tileslc_bench" --entries "$entries" --settle-ms "${BENCH_SETTLE_MS:-60}" --launch-calls 1000 \
   --json "$out/skinny_bench.json" >"$out/skinny_bench.log" 2>&1 || failed=$((failed + 1))
 grep -E "^  (shape|[0-9]+x)|FAIL|all checks" "$out/skinny_bench.log" | grep -v "fastest tileslc"
