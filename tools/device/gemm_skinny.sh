@@ -7,7 +7,8 @@
 #      driver's own timings and the skinny split sweep (1, 2, 3, 4, 6, 8 slices, with and without
 #      reduce_kernel);
 #   2. compute-sanitizer memcheck on gemm_sm90 --small, when the machine has it;
-#   3. tileslc_bench on the BF16 entries only (--entries), settle BENCH_SETTLE_MS (default 60 ms): each
+#   3. tileslc_bench on the BF16 entries only (--entries), settle BENCH_SETTLE_MS (default 60 ms), BENCH_ROUNDS
+#      blocks (default 5: 4096^3 and 8192^3 are within a few % of cuBLAS, where 3 rounds spread 5 %): each
 #      variant's median next to the fastest cuBLAS call on every shape; table in $OUT/skinny_bench.log,
 #      JSON in $OUT/skinny_bench.json.
 # Logs in $OUT (or /tmp). Exit 1 when a check fails.
@@ -20,7 +21,7 @@ grep -E "FAIL|TFLOP|all checks|FAILED" "$out/gemm_sm90.log" | grep -E "FAIL|x819
 sanitize memcheck gemm_sm90 --small
 echo "=== tileslc_bench (BF16 entries)"
 entries=gemm_sm90,gemm_sm90_cluster,gemm_sm90_splitk,gemm_sm90_splitk_fused,gemm_sm90_splitk_fused_bn128,gemm_sm90_splitk_fused_bm64,gemm_sm90_streamk,gemm_sm90_streamk_bm64,gemm_sm90_bn128,gemm_sm90_bn64,gemm_sm90_bm64_bn64
-timeout 300 "$pack/bin/tileslc_bench" --entries "$entries" --settle-ms "${BENCH_SETTLE_MS:-60}" --launch-calls 1000 \
+timeout 300 "$pack/bin/tileslc_bench" --entries "$entries" --settle-ms "${BENCH_SETTLE_MS:-60}" --rounds "${BENCH_ROUNDS:-5}" --launch-calls 1000 \
   --json "$out/skinny_bench.json" >"$out/skinny_bench.log" 2>&1 || failed=$((failed + 1))
 grep -E "^  (shape|[0-9]+x)|FAIL|all checks" "$out/skinny_bench.log" | grep -v "fastest tileslc"
 grep -E "fastest tileslc" "$out/skinny_bench.log"
