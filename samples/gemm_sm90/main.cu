@@ -236,7 +236,7 @@ struct Case {
   int splits = 0;       // > 1: also gemm_sm90_splitk_with_splits(splits)
   int64_t ld = 0;
   bool timed = false;
-  bool only_splitk = false;  // skinny shapes: gemm_sm90 and gemm_sm90_splitk only
+  bool only_splitk = false;  // skinny shapes: every variant but gemm_sm90_cluster and _direct_epilogue
 };
 
 // One call of each variant on random A, B and a NaN-poisoned C (twice for
