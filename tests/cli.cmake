@@ -72,12 +72,14 @@ if(TARGET tileslc_bench)
   tileslc_bench_usage_error(bad_timing "--timing=fast" "--timing is `fast`, expected blocks or interleaved")
   tileslc_bench_usage_error(plus_sign "--reps=+5" "--reps is `+5`, expected a whole number from 1 to 1000000")
   tileslc_bench_usage_error(json_stdout "--json=-" "--json - : give a file path (the table goes to standard output)")
+  tileslc_bench_usage_error(unknown_entry "--entries=gemm_sm90,gemm_sm9" "--entries: no entry named `gemm_sm9`")
+  tileslc_bench_usage_error(empty_entry "--entries^gemm_sm90,,gemm_sm90_bn64" "--entries `gemm_sm90,,gemm_sm90_bn64` has an empty name")
   # An empty argument cannot travel through COMMAND's list: the message alone says it was refused.
   add_test(NAME cli.bench.empty_json COMMAND tileslc_bench --json "" --help)
   set_tests_properties(cli.bench.empty_json PROPERTIES LABELS cli TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "tileslc_bench: --json needs a file path, not an empty one")
   add_test(NAME cli.bench.accepted_forms
            COMMAND tileslc_bench --timing=blocks --rounds=2 --warmup 0 --settle-ms=0 --reps 1 --json=${CMAKE_CURRENT_BINARY_DIR}/cli_bench.json
-                   --launch-calls=5 --help)
+                   --launch-calls=5 --entries gemm_sm90,gemm_sm90_splitk_fused --help)
   set_tests_properties(cli.bench.accepted_forms PROPERTIES LABELS cli TIMEOUT 60 PASS_REGULAR_EXPRESSION "usage: tileslc_bench")
 endif()

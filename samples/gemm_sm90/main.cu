@@ -7,7 +7,15 @@
 // of its own), storing straight from the accumulators
 // (gemm_sm90_direct_epilogue), and split-K through a Float32 workspace
 // (gemm_sm90_splitk, which picks the slices by shape, and
-// gemm_sm90_splitk_with_splits). Ragged shapes (M, N, K not multiples of the
+// gemm_sm90_splitk_with_splits), split-K with the slices added in the GEMM
+// kernel by each tile's last slice (gemm_sm90_splitk_fused, _fused_with_splits,
+// _fused_bn128, _fused_bm64 on 64-row tiles: the same bits as
+// gemm_sm90_splitk's reduce_kernel, checked bit for bit, and its arrival counts
+// back at zero after every call) and the skinny-shape tiles 128 x 128, 128 x 64
+// and 64 x 64 without split (gemm_sm90_bn128, gemm_sm90_bn64,
+// gemm_sm90_bm64_bn64) and stream-K (gemm_sm90_streamk, _streamk_bm64 on 64-row
+// tiles: every SM an equal share of the skinny shapes' k-tiles, pieces added by
+// each tile's last). Ragged shapes (M, N, K not multiples of the
 // 128 x 256 x 64 tile, K = 1001 in rows padded to 1008) and skinny ones
 // (M = 16 to 256, N = K = 8192, split-K, with a sweep of forced slice counts
 // 1, 2, 4, 8 timed next to the automatic choice) included. Inputs are random in
@@ -68,8 +76,9 @@ struct Variant {
   bool deterministic_check;  // run twice, same bits expected (split-K's fixed-order reduction)
 };
 
-// gemm_sm90_splitk's Float32 workspace: SMs x 128 x 256 (every split the
-// heuristic picks fits), or enough for `splits` slices of the shape's tiles.
+// gemm_sm90_splitk's Float32 workspace: 2 x SMs x 128 x 256 (every split the
+// heuristic picks fits, and gemm_sm90_streamk's SMs + tiles pieces), or enough
+// for `splits` slices of the shape's tiles.
 struct Workspace {
   tileslc::DeviceBuffer buffer;
   int64_t floats = 0;
@@ -77,7 +86,7 @@ struct Workspace {
     int sms = 0;
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     const int64_t tile = 128 * 256, tiles = ((M + 127) / 128) * ((N + 255) / 256);
-    floats = splits > 0 ? splits * tiles * tile : std::max<int64_t>(sms, 1) * tile;
+    floats = splits > 0 ? splits * tiles * tile : 2 * std::max<int64_t>(sms, 1) * tile;
     CHECK_OK(buffer.allocate(floats * 4));
     // NaN: a partial the reduction reads but no slice wrote shows in C.
     sample::poison(buffer.data(), floats * 4);
@@ -85,13 +94,39 @@ struct Workspace {
   tileslc::TensorView view() const { return tileslc::make_tensor_view(buffer.data(), tileslc::DType::Float32, {floats}, {1}); }
 };
 
+// The fused split-K's arrival counts: 2 x SMs Int32s (one per tile of every split the rule
+// picks, on 128 x 256 or 128 x 128 tiles), zeroed once; each call must leave them zero.
+struct Semaphores {
+  tileslc::DeviceBuffer buffer;
+  int64_t count = 0;
+  Semaphores() {
+    int sms = 0;
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    count = 2 * int64_t{std::max(sms, 1)};
+    CHECK_OK(buffer.allocate(count * 4));
+    CHECK(cudaMemset(buffer.data(), 0, count * 4));
+  }
+  tileslc::TensorView view() const { return tileslc::make_tensor_view(buffer.data(), tileslc::DType::Int32, {count}, {1}); }
+  // Whether every count is back at zero (after a call has finished).
+  bool all_zero() const {
+    std::vector<int32_t> host(count);
+    CHECK(cudaMemcpy(host.data(), buffer.data(), count * 4, cudaMemcpyDeviceToHost));
+    return std::all_of(host.begin(), host.end(), [](int32_t v) { return v == 0; });
+  }
+};
+
+bool is_fused(const std::string& name) {
+  return name.find("_fused") != std::string::npos || name.rfind("gemm_sm90_streamk", 0) == 0;
+}
+
 // The variants for one shape: the three plain ones, gemm_sm90_splitk (auto) and, with
-// `splits` > 1, gemm_sm90_splitk_with_splits forcing that many slices.
-std::vector<Variant> variants(const Workspace& auto_ws, const Workspace* forced_ws, int splits) {
+// `splits` > 1, gemm_sm90_splitk_with_splits forcing that many slices; then the fused
+// split-K (auto, the forced count, 128 x 128 tiles) and the skinny tiles without split.
+std::vector<Variant> variants(const Workspace& auto_ws, const Workspace* forced_ws, int splits, const Semaphores& sem) {
   std::vector<Variant> v = {{"gemm_sm90", &gemm_sm90, false},
                             {"gemm_sm90_cluster", &gemm_sm90_cluster, false},
                             {"gemm_sm90_direct_epilogue", &gemm_sm90_direct_epilogue, false}};
-  const tileslc::TensorView ws = auto_ws.view();
+  const tileslc::TensorView ws = auto_ws.view(), sv = sem.view();
   v.push_back({"gemm_sm90_splitk", [ws](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk(a, b, c, ws, s); }, true});
   if (forced_ws) {
     const tileslc::TensorView fws = forced_ws->view();
@@ -99,6 +134,27 @@ std::vector<Variant> variants(const Workspace& auto_ws, const Workspace* forced_
                  [fws, splits](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_with_splits(a, b, c, fws, splits, s); },
                  true});
   }
+  v.push_back({"gemm_sm90_splitk_fused",
+               [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_fused(a, b, c, ws, sv, s); }, true});
+  if (forced_ws) {
+    const tileslc::TensorView fws = forced_ws->view();
+    v.push_back({"gemm_sm90_splitk_fused_with_splits(" + std::to_string(splits) + ")",
+                 [fws, sv, splits](auto a, auto b, auto c, cudaStream_t s) {
+                   return gemm_sm90_splitk_fused_with_splits(a, b, c, fws, sv, splits, s);
+                 },
+                 true});
+  }
+  v.push_back({"gemm_sm90_splitk_fused_bn128",
+               [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_fused_bn128(a, b, c, ws, sv, s); }, true});
+  v.push_back({"gemm_sm90_splitk_fused_bm64",
+               [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_splitk_fused_bm64(a, b, c, ws, sv, s); }, true});
+  v.push_back({"gemm_sm90_streamk",
+               [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_streamk(a, b, c, ws, sv, s); }, true});
+  v.push_back({"gemm_sm90_streamk_bm64",
+               [ws, sv](auto a, auto b, auto c, cudaStream_t s) { return gemm_sm90_streamk_bm64(a, b, c, ws, sv, s); }, true});
+  v.push_back({"gemm_sm90_bn128", &gemm_sm90_bn128, false});
+  v.push_back({"gemm_sm90_bn64", &gemm_sm90_bn64, false});
+  v.push_back({"gemm_sm90_bm64_bn64", &gemm_sm90_bm64_bn64, false});
   return v;
 }
 
@@ -141,25 +197,32 @@ bool check_partial_rows(const Workspace& ws, int64_t M, int64_t N, int64_t K) {
   return ok;
 }
 
-// Skinny shapes: gemm_sm90_splitk_with_splits at 1 (no split), 2, 4 and 8 slices, each checked on
-// sampled entries and timed, next to the slices gemm_sm90_splitk picks itself (SMs // tiles: 4 at
-// M <= 128, 2 at M = 256 on 132 SMs), so that one run on a GPU shows whether the rule picks the
-// fastest count.
+// Skinny shapes: gemm_sm90_splitk_with_splits and gemm_sm90_splitk_fused_with_splits at 1 (no
+// split), 2, 3, 4, 6 and 8 slices, each checked on sampled entries and timed, next to the slices
+// gemm_sm90_splitk picks itself (SMs // tiles: 4 at M <= 128, 2 at M = 256 on 132 SMs), so that
+// one run on a GPU shows whether the rule picks the fastest count, with and without reduce_kernel.
 template <class Ref>
 bool sweep_splits(int64_t M, int64_t N, int64_t K, const Bf16Matrix& A, const Bf16Matrix& B, Ref&& ref, cudaStream_t stream) {
   bool ok = true;
-  for (int splits : {1, 2, 4, 8}) {
+  const Semaphores sem;
+  for (int splits : {1, 2, 3, 4, 6, 8}) {
     const Workspace ws(M, N, splits);
-    const tileslc::TensorView mW = ws.view();
-    Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard);
-    const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
-    auto call = [&] { CHECK_OK(gemm_sm90_splitk_with_splits(mA, mB, mC, mW, splits, stream)); };
-    call();
-    CHECK(cudaStreamSynchronize(stream));
-    C.download();
-    const std::string name = "gemm_sm90_splitk_with_splits(" + std::to_string(splits) + ")";
-    ok &= sample::check_gemm(name.c_str(), M, N, K, kSampledEntries, C, ref, tolerance(K));
-    sample::gemm_timing(name.c_str(), M, N, K, (M * K + N * K + M * N) * int64_t{2}, call, stream, kWarmup, kReps);
+    const tileslc::TensorView mW = ws.view(), mSem = sem.view();
+    for (bool fused : {false, true}) {
+      Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard);
+      const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
+      auto call = [&] {
+        CHECK_OK(fused ? gemm_sm90_splitk_fused_with_splits(mA, mB, mC, mW, mSem, splits, stream)
+                       : gemm_sm90_splitk_with_splits(mA, mB, mC, mW, splits, stream));
+      };
+      call();
+      CHECK(cudaStreamSynchronize(stream));
+      C.download();
+      const std::string name =
+          std::string(fused ? "gemm_sm90_splitk_fused_with_splits(" : "gemm_sm90_splitk_with_splits(") + std::to_string(splits) + ")";
+      ok &= sample::check_gemm(name.c_str(), M, N, K, kSampledEntries, C, ref, tolerance(K));
+      sample::gemm_timing(name.c_str(), M, N, K, (M * K + N * K + M * N) * int64_t{2}, call, stream, kWarmup, kReps);
+    }
   }
   return ok;
 }
@@ -173,7 +236,7 @@ struct Case {
   int splits = 0;       // > 1: also gemm_sm90_splitk_with_splits(splits)
   int64_t ld = 0;
   bool timed = false;
-  bool only_splitk = false;  // skinny shapes: gemm_sm90 and gemm_sm90_splitk only
+  bool only_splitk = false;  // skinny shapes: every variant but gemm_sm90_cluster and _direct_epilogue
 };
 
 // One call of each variant on random A, B and a NaN-poisoned C (twice for
@@ -188,16 +251,40 @@ bool run_case(const Case& c, sample::Rng& rng, cudaStream_t stream) {
   const Workspace auto_ws(M, N, 0);
   std::unique_ptr<Workspace> forced_ws;
   if (c.splits > 1) forced_ws = std::make_unique<Workspace>(M, N, c.splits);
+  const Semaphores sem;
   bool ok = true;
-  for (const Variant& v : variants(auto_ws, forced_ws.get(), c.splits)) {
-    if (c.only_splitk && v.name != "gemm_sm90" && v.name != "gemm_sm90_splitk") continue;
+  std::vector<uint16_t> splitk_bits, forced_bits;  // gemm_sm90_splitk's C (and with_splits'): the fused ones must match
+  for (const Variant& v : variants(auto_ws, forced_ws.get(), c.splits, sem)) {
+    if (c.only_splitk && (v.name == "gemm_sm90_cluster" || v.name == "gemm_sm90_direct_epilogue")) continue;
     Bf16Matrix C = Bf16Matrix::poisoned(M, N, kGuard, ldc);
     const tileslc::TensorView mA = A.view(), mB = B.view(), mC = C.view();
+    if (v.deterministic_check) {
+      // NaN workspaces: a partial read that this call did not write (an earlier variant's) shows in C.
+      sample::poison(auto_ws.buffer.data(), auto_ws.floats * 4);
+      if (forced_ws) sample::poison(forced_ws->buffer.data(), forced_ws->floats * 4);
+    }
     CHECK_OK(v.fn(mA, mB, mC, stream));
     CHECK(cudaStreamSynchronize(stream));
     C.download();
     ok &= sample::check_gemm(v.name.c_str(), M, N, K, c.sampled, C, ref, tolerance(K));
     if (v.name == "gemm_sm90_splitk" && c.only_splitk && M < 128) ok &= check_partial_rows(auto_ws, M, N, K);
+    if (v.name == "gemm_sm90_splitk") splitk_bits = C.bits();
+    if (v.name.rfind("gemm_sm90_splitk_with_splits", 0) == 0) forced_bits = C.bits();
+    if (is_fused(v.name)) {
+      const bool zero = sem.all_zero();
+      std::printf("%s: %s: arrival counts back at zero %s\n", v.name.c_str(), sample::gemm_shape_text(M, N, K).c_str(),
+                  zero ? "PASS" : "FAIL");
+      ok &= zero;
+      // The same sums in the same order as reduce_kernel's: the same bits as the unfused call
+      // on the same tiles (the 128 x 128 and 64 x 256 tiles of _bn128 and _bm64 have no unfused twin here).
+      const bool forced = v.name.rfind("gemm_sm90_splitk_fused_with_splits", 0) == 0;
+      if (v.name == "gemm_sm90_splitk_fused" || forced) {
+        const bool same = C.bits() == (forced ? forced_bits : splitk_bits);
+        std::printf("%s: %s: the same bits as the unfused split-K %s\n", v.name.c_str(), sample::gemm_shape_text(M, N, K).c_str(),
+                    same ? "PASS" : "FAIL");
+        ok &= same;
+      }
+    }
     if (v.deterministic_check) {
       const std::vector<uint16_t> first = C.bits();
       sample::poison(mC.data, C.bits().size() * 2);
@@ -266,6 +353,8 @@ int main(int argc, char** argv) {
     ok &= run_case({384, 256, 1024, 0, 3}, rng, stream);       // 16 k-tiles: the ring wraps; 3 slices of 6, 6, 4
     ok &= run_case({200, 300, 136, 0, 2}, rng, stream);        // ragged M, N and K (3 k-tiles, the last 8 wide)
     ok &= run_case({100, 99, 101, 0, 2, 104}, rng, stream);    // K = 101, N = 99 in rows padded to 104
+    // Stream-K's pieces across tiles: 4 tiles x 18 k-tiles on the emulator's 16 SMs, 4 or 5 a CTA.
+    ok &= run_case({136, 264, 1104, 0, 3}, rng, stream);
     // Skinny stand-ins at emulator size: 4 tiles of 128 x 256, 16 k-tiles; on 16 SMs split-K picks
     // 4 slices of 4 (as 32 tiles x 4 slices of 32 on 132 SMs at M x 8192 x 8192); M < 128 stores
     // and reduces only C's rows of each partial tile.

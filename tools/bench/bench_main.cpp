@@ -34,12 +34,13 @@ struct Options {
   bench::Timing timing;
   int launch_calls = 10000;
   int launch_rounds = 5;
+  std::vector<std::string> only;  // --entries: the entries to run (empty: all)
 };
 
 void usage(FILE* to) {
   std::fprintf(to,
                "usage: %s [--json PATH] [--timing blocks|interleaved] [--settle-ms N] [--rounds N] [--reps N]\n"
-               "          [--warmup N] [--launch-calls N]   (or --option=VALUE)\n"
+               "          [--warmup N] [--launch-calls N] [--entries NAME,...]   (or --option=VALUE)\n"
                "  --json PATH        where to write the results as JSON (default bench.json)\n"
                "  --timing MODE      blocks (default): each implementation and cuBLAS in turn, --rounds times,\n"
                "                     run back to back for --settle-ms, then --reps timed calls, so that each\n"
@@ -49,7 +50,9 @@ void usage(FILE* to) {
                "  --rounds N         blocks per implementation (default 3)\n"
                "  --warmup N         untimed calls before an interleaved timing (default 3)\n"
                "  --reps N           timed calls per block; the median of all is reported (default 7)\n"
-               "  --launch-calls N   back-to-back launches per launch-overhead batch (default 10000)\n",
+               "  --launch-calls N   back-to-back launches per launch-overhead batch (default 10000)\n"
+               "  --entries NAME,... only these entries (and cuBLAS in their precisions), e.g. the BF16 skinny-shape\n"
+               "                     variants: gemm_sm90,gemm_sm90_splitk,gemm_sm90_splitk_fused (default: all)\n",
                kName);
 }
 
@@ -76,7 +79,7 @@ int whole_number(const std::string& name, const std::string& value, long lo) {
 Options parse(int argc, char** argv) {
   Options o;
   static const char* const kOptions[] = {"--json",   "--timing", "--settle-ms",   "--rounds",
-                                         "--warmup", "--reps",   "--launch-calls"};
+                                         "--warmup", "--reps",   "--launch-calls", "--entries"};
   for (int i = 1; i < argc; ++i) {
     std::string name = argv[i];
     if (name == "-h" || name == "--help") {
@@ -114,6 +117,19 @@ Options parse(int argc, char** argv) {
       o.timing.reps = whole_number(name, value, 1);
     } else if (name == "--rounds") {
       o.timing.rounds = whole_number(name, value, 1);
+    } else if (name == "--entries") {
+      o.only.clear();
+      for (size_t begin = 0; begin <= value.size();) {
+        const size_t comma = std::min(value.find(',', begin), value.size());
+        if (comma == begin) bad_arguments("--entries `" + value + "` has an empty name");
+        o.only.push_back(value.substr(begin, comma - begin));
+        begin = comma + 1;
+      }
+      const std::vector<bench::GemmEntry> known = bench::gemm_entries();
+      for (const std::string& entry : o.only) {
+        if (std::none_of(known.begin(), known.end(), [&](const bench::GemmEntry& e) { return entry == e.name; }))
+          bad_arguments("--entries: no entry named `" + entry + "`");
+      }
     } else {
       o.launch_calls = whole_number(name, value, 1);
     }
@@ -227,7 +243,12 @@ int main(int argc, char** argv) {
   std::printf("%s: %s\n", kName, cublas.math_note().c_str());
   out["cublas"] = cublas.math_note();
 
-  const std::vector<bench::GemmEntry> entries = bench::gemm_entries();
+  std::vector<bench::GemmEntry> entries = bench::gemm_entries();
+  if (!opt.only.empty()) {
+    std::erase_if(entries, [&](const bench::GemmEntry& e) {
+      return std::find(opt.only.begin(), opt.only.end(), e.name) == opt.only.end();
+    });
+  }
   ordered_json skipped = ordered_json::array();
   for (const bench::GemmEntry& e : entries) {
     if (e.fn) {

@@ -40,10 +40,26 @@
 #define TILESLC_BENCH_GEMM_SM90 &gemm_sm90
 #define TILESLC_BENCH_GEMM_SM90_CLUSTER &gemm_sm90_cluster
 #define TILESLC_BENCH_GEMM_SM90_SPLITK &gemm_sm90_splitk_entry
+#define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED &fused_entry<&gemm_sm90_splitk_fused>
+#define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BN128 &fused_entry<&gemm_sm90_splitk_fused_bn128>
+#define TILESLC_BENCH_GEMM_SM90_BN128 &gemm_sm90_bn128
+#define TILESLC_BENCH_GEMM_SM90_BN64 &gemm_sm90_bn64
+#define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64 &fused_entry<&gemm_sm90_splitk_fused_bm64>
+#define TILESLC_BENCH_GEMM_SM90_BM64_BN64 &gemm_sm90_bm64_bn64
+#define TILESLC_BENCH_GEMM_SM90_STREAMK &fused_entry<&gemm_sm90_streamk>
+#define TILESLC_BENCH_GEMM_SM90_STREAMK_BM64 &fused_entry<&gemm_sm90_streamk_bm64>
 #else
 #define TILESLC_BENCH_GEMM_SM90 nullptr
 #define TILESLC_BENCH_GEMM_SM90_CLUSTER nullptr
 #define TILESLC_BENCH_GEMM_SM90_SPLITK nullptr
+#define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED nullptr
+#define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BN128 nullptr
+#define TILESLC_BENCH_GEMM_SM90_BN128 nullptr
+#define TILESLC_BENCH_GEMM_SM90_BN64 nullptr
+#define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64 nullptr
+#define TILESLC_BENCH_GEMM_SM90_BM64_BN64 nullptr
+#define TILESLC_BENCH_GEMM_SM90_STREAMK nullptr
+#define TILESLC_BENCH_GEMM_SM90_STREAMK_BM64 nullptr
 #endif
 
 #if TILESLC_BENCH_HAVE_GEMM_FP8_SM90
@@ -75,23 +91,55 @@ tileslc::Status unit_scales(tileslc::TensorView mA, tileslc::TensorView mB, tile
 
 #if TILESLC_BENCH_HAVE_GEMM_SM90
 namespace {
-// gemm_sm90_splitk as (mA, mB, mC, stream): its Float32 workspace is SMs x 128
-// x 256 (every split its heuristic picks fits), allocated on the first call
-// and kept for the process (never freed: a static DeviceBuffer would free it
-// after the CUDA runtime has shut down).
+// The split-K host functions' buffers, allocated on the first call and kept for the process
+// (never freed: a static DeviceBuffer would free them after the CUDA runtime has shut down): a
+// Float32 workspace of 2 x SMs x 128 x 256 (every split the rule picks fits, and stream-K's
+// SMs + tiles pieces) and 2 x SMs Int32
+// arrival counts for the fused split-K (one per tile of every split it picks on 128 x 256 or
+// 128 x 128 tiles), zeroed once (each call leaves them zero). Calls share them: one stream.
+struct SplitBuffers {
+  tileslc::TensorView workspace, semaphores;
+  tileslc::Status status;
+};
+const SplitBuffers& split_buffers() {
+  static const SplitBuffers buffers = [] {
+    SplitBuffers b;
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess || sms <= 0) {
+      b.status = tileslc::Status::error("gemm_sm90_splitk: cannot read the multiprocessor count");
+      return b;
+    }
+    const int64_t floats = 2 * int64_t{sms} * 128 * 256, counts = 2 * int64_t{sms};
+    void* workspace = nullptr;
+    void* semaphores = nullptr;
+    if (cudaMalloc(&workspace, floats * sizeof(float)) != cudaSuccess || cudaMalloc(&semaphores, counts * 4) != cudaSuccess ||
+        cudaMemset(semaphores, 0, counts * 4) != cudaSuccess) {
+      b.status = tileslc::Status::error("gemm_sm90_splitk: cannot allocate its workspace");
+      return b;
+    }
+    b.workspace = tileslc::make_tensor_view(workspace, tileslc::DType::Float32, {floats}, {1});
+    b.semaphores = tileslc::make_tensor_view(semaphores, tileslc::DType::Int32, {counts}, {1});
+    return b;
+  }();
+  return buffers;
+}
+
+// gemm_sm90_splitk as (mA, mB, mC, stream), with split_buffers()'s workspace.
 tileslc::Status gemm_sm90_splitk_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC,
                                        cudaStream_t stream) {
-  static int64_t floats = 0;
-  static void* workspace = nullptr;
-  if (!workspace) {
-    int sms = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) != cudaSuccess || sms <= 0)
-      return tileslc::Status::error("gemm_sm90_splitk: cannot read the multiprocessor count");
-    floats = int64_t{sms} * 128 * 256;
-    if (cudaMalloc(&workspace, floats * sizeof(float)) != cudaSuccess)
-      return tileslc::Status::error("gemm_sm90_splitk: cannot allocate its workspace");
-  }
-  return gemm_sm90_splitk(mA, mB, mC, tileslc::make_tensor_view(workspace, tileslc::DType::Float32, {floats}, {1}), stream);
+  const SplitBuffers& b = split_buffers();
+  if (!b.status.ok()) return b.status;
+  return gemm_sm90_splitk(mA, mB, mC, b.workspace, stream);
+}
+
+// A fused split-K host function (mA, mB, mC, mW, mSem, stream) as (mA, mB, mC, stream).
+using FusedFn = tileslc::Status (*)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, tileslc::TensorView,
+                                    tileslc::TensorView, cudaStream_t);
+template <FusedFn F>
+tileslc::Status fused_entry(tileslc::TensorView mA, tileslc::TensorView mB, tileslc::TensorView mC, cudaStream_t stream) {
+  const SplitBuffers& b = split_buffers();
+  if (!b.status.ok()) return b.status;
+  return F(mA, mB, mC, b.workspace, b.semaphores, stream);
 }
 }  // namespace
 #endif
@@ -117,6 +165,22 @@ std::vector<GemmEntry> gemm_entries() {
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_CLUSTER},
       {"gemm_sm90_splitk", "the BF16 dispatcher: gemm_sm90, with split-K when the 128x256 tiles are fewer than the SMs (SMs // tiles slices of at least 4 k-tiles, Float32 partials of C's entries in a workspace, added in slice order: deterministic)",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK},
+      {"gemm_sm90_splitk_fused", "gemm_sm90_splitk (same rule, same bits) with each tile's slices added by its last slice in the GEMM kernel: no reduce_kernel launch",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED},
+      {"gemm_sm90_splitk_fused_bn128", "gemm_sm90_splitk_fused on 128x128 tiles, 6 stages: twice the tiles, half the slices",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BN128},
+      {"gemm_sm90_splitk_fused_bm64", "gemm_sm90_splitk_fused on 64x256 tiles (one consumer warpgroup), 5 stages: no zero rows for M <= 64",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64},
+      {"gemm_sm90_streamk", "stream-K where the 128x256 tiles are fewer than the SMs: every SM 1/SMs of all k-tiles, pieces added by each tile's last (no idle SM, one kernel); else gemm_sm90_splitk_fused",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_STREAMK},
+      {"gemm_sm90_streamk_bm64", "gemm_sm90_streamk on 64x256 tiles (one consumer warpgroup), 5 stages; else gemm_sm90_splitk_fused_bm64",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_STREAMK_BM64},
+      {"gemm_sm90_bn128", "gemm_sm90 on 128x128 tiles, 6 stages, no split (256x8192x8192: 128 tiles)",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BN128},
+      {"gemm_sm90_bn64", "gemm_sm90 on 128x64 tiles, 8 stages, no split (M <= 128 x 8192x8192: 128 tiles)",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BN64},
+      {"gemm_sm90_bm64_bn64", "gemm_sm90 on 64x64 tiles (one consumer warpgroup), 12 stages, no split (M <= 64 x 8192x8192: 128 tiles)",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BM64_BN64},
       {"gemm_fp8_sm90", "E4M3 x E4M3 -> BF16 (scales 1), gemm_sm90's kernel on 8-bit operands: 128x128x128 tiles, wgmma m64n128k32, Float32 promotion every 4 k-tiles",
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90},
       {"gemm_fp8_sm90_cluster", "gemm_fp8_sm90 in 2x1 thread-block clusters, each CTA loading half of the shared B tile and multicasting it",
