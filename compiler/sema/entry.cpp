@@ -150,13 +150,14 @@ void check_static_grid(Evaluator& ev, const std::vector<Value>& g, source::Sourc
 
 /// min_blocks_per_mp= (CuTe DSL's LaunchConfig field: __launch_bounds__'s minimum of resident
 /// blocks per SM, so ptxas caps each thread's registers at 64K / (N * threads)): a static integer
-/// from 1 to 32 (an SM's most resident blocks), with a static block= (the bound names its threads).
+/// from 0 to 32 (an SM's most resident blocks; 0, CuTe DSL's default, asks for none), with a static
+/// block= (the bound names its threads).
 int64_t launch_min_blocks(Evaluator& ev, const Value& v, const int64_t static_block[3], source::SourceRange at) {
   if (v.kind() != Value::Kind::Int)
     ev.fail(diag::Kind::BadLaunch, at, "min_blocks_per_mp must be a static integer, found " + describe(v));
-  if (v.i() < 1 || v.i() > 32)
-    ev.fail(diag::Kind::BadLaunch, at, "min_blocks_per_mp must be from 1 to 32 (blocks resident on one SM), found " + std::to_string(v.i()));
-  if (!static_block[0])
+  if (v.i() < 0 || v.i() > 32)
+    ev.fail(diag::Kind::BadLaunch, at, "min_blocks_per_mp must be from 0 (no minimum) to 32 (blocks resident on one SM), found " + std::to_string(v.i()));
+  if (v.i() > 0 && !static_block[0])
     ev.fail(diag::Kind::BadLaunch, at, "min_blocks_per_mp needs a static block= (__launch_bounds__ names the block's threads)");
   return v.i();
 }
