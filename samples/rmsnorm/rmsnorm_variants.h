@@ -1,5 +1,6 @@
 // The launch variants of rmsnorm.tpy's 262144-column forward (rmsnorm_<type>_262144_c<cluster
-// blocks>_t<threads>_m<blocks per SM>, issue 17), for the driver (each checked like the default)
+// blocks>_t<threads>_m<blocks per SM>, and _c<cluster blocks>_t<threads>_smem: the share staged
+// in shared memory; issue 17), for the driver (each checked like the default)
 // and tileslc_membound --variants (each timed against the default and a copy in one run).
 #pragma once
 #include <cstdint>
@@ -20,9 +21,11 @@ inline std::vector<RmsnormVariant> rmsnorm_variants(int64_t bytes, int64_t cols)
   if (bytes == 4) {
     return {{"c16_t512_m2", rmsnorm_fp32_262144_c16_t512_m2},
             {"c16_t256_m2", rmsnorm_fp32_262144_c16_t256_m2},
-            {"c8_t1024_m1", rmsnorm_fp32_262144_c8_t1024_m1}};
+            {"c8_t1024_m1", rmsnorm_fp32_262144_c8_t1024_m1},
+            {"c16_t256_smem", rmsnorm_fp32_262144_c16_t256_smem}};
   }
-  return {{"c16_t256_m2", rmsnorm_bf16_262144_c16_t256_m2}, {"c16_t512_m2", rmsnorm_bf16_262144_c16_t512_m2}};
+  return {{"c16_t256_m2", rmsnorm_bf16_262144_c16_t256_m2}, {"c16_t512_m2", rmsnorm_bf16_262144_c16_t512_m2},
+          {"c16_t256_smem", rmsnorm_bf16_262144_c16_t256_smem}, {"c8_t256_smem", rmsnorm_bf16_262144_c8_t256_smem}};
 }
 
 }  // namespace sample
