@@ -25,12 +25,16 @@ else
     "$cuobjdump" -sass "$pack/bin/$s" >"$out/$s.sass" 2>&1 || { failed=$((failed + 1)); continue; }
     "$cuobjdump" -res-usage "$pack/bin/$s" >"$out/$s.res" 2>&1 || true
     # One line per cluster kernel: STAS count, then the kernel's register line from -res-usage.
-    awk '/Function : /{f=$3} f ~ /cluster_kernel/ && /[[:space:]]STAS[[:space:].]/{n[f]++}
+    awk '/Function : /{f=$3} f ~ /_cluster_/ && /[[:space:]]STAS[[:space:].]/{n[f]++}
          END{for (k in n) print n[k], k}' "$out/$s.sass" | sort -k2 | while read -r n f; do
       regs=$(grep -A1 "Function $f:" "$out/$s.res" | grep -o "REG:[0-9]*" | head -1)
       echo "STAS=$n $regs $f"
     done
-    grep -q "[[:space:]]STAS[[:space:].]" "$out/$s.sass" || { echo "$s: no STAS in its SASS"; failed=$((failed + 1)); }
+    if ! grep -q "[[:space:]]STAS[[:space:].]" "$out/$s.sass"; then
+      echo "$s: no STAS in its SASS; its store and sync mnemonics:"
+      grep -oE "[[:space:]](ST|RED|SYNCS)[A-Z0-9_.]*" "$out/$s.sass" | sort | uniq -c
+      failed=$((failed + 1))
+    fi
   done
 fi
 echo "membound.sh: $failed failed"
