@@ -111,7 +111,10 @@ class CudaEmitter {
     out_.line("// " + k.source_name + "(" + k.specialization + ")");
     source_line(k.loc);
     std::string sig = "TILESLC_GLOBAL void ";
-    if (k.static_threads) sig += "TILESLC_LAUNCH_BOUNDS(" + std::to_string(k.static_threads) + ") ";
+    if (k.static_threads && k.min_blocks_per_mp)  // launch(min_blocks_per_mp=): ptxas caps registers to fit that many
+      sig += "TILESLC_LAUNCH_BOUNDS_MIN(" + std::to_string(k.static_threads) + ", " + std::to_string(k.min_blocks_per_mp) + ") ";
+    else if (k.static_threads)
+      sig += "TILESLC_LAUNCH_BOUNDS(" + std::to_string(k.static_threads) + ") ";
     sig += k.name + "(";
     for (size_t i = 0; i < k.params.size(); ++i) {
       const auto& p = k.params[i];

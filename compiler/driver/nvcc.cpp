@@ -95,7 +95,7 @@ const LineDirective* nearest_directive(const std::vector<LineDirective>& dirs, u
 const LineDirective* kernel_directive(const std::vector<LineDirective>& dirs, const std::string& cu_text,
                                       const std::string& message) {
   static const std::regex global_def(
-      R"((?:__global__|TILESLC_GLOBAL)\s+void\s+(?:TILESLC_LAUNCH_BOUNDS\([^)]*\)\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*\()");
+      R"((?:__global__|TILESLC_GLOBAL)\s+void\s+(?:TILESLC_LAUNCH_BOUNDS(?:_MIN)?\([^)]*\)\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*\()");
   uint32_t line = 1;
   size_t counted = 0;
   for (auto it = std::sregex_iterator(cu_text.begin(), cu_text.end(), global_def); it != std::sregex_iterator(); ++it) {

@@ -425,6 +425,7 @@ struct Kernel {
   std::vector<KernelParam> params;
   std::vector<LocalVar> locals;
   int64_t static_threads = 0; ///< threads per block when known statically (for __launch_bounds__)
+  int64_t min_blocks_per_mp = 0;  ///< launch(min_blocks_per_mp=): __launch_bounds__'s second argument; 0 without it
   std::vector<LocalArray> arrays;
   std::vector<SmemBuffer> smem;
   std::vector<DebugView> debug_views;  ///< --debug only (sema::Options::debug); empty otherwise

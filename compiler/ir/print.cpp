@@ -150,6 +150,7 @@ class IrPrinter {
     line(0, "kernel " + k.name + "(" + params + "):");
     line(1, "# " + k.source_name + "(" + k.specialization + ")");
     if (k.static_threads) line(1, "threads " + std::to_string(k.static_threads));
+    if (k.min_blocks_per_mp) line(1, "min_blocks_per_mp " + std::to_string(k.min_blocks_per_mp));
     if (k.cluster_dims[0])
       line(1, "cluster (" + std::to_string(k.cluster_dims[0]) + ", " + std::to_string(k.cluster_dims[1]) + ", " +
                   std::to_string(k.cluster_dims[2]) + ")");

@@ -57,7 +57,7 @@ source::SourceRange keyword_range(const ast::Call& site, const std::string& name
 
 /// launch()'s keyword arguments; grid= and block= are required.
 struct LaunchConfig {
-  std::optional<Value> grid, block, smem, cluster;
+  std::optional<Value> grid, block, smem, cluster, min_blocks_per_mp;
 };
 
 LaunchConfig launch_config(Evaluator& ev, std::vector<std::pair<std::string, Value>>& kwargs, const ast::Call& site) {
@@ -73,6 +73,7 @@ LaunchConfig launch_config(Evaluator& ev, std::vector<std::pair<std::string, Val
     else if (k == "block") cfg.block = v;
     else if (k == "cluster") cfg.cluster = v;
     else if (k == "smem") cfg.smem = v;
+    else if (k == "min_blocks_per_mp") cfg.min_blocks_per_mp = v;
     else if (k == "stream") {
       // None is the default: the host function's stream parameter, which a `cuda.CUstream` parameter names.
       if (v.kind() != Value::Kind::None && !(is_opaque(v) && v.module()->opaque == ModuleValue::Opaque::Stream))
@@ -81,9 +82,9 @@ LaunchConfig launch_config(Evaluator& ev, std::vector<std::pair<std::string, Val
     } else {
       // Reported, then ignored: the kernel itself is still checked.
       auto& d = ev.error(diag::Kind::UnknownKeyword, keyword_at(k), "Kernel.launch() got an unexpected keyword argument '" + k + "'");
-      std::string best = closest_name(k, {"grid", "block", "smem", "stream", "cluster"});
+      std::string best = closest_name(k, {"grid", "block", "smem", "stream", "cluster", "min_blocks_per_mp"});
       if (!best.empty()) d.help("did you mean '" + best + "'?");
-      else d.help("launch takes grid=, block=, smem=, stream= and cluster=");
+      else d.help("launch takes grid=, block=, smem=, stream=, cluster= and min_blocks_per_mp=");
       misspelt = true;
     }
   }
@@ -145,6 +146,20 @@ void check_static_grid(Evaluator& ev, const std::vector<Value>& g, source::Sourc
     if (k > 0) d.help("put the large extent in grid x, which may hold up to 2^31 - 1 blocks, and derive the others from it");
     ev.abort_entry();
   }
+}
+
+/// min_blocks_per_mp= (CuTe DSL's LaunchConfig field: __launch_bounds__'s minimum of resident
+/// blocks per SM, so ptxas caps each thread's registers at 64K / (N * threads)): a static integer
+/// from 0 to 32 (an SM's most resident blocks; 0, CuTe DSL's default, asks for none), with a static
+/// block= (the bound names its threads).
+int64_t launch_min_blocks(Evaluator& ev, const Value& v, const int64_t static_block[3], source::SourceRange at) {
+  if (v.kind() != Value::Kind::Int)
+    ev.fail(diag::Kind::BadLaunch, at, "min_blocks_per_mp must be a static integer, found " + describe(v));
+  if (v.i() < 0 || v.i() > 32)
+    ev.fail(diag::Kind::BadLaunch, at, "min_blocks_per_mp must be from 0 (no minimum) to 32 (blocks resident on one SM), found " + std::to_string(v.i()));
+  if (v.i() > 0 && !static_block[0])
+    ev.fail(diag::Kind::BadLaunch, at, "min_blocks_per_mp needs a static block= (__launch_bounds__ names the block's threads)");
+  return v.i();
 }
 
 /// smem= must be a non-negative integer number of bytes.
@@ -294,6 +309,7 @@ bool KernelKey::operator<(const KernelKey& o) const {
   if (def != o.def) return before(def, o.def);
   if (block != o.block) return block < o.block;
   if (cluster != o.cluster) return cluster < o.cluster;
+  if (min_blocks_per_mp != o.min_blocks_per_mp) return min_blocks_per_mp < o.min_blocks_per_mp;
   return std::lexicographical_compare(args.begin(), args.end(), o.args.begin(), o.args.end(), [&](const Arg& x, const Arg& y) {
     return x.text != y.text ? x.text < y.text : before(x.function, y.function);
   });
@@ -636,8 +652,10 @@ void Evaluator::launch(const KernelCall& kc, std::vector<std::pair<std::string, 
   int64_t static_cluster[3] = {0, 0, 0};  // 0: launched without cluster=
   if (cfg.cluster) check_cluster(*cfg.cluster, g, keyword_range(site, "cluster"), static_cluster);
   if (cfg.smem) check_launch_smem(*this, *cfg.smem, keyword_range(site, "smem"));
+  const int64_t min_blocks =
+      cfg.min_blocks_per_mp ? launch_min_blocks(*this, *cfg.min_blocks_per_mp, static_block, keyword_range(site, "min_blocks_per_mp")) : 0;
   auto info = std::make_unique<ir::LaunchInfo>();
-  info->kernel = instantiate_kernel(kc, static_block, &info->args, static_cluster);
+  info->kernel = instantiate_kernel(kc, static_block, &info->args, static_cluster, min_blocks);
   for (int k = 0; k < 3; ++k) {
     info->grid[k] = to_expr_as(g[k], ScalarType::Int64, site.range);
     info->block[k] = to_expr_as(b[k], ScalarType::Int64, site.range);
@@ -691,7 +709,7 @@ void Evaluator::check_kernel_annotations(const KernelCall& kc) {
 }
 
 int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args,
-                                  const int64_t static_cluster[3]) {
+                                  const int64_t static_cluster[3], int64_t min_blocks_per_mp) {
   const auto* def = kc.fn->def;
   if (kc.args.size() > def->params.size()) {
     auto& d = error(diag::Kind::WrongArity, kc.range,
@@ -704,7 +722,7 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   check_kernel_annotations(kc);
   // A cluster launch specializes too (cluster_dim() is static, multicast masks are checked against it).
   const int64_t* cluster = static_cluster && static_cluster[0] > 0 ? static_cluster : nullptr;
-  KernelSignature sig = kernel_signature(kc, static_block, cluster);
+  KernelSignature sig = kernel_signature(kc, static_block, cluster, min_blocks_per_mp);
   // Host-side arguments, in kernel parameter order: per tensor its data
   // pointer, per dynamic scalar its value, then the layouts' run-time leaves.
   push_host_args(kc.args, host_args);
@@ -716,10 +734,12 @@ int Evaluator::instantiate_kernel(const KernelCall& kc, const int64_t static_blo
   return index;
 }
 
-KernelSignature Evaluator::kernel_signature(const KernelCall& kc, const int64_t static_block[3], const int64_t cluster[3]) {
+KernelSignature Evaluator::kernel_signature(const KernelCall& kc, const int64_t static_block[3], const int64_t cluster[3],
+                                            int64_t min_blocks_per_mp) {
   const auto* def = kc.fn->def;
   KernelSignature sig;
   sig.key.def = def;
+  sig.key.min_blocks_per_mp = min_blocks_per_mp;
   std::copy(static_block, static_block + 3, sig.key.block.begin());
   if (cluster) std::copy(cluster, cluster + 3, sig.key.cluster.begin());
   for (size_t i = 0; i < def->params.size(); ++i) {
@@ -740,6 +760,7 @@ KernelSignature Evaluator::kernel_signature(const KernelCall& kc, const int64_t 
   // A kernel without parameters has only the launch shape: no leading ", ".
   if (static_block[0]) sig.spec += (sig.spec.empty() ? "block=" : ", block=") + dims_text(static_block);
   if (cluster) sig.spec += (sig.spec.empty() ? "cluster=" : ", cluster=") + dims_text(cluster);
+  if (min_blocks_per_mp) sig.spec += ", min_blocks_per_mp=" + std::to_string(min_blocks_per_mp);  // needs a static block: not first
   return sig;
 }
 
@@ -824,6 +845,7 @@ int Evaluator::generate_kernel(const KernelCall& kc, const KernelSignature& sig,
   k.loc = def->name_range;
   k.specialization = sig.spec;
   k.static_threads = static_block[0] ? static_block[0] * static_block[1] * static_block[2] : 0;
+  k.min_blocks_per_mp = sig.key.min_blocks_per_mp;
   FnCtx ctx;
   ctx.is_kernel = true;
   ctx.kernel = &k;

@@ -84,6 +84,7 @@ struct FnCtx {
 struct KernelKey {
   const ast::FunctionDef* def = nullptr;
   std::array<int64_t, 3> block{}, cluster{};
+  int64_t min_blocks_per_mp = 0;  ///< launch(min_blocks_per_mp=): 0 without it
   struct Arg {
     std::string text;
     const FunctionValue* function = nullptr;  ///< a function passed statically: specialized on which one
@@ -500,10 +501,13 @@ class Evaluator {
   void check_smem_limit(const FnCtx& ctx, const std::string& kernel);
   /// The kernel's index in the program for this launch, specialized (and generated) once per KernelKey;
   /// appends the host's arguments for its parameters to `host_args`.
+  /// `min_blocks_per_mp`: launch(min_blocks_per_mp=), 0 without it (a distinct specialization:
+  /// the kernel's __launch_bounds__ differ).
   int instantiate_kernel(const KernelCall& kc, const int64_t static_block[3], std::vector<ir::ExprRef>* host_args,
-                         const int64_t static_cluster[3] = nullptr);
+                         const int64_t static_cluster[3] = nullptr, int64_t min_blocks_per_mp = 0);
   /// `cluster` is null for a launch without cluster=.
-  KernelSignature kernel_signature(const KernelCall& kc, const int64_t static_block[3], const int64_t cluster[3]);
+  KernelSignature kernel_signature(const KernelCall& kc, const int64_t static_block[3], const int64_t cluster[3],
+                                   int64_t min_blocks_per_mp = 0);
   KernelKey::Arg kernel_arg_key(const KernelCall& kc, const ast::Param& p, const Value& a, KernelSignature& sig);
   std::string tensor_arg_key(const KernelCall& kc, const ast::Param& p, const TensorValue& t, KernelSignature& sig);
   /// A C++ name for a new specialization of kernel `source_name`, unique in the program.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "layernorm.h"
+#include "layernorm_variants.h"
 #include "row_refs.h"
 #include "row_tensor.h"
 #include "sample_util.h"
@@ -41,9 +42,16 @@ bool run_case(LayernormFn layernorm, const sample::RowType& type, int64_t rows, 
   auto call = [&] { CHECK_OK(layernorm(x.view(), w.vector_view(), b.vector_view(), y.view(), kEps, stream)); };
   call();
   CHECK(cudaStreamSynchronize(stream));
-  bool ok = sample::check_rows(kName, type, y, [&](int64_t r, double* out) {
-    sample::layernorm_row_ref(x.row(r), w.row(0), b.row(0), cols, kEps, out);
-  });
+  auto ref = [&](int64_t r, double* out) { sample::layernorm_row_ref(x.row(r), w.row(0), b.row(0), cols, kEps, out); };
+  bool ok = sample::check_rows(kName, type, y, ref);
+  // The launch variants of these rows (layernorm_variants.h), each checked as the default; on the
+  // small row counts only (tileslc_membound --variants times them).
+  for (const sample::LayernormVariant& v : bandwidth ? std::vector<sample::LayernormVariant>{} : sample::layernorm_variants(type.bytes, cols)) {
+    y.poison_all();
+    CHECK_OK(v.fn(x.view(), w.vector_view(), b.vector_view(), y.view(), kEps, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    ok &= sample::check_rows((std::string(kName) + " " + v.name).c_str(), type, y, ref);
+  }
   if (bandwidth) sample::bandwidth_table(kName, sample::row_case_name(rows, cols, type), 2 * x.bytes() + 2 * w.bytes(), call, stream);
   return ok;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "rmsnorm.h"
+#include "rmsnorm_variants.h"
 #include "row_refs.h"
 #include "row_tensor.h"
 #include "sample_util.h"
@@ -82,8 +83,16 @@ bool run_case(const Instance& f, const sample::RowType& type, int64_t rows, int6
   y.poison_all();
   CHECK_OK(rmsnorm(x.view(), w.vector_view(), y.view(), kEps, stream));
   CHECK(cudaStreamSynchronize(stream));
-  bool ok = sample::check_rows(kName, type, y,
-                               [&](int64_t r, double* out) { sample::rmsnorm_row_ref(x.row(r), w.row(0), cols, kEps, out); });
+  auto ref = [&](int64_t r, double* out) { sample::rmsnorm_row_ref(x.row(r), w.row(0), cols, kEps, out); };
+  bool ok = sample::check_rows(kName, type, y, ref);
+  // The launch variants of these rows (rmsnorm_variants.h), each checked as the default; on the
+  // small row counts only (tileslc_membound --variants times them).
+  for (const sample::RmsnormVariant& v : bandwidth ? std::vector<sample::RmsnormVariant>{} : sample::rmsnorm_variants(type.bytes, cols)) {
+    y.poison_all();
+    CHECK_OK(v.fn(x.view(), w.vector_view(), y.view(), kEps, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    ok &= sample::check_rows((std::string(kName) + " " + v.name).c_str(), type, y, ref);
+  }
   if (bandwidth) {
     sample::bandwidth_table(kName, sample::row_case_name(rows, cols, type), 2 * x.bytes() + w.bytes(),
                             [&] { CHECK_OK(rmsnorm(x.view(), w.vector_view(), y.view(), kEps, stream)); }, stream);

@@ -18,6 +18,7 @@
 #include "row_tensor.h"
 #include "sample_util.h"
 #include "softmax.h"
+#include "softmax_variants.h"
 
 namespace {
 
@@ -74,8 +75,17 @@ bool run_case(const Instance& f, const sample::RowType& type, int64_t rows, int6
   CHECK(cudaStreamSynchronize(stream));
   // The error is relative to the largest probability of the whole run (the outlier's near 1 in
   // row 1, else about exp(16) / cols of a row), as the probabilities are what matter at their scale.
-  bool ok = sample::check_rows(kName, type, y, [&](int64_t r, double* out) { sample::softmax_row_ref(x.row(r), cols, out); });
+  auto ref = [&](int64_t r, double* out) { sample::softmax_row_ref(x.row(r), cols, out); };
+  bool ok = sample::check_rows(kName, type, y, ref);
   if (bandwidth) sample::bandwidth_table(kName, sample::row_case_name(rows, cols, type), 2 * x.bytes(), call, stream);
+  // The launch variants of these rows (softmax_variants.h), each checked as the default; on the
+  // small row counts only (tileslc_membound --variants times them).
+  for (const sample::SoftmaxVariant& v : bandwidth ? std::vector<sample::SoftmaxVariant>{} : sample::softmax_variants(type.bytes, cols)) {
+    y.poison_all();
+    CHECK_OK(v.fn(x.view(), y.view(), stream));
+    CHECK(cudaStreamSynchronize(stream));
+    ok &= sample::check_rows((std::string(kName) + " " + v.name).c_str(), type, y, ref);
+  }
   if (f.backward) ok &= run_backward(f.backward, type, y, bandwidth, rng, stream);
   return ok;
 }

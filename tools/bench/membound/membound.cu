@@ -6,11 +6,17 @@
 // device-to-device cudaMemcpyAsync moving the same bytes in the same process.
 // Prints one table (TB/s counted as bytes read + written: x, y, and the
 // weight and bias once) and writes the rows as JSON (issue 17).
+// --variants also checks and times each launch variant of the 262144-column
+// forwards (samples/*/<op>_variants.h: cluster size, threads, blocks per SM)
+// on the same input as the default, each against the copy in the same run;
+// --ops softmax,rmsnorm,... and --cols N keep only those operations and column
+// counts (xent for both cross-entropy rows), to fit one short device call.
 // Exit: 0 all checks passed, 1 a check failed, 2 bad arguments, 77 no CUDA
 // device (built, not run).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -21,11 +27,14 @@
 
 #include "cross_entropy.h"
 #include "layernorm.h"
+#include "layernorm/layernorm_variants.h"
 #include "rmsnorm.h"
+#include "rmsnorm/rmsnorm_variants.h"
 #include "row_refs.h"
 #include "row_tensor.h"
 #include "sample_util.h"
 #include "softmax.h"
+#include "softmax/softmax_variants.h"
 
 namespace {
 
@@ -33,13 +42,41 @@ const char* kName = "tileslc_membound";
 constexpr float kEps = 1e-5f;
 using View = tileslc::TensorView;
 
+using ForwardCall = std::function<tileslc::Status(View x, View w, View b, View y, cudaStream_t)>;
+
+// What to run: --ops (empty: all), --cols (0: all), --variants.
+struct Selection {
+  std::vector<std::string> ops;
+  int64_t cols = 0;
+  bool variants = false;
+  bool wants(const std::string& op, int64_t c) const {
+    return (ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end()) && (cols == 0 || cols == c);
+  }
+};
+
 // One kernel instance: which operation, its element type and shape, and how to call it.
 struct Case {
   const char* op;  // "softmax", "rmsnorm" or "layernorm"
   const sample::RowType* type;
   int64_t rows, cols;
-  std::function<tileslc::Status(View x, View w, View b, View y, cudaStream_t)> call;
+  ForwardCall call;
 };
+
+// The launch variants of a forward case (the samples' <op>_variants.h), named as called.
+std::vector<std::pair<std::string, ForwardCall>> variants(const Case& k) {
+  std::vector<std::pair<std::string, ForwardCall>> out;
+  const std::string op = k.op;
+  if (op == "softmax")
+    for (const auto& v : sample::softmax_variants(k.type->bytes, k.cols))
+      out.push_back({v.name, [fn = v.fn](View x, View, View, View y, cudaStream_t s) { return fn(x, y, s); }});
+  if (op == "rmsnorm")
+    for (const auto& v : sample::rmsnorm_variants(k.type->bytes, k.cols))
+      out.push_back({v.name, [fn = v.fn](View x, View w, View, View y, cudaStream_t s) { return fn(x, w, y, kEps, s); }});
+  if (op == "layernorm")
+    for (const auto& v : sample::layernorm_variants(k.type->bytes, k.cols))
+      out.push_back({v.name, [fn = v.fn](View x, View w, View b, View y, cudaStream_t s) { return fn(x, w, b, y, kEps, s); }});
+  return out;
+}
 
 std::vector<Case> cases() {
   const auto* f32 = &sample::kRowFp32;
@@ -65,8 +102,9 @@ std::vector<Case> cases() {
 
 // Times `call` (moving `bytes` read + written) against a device-to-device copy of as many bytes,
 // prints one table row and appends it to `out`; returns `ok` (the caller's correctness check).
-bool time_and_print(const char* op, const sample::RowType& type, int64_t rows, int64_t cols, size_t bytes,
-                    const std::function<void()>& call, bool ok, cudaStream_t stream, nlohmann::ordered_json& out) {
+bool time_and_print(const std::string& op, const sample::RowType& type, int64_t rows, int64_t cols, size_t bytes,
+                    const std::function<void()>& call, bool ok, cudaStream_t stream, nlohmann::ordered_json& out,
+                    const std::string& variant = "") {
   tileslc::DeviceBuffer src, dst;  // the copy moves as many bytes: bytes / 2 read, bytes / 2 written
   CHECK_OK(src.allocate(bytes / 2));
   CHECK_OK(dst.allocate(bytes / 2));
@@ -75,34 +113,55 @@ bool time_and_print(const char* op, const sample::RowType& type, int64_t rows, i
   const std::vector<double> ms =
       sample::block_median_ms(std::vector<std::function<void()>>{call, copy}, stream, 200.0, 10, 3);
   const double tbs = bytes / (ms[0] * 1e-3) / 1e12, copy_tbs = bytes / (ms[1] * 1e-3) / 1e12;
-  std::printf("%-10s %-5s %6lldx%-7lld %10.1f %9.3f %9.3f %7.3f  %s\n", op, type.name, (long long)rows,
+  const std::string label = variant.empty() ? op : op + ":" + variant;
+  std::printf("%-22s %-5s %6lldx%-7lld %10.1f %9.3f %9.3f %7.3f  %s\n", label.c_str(), type.name, (long long)rows,
               (long long)cols, ms[0] * 1e3, tbs, copy_tbs, tbs / copy_tbs, ok ? "ok" : "WRONG");
   std::fflush(stdout);
-  out.push_back({{"op", op}, {"dtype", type.name}, {"rows", rows}, {"cols", cols}, {"bytes", bytes},
+  out.push_back({{"op", op}, {"variant", variant.empty() ? "default" : variant}, {"dtype", type.name}, {"rows", rows},
+                 {"cols", cols}, {"bytes", bytes},
                  {"tileslc_us", ms[0] * 1e3}, {"tileslc_tbs", tbs}, {"copy_us", ms[1] * 1e3}, {"copy_tbs", copy_tbs},
                  {"ratio_to_copy", tbs / copy_tbs}, {"correct", ok}});
   return ok;
 }
 
-// Runs one case: checks it, then times it and a device-to-device copy of the same bytes.
-bool run(const Case& k, sample::Rng& rng, cudaStream_t stream, nlohmann::ordered_json& out) {
+// Runs one case: checks it, then times it and a device-to-device copy of the same bytes; with
+// `with_variants`, then each launch variant of it (variants()) on the same input.
+bool run(const Case& k, bool with_variants, sample::Rng& rng, cudaStream_t stream, nlohmann::ordered_json& out) {
   const std::string op = k.op;
   sample::RowTensor x(*k.type, k.rows, k.cols), w(*k.type, 1, k.cols), b(*k.type, 1, k.cols);
   sample::RowTensor y(*k.type, k.rows, k.cols, 64);
   x.fill_nonzero(rng, 0.25f, 4.0f);
   w.fill_nonzero(rng, 0.5f, 1.5f);
   b.fill_nonzero(rng, 0.5f, 1.5f);
-  y.poison_all();
-  auto call = [&] { CHECK_OK(k.call(x.view(), w.vector_view(), b.vector_view(), y.view(), stream)); };
-  call();
-  CHECK(cudaStreamSynchronize(stream));
-  const bool ok = sample::check_rows(kName, *k.type, y, [&](int64_t r, double* ref) {
-    if (op == "softmax") sample::softmax_row_ref(x.row(r), k.cols, ref);
-    if (op == "rmsnorm") sample::rmsnorm_row_ref(x.row(r), w.row(0), k.cols, kEps, ref);
-    if (op == "layernorm") sample::layernorm_row_ref(x.row(r), w.row(0), b.row(0), k.cols, kEps, ref);
-  });
+  // Every row's float64 reference, computed once for the default and its variants (1 GiB at
+  // 512x262144: the reference, not the check, is what takes seconds).
+  std::vector<double> expected;
+  auto ref = [&](int64_t r, double* row) {
+    if (expected.empty()) {
+      expected.resize(static_cast<size_t>(k.rows * k.cols));
+      for (int64_t i = 0; i < k.rows; ++i) {
+        double* out = expected.data() + i * k.cols;
+        if (op == "softmax") sample::softmax_row_ref(x.row(i), k.cols, out);
+        if (op == "rmsnorm") sample::rmsnorm_row_ref(x.row(i), w.row(0), k.cols, kEps, out);
+        if (op == "layernorm") sample::layernorm_row_ref(x.row(i), w.row(0), b.row(0), k.cols, kEps, out);
+      }
+    }
+    std::copy(expected.begin() + r * k.cols, expected.begin() + (r + 1) * k.cols, row);
+  };
   const size_t params = op == "softmax" ? 0 : op == "rmsnorm" ? w.bytes() : 2 * w.bytes();
-  return time_and_print(k.op, *k.type, k.rows, k.cols, 2 * x.bytes() + params, call, ok, stream, out);
+  bool all_ok = true;
+  auto check_and_time = [&](const ForwardCall& fn, const std::string& variant) {
+    y.poison_all();
+    auto call = [&] { CHECK_OK(fn(x.view(), w.vector_view(), b.vector_view(), y.view(), stream)); };
+    call();
+    CHECK(cudaStreamSynchronize(stream));
+    const bool ok = sample::check_rows(kName, *k.type, y, ref);
+    all_ok &= time_and_print(op, *k.type, k.rows, k.cols, 2 * x.bytes() + params, call, ok, stream, out, variant);
+  };
+  check_and_time(k.call, "");
+  if (with_variants)
+    for (const auto& [name, fn] : variants(k)) check_and_time(fn, name);
+  return all_ok;
 }
 
 // A backward of the softmax or RMSNorm samples at one (type, shape).
@@ -241,26 +300,49 @@ bool run_cross_entropy(const CrossEntropyCase& k, sample::Rng& rng, cudaStream_t
   return ok;
 }
 
+// Splits "a,b,c" at the commas.
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1) out.push_back(text.substr(start, comma - start));
+  out.push_back(text.substr(start));
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string json_path = "membound.json";
+  Selection sel;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
       json_path = argv[++i];
+    } else if (std::strcmp(argv[i], "--ops") == 0 && i + 1 < argc) {
+      sel.ops = split_list(argv[++i]);
+    } else if (std::strcmp(argv[i], "--cols") == 0 && i + 1 < argc) {
+      sel.cols = std::atoll(argv[++i]);
+    } else if (std::strcmp(argv[i], "--variants") == 0) {
+      sel.variants = true;
     } else {
-      std::fprintf(stderr, "usage: %s [--json PATH]   (default membound.json)\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--json PATH] [--ops softmax,rmsnorm,layernorm,softmax_bwd,rmsnorm_bwd,xent] [--cols N] [--variants]\n"
+                   "  (default: every operation and shape to membound.json; --variants also times the launch variants of\n"
+                   "  the 262144-column forwards)\n",
+                   argv[0]);
       return 2;
     }
   }
   return sample::run_sample(kName, [&](sample::Rng& rng, cudaStream_t stream) {
-    std::printf("%-10s %-5s %14s %10s %9s %9s %7s\n", "kernel", "dtype", "shape", "time (us)", "TB/s", "copy TB/s",
+    std::printf("%-22s %-5s %14s %10s %9s %9s %7s\n", "kernel", "dtype", "shape", "time (us)", "TB/s", "copy TB/s",
                 "ratio");
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     bool ok = true;
-    for (const Case& k : cases()) ok &= run(k, rng, stream, rows);
-    for (const BackwardCase& k : backward_cases()) ok &= run_backward(k, rng, stream, rows);
-    for (const CrossEntropyCase& k : cross_entropy_cases()) ok &= run_cross_entropy(k, rng, stream, rows);
+    for (const Case& k : cases())
+      if (sel.wants(k.op, k.cols)) ok &= run(k, sel.variants, rng, stream, rows);
+    for (const BackwardCase& k : backward_cases())
+      if (sel.wants(k.op, k.cols)) ok &= run_backward(k, rng, stream, rows);
+    for (const CrossEntropyCase& k : cross_entropy_cases())
+      if (sel.wants("xent", k.cols)) ok &= run_cross_entropy(k, rng, stream, rows);
     std::ofstream(json_path) << nlohmann::ordered_json{{"benchmark", "membound"}, {"rows", rows}}.dump(2) << "\n";
     std::printf("%s: wrote %s\n", kName, json_path.c_str());
     return ok;

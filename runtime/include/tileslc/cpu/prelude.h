@@ -35,6 +35,7 @@
 #define TILESLC_DEVICE inline
 #define TILESLC_RESTRICT
 #define TILESLC_LAUNCH_BOUNDS(threads)
+#define TILESLC_LAUNCH_BOUNDS_MIN(threads, blocks)
 #define TILESLC_GRID_CONSTANT
 #define TILESLC_SYNCTHREADS() ::tileslc::cpu::barrier_sync(0, 0, true, ::tileslc::cpu::SrcLoc::current())
 #define TILESLC_DYNAMIC_SMEM(name) unsigned char* const name = ::tileslc::cpu::this_thread().smem

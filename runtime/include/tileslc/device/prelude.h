@@ -20,6 +20,8 @@
 // With a minimum of 1 block per SM the register cap at entry is explicit,
 // which setmaxnreg needs (it is otherwise ignored, warning C7508).
 #define TILESLC_LAUNCH_BOUNDS(threads) __launch_bounds__(threads, 1)
+// launch(min_blocks_per_mp=N): ptxas keeps registers low enough for N blocks per SM.
+#define TILESLC_LAUNCH_BOUNDS_MIN(threads, blocks) __launch_bounds__(threads, blocks)
 #define TILESLC_SYNCTHREADS() __syncthreads()
 // The kernel's dynamic shared memory; sema places every SmemAllocator tensor
 // at a static byte offset into it.

@@ -1,0 +1,31 @@
+// The launch variants of rmsnorm.tpy's 262144-column forward (rmsnorm_<type>_262144_c<cluster
+// blocks>_t<threads>_m<blocks per SM>, and _c<cluster blocks>_t<threads>_smem: the share staged
+// in shared memory; issue 17), for the driver (each checked like the default)
+// and tileslc_membound --variants (each timed against the default and a copy in one run).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "rmsnorm.h"
+
+namespace sample {
+
+struct RmsnormVariant {
+  const char* name;  // the launch, e.g. "c16_t512_m2"
+  tileslc::Status (*fn)(tileslc::TensorView x, tileslc::TensorView w, tileslc::TensorView y, float eps, cudaStream_t);
+};
+
+// The variants of (element bytes, cols); empty where there are none.
+inline std::vector<RmsnormVariant> rmsnorm_variants(int64_t bytes, int64_t cols) {
+  if (cols != 262144) return {};
+  if (bytes == 4) {
+    return {{"c16_t512_m2", rmsnorm_fp32_262144_c16_t512_m2},
+            {"c16_t256_m2", rmsnorm_fp32_262144_c16_t256_m2},
+            {"c8_t1024_m1", rmsnorm_fp32_262144_c8_t1024_m1},
+            {"c16_t256_smem", rmsnorm_fp32_262144_c16_t256_smem}};
+  }
+  return {{"c16_t256_m2", rmsnorm_bf16_262144_c16_t256_m2}, {"c16_t512_m2", rmsnorm_bf16_262144_c16_t512_m2},
+          {"c16_t256_smem", rmsnorm_bf16_262144_c16_t256_smem}, {"c8_t256_smem", rmsnorm_bf16_262144_c8_t256_smem}};
+}
+
+}  // namespace sample

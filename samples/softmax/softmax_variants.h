@@ -1,0 +1,32 @@
+// The launch variants of softmax.tpy's 262144-column rows (softmax_<type>_262144_c<cluster
+// blocks>_t<threads>_m<blocks per SM>, and _c<cluster blocks>_t<threads>_smem: the share staged
+// in shared memory; issue 17), for the driver (each checked like the default)
+// and tileslc_membound --variants (each timed against the default and a copy in one run).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "softmax.h"
+
+namespace sample {
+
+struct SoftmaxVariant {
+  const char* name;  // the launch, e.g. "c16_t512_m2"
+  tileslc::Status (*fn)(tileslc::TensorView x, tileslc::TensorView y, cudaStream_t);
+};
+
+// The variants of (element bytes, cols); empty where there are none.
+inline std::vector<SoftmaxVariant> softmax_variants(int64_t bytes, int64_t cols) {
+  if (cols != 262144) return {};
+  if (bytes == 4) {
+    return {{"c16_t512_m2", softmax_fp32_262144_c16_t512_m2},
+            {"c16_t256_m2", softmax_fp32_262144_c16_t256_m2},
+            {"c8_t1024_m1", softmax_fp32_262144_c8_t1024_m1},
+            {"c16_t256_smem", softmax_fp32_262144_c16_t256_smem}};
+  }
+  // BFloat16 c16_t256_m2 and c16_t512_m2 would spill (2 and 4 bytes): the bf16 to Float32
+  // conversions stay live across the reductions.
+  return {{"c16_t256_smem", softmax_bf16_262144_c16_t256_smem}, {"c8_t256_smem", softmax_bf16_262144_c8_t256_smem}};
+}
+
+}  // namespace sample
