@@ -673,7 +673,40 @@ static PyObject* torch_reader(PyObject* mod, PyObject* unused) {
                        PyBool_FromLong(g_reader != NULL && g_reader->current_stream != NULL), g_reader_reads);
 }
 
+/* read_view(t, cuda, use_reader) -> (data, dtype, rank, shape, stride, view.device, device), or None where the
+ * fast path does not take `t`: torch_view's reading of one tensor, through the C++ torch reader
+ * when `use_reader` (and loaded), else the Python-level reads (tests compare the two). */
+static PyObject* read_view(PyObject* mod, PyObject* args) {
+  (void)mod;
+  PyObject* t;
+  int cuda, use_reader;
+  if (!PyArg_ParseTuple(args, "Opp", &t, &cuda, &use_reader)) return NULL;
+  const tileslc_torch_reader* saved = g_reader;
+  if (!use_reader) g_reader = NULL;
+  tileslc_tensor_view v;
+  memset(&v, 0, sizeof v);
+  long device = -1;
+  int rc = torch_view(t, cuda, &v, &device);
+  g_reader = saved;
+  if (rc < 0) return NULL;
+  if (rc > 0) Py_RETURN_NONE;
+  PyObject* shape = PyTuple_New(TILESLC_MAX_RANK);
+  PyObject* stride = PyTuple_New(TILESLC_MAX_RANK);
+  if (shape == NULL || stride == NULL) {
+    Py_XDECREF(shape);
+    Py_XDECREF(stride);
+    return NULL;
+  }
+  for (int i = 0; i < TILESLC_MAX_RANK; ++i) {
+    PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(v.shape[i]));
+    PyTuple_SET_ITEM(stride, i, PyLong_FromLongLong(v.stride[i]));
+  }
+  return Py_BuildValue("(NiiNNil)", PyLong_FromVoidPtr(v.data), (int)v.dtype, (int)v.rank, shape, stride,
+                       (int)v.device, device);
+}
+
 static PyMethodDef methods[] = {
+    {"read_view", read_view, METH_VARARGS, "read_view(t, cuda, use_reader) -> the view torch_view reads, or None"},
     {"set_torch", set_torch, METH_VARARGS, "set_torch(Tensor, dtype_codes, raw_stream_fn, device_probes, reader=None)"},
     {"torch_reader", torch_reader, METH_NOARGS, "torch_reader() -> (in use, reads the stream, tensors read)"},
     {"device_layout", device_layout, METH_NOARGS, "device_layout() -> torch.device's index width, 0 if unconfirmed"},
