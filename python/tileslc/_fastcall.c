@@ -705,7 +705,27 @@ static PyObject* read_view(PyObject* mod, PyObject* args) {
                        (int)v.device, device);
 }
 
+/* current_stream(device, use_reader) -> the stream a call with stream=None launches on, as an int:
+ * the C++ torch reader's when `use_reader` and it reads streams, else torch's raw current stream
+ * (tests compare the two). */
+static PyObject* current_stream(PyObject* mod, PyObject* args) {
+  (void)mod;
+  long device;
+  int use_reader;
+  if (!PyArg_ParseTuple(args, "lp", &device, &use_reader)) return NULL;
+  void* stream = NULL;
+  if (use_reader && g_reader != NULL && g_reader->current_stream != NULL) {
+    if (g_reader->current_stream(device, &stream) != 0) Py_RETURN_NONE;
+  } else {
+    if (g_raw_stream == NULL || g_raw_stream == Py_None) Py_RETURN_NONE;
+    stream = current_raw_stream(device);
+    if (PyErr_Occurred()) return NULL;
+  }
+  return PyLong_FromVoidPtr(stream);
+}
+
 static PyMethodDef methods[] = {
+    {"current_stream", current_stream, METH_VARARGS, "current_stream(device, use_reader) -> the stream a call uses"},
     {"read_view", read_view, METH_VARARGS, "read_view(t, cuda, use_reader) -> the view torch_view reads, or None"},
     {"set_torch", set_torch, METH_VARARGS, "set_torch(Tensor, dtype_codes, raw_stream_fn, device_probes, reader=None)"},
     {"torch_reader", torch_reader, METH_NOARGS, "torch_reader() -> (in use, reads the stream, tensors read)"},

@@ -69,7 +69,12 @@ def _build(torch):
     if cxx is None:
         return None, "no C++ compiler (c++) on PATH (set TILESLC_CXX)"
     abi = int(getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", True))
-    base = [cxx, "-std=c++17", "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-w",
+    # torch 2.12 and later need C++20 for their headers (torch.utils.cpp_extension's default too).
+    try:
+        std = "c++20" if tuple(int(x) for x in _major_minor(torch.__version__)) >= (2, 12) else "c++17"
+    except ValueError:
+        std = "c++17"
+    base = [cxx, "-std=" + std, "-O2", "-shared", "-fPIC", "-fvisibility=hidden", "-w",
             "-D_GLIBCXX_USE_CXX11_ABI=%d" % abi, "-I", here, "-I", includes[0], "-I", py_include,
             "-I", root, "-I", os.path.join(root, "torch", "csrc", "api", "include"), src,
             "-L", lib_dir, "-Wl,-rpath," + lib_dir, "-ltorch_python", "-ltorch_cpu", "-lc10"]
