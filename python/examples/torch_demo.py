@@ -143,6 +143,16 @@ def overhead(libs, calls):
             rows.append(("tileslc, fast path no launch", us))
         else:  # it went to the ctypes path, which launches: not the figure this row is for
             print("note: the no-launch twin left the fast path (%d of %d calls)" % (twin.fast_calls, 5 * calls + 1))
+        # Where the C++ torch reader reads the tensors, the same twin with torch's Python accessors.
+        from tileslc import _fastcall_build
+        fast = _fastcall_build.module()
+        if fast.torch_reader()[0] and fast.use_torch_reader(False) is False:
+            try:
+                us = per_call_us(lambda: twin(a, b, c), calls)
+            finally:
+                fast.use_torch_reader(True)
+            if twin.fast_calls == 2 * (5 * calls + 1):
+                rows.append(("fast path no launch, Py reads", us))
     fast = va.fast_enabled
     va.fast_enabled = False
     rows.append(("tileslc, ctypes path", per_call_us(lambda: va(a, b, c), calls)))
@@ -153,6 +163,7 @@ def overhead(libs, calls):
     rows.append(("torch.add(a, b, out=c)", per_call_us(lambda: torch.add(a, b, out=c), calls)))
     print("\nhost cost per call, %d back-to-back calls, best of 5 (N = 1 vector_add)" % calls)
     print("fast path: %s" % tileslc.fast_path_status())
+    print("fast path's tensor reads: %s" % tensor_reader())
     for name, us in rows:
         print("  %-28s %7.2f us" % (name, us))
     figures = dict(rows)
@@ -160,6 +171,19 @@ def overhead(libs, calls):
         print("  %-28s %7.2f us" % ("difference: launch + host", figures["tileslc, C fast path"]
                                     - figures["tileslc, fast path no launch"]))
     return rows
+
+
+def tensor_reader():
+    """Which reader the fast path's tensor reads go through (docs/python.md, "Call overhead")."""
+    from tileslc import _fastcall_build
+    fast = _fastcall_build.module()
+    if fast is None:
+        return "none (no fast path)"
+    active, reads_stream, tensors = fast.torch_reader()
+    if not active:
+        return "torch's Python accessors (the C++ torch reader is not in use)"
+    return "C++ torch reader (at::Tensor; %d tensors so far), stream via %s" % (
+        tensors, "c10::cuda::getCurrentCUDAStream" if reads_stream else "torch._C._cuda_getCurrentRawStream")
 
 
 def main():

@@ -57,6 +57,7 @@ static PyObject* g_empty_tuple = NULL;
  * where it reads a tensor, none of the Python-level reads below run. Its capsule is kept so the
  * module stays loaded; g_reader_reads counts the tensors it read (torch_reader() tells). */
 static const tileslc_torch_reader* g_reader = NULL;
+static const tileslc_torch_reader* g_reader_loaded = NULL; /* g_reader unless use_torch_reader(False) */
 static PyObject* g_reader_capsule = NULL;
 static unsigned long long g_reader_reads = 0;
 
@@ -622,7 +623,7 @@ static int set_reader(PyObject* capsule, PyObject* codes) {
   }
   Py_INCREF(capsule);
   Py_XSETREF(g_reader_capsule, capsule);
-  g_reader = reader;
+  g_reader = g_reader_loaded = reader;
   return 0;
 }
 
@@ -724,7 +725,18 @@ static PyObject* current_stream(PyObject* mod, PyObject* args) {
   return PyLong_FromVoidPtr(stream);
 }
 
+/* use_torch_reader(on) -> whether the C++ torch reader is in use now: off sends every tensor to the
+ * Python-level reads, on takes the loaded reader back (the benchmarks time both in one process). */
+static PyObject* use_torch_reader(PyObject* mod, PyObject* on) {
+  (void)mod;
+  int v = PyObject_IsTrue(on);
+  if (v < 0) return NULL;
+  g_reader = v ? g_reader_loaded : NULL;
+  return PyBool_FromLong(g_reader != NULL);
+}
+
 static PyMethodDef methods[] = {
+    {"use_torch_reader", use_torch_reader, METH_O, "use_torch_reader(on) -> whether the C++ torch reader is in use"},
     {"current_stream", current_stream, METH_VARARGS, "current_stream(device, use_reader) -> the stream a call uses"},
     {"read_view", read_view, METH_VARARGS, "read_view(t, cuda, use_reader) -> the view torch_view reads, or None"},
     {"set_torch", set_torch, METH_VARARGS, "set_torch(Tensor, dtype_codes, raw_stream_fn, device_probes, reader=None)"},

@@ -56,9 +56,10 @@ def _build():
 def compile_cached(stem, module_name, inputs, key, cmd, remember_failure=False):
     """Compiles an extension module (`cmd` + ["-o", output path]) into the build cache under a hash
     of the `inputs` files and `key`, unless it is there already, and imports it as
-    `module_name`. Returns (module, status); (None, why) when the compiler failed, which with
-    `remember_failure` is written next to the entry so later processes do not try again (for
-    builds that take seconds; deleting the entry's directory retries)."""
+    `module_name`. Returns (module, status); (None, why) when the compiler failed. With
+    `remember_failure` (for builds that take seconds) the compiler's output goes to the entry's
+    FAILED file, which `why` names, and later processes do not try again (deleting the entry's
+    directory retries)."""
     from ._build import _cache_root
     h = hashlib.sha256()
     for p in inputs:
@@ -71,19 +72,19 @@ def compile_cached(stem, module_name, inputs, key, cmd, remember_failure=False):
     failed = os.path.join(entry, "FAILED")
     if not os.path.isfile(path):
         if remember_failure and os.path.isfile(failed):
-            with open(failed, encoding="utf-8", errors="replace") as f:
-                return None, "failed to build earlier (%s):\n%s" % (failed, f.read())
+            return None, "failed to build earlier (compiler output: %s)" % failed
         os.makedirs(entry, exist_ok=True)
         tmp = os.path.join(entry, ".%s.%d%s" % (stem, os.getpid(), suffix))
         cmd = cmd + ["-o", tmp]
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
             why = "%s\n%s" % (" ".join(cmd), r.stdout)
-            if remember_failure:
-                with open(failed + ".%d" % os.getpid(), "w", encoding="utf-8") as f:
-                    f.write(why)
-                os.replace(failed + ".%d" % os.getpid(), failed)
-            return None, "building %s failed: %s" % (module_name, why)
+            if not remember_failure:
+                return None, "building %s failed: %s" % (module_name, why)
+            with open(failed + ".%d" % os.getpid(), "w", encoding="utf-8") as f:
+                f.write(why)
+            os.replace(failed + ".%d" % os.getpid(), failed)
+            return None, "building %s failed (compiler output: %s)" % (module_name, failed)
         os.replace(tmp, path)
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)

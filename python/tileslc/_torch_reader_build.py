@@ -17,6 +17,7 @@ tileslc.fast_path_status()) says why, TILESLC_FASTCALL_DEBUG=1 prints it to stde
 decided, TILESLC_TORCH_READER=0 turns the reader off."""
 import glob
 import os
+import re
 import shutil
 import sys
 import sysconfig
@@ -116,6 +117,9 @@ def module(torch):
                 _module, _status = None, "unavailable: %s" % e
         if os.environ.get("TILESLC_FASTCALL_DEBUG", "0") not in ("", "0"):
             print("tileslc: torch reader: %s" % _status, file=sys.stderr)
+            for log in re.findall(r"compiler output: ([^)]+)\)", _status):
+                with open(log, encoding="utf-8", errors="replace") as f:
+                    sys.stderr.write(f.read())
     return _module
 
 
