@@ -152,7 +152,7 @@ def overhead(libs, calls):
             finally:
                 fast.use_torch_reader(True)
             if twin.fast_calls == 2 * (5 * calls + 1):
-                rows.append(("fast path no launch, Py reads", us))
+                rows.append(("no launch, Python reads", us))
     fast = va.fast_enabled
     va.fast_enabled = False
     rows.append(("tileslc, ctypes path", per_call_us(lambda: va(a, b, c), calls)))

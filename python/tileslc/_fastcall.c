@@ -26,6 +26,10 @@
  * torch_demo's figure). What this path does not take goes to the Python
  * method _slow_call with the same arguments.
  *
+ * Where the optional C++ torch reader (_torch_reader.cpp, _torch_reader.h) was built, it reads
+ * exact torch.Tensor objects from their at::Tensor instead (and the current stream through
+ * c10::cuda), with no Python call; whatever it defers goes through the reads here unchanged.
+ *
  * Built on first use by _fastcall_build.py with the system C compiler against
  * this Python's headers and tileslc/c_api.h; the package works without it. */
 #define PY_SSIZE_T_CLEAN

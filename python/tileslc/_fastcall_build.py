@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import time
 
 _module = None
 _status = "not loaded yet"
@@ -70,13 +71,16 @@ def compile_cached(stem, module_name, inputs, key, cmd, remember_failure=False):
     entry = os.path.join(_cache_root(None), "%s-%s" % (stem, h.hexdigest()[:24]))
     path = os.path.join(entry, module_name.rpartition(".")[2] + suffix)
     failed = os.path.join(entry, "FAILED")
+    built = ""
     if not os.path.isfile(path):
         if remember_failure and os.path.isfile(failed):
             return None, "failed to build earlier (compiler output: %s)" % failed
         os.makedirs(entry, exist_ok=True)
         tmp = os.path.join(entry, ".%s.%d%s" % (stem, os.getpid(), suffix))
         cmd = cmd + ["-o", tmp]
+        start = time.monotonic()
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        built = " (built now in %.1f s)" % (time.monotonic() - start)
         if r.returncode != 0:
             why = "%s\n%s" % (" ".join(cmd), r.stdout)
             if not remember_failure:
@@ -89,7 +93,7 @@ def compile_cached(stem, module_name, inputs, key, cmd, remember_failure=False):
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module, "loaded from %s" % path
+    return module, "loaded from %s%s" % (path, built)
 
 
 def module():
