@@ -11,14 +11,12 @@ C++ torch reader is _torch_reader_build's."""
 import hashlib
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
 import time
-
-_module = None
-_status = "not loaded yet"
 
 
 def _header_dirs():
@@ -96,20 +94,41 @@ def compile_cached(stem, module_name, inputs, key, cmd, remember_failure=False):
     return module, "loaded from %s%s" % (path, built)
 
 
+class OnFirstUse:
+    """An extension module built and loaded on first use, once a process: `load(build, *args)`
+    calls build(*args) -> (module or None, status) the first time, unless $`switch` is 0, and
+    keeps both (an exception is a status too: a broken cache entry, a read-only cache, an import
+    error). TILESLC_FASTCALL_DEBUG=1 prints the status to stderr, with the compiler's output
+    when a build failed (compile_cached)."""
+
+    def __init__(self, label, switch):
+        self.label, self.switch = label, switch
+        self.module, self.status = None, "not loaded yet"
+
+    def load(self, build, *args):
+        if self.status == "not loaded yet":
+            if os.environ.get(self.switch, "1") == "0":
+                self.status = "off (%s=0)" % self.switch
+            else:
+                try:
+                    self.module, self.status = build(*args)
+                except Exception as e:
+                    self.module, self.status = None, "unavailable: %s" % e
+            if os.environ.get("TILESLC_FASTCALL_DEBUG", "0") not in ("", "0"):
+                print("tileslc: %s: %s" % (self.label, self.status), file=sys.stderr)
+                for log in re.findall(r"compiler output: ([^)]+)\)", self.status):
+                    with open(log, encoding="utf-8", errors="replace") as f:
+                        sys.stderr.write(f.read())
+        return self.module
+
+
+_fast = OnFirstUse("fast path", "TILESLC_FASTCALL")
+
+
 def module():
-    """The _fastcall extension module, building it the first time; None when unavailable."""
-    global _module, _status
-    if _status == "not loaded yet":
-        if os.environ.get("TILESLC_FASTCALL", "1") == "0":
-            _status = "off (TILESLC_FASTCALL=0)"
-        else:
-            try:
-                _module, _status = _build()
-            except Exception as e:  # a broken cache entry, a read-only cache: stay on ctypes
-                _module, _status = None, "unavailable: %s" % e
-        if os.environ.get("TILESLC_FASTCALL_DEBUG", "0") not in ("", "0"):
-            print("tileslc: fast path: %s" % _status, file=sys.stderr)
-    return _module
+    """The _fastcall extension module, building it the first time; None when unavailable
+    (status() says why)."""
+    return _fast.load(_build)
 
 
 def status():
@@ -118,4 +137,4 @@ def status():
     _torch_reader_build.status())."""
     from . import _torch_reader_build
     reader = _torch_reader_build.status()
-    return _status if reader == "not loaded yet" else "%s; torch reader: %s" % (_status, reader)
+    return _fast.status if reader == "not loaded yet" else "%s; torch reader: %s" % (_fast.status, reader)

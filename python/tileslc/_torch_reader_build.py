@@ -17,15 +17,11 @@ tileslc.fast_path_status()) says why, TILESLC_FASTCALL_DEBUG=1 prints it to stde
 decided, TILESLC_TORCH_READER=0 turns the reader off."""
 import glob
 import os
-import re
 import shutil
 import sys
 import sysconfig
 
 from . import _fastcall_build
-
-_module = None
-_status = "not loaded yet"
 
 
 def _torch_headers(torch):
@@ -100,29 +96,22 @@ def _major_minor(version):
     return tuple(version.split("+")[0].split(".")[:2])
 
 
+_reader = _fastcall_build.OnFirstUse("torch reader", "TILESLC_TORCH_READER")
+
+
+def _build_checked(torch):
+    module, status = _build(torch)
+    if module is not None and _major_minor(module.torch_version) != _major_minor(torch.__version__):
+        return None, "headers of torch %s, running torch %s: not used" % (module.torch_version, torch.__version__)
+    return module, status
+
+
 def module(torch):
     """The _torch_reader extension module for `torch` (imported), building it the first time;
     None when unavailable (status() says why)."""
-    global _module, _status
-    if _status == "not loaded yet":
-        if os.environ.get("TILESLC_TORCH_READER", "1") == "0":
-            _status = "off (TILESLC_TORCH_READER=0)"
-        else:
-            try:
-                _module, _status = _build(torch)
-                if _module is not None and _major_minor(_module.torch_version) != _major_minor(torch.__version__):
-                    _module, _status = None, "headers of torch %s, running torch %s: not used" % (
-                        _module.torch_version, torch.__version__)
-            except Exception as e:  # a broken cache entry, an import error (ABI): Python-level reads
-                _module, _status = None, "unavailable: %s" % e
-        if os.environ.get("TILESLC_FASTCALL_DEBUG", "0") not in ("", "0"):
-            print("tileslc: torch reader: %s" % _status, file=sys.stderr)
-            for log in re.findall(r"compiler output: ([^)]+)\)", _status):
-                with open(log, encoding="utf-8", errors="replace") as f:
-                    sys.stderr.write(f.read())
-    return _module
+    return _reader.load(_build_checked, torch)
 
 
 def status():
     """Whether the C++ torch reader is in use, e.g. 'loaded from /root/.cache/tileslc/...', or why not."""
-    return _status
+    return _reader.status
