@@ -46,7 +46,9 @@ bool torch_function_mode_on() {
 
 int read(PyObject* t, int cuda, tileslc_tensor_view* view, long* device) noexcept {
   try {
-    if (torch_function_mode_on()) return 1;
+    // _fastcall.c passes only exact torch.Tensor objects; checked again here, since a THPVariable
+    // is what THPVariable_Unpack takes (THPVariableClass is torch.Tensor).
+    if (reinterpret_cast<PyObject*>(Py_TYPE(t)) != THPVariableClass || torch_function_mode_on()) return 1;
     const at::Tensor& x = THPVariable_Unpack(t);
     if (!x.defined() || x.layout() != c10::kStrided) return 1;
     const c10::Device d = x.device();

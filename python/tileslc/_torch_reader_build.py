@@ -33,7 +33,7 @@ def _torch_headers(torch):
 
 
 def _cuda_include(torch, root, lib_dir):
-    """The directory of cuda_runtime_api.h, where torch is a CUDA build with libc10_cuda and
+    """The directory of cuda_runtime_api.h and cuda.h, where torch is a CUDA build with libc10_cuda and
     c10/cuda/CUDAStream.h; else None (the stream is then read through torch's Python API)."""
     if not getattr(torch.version, "cuda", None) or not glob.glob(os.path.join(lib_dir, "libc10_cuda.so*")):
         return None
@@ -42,8 +42,8 @@ def _cuda_include(torch, root, lib_dir):
     site = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))
     dirs = [os.path.join(os.environ[v], "include") for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)]
     dirs += ["/usr/local/cuda/include"] + sorted(glob.glob(os.path.join(site, "nvidia", "*", "include")))
-    for d in dirs:
-        if os.path.isfile(os.path.join(d, "cuda_runtime_api.h")):
+    for d in dirs:  # c10/cuda includes both
+        if all(os.path.isfile(os.path.join(d, h)) for h in ("cuda_runtime_api.h", "cuda.h")):
             return d
     return None
 
