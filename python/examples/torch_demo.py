@@ -9,7 +9,8 @@ vector_add, relative to a float64 reference for the others), then one call on
 a side stream, then vector_add as a torch.library operator inside a
 torch.compile graph. Then the per-call host cost of back-to-back launches on a
 1-element vector_add: through the C fast path, the fast path's Python side alone
-(the same call ending in a packed entry that launches nothing), through the
+(the same call ending in a packed entry that launches nothing), both again with
+torch's Python accessors where the C++ torch reader is in use, through the
 ctypes path, and torch.add(a, b, out=c) for comparison (wall time per call, the GPU never the
 bottleneck at this size; the C++ cost of a generated host function per launch
 is tileslc_bench's "launch overhead" table).
@@ -143,14 +144,16 @@ def overhead(libs, calls):
             rows.append(("tileslc, fast path no launch", us))
         else:  # it went to the ctypes path, which launches: not the figure this row is for
             print("note: the no-launch twin left the fast path (%d of %d calls)" % (twin.fast_calls, 5 * calls + 1))
-        # Where the C++ torch reader reads the tensors, the same twin with torch's Python accessors.
+        # Where the C++ torch reader reads the tensors, both again with torch's Python accessors.
         from tileslc import _fastcall_build
         fast = _fastcall_build.module()
         if fast.torch_reader()[0] and fast.use_torch_reader(False) is False:
             try:
+                full = per_call_us(lambda: va(a, b, c), calls)
                 us = per_call_us(lambda: twin(a, b, c), calls)
             finally:
                 fast.use_torch_reader(True)
+            rows.append(("fast path, Python reads", full))
             if twin.fast_calls == 2 * (5 * calls + 1):
                 rows.append(("no launch, Python reads", us))
     fast = va.fast_enabled
