@@ -114,7 +114,27 @@ def checks(libs):
     if all(f.fast_enabled for f in fns):
         ok &= check("C fast path took the calls above", all(f.fast_calls > 0 for f in fns),
                     "fast_calls %s" % ", ".join("%s %d" % (f.name, f.fast_calls) for f in fns))
+        ok &= reader_checks(A, s)
     return ok
+
+
+def reader_checks(A, side_stream):
+    """Where the C++ torch reader is in use: the views it reads of CUDA tensors and the stream it
+    finds (default and side stream) are those of the Python-level reads (_fastcall's test hooks)."""
+    from tileslc import _fastcall_build
+    fast = _fastcall_build.module()
+    if not fast.torch_reader()[0]:
+        return True
+    cuda = dict(device="cuda")
+    tensors = (A, A[1::3, 5:].t(), A[7, 9], torch.empty(0, **cuda), torch.ones(3), torch.ones(2, dtype=torch.cfloat, **cuda))
+    same = all(fast.read_view(t, True, True) == fast.read_view(t, True, False) for t in tensors)
+    device = torch.cuda.current_device()
+    for stream in (torch.cuda.current_stream(), side_stream):
+        with torch.cuda.stream(stream):
+            want = torch.cuda.current_stream().cuda_stream
+            same &= fast.current_stream(device, True) == want == fast.current_stream(device, False)
+    return check("C++ torch reader reads as torch's accessors", same, "views of %d tensors, current stream on 2 streams"
+                 % len(tensors))
 
 
 def per_call_us(fn, calls):
