@@ -9,7 +9,8 @@ vector_add, relative to a float64 reference for the others), then one call on
 a side stream, then vector_add as a torch.library operator inside a
 torch.compile graph. Then the per-call host cost of back-to-back launches on a
 1-element vector_add: through the C fast path, the fast path's Python side alone
-(the same call ending in a packed entry that launches nothing), through the
+(the same call ending in a packed entry that launches nothing), both again with
+torch's Python accessors where the C++ torch reader is in use, through the
 ctypes path, and torch.add(a, b, out=c) for comparison (wall time per call, the GPU never the
 bottleneck at this size; the C++ cost of a generated host function per launch
 is tileslc_bench's "launch overhead" table).
@@ -113,7 +114,27 @@ def checks(libs):
     if all(f.fast_enabled for f in fns):
         ok &= check("C fast path took the calls above", all(f.fast_calls > 0 for f in fns),
                     "fast_calls %s" % ", ".join("%s %d" % (f.name, f.fast_calls) for f in fns))
+        ok &= reader_checks(A, s)
     return ok
+
+
+def reader_checks(A, side_stream):
+    """Where the C++ torch reader is in use: the views it reads of CUDA tensors and the stream it
+    finds (default and side stream) are those of the Python-level reads (_fastcall's test hooks)."""
+    from tileslc import _fastcall_build
+    fast = _fastcall_build.module()
+    if not fast.torch_reader()[0]:
+        return True
+    cuda = dict(device="cuda")
+    tensors = (A, A[1::3, 5:].t(), A[7, 9], torch.empty(0, **cuda), torch.ones(3), torch.ones(2, dtype=torch.cfloat, **cuda))
+    same = all(fast.read_view(t, True, True) == fast.read_view(t, True, False) for t in tensors)
+    device = torch.cuda.current_device()
+    for stream in (torch.cuda.current_stream(), side_stream):
+        with torch.cuda.stream(stream):
+            want = torch.cuda.current_stream().cuda_stream
+            same &= fast.current_stream(device, True) == want == fast.current_stream(device, False)
+    return check("C++ torch reader reads as torch's accessors", same, "views of %d tensors, current stream on 2 streams"
+                 % len(tensors))
 
 
 def per_call_us(fn, calls):
@@ -143,6 +164,18 @@ def overhead(libs, calls):
             rows.append(("tileslc, fast path no launch", us))
         else:  # it went to the ctypes path, which launches: not the figure this row is for
             print("note: the no-launch twin left the fast path (%d of %d calls)" % (twin.fast_calls, 5 * calls + 1))
+        # Where the C++ torch reader reads the tensors, both again with torch's Python accessors.
+        from tileslc import _fastcall_build
+        fast = _fastcall_build.module()
+        if fast.torch_reader()[0] and fast.use_torch_reader(False) is False:
+            try:
+                full = per_call_us(lambda: va(a, b, c), calls)
+                us = per_call_us(lambda: twin(a, b, c), calls)
+            finally:
+                fast.use_torch_reader(True)
+            rows.append(("fast path, Python reads", full))
+            if twin.fast_calls == 2 * (5 * calls + 1):
+                rows.append(("no launch, Python reads", us))
     fast = va.fast_enabled
     va.fast_enabled = False
     rows.append(("tileslc, ctypes path", per_call_us(lambda: va(a, b, c), calls)))
@@ -153,6 +186,7 @@ def overhead(libs, calls):
     rows.append(("torch.add(a, b, out=c)", per_call_us(lambda: torch.add(a, b, out=c), calls)))
     print("\nhost cost per call, %d back-to-back calls, best of 5 (N = 1 vector_add)" % calls)
     print("fast path: %s" % tileslc.fast_path_status())
+    print("fast path's tensor reads: %s" % tensor_reader())
     for name, us in rows:
         print("  %-28s %7.2f us" % (name, us))
     figures = dict(rows)
@@ -160,6 +194,19 @@ def overhead(libs, calls):
         print("  %-28s %7.2f us" % ("difference: launch + host", figures["tileslc, C fast path"]
                                     - figures["tileslc, fast path no launch"]))
     return rows
+
+
+def tensor_reader():
+    """Which reader the fast path's tensor reads go through (docs/python.md, "Call overhead")."""
+    from tileslc import _fastcall_build
+    fast = _fastcall_build.module()
+    if fast is None:
+        return "none (no fast path)"
+    active, reads_stream, tensors = fast.torch_reader()
+    if not active:
+        return "torch's Python accessors (the C++ torch reader is not in use)"
+    return "C++ torch reader (at::Tensor; %d tensors so far), stream via %s" % (
+        tensors, "c10::cuda::getCurrentCUDAStream" if reads_stream else "torch._C._cuda_getCurrentRawStream")
 
 
 def main():

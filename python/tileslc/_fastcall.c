@@ -26,6 +26,10 @@
  * torch_demo's figure). What this path does not take goes to the Python
  * method _slow_call with the same arguments.
  *
+ * Where the optional C++ torch reader (_torch_reader.cpp, _torch_reader.h) was built, it reads
+ * exact torch.Tensor objects from their at::Tensor instead (and the current stream through
+ * c10::cuda), with no Python call; whatever it defers goes through the reads here unchanged.
+ *
  * Built on first use by _fastcall_build.py with the system C compiler against
  * this Python's headers and tileslc/c_api.h; the package works without it. */
 #define PY_SSIZE_T_CLEAN
@@ -33,7 +37,7 @@
 
 #include <string.h>
 
-#include "tileslc/c_api.h"
+#include "_torch_reader.h" /* tileslc/c_api.h and the optional C++ torch reader's interface */
 
 typedef int (*packed_fn)(void* const* args, tileslc_stream stream);
 
@@ -52,6 +56,14 @@ static PyObject* g_str_slow_call = NULL;
 static PyObject* g_str_stream = NULL;
 static PyObject* g_str_fail = NULL;
 static PyObject* g_empty_tuple = NULL;
+
+/* The optional C++ torch reader (_torch_reader.cpp, handed over by set_torch; NULL without it):
+ * where it reads a tensor, none of the Python-level reads below run. Its capsule is kept so the
+ * module stays loaded; g_reader_reads counts the tensors it read (torch_reader() tells). */
+static const tileslc_torch_reader* g_reader = NULL;
+static const tileslc_torch_reader* g_reader_loaded = NULL; /* g_reader unless use_torch_reader(False) */
+static PyObject* g_reader_capsule = NULL;
+static unsigned long long g_reader_reads = 0;
 
 /* What the fast path reads of a torch tensor. Methods first, then attributes (getset
  * descriptors); is_cuda / is_cpu say the device type, get_device() the CUDA ordinal. */
@@ -289,6 +301,14 @@ static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, long* de
   if (g_tensor_type == NULL || !PyObject_TypeCheck(t, g_tensor_type)) return 1;
   int direct = direct_usable(t);
   if (direct < 0) return -1;
+  /* Exactly torch.Tensor with torch's own accessors: the C++ reader, when loaded, reads what they
+   * would return; what it does not take (it defers: an active torch function mode, a layout or
+   * device or dtype this path does not take, a read that throws) goes through the reads below,
+   * which take the call elsewhere or raise torch's error. */
+  if (direct && g_reader != NULL && g_reader->read(t, cuda, view, device) == 0) {
+    ++g_reader_reads;
+    return 0;
+  }
   int rc = 1;
   PyObject *dtype = NULL, *shape = NULL, *stride = NULL, *ptr = NULL;
   long index = 0;
@@ -432,7 +452,9 @@ static PyObject* try_fast(Caller* self, PyObject* const* args, Py_ssize_t nargs,
   if (stream_obj == Py_None && self->cuda) {
     /* No torch tensor, or no raw-stream function: the ctypes path picks the stream. */
     if (device < 0 || g_raw_stream == NULL || g_raw_stream == Py_None) Py_RETURN_NOTIMPLEMENTED;
-    stream = current_raw_stream(device);
+    /* The C++ reader's c10::cuda::getCurrentCUDAStream: what _cuda_getCurrentRawStream returns. */
+    if (g_reader == NULL || g_reader->current_stream == NULL || g_reader->current_stream(device, &stream) != 0)
+      stream = current_raw_stream(device);
   } else if (stream_obj != Py_None) {
     stream = PyLong_AsVoidPtr(stream_obj);
   }
@@ -592,13 +614,33 @@ static PyObject* noop_packed_address(PyObject* mod, PyObject* unused) {
   return PyLong_FromVoidPtr((void*)(uintptr_t)&noop_packed);
 }
 
-/* set_torch(Tensor, {dtype: code}, raw_stream_fn or None, (cuda:3, cuda:5, cpu) torch.devices):
- * torch's objects, once torch is imported (a CPU-only torch has no raw-stream function). */
+/* Takes the C++ torch reader's capsule (None: no reader), handing it the dtype table. */
+static int set_reader(PyObject* capsule, PyObject* codes) {
+  const tileslc_torch_reader* reader = NULL;
+  if (capsule != Py_None) {
+    reader = (const tileslc_torch_reader*)PyCapsule_GetPointer(capsule, TILESLC_TORCH_READER_CAPSULE);
+    if (reader == NULL || reader->read == NULL || reader->set_dtype_codes == NULL) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "set_torch: an incomplete torch reader");
+      return -1;
+    }
+    if (reader->set_dtype_codes(codes) != 0) return -1;
+  }
+  Py_INCREF(capsule);
+  Py_XSETREF(g_reader_capsule, capsule);
+  g_reader = g_reader_loaded = reader;
+  return 0;
+}
+
+/* set_torch(Tensor, {dtype: code}, raw_stream_fn or None, (cuda:3, cuda:5, cpu) torch.devices,
+ * reader=None): torch's objects, once torch is imported (a CPU-only torch has no raw-stream
+ * function); `reader` is the C++ torch reader's capsule (_torch_reader.h) where it loaded. */
 static PyObject* set_torch(PyObject* mod, PyObject* args) {
   (void)mod;
-  PyObject *tensor_type, *codes, *raw_stream, *device_probes;
-  if (!PyArg_ParseTuple(args, "O!O!OO", &PyType_Type, &tensor_type, &PyDict_Type, &codes, &raw_stream, &device_probes))
+  PyObject *tensor_type, *codes, *raw_stream, *device_probes, *reader = Py_None;
+  if (!PyArg_ParseTuple(args, "O!O!OO|O", &PyType_Type, &tensor_type, &PyDict_Type, &codes, &raw_stream,
+                        &device_probes, &reader))
     return NULL;
+  if (set_reader(reader, codes) != 0) return NULL;
   Py_INCREF(tensor_type);
   Py_INCREF(codes);
   Py_INCREF(raw_stream);
@@ -627,8 +669,82 @@ static PyObject* device_layout(PyObject* mod, PyObject* unused) {
   return PyLong_FromLong(g_device_index_bytes);
 }
 
+/* torch_reader() -> (in use, reads the current stream, tensors it has read): the C++ torch
+ * reader's state (for tests, torch_demo.py and fast_path_status()). */
+static PyObject* torch_reader(PyObject* mod, PyObject* unused) {
+  (void)mod;
+  (void)unused;
+  return Py_BuildValue("(NNK)", PyBool_FromLong(g_reader != NULL),
+                       PyBool_FromLong(g_reader != NULL && g_reader->current_stream != NULL), g_reader_reads);
+}
+
+/* read_view(t, cuda, use_reader) -> (data, dtype, rank, shape, stride, view.device, device), or None where the
+ * fast path does not take `t`: torch_view's reading of one tensor, through the C++ torch reader
+ * when `use_reader` (and loaded), else the Python-level reads (tests compare the two). */
+static PyObject* read_view(PyObject* mod, PyObject* args) {
+  (void)mod;
+  PyObject* t;
+  int cuda, use_reader;
+  if (!PyArg_ParseTuple(args, "Opp", &t, &cuda, &use_reader)) return NULL;
+  const tileslc_torch_reader* saved = g_reader;
+  if (!use_reader) g_reader = NULL;
+  tileslc_tensor_view v;
+  memset(&v, 0, sizeof v);
+  long device = -1;
+  int rc = torch_view(t, cuda, &v, &device);
+  g_reader = saved;
+  if (rc < 0) return NULL;
+  if (rc > 0) Py_RETURN_NONE;
+  PyObject* shape = PyTuple_New(TILESLC_MAX_RANK);
+  PyObject* stride = PyTuple_New(TILESLC_MAX_RANK);
+  if (shape == NULL || stride == NULL) {
+    Py_XDECREF(shape);
+    Py_XDECREF(stride);
+    return NULL;
+  }
+  for (int i = 0; i < TILESLC_MAX_RANK; ++i) {
+    PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(v.shape[i]));
+    PyTuple_SET_ITEM(stride, i, PyLong_FromLongLong(v.stride[i]));
+  }
+  return Py_BuildValue("(NiiNNil)", PyLong_FromVoidPtr(v.data), (int)v.dtype, (int)v.rank, shape, stride,
+                       (int)v.device, device);
+}
+
+/* current_stream(device, use_reader) -> the stream a call with stream=None launches on, as an int:
+ * the C++ torch reader's when `use_reader` and it reads streams, else torch's raw current stream
+ * (tests compare the two). */
+static PyObject* current_stream(PyObject* mod, PyObject* args) {
+  (void)mod;
+  long device;
+  int use_reader;
+  if (!PyArg_ParseTuple(args, "lp", &device, &use_reader)) return NULL;
+  void* stream = NULL;
+  if (use_reader && g_reader != NULL && g_reader->current_stream != NULL) {
+    if (g_reader->current_stream(device, &stream) != 0) Py_RETURN_NONE;
+  } else {
+    if (g_raw_stream == NULL || g_raw_stream == Py_None) Py_RETURN_NONE;
+    stream = current_raw_stream(device);
+    if (PyErr_Occurred()) return NULL;
+  }
+  return PyLong_FromVoidPtr(stream);
+}
+
+/* use_torch_reader(on) -> whether the C++ torch reader is in use now: off sends every tensor to the
+ * Python-level reads, on takes the loaded reader back (the benchmarks time both in one process). */
+static PyObject* use_torch_reader(PyObject* mod, PyObject* on) {
+  (void)mod;
+  int v = PyObject_IsTrue(on);
+  if (v < 0) return NULL;
+  g_reader = v ? g_reader_loaded : NULL;
+  return PyBool_FromLong(g_reader != NULL);
+}
+
 static PyMethodDef methods[] = {
-    {"set_torch", set_torch, METH_VARARGS, "set_torch(Tensor, dtype_codes, raw_stream_fn, device_probes)"},
+    {"use_torch_reader", use_torch_reader, METH_O, "use_torch_reader(on) -> whether the C++ torch reader is in use"},
+    {"current_stream", current_stream, METH_VARARGS, "current_stream(device, use_reader) -> the stream a call uses"},
+    {"read_view", read_view, METH_VARARGS, "read_view(t, cuda, use_reader) -> the view torch_view reads, or None"},
+    {"set_torch", set_torch, METH_VARARGS, "set_torch(Tensor, dtype_codes, raw_stream_fn, device_probes, reader=None)"},
+    {"torch_reader", torch_reader, METH_NOARGS, "torch_reader() -> (in use, reads the stream, tensors read)"},
     {"device_layout", device_layout, METH_NOARGS, "device_layout() -> torch.device's index width, 0 if unconfirmed"},
     {"subclass_ready", subclass_ready, METH_O, "subclass_ready(cls) -> whether calls of cls are vectorcalls"},
     {"noop_packed_address", noop_packed_address, METH_NOARGS, "the address of a packed entry that does nothing"},

@@ -5,18 +5,18 @@ Python's headers and tileslc/c_api.h, into the build cache (tileslc.build's:
 $TILESLC_CACHE_DIR, else ~/.cache/tileslc) under a hash of the source, the
 header, the interpreter and the compiler, so each interpreter builds it once.
 Anything missing (no compiler, no Python headers, no c_api.h) leaves the
-package on its ctypes path: `status()` says why. TILESLC_FASTCALL=0 turns the
-fast path off."""
+package on its ctypes path: `status()` says why (TILESLC_FASTCALL_DEBUG=1 also
+prints it to stderr). TILESLC_FASTCALL=0 turns the fast path off. Its optional
+C++ torch reader is _torch_reader_build's."""
 import hashlib
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
 import sysconfig
-
-_module = None
-_status = "not loaded yet"
+import time
 
 
 def _header_dirs():
@@ -34,7 +34,6 @@ def _header_dirs():
 
 
 def _build():
-    from ._build import _cache_root
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_fastcall.c")
     includes = _header_dirs()
     if not includes:
@@ -45,42 +44,97 @@ def _build():
     cc = os.environ.get("TILESLC_CC") or shutil.which("cc") or shutil.which("gcc")
     if cc is None:
         return None, "no C compiler (cc) on PATH (set TILESLC_CC)"
+    here = os.path.dirname(src)
+    cmd = [cc, "-std=c11", "-O2", "-shared", "-fPIC", "-I", py_include, "-I", includes[0], "-I", here, src]
+    key = "%s\0%s\0%s" % (sys.version, sys.executable, cc)
+    return compile_cached("fastcall", "tileslc._fastcall",
+                          (src, os.path.join(here, "_torch_reader.h"), os.path.join(includes[0], "tileslc", "c_api.h")),
+                          key, cmd)
+
+
+def compile_cached(stem, module_name, inputs, key, cmd, remember_failure=False):
+    """Compiles an extension module (`cmd` + ["-o", output path]) into the build cache under a hash
+    of the `inputs` files and `key`, unless it is there already, and imports it as
+    `module_name`. Returns (module, status); (None, why) when the compiler failed. With
+    `remember_failure` (for builds that take seconds) the compiler's output goes to the entry's
+    FAILED file, which `why` names, and later processes do not try again (deleting the entry's
+    directory retries)."""
+    from ._build import _cache_root
     h = hashlib.sha256()
-    for p in (src, os.path.join(includes[0], "tileslc", "c_api.h")):
+    for p in inputs:
         with open(p, "rb") as f:
             h.update(f.read())
-    h.update(("%s\0%s\0%s" % (sys.version, sys.executable, cc)).encode())
+    h.update(key.encode())
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    entry = os.path.join(_cache_root(None), "fastcall-" + h.hexdigest()[:24])
-    path = os.path.join(entry, "_fastcall" + suffix)
+    entry = os.path.join(_cache_root(None), "%s-%s" % (stem, h.hexdigest()[:24]))
+    path = os.path.join(entry, module_name.rpartition(".")[2] + suffix)
+    failed = os.path.join(entry, "FAILED")
+    built = ""
     if not os.path.isfile(path):
+        if remember_failure and os.path.isfile(failed):
+            return None, "failed to build earlier (compiler output: %s)" % failed
         os.makedirs(entry, exist_ok=True)
-        tmp = os.path.join(entry, ".fastcall.%d%s" % (os.getpid(), suffix))
-        cmd = [cc, "-std=c11", "-O2", "-shared", "-fPIC", "-I", py_include, "-I", includes[0], src, "-o", tmp]
+        tmp = os.path.join(entry, ".%s.%d%s" % (stem, os.getpid(), suffix))
+        cmd = cmd + ["-o", tmp]
+        start = time.monotonic()
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        built = " (built now in %.1f s)" % (time.monotonic() - start)
         if r.returncode != 0:
-            return None, "building the fast path failed: %s\n%s" % (" ".join(cmd), r.stdout)
+            why = "%s\n%s" % (" ".join(cmd), r.stdout)
+            if not remember_failure:
+                return None, "building %s failed: %s" % (module_name, why)
+            with open(failed + ".%d" % os.getpid(), "w", encoding="utf-8") as f:
+                f.write(why)
+            os.replace(failed + ".%d" % os.getpid(), failed)
+            return None, "building %s failed (compiler output: %s)" % (module_name, failed)
         os.replace(tmp, path)
-    spec = importlib.util.spec_from_file_location("tileslc._fastcall", path)
+    spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module, "loaded from %s" % path
+    return module, "loaded from %s%s" % (path, built)
+
+
+class OnFirstUse:
+    """An extension module built and loaded on first use, once a process: `load(build, *args)`
+    calls build(*args) -> (module or None, status) the first time, unless $`switch` is 0, and
+    keeps both (an exception is a status too: a broken cache entry, a read-only cache, an import
+    error). TILESLC_FASTCALL_DEBUG=1 prints the status to stderr, with the compiler's output
+    when a build failed (compile_cached)."""
+
+    def __init__(self, label, switch):
+        self.label, self.switch = label, switch
+        self.module, self.status = None, "not loaded yet"
+
+    def load(self, build, *args):
+        if self.status == "not loaded yet":
+            if os.environ.get(self.switch, "1") == "0":
+                self.status = "off (%s=0)" % self.switch
+            else:
+                try:
+                    self.module, self.status = build(*args)
+                except Exception as e:
+                    self.module, self.status = None, "unavailable: %s" % e
+            if os.environ.get("TILESLC_FASTCALL_DEBUG", "0") not in ("", "0"):
+                print("tileslc: %s: %s" % (self.label, self.status), file=sys.stderr)
+                for log in re.findall(r"compiler output: ([^)]+)\)", self.status):
+                    with open(log, encoding="utf-8", errors="replace") as f:
+                        sys.stderr.write(f.read())
+        return self.module
+
+
+_fast = OnFirstUse("fast path", "TILESLC_FASTCALL")
 
 
 def module():
-    """The _fastcall extension module, building it the first time; None when unavailable."""
-    global _module, _status
-    if _status == "not loaded yet":
-        if os.environ.get("TILESLC_FASTCALL", "1") == "0":
-            _status = "off (TILESLC_FASTCALL=0)"
-        else:
-            try:
-                _module, _status = _build()
-            except Exception as e:  # a broken cache entry, a read-only cache: stay on ctypes
-                _module, _status = None, "unavailable: %s" % e
-    return _module
+    """The _fastcall extension module, building it the first time; None when unavailable
+    (status() says why)."""
+    return _fast.load(_build)
 
 
 def status():
-    """Why the fast path is or is not in use, e.g. 'loaded from /root/.cache/tileslc/...'."""
-    return _status
+    """Why the fast path is or is not in use, e.g. 'loaded from /root/.cache/tileslc/...', and
+    once torch was handed to it, its torch reader's state ('; torch reader: ...',
+    _torch_reader_build.status())."""
+    from . import _torch_reader_build
+    reader = _torch_reader_build.status()
+    return _fast.status if reader == "not loaded yet" else "%s; torch reader: %s" % (_fast.status, reader)

@@ -5,7 +5,7 @@ import os
 import sys
 import warnings
 
-from . import _dlpack, _fastcall_build
+from . import _dlpack, _fastcall_build, _torch_reader_build
 
 MAX_RANK = 8  # TILESLC_MAX_RANK
 
@@ -79,7 +79,10 @@ def _give_torch(fast):
     codes = {getattr(torch, n[len("torch."):]): c for n, c in _TORCH_DTYPES.items() if hasattr(torch, n[len("torch."):])}
     # torch.device objects on which C confirms their layout (made without a GPU).
     probes = (torch.device("cuda", 3), torch.device("cuda", 5), torch.device("cpu"))
-    fast.set_torch(torch.Tensor, codes, getattr(torch._C, "_cuda_getCurrentRawStream", None), probes)
+    # The C++ torch reader, where it builds against this torch (the first time: seconds).
+    reader = _torch_reader_build.module(torch)
+    fast.set_torch(torch.Tensor, codes, getattr(torch._C, "_cuda_getCurrentRawStream", None), probes,
+                   reader.reader if reader is not None else None)
     _torch_given = True
 
 

@@ -6,6 +6,7 @@ installed, CPU torch tensors, through DLPack. Exit 77 (skipped) without NumPy.
 
 Environment: TILESLC (the compiler), TILESLC_CACHE_DIR (the build cache)."""
 import os
+import re
 import sys
 import time
 import unittest
@@ -175,6 +176,66 @@ class CpuTarget(unittest.TestCase):
         cuda_twin(a, b, c)
         self.assertEqual(cuda_twin.fast_calls, 0)
         self.assertTrue(torch.equal(c, a + b))
+
+    @unittest.skipIf(torch is None, "PyTorch is not installed (Debian: python3-torch)")
+    def test_torch_reader(self):
+        # The C++ torch reader (_torch_reader.cpp), where it builds: the views it reads are the
+        # Python-level reads' exactly, and whatever it does not take (subclasses, torch function
+        # modes, layouts, dtypes, ranks, devices outside the path) goes to those reads unchanged.
+        if not tileslc.fast_path_status().startswith("loaded"):
+            self.skipTest("fast path unavailable: " + tileslc.fast_path_status())
+        from tileslc import _fastcall_build, _torch_reader_build
+        fast = _fastcall_build.module()
+        fn = self.vector_add.vector_add
+        n = 50
+        a, b, c = torch.arange(n, dtype=torch.float32), torch.full((n,), 0.5), torch.empty(n)
+        fn(a, b, c)  # hands torch (and the reader) to the fast path
+        if not fast.torch_reader()[0]:
+            self.skipTest("torch reader unavailable: " + _torch_reader_build.status())
+        reads = fast.torch_reader()[2]
+        base = torch.arange(4 * 3 * 5 * 2, dtype=torch.float32).reshape(4, 3, 5, 2)
+        tensors = [base, base[1:, ::2, 1:4].transpose(0, 2), base[..., 1], base[2, 1, 3, 1], torch.empty(0),
+                   torch.empty(3, 0, 2)[:, :, 1:], torch.zeros(1).expand(7, 9), torch.ones(2, 3).t(),
+                   torch.ones((1,) * 8), torch.ones((1,) * 9), torch.nn.Parameter(torch.ones(3)),
+                   torch.empty(4, device="meta"), torch.ones(3, dtype=torch.complex64),
+                   torch.ones(2, 2).to_sparse()]
+        tensors += [torch.ones(5, dtype=d) for d in (torch.bool, torch.int8, torch.int16, torch.int32, torch.int64,
+                                                     torch.uint8, torch.float16, torch.bfloat16, torch.float64)]
+        for t in tensors:
+            for cuda in (False, True):
+                try:
+                    python_view = fast.read_view(t, cuda, False)
+                except RuntimeError as e:  # sparse: stride() raises; the reader defers to that
+                    with self.assertRaisesRegex(RuntimeError, "^%s$" % re.escape(str(e))):
+                        fast.read_view(t, cuda, True)
+                    continue
+                self.assertEqual(fast.read_view(t, cuda, True), python_view, (t.shape, t.dtype, t.device, cuda))
+        # Read by the reader: the 9 dtypes and the 9 strided CPU tensors of rank <= 8, on the CPU target.
+        self.assertEqual(fast.torch_reader()[2] - reads, 18)
+        # A call with plain tensors reads all three through it, a strided view with an offset included.
+        reads = fast.torch_reader()[2]
+        a2 = torch.arange(2 * n + 1, dtype=torch.float32)[1::2]
+        fn(a2, b, c)
+        self.assertTrue(torch.equal(c, a2 + b))
+        self.assertEqual(fast.torch_reader()[2] - reads, 3)
+        with self.assertRaisesRegex(tileslc.TileslcError, r"^vector_add: mA has element type Float16, expected Float32$"):
+            fn(a.half(), b, c)
+        # Under a torch function mode the accessors call the mode: the reader leaves those reads to them.
+        mode_type = getattr(torch.overrides, "TorchFunctionMode", None)
+        if mode_type is not None:
+            seen = []
+
+            class Mode(mode_type):
+                def __torch_function__(self, func, types, args=(), kwargs=None):
+                    seen.append(getattr(func, "__name__", str(func)))
+                    return func(*args, **(kwargs or {}))
+            reads = fast.torch_reader()[2]
+            c.zero_()
+            with Mode():
+                fn(a, b, c)
+            self.assertTrue(torch.equal(c, a + b))
+            self.assertEqual(fast.torch_reader()[2], reads)
+            self.assertTrue(seen)
 
     @unittest.skipIf(torch is None, "PyTorch is not installed (Debian: python3-torch)")
     def test_torch_register(self):

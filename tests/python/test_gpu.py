@@ -92,6 +92,32 @@ class CudaTarget(unittest.TestCase):
         self.assertEqual(twin.fast_calls, 1)
         self.assertTrue(torch.equal(c, torch.full_like(c, 3.0)))
 
+    def test_torch_reader_cuda(self):
+        # The C++ torch reader (where it builds) reads CUDA tensors as the Python-level reads do,
+        # and, where built with CUDA headers, torch's current stream as _cuda_getCurrentRawStream.
+        if not tileslc.fast_path_status().startswith("loaded"):
+            self.skipTest("fast path unavailable: " + tileslc.fast_path_status())
+        from tileslc import _fastcall_build, _torch_reader_build
+        fast = _fastcall_build.module()
+        a = torch.randn(64, device="cuda")
+        self.vector_add.vector_add(a, a, torch.empty_like(a))  # hands torch (and the reader) over
+        active, reads_stream, reads = fast.torch_reader()
+        if not active:
+            self.skipTest("torch reader unavailable: " + _torch_reader_build.status())
+        base = torch.arange(4 * 6 * 2, dtype=torch.float32, device="cuda").reshape(4, 6, 2)
+        for t in (base, base[1:, ::3].transpose(0, 1), base[2, 1, 1], torch.empty(0, device="cuda"),
+                  torch.ones(3, device="cuda", dtype=torch.bfloat16), torch.ones(3)):
+            for cuda in (True, False):
+                self.assertEqual(fast.read_view(t, cuda, True), fast.read_view(t, cuda, False), (t.shape, cuda))
+        self.assertEqual(fast.torch_reader()[2] - reads, 5 + 1)  # 5 CUDA tensors (CUDA target), 1 CPU one
+        device = torch.cuda.current_device()
+        s = torch.cuda.Stream()
+        for stream in (torch.cuda.current_stream(), s):
+            with torch.cuda.stream(stream):
+                self.assertEqual(fast.current_stream(device, True), torch.cuda.current_stream().cuda_stream)
+                self.assertEqual(fast.current_stream(device, False), torch.cuda.current_stream().cuda_stream)
+        print("torch reader: %s; reads the stream: %s" % (_torch_reader_build.status(), reads_stream))
+
     def test_error_before_launch(self):
         a = torch.zeros(10, device="cuda")
         with self.assertRaisesRegex(tileslc.TileslcError, r"mB.shape\[0\] is 9, expected N = 10"):

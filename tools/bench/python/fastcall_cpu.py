@@ -3,8 +3,9 @@
 
 Builds samples/vector_add for the CPU emulator target (tileslc.build) and calls its no-launch twin
 (fn._no_launch_twin(): the fast path's reads and checks of three 1-element CPU torch tensors,
-ending in a packed entry that does nothing) back to back; prints the best time a call over
-ROUNDS rounds, next to a Python function that does nothing (the loop's own cost). CPU time of
+ending in a packed entry that does nothing) back to back, with the C++ torch reader where it
+loaded and with torch's Python accessors (_fastcall.use_torch_reader); prints the best time a
+call over ROUNDS rounds, next to a Python function that does nothing (the loop's own cost). CPU time of
 this thread (time.thread_time), so other processes on a shared machine disturb it less.
 
     TILESLC=build/bin/tileslc /usr/bin/python3 tools/bench/python/fastcall_cpu.py [--rounds 30]
@@ -53,18 +54,28 @@ def main():
 
     def nothing(a, b, c):
         pass
-    rows = [("fast path no launch, 3 tensors", twin), ("def nothing(a, b, c)", nothing)]
-    best = {name: float("inf") for name, _ in rows}
-    for _ in range(args.rounds):  # interleaved: a slow spell of the machine hits both alike
-        for name, f in rows:
+    from tileslc import _fastcall_build
+    fast = _fastcall_build.module()
+    # With the C++ torch reader (where it loaded) and with torch's Python accessors, one process.
+    readers = [("C++ torch reader", True)] if fast.use_torch_reader(True) else []
+    readers.append(("Python accessors", False))
+    rows = [("fast path no launch, %s" % name, twin, on) for name, on in readers]
+    rows.append(("def nothing(a, b, c)", nothing, None))
+    best = {name: float("inf") for name, _, _ in rows}
+    for _ in range(args.rounds):  # interleaved: a slow spell of the machine hits all alike
+        for name, f, on in rows:
+            if on is not None:
+                fast.use_torch_reader(on)
             best[name] = min(best[name], per_call_ns(f, tensors, args.calls, 1))
-    if twin.fast_calls != args.rounds * args.calls:
+    fast.use_torch_reader(True)
+    if twin.fast_calls != args.rounds * args.calls * len(readers):
         print("fastcall_cpu: the no-launch twin left the fast path")
         return 1
-    print("CPU time per call, best of %d rounds of %d calls (torch %s, Python %s)"
+    print("CPU time per call, 3 tensors, best of %d rounds of %d calls (torch %s, Python %s)"
           % (args.rounds, args.calls, torch.__version__, sys.version.split()[0]))
-    for name, _ in rows:
-        print("  %-32s %7.0f ns" % (name, best[name]))
+    print("torch reader: %s" % tileslc.fast_path_status().partition("; torch reader: ")[2])
+    for name, _, _ in rows:
+        print("  %-42s %7.0f ns" % (name, best[name]))
     return 0
 
 
