@@ -27,9 +27,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "tileslc/c_api.h"
 
@@ -307,13 +308,14 @@ struct Staging {
   }
 };
 
-/// Writes the written tensors, in parameter order, to `path` (through a temporary file renamed
-/// at the end: a run that dies leaves no partial dump).
+/// Writes the written tensors, in parameter order, to `path` (through a temporary file of this
+/// process renamed at the end: a run that dies leaves no partial dump, and a runner orphaned by a
+/// killed sweep cannot interleave its writes with the rerun's).
 void dump_outputs(const std::vector<Param>& params, const std::string& path) {
   size_t total = 0;
   for (const auto& p : params) total += p.tensor && p.written ? p.bytes : 0;
   Staging st(total);
-  const std::string tmp = path + ".tmp";
+  const std::string tmp = path + ".tmp" + std::to_string(getpid());
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) die("cannot write the dump '" + tmp + "'");
   for (const auto& p : params) {
@@ -373,6 +375,7 @@ CheckAcc compare_outputs(const std::vector<Param>& params, const std::string& pa
   unsigned long long h[3];
   check_cuda(cudaMemcpy(h, sums, sizeof h, cudaMemcpyDeviceToHost), "the check kernel");
   acc.bad = h[0], acc.max_abs = double_of(h[1]), acc.max_rel = double_of(h[2]);
+  cudaFree(sums);
 #endif
   return acc;
 }
