@@ -9,6 +9,7 @@
 #                        `tileslc bench` (inline shapes, --metrics-overhead); about two minutes
 #   tune.bad_shapes      a shapes file that is not JSON: a located error, exit 2
 #   tune.sample_spaces   gemm_sm90 and softmax_8192_tuned: the spaces docs/tuning.md states
+#   tune.runner_selftest_cpu  the runner's fill and check against recorded results (below)
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(NOT Python3_Interpreter_FOUND)
   return()
@@ -20,6 +21,16 @@ if(TARGET tileslc_rt_cpu)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tune/test_tune_flow.py --tileslc $<TARGET_FILE:tileslc>
                    --runtime-lib $<TARGET_FILE_DIR:tileslc_rt_cpu> --work ${CMAKE_CURRENT_BINARY_DIR}/tune_flow)
   set_tests_properties(tune.cpu_flow PROPERTIES LABELS tune TIMEOUT 900 PASS_REGULAR_EXPRESSION "tune flow: 0 failed")
+endif()
+# tune.runner_selftest_cpu: the runner's fill and check (host loops on the CPU target) on two
+# dtypes, against tests/tune/runner_selftest.expected.json; on a GPU machine the same script with
+# --target cuda holds the GPU kernels to the same file, every dtype (docs/tuning.md).
+if(TARGET tileslc_rt_cpu)
+  add_test(NAME tune.runner_selftest_cpu
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tune/runner_selftest.py --target cpu
+                   --runtime-include ${PROJECT_SOURCE_DIR}/runtime/include --runtime-lib $<TARGET_FILE_DIR:tileslc_rt_cpu>
+                   --work ${CMAKE_CURRENT_BINARY_DIR}/tune_runner_selftest --dtypes Float16,Int64)
+  set_tests_properties(tune.runner_selftest_cpu PROPERTIES LABELS tune TIMEOUT 300 PASS_REGULAR_EXPRESSION "runner selftest \\(cpu\\): 0 failed")
 endif()
 add_test(NAME tune.bad_shapes
          COMMAND ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:tileslc>^tune^${CMAKE_CURRENT_SOURCE_DIR}/tune/tiny_tune.tpy^--shapes^${CMAKE_CURRENT_SOURCE_DIR}/tune/bad_shapes.json^--target^cpu^--work-dir^${CMAKE_CURRENT_BINARY_DIR}/tune_bad

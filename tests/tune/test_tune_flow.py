@@ -4,7 +4,8 @@
 tiny_tune.tpy's space: 9 configurations, 1 pruned, 3 that do not compile, 1 that
 computes the wrong result. Checks the database (statuses, checks, pruning,
 decisions), the cache (a second run measures nothing), sharding and merging
-(three shards merged hold every result of the sweep and decide from them), and
+(three shards merged hold every result of the sweep and decide from them), resuming
+(a sweep killed midway keeps its results; a rerun measures only the rest), and
 --tuned: the dispatching host function, linked with the runner, computes what
 the reference does. Times are the emulator's: only the flow is tested.
 
@@ -14,6 +15,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -27,6 +29,33 @@ def check(cond, msg):
     if not cond:
         fail(msg)
     print("ok:", msg)
+
+
+def resume(a, tune):
+    """A sweep killed midway (SIGKILL: no cleanup) keeps the results it had written, and a rerun
+    with the same --db measures only the rest. The kill comes once the database holds a first
+    result: the runs left take about a second each on the emulator, so some are always left."""
+    db_path = os.path.join(a.work, "resume.json")
+    for p in (db_path, db_path + ".tmp"):
+        if os.path.exists(p):
+            os.remove(p)
+    cmd = tune + ["--db", db_path, "--work-dir", os.path.join(a.work, "build")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while proc.poll() is None and not os.path.exists(db_path) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.kill()
+    proc.wait()
+    kept = json.load(open(db_path))["entries"] if os.path.exists(db_path) else []
+    check(0 < len(kept) < 16, f"the killed sweep left a valid database with some of the 16 results ({len(kept)})")
+    r = run(cmd)
+    db = json.load(open(db_path))
+    check(f"{len(kept)} cached" in r.stderr and f"{16 - len(kept)} new results" in r.stderr,
+          f"the rerun reused the {len(kept)} results and measured the other {16 - len(kept)}")
+    by_key = {e["key"]: e for e in db["entries"]}
+    check(len(db["entries"]) == 16 and all(by_key.get(e["key"]) == e for e in kept),
+          "the database holds all 16 results, the kept ones unchanged (not measured again)")
+    check("timing" in db and len(db["decisions"]) == 2, "and the completed sweep decides both buckets")
 
 
 def main():
@@ -68,6 +97,8 @@ def main():
     check(db2["timing"]["runs"] == 0 and db2["timing"]["compiled"] == 0 and "16 cached" in r.stderr,
           "a second run reuses all 16 results: nothing compiled or run")
     check(db2["decisions"] == decisions, "and decides the same")
+
+    resume(a, tune)
 
     # Shards, merged.
     shard_dbs = []

@@ -6,10 +6,10 @@
 #   pack         here, after `cmake --build build --target tileslc tileslc_rt`: .tunekit/ holds a
 #                stripped tileslc (bin/), libtileslc_rt.a and tileslc's shared libraries (lib/),
 #                laid out as a build tree (~12 MB); carry it
-#   gemm I/N     there: gemm_sm90 over its 72 configurations, shard I of N (3 shards: minutes each)
+#   gemm I/N     there: gemm_sm90 over its 72 configurations, shard I of N (3 shards: about a minute
+#                each; `gemm 0/1` is the whole sweep, ~3 minutes)
 #   gemm-merge   merge the gemm shards, then time the --tuned gemm_sm90 on every bucket (verify)
-#   gemm-quick   gemm_sm90 over its 72 configurations on tune_shapes_quick.json (no 8192^3: each run there
-#                costs ~4.5 s of filling, checking and timing, so the full sweep needs ~11 minutes), unsharded,
+#   gemm-quick   gemm_sm90 over its 72 configurations on tune_shapes_quick.json (no 8192^3), unsharded,
 #                then verify
 #   softmax      softmax_8192_tuned, unsharded, then verify
 #   softmax-shards  the softmax sweep again as 3 shards, merged: its decisions against `softmax`'s
@@ -19,7 +19,10 @@
 #                back, per-call wall time), then the metrics file it wrote, summarized (text and Prometheus)
 #
 # The GPU machine needs nvcc and python3. Results stay in build/tune-results/ between calls
-# (build/ is ignored, so the tool keeps it) and are copied to $OUT.
+# (build/ is ignored, so the tool keeps it) and are copied to $OUT. Each sweep runs under
+# `timeout ${TUNE_LIMIT:-540}` seconds: the tuner writes its database after every result, so a
+# sweep cut there still reaches $OUT with what it measured, and the same step again resumes it
+# (while the machine is warm: the builds and results are in build/).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [[ "${1:-}" == pack ]]; then
@@ -37,26 +40,34 @@ OUT=${OUT:-$R}
 mkdir -p "$R" "$OUT"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv,noheader || true
 GEMM=(samples/gemm_sm90/gemm_sm90.tpy --function gemm_sm90 --shapes samples/gemm_sm90/tune_shapes.json --work-dir build/tune-work/gemm)
-# SOFTMAX_SHAPES=samples/softmax/tune_shapes_quick.json leaves out M = 65536, where each run spends ~25 s
-# filling 2 GiB of input and comparing 512M outputs on the host (tune_runner.cpp), ~6 minutes for the sweep.
+# SOFTMAX_SHAPES=samples/softmax/tune_shapes_quick.json leaves out M = 65536 (2 GiB in and out: ~1.5 s a
+# run, most of it reading the reference's 2 GiB dump).
 SOFTMAX=(samples/softmax/softmax.tpy --function softmax_8192_tuned --shapes "${SOFTMAX_SHAPES:-samples/softmax/tune_shapes.json}" --work-dir build/tune-work/softmax)
+# sweep DB ARGS...: one sweep into DB, cut after TUNE_LIMIT seconds; DB (maybe partial) goes to $OUT.
+sweep() {
+  local db=$1 rc=0
+  shift
+  time timeout "${TUNE_LIMIT:-540}" "$T" tune "$@" --db "$db" || rc=$?
+  [[ -f "$db" ]] && cp "$db" "$OUT/"
+  [[ $rc == 124 ]] && echo "the sweep ran past TUNE_LIMIT=${TUNE_LIMIT:-540} s: $db keeps what it measured; run the step again to resume"
+  return $rc
+}
 case "${1:-}" in
   gemm)
     shard=${2:?gemm I/N}
-    time "$T" tune "${GEMM[@]}" --shard "$shard" --db "$R/gemm_sm90.shard${shard%/*}.json" -j "$(nproc)"
-    cp "$R/gemm_sm90.shard${shard%/*}.json" "$OUT/" ;;
+    sweep "$R/gemm_sm90.shard${shard%/*}.json" "${GEMM[@]}" --shard "$shard" -j "$(nproc)" ;;
   gemm-quick)
-    time "$T" tune "${GEMM[@]/tune_shapes.json/tune_shapes_quick.json}" --db "$R/gemm_sm90.quick.json" -j "$(nproc)"
+    sweep "$R/gemm_sm90.quick.json" "${GEMM[@]/tune_shapes.json/tune_shapes_quick.json}" -j "$(nproc)"
     "$T" tune verify samples/gemm_sm90/gemm_sm90.tpy --db "$R/gemm_sm90.quick.json" --work-dir build/tune-work/gemm-verify
-    cp "$R/gemm_sm90.quick.json" "$OUT/" ;;
+    ;;
   gemm-merge)
     "$T" tune merge -o "$R/gemm_sm90.tune.json" "$R"/gemm_sm90.shard*.json
     "$T" tune verify samples/gemm_sm90/gemm_sm90.tpy --db "$R/gemm_sm90.tune.json" --work-dir build/tune-work/gemm-verify
     cp "$R/gemm_sm90.tune.json" "$OUT/" ;;
   softmax)
-    time "$T" tune "${SOFTMAX[@]}" --db "$R/softmax.tune.json" -j "$(nproc)"
+    sweep "$R/softmax.tune.json" "${SOFTMAX[@]}" -j "$(nproc)"
     "$T" tune verify samples/softmax/softmax.tpy --db "$R/softmax.tune.json" --work-dir build/tune-work/softmax-verify
-    cp "$R/softmax.tune.json" "$OUT/" ;;
+    ;;
   softmax-shards)
     for i in 0 1 2; do "$T" tune "${SOFTMAX[@]}" --shard "$i/3" --db "$R/softmax.shard$i.json" -q; done
     "$T" tune merge -o "$R/softmax.merged.json" "$R"/softmax.shard{0,1,2}.json

@@ -175,7 +175,9 @@ class Toolchain:
 
     def build_runner_object(self, entry, out):
         """The runner for host function C entry `entry` (its packed twin)."""
-        cmd = self.host_flags() + ["-DTILESLC_TUNE_ENTRY=" + entry, "-c", self.runner_src, "-o", out]
+        # For CUDA the runner is CUDA source: its fill and check are kernels (tune_runner.cpp).
+        cuda = [] if self.target == "cpu" else ["-x", "cu", "-arch=" + self.arch]
+        cmd = self.host_flags() + cuda + ["-DTILESLC_TUNE_ENTRY=" + entry, "-c", self.runner_src, "-o", out]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError("building the runner failed:\n" + " ".join(cmd) + "\n" + r.stdout + r.stderr)
@@ -536,26 +538,28 @@ def run_sweep(args):
     binaries = compile_all(tc, kernel, configs_needed, runner_objs, work, args.jobs, progress, build_ident)
     compile_s = time.monotonic() - t0
     t1 = time.monotonic()
-    results = run_all(args, tc, todo, ref_todo, binaries, work, devices, progress)
-    run_s = time.monotonic() - t1
-    progress.finish()
-
     new_entries = []
-    for (fname, cjson, sjson, is_ref), res in sorted(results.items()):
-        if is_ref:
-            continue  # ran for the checks; the item that is the reference has its own result
-        fn = next(h for h in tuned if h["name"] == fname)
-        c, s = json.loads(cjson), json.loads(sjson)
-        key = cache_key(ident, fname, c, s)
-        e = {"key": key, "item": item_index[(fname, cjson, sjson)], "sweep": list(ident), "function": fname, "config": c, "shape": s,
-             "bucket": {k: s[k] for k in fn["tune"]["key"]}, "reference": c == db["functions"][fname]["reference"]}
+
+    def record(fn, c, s, res):
+        """Adds one measured item to the database and writes it (whole, then renamed): a sweep cut
+        short keeps every result it had, and a rerun with the same --db measures only the rest."""
+        fname = fn["name"]
+        e = {"key": cache_key(ident, fname, c, s), "item": item_index[(fname, json.dumps(c, sort_keys=True), json.dumps(s, sort_keys=True))],
+             "sweep": list(ident), "function": fname, "config": c, "shape": s, "bucket": {k: s[k] for k in fn["tune"]["key"]},
+             "reference": c == db["functions"][fname]["reference"]}
         e.update(res)
         if e.get("status") == "ok":
             e.update(achieved(fn, s, c, e["time_ms"]))
         new_entries.append(e)
-    db["entries"] += new_entries
+        db["entries"].append(e)
+        write_db(args.db, db)
+
+    results = run_all(args, tc, todo, ref_todo, binaries, work, devices, progress, record)
+    run_s = time.monotonic() - t1
+    progress.finish()
     db["timing"] = {"compile_s": round(compile_s, 2), "run_s": round(run_s, 2), "compiled": len(configs_needed), "runs": len(results)}
     write_db(args.db, db)
+    new_entries.sort(key=lambda e: (e["function"], json.dumps(e["config"], sort_keys=True), json.dumps(e["shape"], sort_keys=True)))
     failed = [e for e in new_entries if e["status"] != "ok" or (e.get("check") and not e["check"]["pass"])]
     for e in failed:
         why = e.get("error") or f"check failed: {e['check']}"
@@ -675,9 +679,11 @@ def run_one(args, binary, fn, s, dump, reference, device, extra=(), env=None):
     return res
 
 
-def run_all(args, tc, todo, ref_todo, binaries, work, devices, progress):
+def run_all(args, tc, todo, ref_todo, binaries, work, devices, progress, record=None):
     """Runs the references first (their outputs are what the others are checked against), then the
-    rest; one runner at a time per device. Returns {(function, config, shape, is_reference): result}."""
+    rest; one runner at a time per device. `record(fn, config, shape, result)` is called for each
+    item of `todo` as it finishes, one call at a time. Returns {(function, config, shape,
+    is_reference): result}."""
     results = {}
     dumps = {}
     lock = threading.Lock()
@@ -703,6 +709,8 @@ def run_all(args, tc, todo, ref_todo, binaries, work, devices, progress):
                 res["check"] = None  # no reference output: unchecked
         with lock:
             results[rk] = res
+            if record and not is_ref:
+                record(fn, c, s, res)
         progress.step(f"ran {fn['name']} {fmt_config(c)} on {fmt_config(s)}: " +
                       (f"{res['time_ms']:.4g} ms" if res["status"] == "ok" else res["status"]))
 

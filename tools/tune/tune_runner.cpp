@@ -10,7 +10,8 @@
 // overheads included (how `tileslc bench --metrics-overhead` measures what
 // TILESLC_METRICS costs). Prints one JSON line on stdout.
 //
-// Built by tools/tune/tileslc_tune.py with -DTILESLC_TUNE_ENTRY=tileslc_NAME_packed;
+// Built by tools/tune/tileslc_tune.py with -DTILESLC_TUNE_ENTRY=tileslc_NAME_packed, as CUDA
+// source (nvcc -x cu -arch=ARCH: the fill and the check are kernels);
 // for the CPU emulator also -DTILESLC_TUNE_CPU (times are then the emulator's).
 //
 // Usage: runner [--info] --param SPEC... [--warmup W] [--iters I] [--dump FILE] [--reference FILE]
@@ -26,9 +27,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "tileslc/c_api.h"
 
@@ -118,75 +120,264 @@ Param parse_param(const std::string& spec) {
   return p;
 }
 
-/// Element i of a tensor filled from `seed`: values in [-1, 1) on a 1/64 grid, exact in every float
-/// type (fp8 too), small integers for integer types. Each tensor gets its own stream of values.
-double fill_value(uint64_t seed, uint64_t i, bool is_float) {
+// The fill and the check run where the tensors are: on the GPU for CUDA (kernels below; a
+// 2 GiB tensor is filled and compared in milliseconds, not the ~25 s a host loop spent), on the
+// host for the CPU emulator. Both evaluate the same functions, so every target fills the same
+// bits and judges an element alike.
+#if defined(__CUDACC__) && !defined(TILESLC_TUNE_CPU)
+#define TUNE_GPU 1
+#define TUNE_HD __host__ __device__
+#else
+#define TUNE_HD
+#endif
+
+TUNE_HD inline uint32_t float_bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+TUNE_HD inline double double_of(uint64_t b) {
+  double d;
+  std::memcpy(&d, &b, 8);
+  return d;
+}
+
+/// Element i of a tensor of type `code` filled from `seed`, as its bit pattern (the low `size`
+/// bytes are the element): values in [-1, 1) on a 1/64 grid, exact in every float type (fp8 keeps
+/// 0 and ±1 only), small integers 1..15 for integer types. Each tensor gets its own stream of
+/// values. Integer arithmetic only (the grid values convert exactly), so host and GPU agree bit
+/// for bit.
+TUNE_HD inline uint64_t fill_bits(uint64_t seed, uint64_t i, int code) {
   uint64_t x = (seed + 1) * 0x9E3779B97F4A7C15ull ^ (i * 0xBF58476D1CE4E5B9ull);
   x ^= x >> 31;
   x *= 0x94D049BB133111EBull;
   x ^= x >> 29;
   const int v = static_cast<int>(x % 128) - 64;
-  return is_float ? v / 64.0 : static_cast<double>(v % 8 + 8);
-}
-
-/// Writes `v` as element type `code` at `dst` (round to nearest even for the 16-bit floats).
-void store(void* dst, int code, double v) {
+  const float f = static_cast<float>(v) * 0.015625f;  // v / 64, exact
+  const uint32_t b = float_bits(f);
   switch (code) {
-    case TILESLC_FLOAT32: case TILESLC_TFLOAT32: { float f = static_cast<float>(v); std::memcpy(dst, &f, 4); return; }
-    case TILESLC_FLOAT64: std::memcpy(dst, &v, 8); return;
-    case TILESLC_BFLOAT16: {
-      float f = static_cast<float>(v);
-      uint32_t b;
-      std::memcpy(&b, &f, 4);
-      uint16_t h = static_cast<uint16_t>((b + 0x7FFF + ((b >> 16) & 1)) >> 16);
-      std::memcpy(dst, &h, 2);
-      return;
-    }
-    case TILESLC_FLOAT16: {  // the grid values are exact in half: sign, exponent, 10-bit mantissa
-      float f = static_cast<float>(v);
-      uint16_t h = 0;
-      if (f != 0) {
-        int e;
-        float m = std::frexp(std::fabs(f), &e);  // f = m * 2^e, m in [0.5, 1)
-        h = static_cast<uint16_t>(((e + 14) << 10) | (static_cast<int>(m * 2048) & 0x3FF));
-        if (f < 0) h |= 0x8000;
-      }
-      std::memcpy(dst, &h, 2);
-      return;
-    }
-    case TILESLC_FLOAT8E4M3FN: case TILESLC_FLOAT8E5M2: {  // the grid in fp8 is rounded: store 0 and ±1 only
-      uint8_t b = v == 0 ? 0 : static_cast<uint8_t>((v < 0 ? 0x80 : 0) | (code == TILESLC_FLOAT8E4M3FN ? 0x38 : 0x3C));
-      std::memcpy(dst, &b, 1);
-      return;
-    }
-    default: {
-      int64_t i = static_cast<int64_t>(v);
-      std::memcpy(dst, &i, static_cast<size_t>(type_of(code).size));  // little-endian: the low bytes
-    }
+    case TILESLC_FLOAT32: case TILESLC_TFLOAT32: return b;
+    case TILESLC_FLOAT64: { const double d = static_cast<double>(v) * 0.015625; uint64_t r; std::memcpy(&r, &d, 8); return r; }
+    case TILESLC_BFLOAT16: return (b + 0x7FFF + ((b >> 16) & 1)) >> 16;  // round to nearest even (exact here)
+    case TILESLC_FLOAT16:  // |f| >= 2^-6 is normal in half: rebias the exponent, keep the top 10 mantissa bits
+      return v == 0 ? 0 : ((b >> 16) & 0x8000) | ((((b >> 23) & 0xFF) - 112) << 10) | ((b >> 13) & 0x3FF);
+    case TILESLC_FLOAT8E4M3FN: case TILESLC_FLOAT8E5M2:
+      return v == 0 ? 0 : (v < 0 ? 0x80 : 0) | (code == TILESLC_FLOAT8E4M3FN ? 0x38 : 0x3C);
+    default: return static_cast<uint64_t>(static_cast<int64_t>(v % 8 + 8));
   }
 }
 
-/// Element `i` of a host copy as double, for the comparison.
-double load(const unsigned char* base, int code, size_t i) {
-  const DType& t = type_of(code);
-  const unsigned char* p = base + i * static_cast<size_t>(t.size);
+/// Element `i` of an array of `size`-byte elements as raw bits (zero-extended).
+TUNE_HD inline uint64_t raw_at(const unsigned char* p, int size, size_t i) {
+  switch (size) {
+    case 1: return p[i];
+    case 2: return reinterpret_cast<const uint16_t*>(p)[i];
+    case 4: return reinterpret_cast<const uint32_t*>(p)[i];
+    default: return reinterpret_cast<const uint64_t*>(p)[i];
+  }
+}
+TUNE_HD inline void store_raw(unsigned char* p, int size, size_t i, uint64_t bits) {
+  switch (size) {
+    case 1: p[i] = static_cast<unsigned char>(bits); return;
+    case 2: reinterpret_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(bits); return;
+    case 4: reinterpret_cast<uint32_t*>(p)[i] = static_cast<uint32_t>(bits); return;
+    default: reinterpret_cast<uint64_t*>(p)[i] = bits;
+  }
+}
+
+/// An element's value as double, for the comparison (fp8 and the unsigned types compare as
+/// unsigned integers of their bytes).
+TUNE_HD inline double value_of(uint64_t bits, int code) {
   switch (code) {
-    case TILESLC_FLOAT32: case TILESLC_TFLOAT32: { float f; std::memcpy(&f, p, 4); return f; }
-    case TILESLC_FLOAT64: { double d; std::memcpy(&d, p, 8); return d; }
-    case TILESLC_BFLOAT16: { uint16_t h; std::memcpy(&h, p, 2); uint32_t b = uint32_t(h) << 16; float f; std::memcpy(&f, &b, 4); return f; }
+    case TILESLC_FLOAT32: case TILESLC_TFLOAT32: { const uint32_t b = static_cast<uint32_t>(bits); float f; std::memcpy(&f, &b, 4); return f; }
+    case TILESLC_FLOAT64: return double_of(bits);
+    case TILESLC_BFLOAT16: { const uint32_t b = static_cast<uint32_t>(bits) << 16; float f; std::memcpy(&f, &b, 4); return f; }
     case TILESLC_FLOAT16: {
-      uint16_t h;
-      std::memcpy(&h, p, 2);
-      const int e = (h >> 10) & 0x1F, m = h & 0x3FF;
-      double v = e == 0 ? std::ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : std::ldexp(1024 + m, e - 25);
-      return (h & 0x8000) ? -v : v;
+      const int e = static_cast<int>(bits >> 10) & 0x1F, m = static_cast<int>(bits) & 0x3FF;
+      const double v = e == 0 ? m * 5.9604644775390625e-08  // m * 2^-24
+                       : e == 31 ? double_of(m ? 0x7FF8000000000000ull : 0x7FF0000000000000ull)  // NaN, infinity
+                                 : (1024 + m) * double_of(static_cast<uint64_t>(e - 25 + 1023) << 52);  // (1024 + m) * 2^(e-25)
+      return (bits & 0x8000) ? -v : v;
     }
-    case TILESLC_INT8: return *reinterpret_cast<const int8_t*>(p);
-    case TILESLC_INT16: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case TILESLC_INT32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    case TILESLC_INT64: { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
-    default: { uint64_t v = 0; std::memcpy(&v, p, static_cast<size_t>(t.size)); return static_cast<double>(v); }
+    case TILESLC_INT8: return static_cast<int8_t>(bits);
+    case TILESLC_INT16: return static_cast<int16_t>(bits);
+    case TILESLC_INT32: return static_cast<int32_t>(bits);
+    case TILESLC_INT64: return static_cast<double>(static_cast<int64_t>(bits));
+    default: return static_cast<double>(bits);
   }
+}
+
+/// The check of one element against the reference's: |x - r| <= atol + rtol * |r| (NaN fails),
+/// and the largest absolute and relative errors (NaN errors are not maxima). The bound is
+/// rounded as two separate IEEE operations on every target (no fused multiply-add on the GPU).
+struct CheckAcc {
+  unsigned long long bad = 0;
+  double max_abs = 0, max_rel = 0;
+};
+TUNE_HD inline void check_element(double x, double r, double atol, double rtol, CheckAcc& acc) {
+  const double err = fabs(x - r);
+#ifdef __CUDA_ARCH__
+  const double bound = __dadd_rn(atol, __dmul_rn(rtol, fabs(r)));
+#else
+  const double bound = atol + rtol * fabs(r);
+#endif
+  if (!(err <= bound)) ++acc.bad;
+  if (err > acc.max_abs) acc.max_abs = err;
+  if (r != 0 && err / fabs(r) > acc.max_rel) acc.max_rel = err / fabs(r);
+}
+
+#ifdef TUNE_GPU
+__global__ void fill_kernel(unsigned char* dst, size_t n, int size, int code, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    store_raw(dst, size, i, fill_bits(seed, i, code));
+}
+
+/// Checks n elements of `x` against `ref`; adds the mismatches to out[0] and raises out[1], out[2]
+/// to the largest errors (non-negative doubles as bits: their order is the integers').
+__global__ void check_kernel(const unsigned char* x, const unsigned char* ref, size_t n, int size, int code, double atol, double rtol,
+                             unsigned long long* out) {
+  CheckAcc acc;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    check_element(value_of(raw_at(x, size, i), code), value_of(raw_at(ref, size, i), code), atol, rtol, acc);
+  for (int off = 16; off > 0; off /= 2) {
+    acc.bad += __shfl_down_sync(0xFFFFFFFFu, acc.bad, off);
+    const double a = __shfl_down_sync(0xFFFFFFFFu, acc.max_abs, off), r = __shfl_down_sync(0xFFFFFFFFu, acc.max_rel, off);
+    if (a > acc.max_abs) acc.max_abs = a;
+    if (r > acc.max_rel) acc.max_rel = r;
+  }
+  if ((threadIdx.x & 31) == 0) {
+    if (acc.bad) atomicAdd(&out[0], acc.bad);
+    atomicMax(&out[1], static_cast<unsigned long long>(__double_as_longlong(acc.max_abs)));
+    atomicMax(&out[2], static_cast<unsigned long long>(__double_as_longlong(acc.max_rel)));
+  }
+}
+
+unsigned grid_for(size_t n) {
+  static int sms = 0;
+  if (!sms) cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  return static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>((n + 255) / 256, static_cast<size_t>(std::max(sms, 1)) * 8)));
+}
+#endif
+
+/// Fills the device tensor `p` from `seed`.
+void fill(const Param& p, uint64_t seed) {
+  const DType& t = type_of(p.dtype);
+  const size_t n = p.bytes / static_cast<size_t>(t.size);
+#ifdef TUNE_GPU
+  if (n) fill_kernel<<<grid_for(n), 256>>>(static_cast<unsigned char*>(p.device), n, t.size, p.dtype, seed);
+  check_cuda(cudaGetLastError(), "the fill kernel");
+#else
+  std::vector<unsigned char> host(p.bytes);
+  for (size_t i = 0; i < n; ++i) store_raw(host.data(), t.size, i, fill_bits(seed, i, p.dtype));
+  check_cuda(cudaMemcpy(p.device, host.data(), p.bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+#endif
+}
+
+/// Host staging for the dump and the check: two pinned chunks, so that reading the next chunk of
+/// the reference file overlaps the copy and the check of this one.
+constexpr size_t kChunk = size_t(32) << 20;
+
+struct Staging {
+  unsigned char* host[2] = {};
+  unsigned char* device[2] = {};
+  cudaEvent_t done[2] = {};
+  Staging(const Staging&) = delete;
+  Staging& operator=(const Staging&) = delete;
+  ~Staging() {
+    for (int s = 0; s < 2; ++s) {
+      cudaFreeHost(host[s]);
+#ifdef TUNE_GPU
+      cudaFree(device[s]);
+      cudaEventDestroy(done[s]);
+#endif
+    }
+  }
+  explicit Staging(size_t total) {
+    const size_t bytes = std::max<size_t>(std::min(total, kChunk), 16);
+    for (int s = 0; s < 2; ++s) {
+      void* h = nullptr;
+      check_cuda(cudaMallocHost(&h, bytes), "cudaMallocHost");
+      host[s] = static_cast<unsigned char*>(h);
+#ifdef TUNE_GPU
+      void* d = nullptr;
+      check_cuda(cudaMalloc(&d, bytes), "cudaMalloc");
+      device[s] = static_cast<unsigned char*>(d);
+      check_cuda(cudaEventCreate(&done[s]), "cudaEventCreate");
+#endif
+    }
+  }
+};
+
+/// Writes the written tensors, in parameter order, to `path` (through a temporary file of this
+/// process renamed at the end: a run that dies leaves no partial dump, and a runner orphaned by a
+/// killed sweep cannot interleave its writes with the rerun's).
+void dump_outputs(const std::vector<Param>& params, const std::string& path) {
+  size_t total = 0;
+  for (const auto& p : params) total += p.tensor && p.written ? p.bytes : 0;
+  Staging st(total);
+  const std::string tmp = path + ".tmp" + std::to_string(getpid());
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) die("cannot write the dump '" + tmp + "'");
+  for (const auto& p : params) {
+    if (!p.tensor || !p.written) continue;
+    for (size_t off = 0; off < p.bytes; off += kChunk) {
+      const size_t len = std::min(kChunk, p.bytes - off);
+      check_cuda(cudaMemcpy(st.host[0], static_cast<unsigned char*>(p.device) + off, len, cudaMemcpyDeviceToHost), "cudaMemcpy");
+      if (std::fwrite(st.host[0], 1, len, f) != len) die("cannot write the dump '" + tmp + "'");
+    }
+  }
+  if (std::fclose(f) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) die("cannot write the dump '" + path + "'");
+}
+
+/// Compares every written tensor with the reference dump at `path`, element by element.
+CheckAcc compare_outputs(const std::vector<Param>& params, const std::string& path, double atol, double rtol) {
+  size_t total = 0;
+  for (const auto& p : params) total += p.tensor && p.written ? p.bytes : 0;
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) die("cannot read the reference dump '" + path + "'");
+  std::fseek(f, 0, SEEK_END);
+  const size_t have = static_cast<size_t>(std::ftell(f));
+  std::fseek(f, 0, SEEK_SET);
+  if (have != total) die("the reference dump has " + std::to_string(have) + " bytes, this run " + std::to_string(total));
+  Staging st(total);
+  CheckAcc acc;
+#ifdef TUNE_GPU
+  unsigned long long* sums = nullptr;  // mismatches, max |err| bits, max relative error bits
+  check_cuda(cudaMalloc(&sums, 3 * sizeof(unsigned long long)), "cudaMalloc");
+  check_cuda(cudaMemset(sums, 0, 3 * sizeof(unsigned long long)), "cudaMemset");
+#else
+  std::vector<unsigned char> mine(std::min(total, kChunk));
+#endif
+  int slot = 0;
+  for (const auto& p : params) {
+    if (!p.tensor || !p.written) continue;
+    const DType& t = type_of(p.dtype);
+    for (size_t off = 0; off < p.bytes; off += kChunk, slot ^= 1) {
+      const size_t len = std::min(kChunk, p.bytes - off), n = len / static_cast<size_t>(t.size);
+      const unsigned char* x = static_cast<const unsigned char*>(p.device) + off;
+#ifdef TUNE_GPU
+      check_cuda(cudaEventSynchronize(st.done[slot]), "cudaEventSynchronize");  // the copy from this buffer two chunks ago
+      if (std::fread(st.host[slot], 1, len, f) != len) die("cannot read the reference dump '" + path + "'");
+      check_cuda(cudaMemcpyAsync(st.device[slot], st.host[slot], len, cudaMemcpyHostToDevice, nullptr), "cudaMemcpyAsync");
+      check_cuda(cudaEventRecord(st.done[slot], nullptr), "cudaEventRecord");
+      check_kernel<<<grid_for(n), 256>>>(x, st.device[slot], n, t.size, p.dtype, atol, rtol, sums);
+      check_cuda(cudaGetLastError(), "the check kernel");
+#else
+      if (std::fread(st.host[slot], 1, len, f) != len) die("cannot read the reference dump '" + path + "'");
+      check_cuda(cudaMemcpy(mine.data(), x, len, cudaMemcpyDeviceToHost), "cudaMemcpy");
+      for (size_t i = 0; i < n; ++i)
+        check_element(value_of(raw_at(mine.data(), t.size, i), p.dtype), value_of(raw_at(st.host[slot], t.size, i), p.dtype), atol, rtol, acc);
+#endif
+    }
+  }
+  std::fclose(f);
+#ifdef TUNE_GPU
+  unsigned long long h[3];
+  check_cuda(cudaMemcpy(h, sums, sizeof h, cudaMemcpyDeviceToHost), "the check kernel");
+  acc.bad = h[0], acc.max_abs = double_of(h[1]), acc.max_rel = double_of(h[2]);
+  cudaFree(sums);
+#endif
+  return acc;
 }
 
 }  // namespace
@@ -247,11 +438,8 @@ int main(int argc, char** argv) {
     size_t n = 1;
     for (auto e : p.shape) n *= static_cast<size_t>(e);
     p.bytes = n * static_cast<size_t>(t.size);
-    std::vector<unsigned char> host(p.bytes);
-    for (size_t i = 0; i < n; ++i) store(&host[i * static_cast<size_t>(t.size)], p.dtype, fill_value(seed, i, t.is_float));
-    ++seed;
     check_cuda(cudaMalloc(&p.device, std::max<size_t>(p.bytes, 16)), "cudaMalloc");
-    check_cuda(cudaMemcpy(p.device, host.data(), p.bytes, cudaMemcpyHostToDevice), "cudaMemcpy");
+    fill(p, seed++);
     p.view.data = p.device;
     p.view.dtype = p.dtype;
     p.view.rank = static_cast<int32_t>(p.shape.size());
@@ -266,36 +454,9 @@ int main(int argc, char** argv) {
   // One run for the check, on the filled inputs.
   if (TILESLC_TUNE_ENTRY(args.data(), nullptr) != 0) die(std::string("the host function failed: ") + tileslc_last_error());
   check_cuda(cudaDeviceSynchronize(), "the kernel");
-  std::vector<unsigned char> outputs;
-  for (const auto& p : params) {
-    if (!p.tensor || !p.written) continue;
-    const size_t at = outputs.size();
-    outputs.resize(at + p.bytes);
-    check_cuda(cudaMemcpy(outputs.data() + at, p.device, p.bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  }
-  if (!dump.empty()) std::ofstream(dump, std::ios::binary).write(reinterpret_cast<const char*>(outputs.data()), static_cast<std::streamsize>(outputs.size()));
-  double max_abs = 0, max_rel = 0;
-  size_t bad = 0;
-  bool compared = false;
-  if (!reference.empty()) {
-    std::ifstream in(reference, std::ios::binary);
-    std::vector<unsigned char> ref((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (ref.size() != outputs.size()) die("the reference dump has " + std::to_string(ref.size()) + " bytes, this run " + std::to_string(outputs.size()));
-    size_t at = 0;
-    for (const auto& p : params) {
-      if (!p.tensor || !p.written) continue;
-      const size_t n = p.bytes / static_cast<size_t>(type_of(p.dtype).size);
-      for (size_t i = 0; i < n; ++i) {
-        const double x = load(outputs.data() + at, p.dtype, i), r = load(ref.data() + at, p.dtype, i);
-        const double err = std::fabs(x - r);
-        if (!(err <= atol + rtol * std::fabs(r))) ++bad;  // NaN counts as bad
-        max_abs = std::max(max_abs, err);
-        if (r != 0) max_rel = std::max(max_rel, err / std::fabs(r));
-      }
-      at += p.bytes;
-    }
-    compared = true;
-  }
+  if (!dump.empty()) dump_outputs(params, dump);
+  CheckAcc check;
+  if (!reference.empty()) check = compare_outputs(params, reference, atol, rtol);
   // L2 flush buffer: twice the L2 cache, written before each timed run.
   int l2 = 0;
   cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0);
@@ -331,9 +492,9 @@ int main(int argc, char** argv) {
   std::printf("{\"ok\": true, \"time_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, \"iters\": %d", times[times.size() / 2], times.front(),
               times.back(), iters);
   if (b2b_us >= 0) std::printf(", \"b2b_us\": %.6g, \"b2b_runs\": %d", b2b_us, back_to_back);
-  if (compared)
-    std::printf(", \"check\": {\"pass\": %s, \"mismatches\": %zu, \"max_abs_err\": %.6g, \"max_rel_err\": %.6g}", bad ? "false" : "true", bad,
-                max_abs, max_rel);
+  if (!reference.empty())
+    std::printf(", \"check\": {\"pass\": %s, \"mismatches\": %llu, \"max_abs_err\": %.6g, \"max_rel_err\": %.6g}", check.bad ? "false" : "true",
+                check.bad, check.max_abs, check.max_rel);
   std::printf("}\n");
   return 0;
 }
