@@ -83,3 +83,20 @@ if(TARGET tileslc_bench)
                    --launch-calls=5 --entries gemm_sm90,gemm_sm90_splitk_fused --help)
   set_tests_properties(cli.bench.accepted_forms PROPERTIES LABELS cli TIMEOUT 60 PASS_REGULAR_EXPRESSION "usage: tileslc_bench")
 endif()
+
+# tileslc_membound's command line: a misspelt --ops or a --cols no case has is refused (exit 2)
+# before the GPU check, so it cannot pass as an empty table on a GPU machine.
+if(TARGET tileslc_membound)
+  function(tileslc_membound_usage_error name args expected)
+    add_test(NAME cli.membound.${name}
+             COMMAND ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:tileslc_membound>^${args} "-DEXPECTED=tileslc_membound: ${expected}"
+                     -DEXIT_CODE=2 -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
+    set_tests_properties(cli.membound.${name} PROPERTIES LABELS cli TIMEOUT 60)
+  endfunction()
+  tileslc_membound_usage_error(unknown_op "--ops^softmax,sofmax" "--ops: no operation named `sofmax` (softmax, rmsnorm, layernorm, softmax_bwd, rmsnorm_bwd, xent)")
+  tileslc_membound_usage_error(zero_cols "--cols^0" "--cols: expected a positive column count, found `0`")
+  tileslc_membound_usage_error(text_cols "--cols^abc" "--cols: expected a positive column count, found `abc`")
+  tileslc_membound_usage_error(no_such_cols "--ops^softmax^--cols^7" "no case has the columns 7 for the operations selected")
+  tileslc_membound_usage_error(unknown_argument "--bogus" "unknown argument `--bogus`")
+  tileslc_membound_usage_error(missing_value "--cols" "`--cols` needs a value")
+endif()

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -309,29 +310,62 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
+
+// How many cases the selection runs (0: a typo in --ops or a --cols no case has, refused before
+// any GPU work so that a misspelt operation cannot pass as an empty table).
+size_t selected_cases(const Selection& sel) {
+  size_t n = 0;
+  for (const Case& k : cases()) n += sel.wants(k.op, k.cols);
+  for (const BackwardCase& k : backward_cases()) n += sel.wants(k.op, k.cols);
+  for (const CrossEntropyCase& k : cross_entropy_cases()) n += sel.wants("xent", k.cols);
+  return n;
+}
+
+int usage(const char* argv0, const std::string& why) {
+  if (!why.empty()) std::fprintf(stderr, "%s: %s\n", kName, why.c_str());
+  std::fprintf(why.empty() ? stdout : stderr,
+               "usage: %s [--json PATH] [--ops softmax,rmsnorm,layernorm,softmax_bwd,rmsnorm_bwd,xent] [--cols N] [--variants]\n"
+               "  (default: every operation and shape to membound.json; --variants also times the launch variants of\n"
+               "  the 262144-column forwards)\n",
+               argv0);
+  return why.empty() ? 0 : 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string json_path = "membound.json";
   Selection sel;
+  const std::vector<std::string> known_ops = {"softmax", "rmsnorm", "layernorm", "softmax_bwd", "rmsnorm_bwd", "xent"};
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--help" || arg == "-h") {
+      return usage(argv[0], "");
+    } else if (arg == "--json" && has_value) {
       json_path = argv[++i];
-    } else if (std::strcmp(argv[i], "--ops") == 0 && i + 1 < argc) {
+    } else if (arg == "--ops" && has_value) {
       sel.ops = split_list(argv[++i]);
-    } else if (std::strcmp(argv[i], "--cols") == 0 && i + 1 < argc) {
-      sel.cols = std::atoll(argv[++i]);
-    } else if (std::strcmp(argv[i], "--variants") == 0) {
+      for (const std::string& op : sel.ops)
+        if (std::find(known_ops.begin(), known_ops.end(), op) == known_ops.end())
+          return usage(argv[0], "--ops: no operation named `" + op + "` (softmax, rmsnorm, layernorm, softmax_bwd, rmsnorm_bwd, xent)");
+    } else if (arg == "--cols" && has_value) {
+      const std::string text = argv[++i];
+      char* end = nullptr;
+      errno = 0;
+      const long long c = std::strtoll(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || errno == ERANGE || c <= 0)
+        return usage(argv[0], "--cols: expected a positive column count, found `" + text + "`");
+      sel.cols = c;
+    } else if (arg == "--variants") {
       sel.variants = true;
     } else {
-      std::fprintf(stderr,
-                   "usage: %s [--json PATH] [--ops softmax,rmsnorm,layernorm,softmax_bwd,rmsnorm_bwd,xent] [--cols N] [--variants]\n"
-                   "  (default: every operation and shape to membound.json; --variants also times the launch variants of\n"
-                   "  the 262144-column forwards)\n",
-                   argv[0]);
-      return 2;
+      const bool takes_value = arg == "--json" || arg == "--ops" || arg == "--cols";
+      return usage(argv[0], takes_value ? "`" + arg + "` needs a value" : "unknown argument `" + arg + "`");
     }
   }
+  if (selected_cases(sel) == 0)
+    return usage(argv[0], "no case has the columns " + std::to_string(sel.cols) + " for the operations selected");
   return sample::run_sample(kName, [&](sample::Rng& rng, cudaStream_t stream) {
     std::printf("%-22s %-5s %14s %10s %9s %9s %7s\n", "kernel", "dtype", "shape", "time (us)", "TB/s", "copy TB/s",
                 "ratio");
@@ -343,7 +377,13 @@ int main(int argc, char** argv) {
       if (sel.wants(k.op, k.cols)) ok &= run_backward(k, rng, stream, rows);
     for (const CrossEntropyCase& k : cross_entropy_cases())
       if (sel.wants("xent", k.cols)) ok &= run_cross_entropy(k, rng, stream, rows);
-    std::ofstream(json_path) << nlohmann::ordered_json{{"benchmark", "membound"}, {"rows", rows}}.dump(2) << "\n";
+    std::ofstream json(json_path);
+    json << nlohmann::ordered_json{{"benchmark", "membound"}, {"rows", rows}}.dump(2) << "\n";
+    json.close();
+    if (!json) {
+      std::fprintf(stderr, "%s: cannot write %s\n", kName, json_path.c_str());
+      return false;
+    }
     std::printf("%s: wrote %s\n", kName, json_path.c_str());
     return ok;
   });
