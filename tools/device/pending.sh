@@ -15,8 +15,10 @@
 #
 # Each step prints what the issue's "done when" asks for; logs go to $OUT.
 set -uo pipefail
-step=${1:?usage: pending.sh a|b|c|d [PACK]}
-shift
+case "${1:-}" in
+  a|b|c|d) step=$1; shift ;;
+  *) echo "usage: pending.sh a|b|c|d [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
+esac
 source "$(dirname "$0")/common.sh" "$@"
 export PATH="/usr/local/cuda/bin:$PATH"
 t0=$SECONDS
@@ -47,7 +49,6 @@ case "$step" in
       echo "=== $s"
       TUNE_LIMIT=150 timeout 170 bash tools/tune/device_sweep.sh "$s" 2>&1 | tr '\r' '\n' | grep -v '^\[' | tail -25
     done; elapsed ;;
-  *) echo "pending.sh: unknown step '$step' (a, b, c or d)" >&2; exit 2 ;;
 esac
 echo "pending.sh $step: $failed failed"
 exit $((failed > 0))
