@@ -35,6 +35,10 @@ def capsule(tensor, stream):
     """(capsule, pointer, versioned) for `tensor`. `stream` is the consumer's
     CUDA stream as an int (DLPack: the producer orders its work before it),
     or None for CPU tensors."""
+    if getattr(tensor, "requires_grad", False) and callable(getattr(tensor, "detach", None)):
+        # torch refuses to export a tensor that requires grad; the fast path reads such tensors
+        # (as torch's own kernels do), so the two paths agree: the same memory, no autograd.
+        tensor = tensor.detach()
     export = getattr(tensor, "__dlpack__", None)
     if export is None:
         raise TypeError("expected a tensor with __dlpack__ (NumPy, PyTorch, CuPy, JAX...), got %s"

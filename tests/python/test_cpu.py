@@ -123,6 +123,21 @@ class CpuTarget(unittest.TestCase):
             self.saxpy.saxpy("two", x, y)
 
     @unittest.skipIf(torch is None, "PyTorch is not installed (Debian: python3-torch)")
+    def test_requires_grad_same_on_both_paths(self):
+        # A tensor that requires grad is read as its memory on the fast path (positional
+        # arguments) and on the ctypes path (a keyword argument goes there), where torch's
+        # __dlpack__ alone would refuse it: the two paths give the same results.
+        fn = self.vector_add.vector_add
+        a = torch.arange(16, dtype=torch.float32).requires_grad_()
+        b = torch.nn.Parameter(torch.full((16,), 0.25))
+        c_fast, c_ctypes = torch.empty(16), torch.empty(16)
+        fn(a, b, c_fast)
+        fn(a, b, mC=c_ctypes)
+        expected = a.detach() + b.detach()
+        self.assertTrue(torch.equal(c_fast, expected))
+        self.assertTrue(torch.equal(c_ctypes, expected))
+
+    @unittest.skipIf(torch is None, "PyTorch is not installed (Debian: python3-torch)")
     def test_torch_fast_path_reads(self):
         # How the fast path reads tensors: torch.Tensor's own C accessors for exact tensors, cached
         # per version of the class (a monkeypatched accessor is seen), ordinary attribute reads
