@@ -42,3 +42,18 @@ set_tests_properties(fuzz.difffuzz PROPERTIES LABELS "fuzz;emu" TIMEOUT 120
 add_test(NAME fuzz.difffuzz.inject_wrong COMMAND ${_difffuzz} --seed 2 --count 5 --inject-wrong)
 set_tests_properties(fuzz.difffuzz.inject_wrong PROPERTIES LABELS "fuzz;emu" TIMEOUT 120
                      PASS_REGULAR_EXPRESSION "the perturbed opinion was reported")
+
+# Bad arguments are usage errors (exit 2) that name them, never a traceback.
+function(difffuzz_usage_error name args expected)
+  add_test(NAME fuzz.difffuzz.usage.${name}
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${Python3_EXECUTABLE}^${PROJECT_SOURCE_DIR}/tools/difffuzz.py^${args}"
+                   "-DEXPECTED=${expected}" -DEXIT_CODE=2 -P ${PROJECT_SOURCE_DIR}/tests/emu/expect_failure.cmake)
+  set_tests_properties(fuzz.difffuzz.usage.${name} PROPERTIES LABELS fuzz TIMEOUT 60)
+endfunction()
+difffuzz_usage_error(per_bundle_zero "gpu-prep^--seed^1^--count^2^--per-bundle^0^--dir^difffuzz_bad"
+                     "difffuzz.py gpu-prep: error: argument --per-bundle: expected a whole number from 1, found 0")
+difffuzz_usage_error(negative_seed "gpu-prep^--seed^-1^--count^1^--dir^difffuzz_bad"
+                     "difffuzz.py gpu-prep: error: argument --seed: expected a whole number from 0, found -1")
+difffuzz_usage_error(jobs_zero "--jobs^0" "difffuzz.py: error: argument --jobs: expected a whole number from 1, found 0")
+difffuzz_usage_error(no_nvcc "gpu-prep^--seed^1^--count^1^--nvcc^/nonexistent/nvcc^--dir^difffuzz_bad^--tileslc^$<TARGET_FILE:tileslc>"
+                     "difffuzz gpu-prep: no nvcc at '/nonexistent/nvcc' (pass --nvcc PATH)")

@@ -1089,7 +1089,14 @@ def prep_bundle_in_budget(job):
 def cmd_gpu_prep(args):
     """Generate bundles and compile each into a cubin for sm_90a with bundle.json; 0 when all were built."""
     tileslc = find_tileslc(args.tileslc)
-    os.makedirs(args.dir, exist_ok=True)
+    if not (shutil.which(args.nvcc) or os.access(args.nvcc, os.X_OK)):
+        print("difffuzz gpu-prep: no nvcc at '%s' (pass --nvcc PATH)" % args.nvcc, file=sys.stderr)
+        return 2
+    try:
+        os.makedirs(args.dir, exist_ok=True)
+    except OSError as e:
+        print("difffuzz gpu-prep: cannot make the directory '%s': %s" % (args.dir, e.strerror), file=sys.stderr)
+        return 2
     for d in os.listdir(args.dir):  # an earlier run's bundles would be run with these
         if re.fullmatch(r"b\d{5}", d):
             shutil.rmtree(os.path.join(args.dir, d))
@@ -1246,25 +1253,38 @@ def cmd_gpu(args):
     return 1 if prep != 0 and rc in (0, 2, 77) else rc
 
 
+def _whole(low):
+    """argparse type: a whole number >= low (a clear usage error instead of a traceback later)."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("expected a whole number, found %r" % text)
+        if value < low:
+            raise argparse.ArgumentTypeError("expected a whole number from %d, found %d" % (low, value))
+        return value
+    return parse
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--count", type=int, default=50, help="programs to generate")
+    ap.add_argument("--seed", type=_whole(0), default=0)
+    ap.add_argument("--count", type=_whole(1), default=50, help="programs to generate")
     ap.add_argument("--save-reproducers", metavar="DIR")
     ap.add_argument("--inject-wrong", action="store_true",
                     help="self-test: perturb one expected value; exit 0 only if it is reported")
     ap.add_argument("--tileslc")
     ap.add_argument("--rt-cpu", help="libtileslc_rt_cpu.a (default: next to tileslc's build)")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=_whole(1), default=2)
     ap.add_argument("--keep", action="store_true", help="keep the work directory")
     prep_args = argparse.ArgumentParser(add_help=False)
-    prep_args.add_argument("--seed", type=int, required=True)
-    prep_args.add_argument("--count", type=int, required=True)
+    prep_args.add_argument("--seed", type=_whole(0), required=True)
+    prep_args.add_argument("--count", type=_whole(1), required=True)
     prep_args.add_argument("--tileslc")
     prep_args.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
-    prep_args.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="nvcc runs at once (default: the cores)")
-    prep_args.add_argument("--per-bundle", type=int, default=100, help="programs per cubin")
+    prep_args.add_argument("--jobs", type=_whole(1), default=os.cpu_count() or 2, help="nvcc runs at once (default: the cores)")
+    prep_args.add_argument("--per-bundle", type=_whole(1), default=100, help="programs per cubin")
     prep_args.add_argument("--inject-wrong", action="store_true",
                            help="self-test: perturb one expected value; gpu-run exits 0 only if it is reported")
     prep_args.add_argument("--prep-budget-s", type=float, default=0,
