@@ -37,6 +37,19 @@ add_test(NAME tune.bad_shapes
                  "-DEXPECTED=tileslc tune: error: ${CMAKE_CURRENT_SOURCE_DIR}/tune/bad_shapes.json:3:3: the shape list is not valid JSON: Expecting ',' delimiter" -DEXIT_CODE=2
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
 set_tests_properties(tune.bad_shapes PROPERTIES LABELS tune TIMEOUT 60)
+# A database entry that is not a result, a --db in no directory and -j 0: usage errors naming them.
+function(tune_usage_error name args expected)
+  add_test(NAME tune.usage.${name}
+           COMMAND ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:tileslc>^tune^${args} "-DEXPECTED=tileslc tune: error: ${expected}" -DEXIT_CODE=2
+                   -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
+  set_tests_properties(tune.usage.${name} PROPERTIES LABELS tune TIMEOUT 60)
+endfunction()
+tune_usage_error(bad_entry "verify^${CMAKE_CURRENT_SOURCE_DIR}/tune/tiny_tune.tpy^--db^${CMAKE_CURRENT_SOURCE_DIR}/tune/bad_entry_db.json"
+                 "${CMAKE_CURRENT_SOURCE_DIR}/tune/bad_entry_db.json: entry 0 is not a result (an object with \"function\", \"shape\" and \"config\")")
+tune_usage_error(db_no_dir "${CMAKE_CURRENT_SOURCE_DIR}/tune/tiny_tune.tpy^--shapes^${CMAKE_CURRENT_SOURCE_DIR}/tune/tiny_shapes.json^--target^cpu^--db^/nonexistent/dir/z.json"
+                 "--db /nonexistent/dir/z.json: no directory '/nonexistent/dir' to write the results database in")
+tune_usage_error(jobs_zero "${CMAKE_CURRENT_SOURCE_DIR}/tune/tiny_tune.tpy^--shapes^${CMAKE_CURRENT_SOURCE_DIR}/tune/tiny_shapes.json^-j^0"
+                 "argument -j/--jobs: expected a whole number from 1, found 0")
 add_test(NAME tune.sample_spaces COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tune/test_tune_spaces.py $<TARGET_FILE:tileslc>)
 set_tests_properties(tune.sample_spaces PROPERTIES LABELS tune TIMEOUT 120 PASS_REGULAR_EXPRESSION "tune spaces: 0 failed")
 # tune.cmake_tuned: tileslc_add_cpu_kernels(... TUNED db.json) on the recorded database: the

@@ -64,6 +64,19 @@ def load_json(path, what):
         fail_input(f"{path}:{e.lineno}:{e.colno}: {what} is not valid JSON: {e.msg}")
 
 
+def _whole(low):
+    """argparse type: a whole number >= low (a usage error naming the option, not a traceback)."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, found {text!r}")
+        if value < low:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {low}, found {value}")
+        return value
+    return parse
+
+
 def load_db(path, must_exist):
     if not os.path.exists(path):
         if must_exist:
@@ -76,6 +89,10 @@ def load_db(path, must_exist):
         fail_input(f"{path}: results database version {db.get('version')}, this tuner reads version {VERSION}")
     if not isinstance(db.get("entries"), list):
         fail_input(f"{path}: \"entries\" must be a list")
+    for i, e in enumerate(db["entries"]):
+        if not (isinstance(e, dict) and isinstance(e.get("function"), str) and isinstance(e.get("shape"), dict)
+                and isinstance(e.get("config"), dict)):
+            fail_input(f"{path}: entry {i} is not a result (an object with \"function\", \"shape\" and \"config\")")
     return db
 
 
@@ -1052,8 +1069,8 @@ def add_build_options(p):
     """The options `verify` and `bench` share with the sweep: target, timing and the toolchain."""
     p.add_argument("--target", default="cuda", choices=["cuda", "cpu"], help="cuda: nvcc and the GPU; cpu: the CPU emulator")
     p.add_argument("--arch", default="sm_90a")
-    p.add_argument("--warmup", type=int, default=10)
-    p.add_argument("--iters", type=int, default=50)
+    p.add_argument("--warmup", type=_whole(0), default=10)
+    p.add_argument("--iters", type=_whole(1), default=50)
     p.add_argument("--rtol", type=float, default=2e-2)
     p.add_argument("--atol", type=float, default=1e-2)
     p.add_argument("--timeout", type=float, default=300, help="seconds per run")
@@ -1090,7 +1107,7 @@ def main(argv):
         p.add_argument("--json", action="store_true", help="the results as JSON")
         p.add_argument("-o", "--output", help="also write the results as JSON to this file")
         p.add_argument("--metrics-overhead", action="store_true", help="also run with TILESLC_METRICS off and on, timing --b2b calls")
-        p.add_argument("--b2b", type=int, default=200, help="calls back to back for --metrics-overhead")
+        p.add_argument("--b2b", type=_whole(1), default=200, help="calls back to back for --metrics-overhead")
         add_build_options(p)
         return bench(p.parse_args(argv[1:]))
     if argv and argv[0] == "verify":
@@ -1111,10 +1128,10 @@ def main(argv):
     shapes.add_argument("--shapes", help="JSON list of shapes: [{\"M\": 128, \"N\": 8192, \"K\": 8192}, ...]")
     shapes.add_argument("--shapes-from-metrics", metavar="FILE.jsonl",
                         help="the shapes of the calls a TILESLC_METRICS file recorded, most frequent first")
-    p.add_argument("--top", type=int, default=0, help="with --shapes-from-metrics: the N most frequent shapes only")
+    p.add_argument("--top", type=_whole(0), default=0, help="with --shapes-from-metrics: the N most frequent shapes only")
     p.add_argument("--db", help="results database to read (cache) and write (default: KERNEL-stem.tune.json)")
     p.add_argument("--function", action="append", default=[], help="tune only this @cute.jit function (repeatable)")
-    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="parallel compilations")
+    p.add_argument("-j", "--jobs", type=_whole(1), default=os.cpu_count() or 1, help="parallel compilations")
     p.add_argument("--shard", help="i/n: run the i-th of n slices of the (configuration x shape) runs")
     p.add_argument("--devices", help="comma-separated CUDA device ordinals: one runner per device at a time")
     p.add_argument("--no-cache", action="store_true", help="measure everything again")
@@ -1123,6 +1140,8 @@ def main(argv):
     args = p.parse_args(argv)
     if not args.db:
         args.db = os.path.splitext(os.path.basename(args.kernel))[0] + ".tune.json"
+    if not os.path.isdir(os.path.dirname(args.db) or "."):
+        fail_input(f"--db {args.db}: no directory '{os.path.dirname(args.db)}' to write the results database in")
     return run_sweep(args)
 
 
