@@ -56,10 +56,7 @@ endif()
 # everything before it parsed.
 if(TARGET tileslc_bench)
   function(tileslc_bench_usage_error name args expected)
-    add_test(NAME cli.bench.${name}
-             COMMAND ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:tileslc_bench>^${args} "-DEXPECTED=tileslc_bench: ${expected}"
-                     -DEXIT_CODE=2 -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
-    set_tests_properties(cli.bench.${name} PROPERTIES LABELS cli TIMEOUT 60)
+    tileslc_expect_usage_error(cli.bench.${name} "$<TARGET_FILE:tileslc_bench>^${args}" "tileslc_bench: ${expected}")
   endfunction()
   tileslc_bench_usage_error(unknown_option "--bogus" "unknown option --bogus")
   tileslc_bench_usage_error(unknown_option_with_value "--bogus=1" "unknown option --bogus")
@@ -88,10 +85,7 @@ endif()
 # before the GPU check, so it cannot pass as an empty table on a GPU machine.
 if(TARGET tileslc_membound)
   function(tileslc_membound_usage_error name args expected)
-    add_test(NAME cli.membound.${name}
-             COMMAND ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:tileslc_membound>^${args} "-DEXPECTED=tileslc_membound: ${expected}"
-                     -DEXIT_CODE=2 -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
-    set_tests_properties(cli.membound.${name} PROPERTIES LABELS cli TIMEOUT 60)
+    tileslc_expect_usage_error(cli.membound.${name} "$<TARGET_FILE:tileslc_membound>^${args}" "tileslc_membound: ${expected}")
   endfunction()
   tileslc_membound_usage_error(unknown_op "--ops^softmax,sofmax" "--ops: no operation named `sofmax` (softmax, rmsnorm, layernorm, softmax_bwd, rmsnorm_bwd, xent)")
   tileslc_membound_usage_error(zero_cols "--cols^0" "--cols: expected a positive column count, found `0`")

@@ -45,10 +45,8 @@ set_tests_properties(fuzz.difffuzz.inject_wrong PROPERTIES LABELS "fuzz;emu" TIM
 
 # Bad arguments are usage errors (exit 2) that name them, never a traceback.
 function(difffuzz_usage_error name args expected)
-  add_test(NAME fuzz.difffuzz.usage.${name}
-           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${Python3_EXECUTABLE}^${PROJECT_SOURCE_DIR}/tools/difffuzz.py^${args}"
-                   "-DEXPECTED=${expected}" -DEXIT_CODE=2 -P ${PROJECT_SOURCE_DIR}/tests/emu/expect_failure.cmake)
-  set_tests_properties(fuzz.difffuzz.usage.${name} PROPERTIES LABELS fuzz TIMEOUT 60)
+  tileslc_expect_usage_error(fuzz.difffuzz.usage.${name} "${Python3_EXECUTABLE}^${PROJECT_SOURCE_DIR}/tools/difffuzz.py^${args}"
+                             "${expected}" fuzz)
 endfunction()
 difffuzz_usage_error(per_bundle_zero "gpu-prep^--seed^1^--count^2^--per-bundle^0^--dir^difffuzz_bad"
                      "difffuzz.py gpu-prep: error: argument --per-bundle: expected a whole number from 1, found 0")

@@ -39,10 +39,7 @@ add_test(NAME tune.bad_shapes
 set_tests_properties(tune.bad_shapes PROPERTIES LABELS tune TIMEOUT 60)
 # A database entry that is not a result, a --db in no directory and -j 0: usage errors naming them.
 function(tune_usage_error name args expected)
-  add_test(NAME tune.usage.${name}
-           COMMAND ${CMAKE_COMMAND} -DCOMMAND=$<TARGET_FILE:tileslc>^tune^${args} "-DEXPECTED=tileslc tune: error: ${expected}" -DEXIT_CODE=2
-                   -P ${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_failure.cmake)
-  set_tests_properties(tune.usage.${name} PROPERTIES LABELS tune TIMEOUT 60)
+  tileslc_expect_usage_error(tune.usage.${name} "$<TARGET_FILE:tileslc>^tune^${args}" "tileslc tune: error: ${expected}" tune)
 endfunction()
 tune_usage_error(bad_entry "verify^${CMAKE_CURRENT_SOURCE_DIR}/tune/tiny_tune.tpy^--db^${CMAKE_CURRENT_SOURCE_DIR}/tune/bad_entry_db.json"
                  "${CMAKE_CURRENT_SOURCE_DIR}/tune/bad_entry_db.json: entry 0 is not a result (an object with \"function\", \"shape\" and \"config\")")
