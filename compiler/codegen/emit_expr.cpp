@@ -129,8 +129,8 @@ Printed print_intrinsic(const ir::IntrinsicCall& c, ScalarType t, const HostName
 
 }  // namespace
 
-bool needs_cvt_rzi(ScalarType from, ScalarType to, bool host_cpp) {
-  return ir::is_float(from) && ir::is_integer(to) && (host_cpp || ir::bit_width(to) < 32);
+bool needs_cvt_rzi(ScalarType from, ScalarType to, bool /*host_cpp*/) {
+  return ir::is_float(from) && ir::is_integer(to);
 }
 
 std::string cvt_rzi_callee(ScalarType to) { return std::string("tileslc::dev::cvt_rzi<") + ir::cpp_type(to) + ">"; }
@@ -221,6 +221,13 @@ Printed print(const ir::ExprRef& e, const HostNames* host) {
           },
           [&](const ir::Unary& u) -> Printed {
             Printed a = print(u.operand, host);
+            // -x of a signed integer wraps (-INT_MIN is INT_MIN): tileslc::dev::neg computes it in
+            // the unsigned twin, where C++'s -x overflows and nvcc rewrote -a >= -b as a <= b and
+            // float(-x) as -float(x); for 8 and 16 bits it negates in 32 and sign-extends by
+            // shifts, as nvcc widened static_cast<int16_t>(-x) of -32768 to 32768 (difffuzz's GPU
+            // half and a probe on the H100, 2026-12-05). A hardware index is never INT_MIN.
+            if (u.op == Op::Neg && ir::is_integer(t) && ir::is_signed(t) && !ir::is_hardware_index(*u.operand))
+              return {"tileslc::dev::neg(" + a.text + ")", kPrimary};
             const char* tok = u.op == Op::Neg ? "-" : u.op == Op::BitNot ? "~" : "!";
             std::string inner = wrap(a, kUnary);
             if (tok[0] == '-' && inner[0] == '-') inner = "(" + inner + ")";

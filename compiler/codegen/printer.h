@@ -64,12 +64,14 @@ std::string c_packed_signature(const ir::HostFunction& h);
 /// A C string literal with escapes for `s` (shared with the IR printer).
 using ir::c_string;
 
-/// Float to integer saturates, as PTX's cvt.rzi does (out-of-range values to the type's limits,
-/// NaN to 0; docs/language.md). Whether a cast from `from` to `to` goes through
-/// tileslc::dev::cvt_rzi (cvt_rzi_callee) instead of static_cast: always in host C++ (`host_cpp`:
-/// host functions, and kernels on the CPU target), which leaves out-of-range values undefined;
-/// on the GPU only to 8 or 16 bits, which nvcc converts to 32 keeping the low bits (its
-/// static_cast to 32 or 64 bits is cvt.rzi itself). The one place this is decided.
+/// Float to integer saturates, as PTX's cvt.rzi documents (out-of-range values to the type's
+/// limits, NaN to 0; docs/language.md). Whether a cast from `from` to `to` goes through
+/// tileslc::dev::cvt_rzi (cvt_rzi_callee) instead of static_cast: every float-to-integer cast, on
+/// both targets. Host C++ leaves out-of-range values undefined; on the GPU nvcc's static_cast to 8
+/// or 16 bits converts to 32 keeping the low bits, and the H100 gave INT_MIN for NaN to Int32 and
+/// 2^63 for NaN or a negative value to Int64 and Uint64 (tools/difffuzz.py's GPU half, 10,000
+/// programs, 2026-12-05). `host_cpp` is kept for callers that ask per target. The one place this is
+/// decided.
 bool needs_cvt_rzi(ir::ScalarType from, ir::ScalarType to, bool host_cpp);
 /// `tileslc::dev::cvt_rzi<int8_t>` ...: the saturating conversion to integer type `to`.
 std::string cvt_rzi_callee(ir::ScalarType to);

@@ -49,24 +49,56 @@ std::string closest_name(const std::string& name, const std::vector<std::string>
 
 namespace {
 
-/// True when `e` is provably >= 0: hardware indices, non-negative constants,
-/// and sums, products, quotients and remainders of such values. Python's
-/// floor division and modulo then equal C's, so codegen can use / and %.
-bool provably_nonneg(const ir::ExprRef& e) {
-  if (ir::is_hardware_index(*e)) return true;
-  if (auto c = ir::as_int_const(e)) return *c >= 0;
-  if (const auto* c = e->get_if<ir::Cast>()) return ir::is_integer(e->type) && provably_nonneg(c->value);
-  if (const auto* b = e->get_if<ir::Binary>()) {
-    switch (b->op) {
-      case ir::Op::Add: case ir::Op::Mul: case ir::Op::FloorDiv: case ir::Op::Mod: case ir::Op::TruncDiv:
-      case ir::Op::TruncMod: case ir::Op::Min: case ir::Op::Max: case ir::Op::Shr:
-        return provably_nonneg(b->lhs) && provably_nonneg(b->rhs);
-      case ir::Op::BitAnd: return provably_nonneg(b->lhs) || provably_nonneg(b->rhs);
-      default: return false;
-    }
-  }
-  return !ir::is_signed(e->type) && ir::is_integer(e->type);
+/// The largest value of integer type `t` (a Uint64's as 2^64 - 1).
+unsigned __int128 type_max(ir::ScalarType t) {
+  const int bits = ir::bit_width(t);
+  return (static_cast<unsigned __int128>(1) << (ir::is_signed(t) ? bits - 1 : bits)) - 1;
 }
+
+/// An upper bound of `e` when `e` is provably >= 0, in its own type and without wrapping: hardware
+/// indices (a CTA's thread index and extent below 1024, the rest below 2^31), non-negative
+/// constants, unsigned values, and sums, products, quotients, remainders, minima and maxima of such
+/// values whose bound fits the type. Python's floor division and modulo then equal C's, so codegen
+/// can use / and %. The bound matters: Int16(13450) * Int16(32767) wraps to -13450, whose % is
+/// not C's (tools/difffuzz.py's GPU half, 2026-12-05).
+std::optional<unsigned __int128> nonneg_bound(const ir::ExprRef& e) {
+  using B = std::optional<unsigned __int128>;
+  const ir::ScalarType t = e->type;
+  if (!ir::is_integer(t)) return std::nullopt;
+  const unsigned __int128 top = type_max(t);
+  auto fits = [&](unsigned __int128 v) -> B { return v <= top ? B(v) : std::nullopt; };
+  if (ir::is_hardware_index(*e)) {
+    const auto* b = e->get_if<ir::Builtin>();
+    const bool cta = b && (b->name.rfind("threadIdx", 0) == 0 || b->name.rfind("blockDim", 0) == 0);
+    return fits(cta ? 1024 : (static_cast<unsigned __int128>(1) << 31) - 1);
+  }
+  if (auto c = ir::as_int_const(e)) {
+    if (t == ir::ScalarType::Uint64) return static_cast<unsigned __int128>(static_cast<uint64_t>(*c));
+    return *c >= 0 ? B(static_cast<unsigned __int128>(*c)) : std::nullopt;
+  }
+  const B unsigned_any = ir::is_signed(t) ? B() : B(top);
+  if (const auto* c = e->get_if<ir::Cast>()) {
+    if (auto v = ir::is_integer(c->value->type) ? nonneg_bound(c->value) : B()) return fits(*v) ? fits(*v) : unsigned_any;
+    return unsigned_any;
+  }
+  const auto* b = e->get_if<ir::Binary>();
+  if (!b) return unsigned_any;
+  const B l = nonneg_bound(b->lhs);
+  const B r = b->op == ir::Op::BitAnd || l ? nonneg_bound(b->rhs) : B();
+  B v;
+  switch (b->op) {
+    case ir::Op::Add: if (l && r) v = fits(*l + *r); break;
+    case ir::Op::Mul: if (l && r) v = (*l == 0 || *r <= top / *l) ? fits(*l * *r) : B(); break;
+    case ir::Op::FloorDiv: case ir::Op::TruncDiv: case ir::Op::Shr: if (l && r) v = l; break;
+    case ir::Op::Mod: case ir::Op::TruncMod: case ir::Op::Min: if (l && r) v = std::min(*l, *r); break;
+    case ir::Op::Max: if (l && r) v = std::max(*l, *r); break;
+    case ir::Op::BitAnd: v = l && r ? B(std::min(*l, *r)) : l ? l : r; break;
+    default: break;
+  }
+  return v ? v : unsigned_any;
+}
+
+bool provably_nonneg(const ir::ExprRef& e) { return nonneg_bound(e).has_value(); }
 
 /// Where a run-time result's run-time-ness comes from: its first dynamic
 /// operand's origin (so E0501 can point at the thread index, not the +).

@@ -306,28 +306,39 @@ bool Evaluator::static_equal(const Value& a, const Value& b) {
 
 namespace {
 
-/// Python's repr of a float: the shortest form that reads back as the same double, positional
-/// for exponents in [-4, 16), with ".0" on integral values.
+/// Python's repr of a float (float_repr_style 'short'): the shortest digits that read back as the
+/// same double, written positionally when the decimal exponent is in [-4, 16) ("123.0", "0.001"),
+/// else as d.ddde+XX ("1e+16", "3.5611475045771336e+16", "1.5e-05"). The exponent is the digits'
+/// own: %g's rule (exponent against the precision) wrote 35611475045771336.0 (difffuzz, static).
 std::string float_repr(double f) {
   if (std::isnan(f)) return "nan";
   if (std::isinf(f)) return f < 0 ? "-inf" : "inf";
   char buf[64];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, f);
+  for (int precision = 0; precision <= 16; ++precision) {  // 1 to 17 significant digits
+    std::snprintf(buf, sizeof buf, "%.*e", precision, f);
     if (std::strtod(buf, nullptr) == f) break;
   }
-  std::string s = buf;
-  int exponent = f == 0 ? 0 : static_cast<int>(std::floor(std::log10(std::fabs(f))));
-  if (s.find('e') != std::string::npos && exponent >= -4 && exponent < 16) {
-    std::snprintf(buf, sizeof buf, "%.17f", f);  // Python writes these positionally
-    s = buf;
-    for (int precision = 0; precision <= 17; ++precision) {
-      std::snprintf(buf, sizeof buf, "%.*f", precision, f);
-      if (std::strtod(buf, nullptr) == f) { s = buf; break; }
-    }
+  std::string mantissa = buf;  // [-]d[.ddd]e(+|-)XX
+  const size_t e = mantissa.find('e');
+  const int exponent = std::atoi(mantissa.c_str() + e + 1);
+  mantissa.resize(e);
+  const bool negative = mantissa[0] == '-';
+  std::string digits;
+  for (char c : mantissa) if (c >= '0' && c <= '9') digits += c;
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  std::string s;
+  if (exponent >= 16 || exponent < -4) {
+    s = digits.substr(0, 1) + (digits.size() > 1 ? "." + digits.substr(1) : "");
+    std::snprintf(buf, sizeof buf, "e%c%02d", exponent < 0 ? '-' : '+', exponent < 0 ? -exponent : exponent);
+    s += buf;
+  } else if (exponent >= 0) {
+    const size_t whole = static_cast<size_t>(exponent) + 1;
+    if (digits.size() < whole) digits.append(whole - digits.size(), '0');
+    s = digits.substr(0, whole) + "." + (digits.size() > whole ? digits.substr(whole) : "0");
+  } else {
+    s = "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
   }
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
+  return negative ? "-" + s : s;
 }
 
 /// `Tensor[smem Float32, (4, 8)]`, `Tensor[coord ((2,2),4)]`, or CuTe's `Pointer[...]` for an iterator.

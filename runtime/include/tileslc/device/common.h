@@ -1,6 +1,6 @@
 // What the device prelude and the CPU emulation prelude (tileslc/cpu/prelude.h)
 // share: the types of one vector access and the helpers that give generated
-// code one meaning on both targets: tileslc::dev::floordiv, mod, min and max
+// code one meaning on both targets: tileslc::dev::neg (wrapping), floordiv, mod, min and max
 // (Python's semantics), shl and shr (PTX's clamping shifts), cvt_rzi (PTX's
 // saturating float-to-integer conversion), range_trips and range_next (a
 // run-time range()'s iterations). Each prelude defines
@@ -148,6 +148,30 @@ TILESLC_INT_RANGE(uint32_t, uint32_t, uint64_t)
 TILESLC_INT_RANGE(uint64_t, uint64_t, uint64_t)
 #undef TILESLC_INT_RANGE
 
+// -x of a signed integer, wrapping (-INT_MIN == INT_MIN; docs/language.md): C++'s -x overflows
+// there and nvcc's optimizer assumes it does not (-a >= -b became a <= b, float(-x) became
+// -float(x)). The 8- and 16-bit ones negate in 32 bits and sign-extend by shifts: nvcc compiled
+// static_cast<int16_t>(-x) of -32768, widened to int, to 32768 (an H100 probe, 2026-12-05), as it
+// did the same through uint16_t; this form gave -32768.
+TILESLC_HOST_DEVICE int8_t neg(int8_t a) {
+  return static_cast<int8_t>(static_cast<int32_t>(static_cast<uint32_t>(-static_cast<int32_t>(a)) << 24) >> 24);
+}
+TILESLC_HOST_DEVICE int16_t neg(int16_t a) {
+  return static_cast<int16_t>(static_cast<int32_t>(static_cast<uint32_t>(-static_cast<int32_t>(a)) << 16) >> 16);
+}
+TILESLC_HOST_DEVICE int32_t neg(int32_t a) { return static_cast<int32_t>(0u - static_cast<uint32_t>(a)); }
+TILESLC_HOST_DEVICE int64_t neg(int64_t a) { return static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(a)); }
+
+// 8- and 16-bit overloads too: without them min(int16_t, int16_t) resolves to the int32_t one and
+// the operations after it compute in 32 bits, not wrapping to the type (difffuzz's GPU half).
+TILESLC_HOST_DEVICE int8_t min(int8_t a, int8_t b) { return a < b ? a : b; }
+TILESLC_HOST_DEVICE int16_t min(int16_t a, int16_t b) { return a < b ? a : b; }
+TILESLC_HOST_DEVICE uint8_t min(uint8_t a, uint8_t b) { return a < b ? a : b; }
+TILESLC_HOST_DEVICE uint16_t min(uint16_t a, uint16_t b) { return a < b ? a : b; }
+TILESLC_HOST_DEVICE int8_t max(int8_t a, int8_t b) { return a > b ? a : b; }
+TILESLC_HOST_DEVICE int16_t max(int16_t a, int16_t b) { return a > b ? a : b; }
+TILESLC_HOST_DEVICE uint8_t max(uint8_t a, uint8_t b) { return a > b ? a : b; }
+TILESLC_HOST_DEVICE uint16_t max(uint16_t a, uint16_t b) { return a > b ? a : b; }
 TILESLC_HOST_DEVICE int32_t min(int32_t a, int32_t b) { return a < b ? a : b; }
 TILESLC_HOST_DEVICE int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }
 TILESLC_HOST_DEVICE uint32_t min(uint32_t a, uint32_t b) { return a < b ? a : b; }
