@@ -155,6 +155,7 @@ std::vector<Variant> variants(const Workspace& auto_ws, const Workspace* forced_
   v.push_back({"gemm_sm90_bn128", &gemm_sm90_bn128, false});
   v.push_back({"gemm_sm90_bn64", &gemm_sm90_bn64, false});
   v.push_back({"gemm_sm90_bm64_bn64", &gemm_sm90_bm64_bn64, false});
+  v.push_back({"gemm_sm90_auto", &gemm_sm90_auto, false});
   return v;
 }
 

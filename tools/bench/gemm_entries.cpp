@@ -46,6 +46,7 @@
 #define TILESLC_BENCH_GEMM_SM90_BN64 &gemm_sm90_bn64
 #define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64 &fused_entry<&gemm_sm90_splitk_fused_bm64>
 #define TILESLC_BENCH_GEMM_SM90_BM64_BN64 &gemm_sm90_bm64_bn64
+#define TILESLC_BENCH_GEMM_SM90_AUTO &gemm_sm90_auto
 #define TILESLC_BENCH_GEMM_SM90_STREAMK &fused_entry<&gemm_sm90_streamk>
 #define TILESLC_BENCH_GEMM_SM90_STREAMK_BM64 &fused_entry<&gemm_sm90_streamk_bm64>
 #else
@@ -58,6 +59,7 @@
 #define TILESLC_BENCH_GEMM_SM90_BN64 nullptr
 #define TILESLC_BENCH_GEMM_SM90_SPLITK_FUSED_BM64 nullptr
 #define TILESLC_BENCH_GEMM_SM90_BM64_BN64 nullptr
+#define TILESLC_BENCH_GEMM_SM90_AUTO nullptr
 #define TILESLC_BENCH_GEMM_SM90_STREAMK nullptr
 #define TILESLC_BENCH_GEMM_SM90_STREAMK_BM64 nullptr
 #endif
@@ -181,6 +183,8 @@ std::vector<GemmEntry> gemm_entries() {
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BN64},
       {"gemm_sm90_bm64_bn64", "gemm_sm90 on 64x64 tiles (one consumer warpgroup), 12 stages, no split (M <= 64 x 8192x8192: 128 tiles)",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BM64_BN64},
+      {"gemm_sm90_auto", "one entry point, tiles chosen by M at run time: bm64_bn64 (M <= 64), bn64 (<= 128), bn128 (<= 256), else 128x256 with GROUP_M 16",
+       DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_AUTO},
       {"gemm_fp8_sm90", "E4M3 x E4M3 -> BF16 (scales 1), gemm_sm90's kernel on 8-bit operands: 128x128x128 tiles, wgmma m64n128k32, Float32 promotion every 4 k-tiles",
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90},
       {"gemm_fp8_sm90_cluster", "gemm_fp8_sm90 in 2x1 thread-block clusters, each CTA loading half of the shared B tile and multicasting it",

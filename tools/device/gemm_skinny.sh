@@ -25,7 +25,7 @@ for m in 16 64 128 256; do
 done
 [[ -n "${SKIP_MEMCHECK:-}" ]] || sanitize memcheck gemm_sm90 --small
 echo "=== tileslc_bench (BF16 entries)"
-entries=gemm_sm90,gemm_sm90_cluster,gemm_sm90_splitk,gemm_sm90_splitk_fused,gemm_sm90_splitk_fused_bn128,gemm_sm90_splitk_fused_bm64,gemm_sm90_streamk,gemm_sm90_streamk_bm64,gemm_sm90_bn128,gemm_sm90_bn64,gemm_sm90_bm64_bn64
+entries=gemm_sm90,gemm_sm90_cluster,gemm_sm90_splitk,gemm_sm90_splitk_fused,gemm_sm90_splitk_fused_bn128,gemm_sm90_splitk_fused_bm64,gemm_sm90_streamk,gemm_sm90_streamk_bm64,gemm_sm90_bn128,gemm_sm90_bn64,gemm_sm90_bm64_bn64,gemm_sm90_auto
 timeout 300 "$pack/bin/tileslc_bench" --entries "$entries" --settle-ms "${BENCH_SETTLE_MS:-60}" --rounds "${BENCH_ROUNDS:-5}" --launch-calls 1000 \
   --json "$out/skinny_bench.json" >"$out/skinny_bench.log" 2>&1 || failed=$((failed + 1))
 grep -E "FAIL|all checks" "$out/skinny_bench.log"
