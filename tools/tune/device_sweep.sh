@@ -73,11 +73,22 @@ case "${1:-}" in
     "$T" tune merge -o "$R/softmax.merged.json" "$R"/softmax.shard{0,1,2}.json
     python3 - "$R/softmax.tune.json" "$R/softmax.merged.json" <<'PY'
 import json, sys
-a, b = (json.load(open(p))["decisions"] for p in sys.argv[1:])
-pick = lambda ds: [(d["bucket"], d["config"]) for d in ds]
+# The shards measure again, so a tie (configurations within noise) may break the other way:
+# besides exact equality, judge each sharded pick by its time in the unsharded sweep itself.
+whole, merged = (json.load(open(p)) for p in sys.argv[1:])
+a, b = whole["decisions"], merged["decisions"]
+key = lambda d: json.dumps(d["bucket"], sort_keys=True)
+pick = lambda ds: sorted((key(d), json.dumps(d["config"], sort_keys=True)) for d in ds)
 print("same decisions as the unsharded sweep:", pick(a) == pick(b))
-for x, y in zip(a, b):
-    print(x["bucket"], x["config"], x["time_ms"], "|", y["config"], y["time_ms"])
+times = {(key(e), json.dumps(e["config"], sort_keys=True)): e["time_ms"] for e in whole["entries"] if e.get("status") == "ok"}
+worst = 1.0
+for y in sorted(b, key=key):
+    x = next(d for d in a if key(d) == key(y))
+    t = times.get((key(y), json.dumps(y["config"], sort_keys=True)))
+    ratio = t / x["time_ms"] if t else float("inf")
+    worst = max(worst, ratio)
+    print(y["bucket"], "unsharded", x["config"], x["time_ms"], "| sharded", y["config"], "its time in the unsharded sweep", t, "ratio %.4f" % ratio)
+print("sharded picks within %.2f%% of the unsharded best, in the unsharded sweep's own times" % (100 * (worst - 1)))
 PY
     cp "$R/softmax.merged.json" "$OUT/" ;;
   bench|metrics)
