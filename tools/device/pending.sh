@@ -12,12 +12,15 @@
 #   c  issue 19: the tune runner's GPU fill/check self-test, then gemm_sm90's full sweep (72
 #      configurations x 4 shapes, resumable: run `c` again on the same warm machine if it stops)
 #   d  issue 19: merge/verify, the softmax sweep and its 3-shard check, metrics on/off
+#   e  after the 2026-12-05 fixes: difffuzz's 10,000 programs again (issue 15), the long rows'
+#      default launch (issue 17), gemm_sm90_auto on the skinny shapes (issue 20), metrics on/off
+#      with deferred event reads (issue 19), then torch_membound.py in what time is left
 #
 # Each step prints what the issue's "done when" asks for; logs go to $OUT.
 set -uo pipefail
 case "${1:-}" in
-  a|b|c|d) step=$1; shift ;;
-  *) echo "usage: pending.sh a|b|c|d [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
+  a|b|c|d|e) step=$1; shift ;;
+  *) echo "usage: pending.sh a|b|c|d|e [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/common.sh" "$@"
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -49,6 +52,15 @@ case "$step" in
       echo "=== $s"
       TUNE_LIMIT=150 timeout 170 bash tools/tune/device_sweep.sh "$s" 2>&1 | tr '\r' '\n' | grep -v '^\[' | tail -25
     done; elapsed ;;
+  e)
+    PREP_BUDGET_S=120 timeout 170 bash tools/device/difffuzz.sh "$pack" || failed=$((failed + 1)); elapsed
+    echo "=== tileslc_membound, the default launches, long rows"
+    timeout 90 "$pack/bin/tileslc_membound" --ops softmax,rmsnorm,layernorm --cols 262144 2>&1 | tail -12; elapsed
+    SKIP_MEMCHECK=1 BENCH_ROUNDS=3 timeout 160 bash tools/device/gemm_skinny.sh "$pack" 2>&1 | grep -E "PASS,|cuBLAS|gemm_sm90_auto|gemm_sm90 |failed" | head -40; elapsed
+    echo "=== metrics"
+    TUNE_LIMIT=80 timeout 90 bash tools/tune/device_sweep.sh metrics 2>&1 | tr '\r' '\n' | grep -E "metrics off|^(kernel|function|softmax|gemm)" | head -12; elapsed
+    echo "=== torch_membound (eager)"
+    pylib_python 150 tools/bench/membound/torch_membound.py --prebuilt "$pack/pylib" 2>&1 | tail -40; elapsed ;;
 esac
 echo "pending.sh $step: $failed failed"
 exit $((failed > 0))
