@@ -38,10 +38,10 @@ INCLUDE = os.path.join(REPO, "runtime", "include")
 
 # Functions the device headers define in tileslc::dev that no row names.
 HELPERS = {
-    # codegen's own, for operators (intrinsics.def's header): Python's // and %, integer min and max,
-    # PTX's clamping shifts and saturating float-to-integer conversion, a run-time range()'s trip count
-    # and increment, a kernel's located trap
-    "floordiv", "mod", "min", "max", "shl", "shr", "cvt_rzi", "range_trips", "range_next", "trap_at",
+    # codegen's own, for operators (intrinsics.def's header): wrapping negation, Python's // and %,
+    # integer min and max, PTX's clamping shifts and saturating float-to-integer conversion, a
+    # run-time range()'s trip count and increment, a kernel's located trap
+    "neg", "floordiv", "mod", "min", "max", "shl", "shr", "cvt_rzi", "range_trips", "range_next", "trap_at",
     # used inside the wrappers
     "smem_address", "smem_u32", "reg32", "to_tf32",
 }

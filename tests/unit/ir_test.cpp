@@ -140,13 +140,47 @@ TEST(IrExpr, ConstructorsFillTheNamedFieldsOfTheirKind) {
                             tensor_stride(0, 0)->kind(),
                             unary(Op::Neg, i, T::Int64)->kind(),
                             b->kind(),
-                            select(bool_const(true), i, i)->kind(),
+                            select(binary(Op::Lt, i, i, T::Boolean), i, i)->kind(),
                             cast(i, T::Int32)->kind(),
                             call("f", {}, T::Int32)->kind(),
                             load("p", i, T::Float32)->kind(),
                             address_of("p", i, T::Float32)->kind(),
                             intrinsic(Intrinsic::ElectOne, {}, {}, T::Boolean)->kind()};
   for (size_t k = 0; k < std::size(kinds); ++k) EXPECT_EQ(static_cast<size_t>(kinds[k]), k) << "Expr::Node's order";
+}
+
+TEST(IrExpr, ConstantOperandsFoldWithTheLanguagesSemantics) {
+  // docs/language.md: integers wrap, // and % are Python's, shifts clamp; floats round once per
+  // operation in their own type. nvcc folded the unfolded forms wrongly (difffuzz's GPU half).
+  auto ival = [](const ExprRef& e) { return e->as<IntConst>().value; };
+  auto fval = [](const ExprRef& e) { return e->as<FloatConst>().value; };
+  const int64_t min64 = std::numeric_limits<int64_t>::min();
+  EXPECT_EQ(ival(binary(Op::Sub, int_const(min64, T::Int64), int_const(1, T::Int64), T::Int64)),
+            std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(ival(binary(Op::Mul, int_const(13450, T::Int16), int_const(32767, T::Int16), T::Int16)), -13450);
+  EXPECT_EQ(ival(binary(Op::Mod, int_const(-13450, T::Int16), int_const(4495, T::Int16), T::Int16)), 35);
+  EXPECT_EQ(ival(binary(Op::FloorDiv, int_const(-7, T::Int32), int_const(2, T::Int32), T::Int32)), -4);
+  EXPECT_EQ(ival(binary(Op::TruncDiv, int_const(-7, T::Int32), int_const(2, T::Int32), T::Int32)), -3);
+  EXPECT_EQ(ival(binary(Op::Shl, int_const(-3, T::Int64), int_const(63, T::Int64), T::Int64)), min64);
+  EXPECT_EQ(ival(binary(Op::Shl, int_const(1, T::Int32), int_const(32, T::Int32), T::Int32)), 0);
+  EXPECT_EQ(ival(binary(Op::Shr, int_const(-8, T::Int32), int_const(40, T::Int32), T::Int32)), -1);
+  EXPECT_EQ(ival(binary(Op::Add, int_const(200, T::Uint8), int_const(100, T::Uint8), T::Uint8)), 44);
+  EXPECT_EQ(ival(binary(Op::Lt, int_const(-1, T::Uint64), int_const(1, T::Uint64), T::Boolean)), 0) << "2^64 - 1 < 1";
+  EXPECT_EQ(ival(unary(Op::Neg, int_const(min64, T::Int64), T::Int64)), min64);
+  EXPECT_EQ(ival(unary(Op::Neg, int_const(-128, T::Int8), T::Int8)), -128);
+  EXPECT_TRUE(binary(Op::FloorDiv, int_const(1, T::Int32), int_const(0, T::Int32), T::Int32)->is<Binary>())
+      << "a division by zero has no result: left to the run-time path";
+  EXPECT_TRUE(binary(Op::FloorDiv, int_const(std::numeric_limits<int32_t>::min(), T::Int32), int_const(-1, T::Int32), T::Int32)
+                  ->is<Binary>());
+  EXPECT_EQ(fval(binary(Op::Add, float_const(0.1, T::Float32), float_const(0.2, T::Float32), T::Float32)),
+            static_cast<double>(0.1f + 0.2f));
+  EXPECT_EQ(fval(binary(Op::Add, float_const(0.1, T::Float64), float_const(0.2, T::Float64), T::Float64)), 0.1 + 0.2);
+  EXPECT_EQ(fval(intrinsic(Intrinsic::Ceil, {}, {float_const(3e38, T::Float64)}, T::Float64)), 3e38);
+  EXPECT_EQ(fval(intrinsic(Intrinsic::Floor, {}, {float_const(-2.5, T::Float32)}, T::Float32)), -3.0);
+  EXPECT_TRUE(binary(Op::Div, float_const(1, T::Float32), float_const(0, T::Float32), T::Float32)->is<Binary>());
+  const ExprRef v = var_ref("v", T::Int32);
+  EXPECT_EQ(select(bool_const(true), v, int_const(1, T::Int32)), v) << "a constant condition keeps its branch";
+  EXPECT_TRUE(binary(Op::Add, v, int_const(1, T::Int32), T::Int32)->is<Binary>());
 }
 
 TEST(IrExpr, NodesStaySmall) {
@@ -522,7 +556,7 @@ TEST(IrVerify, MalformedNodes) {
   store_stmt(p).offset = bad;
   EXPECT_TRUE(flags(p, "Cast: has a null operand"));
   p = valid_program();
-  auto odd = std::make_shared<Expr>(*binary(Op::Add, i64(1), i64(2), T::Int64));
+  auto odd = std::make_shared<Expr>(*binary(Op::Add, cast(var_ref("i", T::Int32), T::Int64), i64(2), T::Int64));
   odd->as<Binary>().op = Op::Neg;
   store_stmt(p).offset = odd;
   EXPECT_TRUE(flags(p, "Binary Neg: is not a binary operator"));

@@ -183,7 +183,7 @@ std::vector<GemmEntry> gemm_entries() {
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BN64},
       {"gemm_sm90_bm64_bn64", "gemm_sm90 on 64x64 tiles (one consumer warpgroup), 12 stages, no split (M <= 64 x 8192x8192: 128 tiles)",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BM64_BN64},
-      {"gemm_sm90_auto", "one entry point, tiles chosen by M at run time: bm64_bn64 (M <= 64), bn64 (<= 128), bn128 (<= 256), else 128x256 with GROUP_M 16",
+      {"gemm_sm90_auto", "one entry point, tiles chosen by M at run time: bm64_bn64 (M <= 64), bn64 (<= 128), bn128 (<= 256), else gemm_sm90's 128x256",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_AUTO},
       {"gemm_fp8_sm90", "E4M3 x E4M3 -> BF16 (scales 1), gemm_sm90's kernel on 8-bit operands: 128x128x128 tiles, wgmma m64n128k32, Float32 promotion every 4 k-tiles",
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90},

@@ -162,24 +162,21 @@ TILESLC_HOST_DEVICE int16_t neg(int16_t a) {
 TILESLC_HOST_DEVICE int32_t neg(int32_t a) { return static_cast<int32_t>(0u - static_cast<uint32_t>(a)); }
 TILESLC_HOST_DEVICE int64_t neg(int64_t a) { return static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(a)); }
 
-// 8- and 16-bit overloads too: without them min(int16_t, int16_t) resolves to the int32_t one and
-// the operations after it compute in 32 bits, not wrapping to the type (difffuzz's GPU half).
-TILESLC_HOST_DEVICE int8_t min(int8_t a, int8_t b) { return a < b ? a : b; }
-TILESLC_HOST_DEVICE int16_t min(int16_t a, int16_t b) { return a < b ? a : b; }
-TILESLC_HOST_DEVICE uint8_t min(uint8_t a, uint8_t b) { return a < b ? a : b; }
-TILESLC_HOST_DEVICE uint16_t min(uint16_t a, uint16_t b) { return a < b ? a : b; }
-TILESLC_HOST_DEVICE int8_t max(int8_t a, int8_t b) { return a > b ? a : b; }
-TILESLC_HOST_DEVICE int16_t max(int16_t a, int16_t b) { return a > b ? a : b; }
-TILESLC_HOST_DEVICE uint8_t max(uint8_t a, uint8_t b) { return a > b ? a : b; }
-TILESLC_HOST_DEVICE uint16_t max(uint16_t a, uint16_t b) { return a > b ? a : b; }
-TILESLC_HOST_DEVICE int32_t min(int32_t a, int32_t b) { return a < b ? a : b; }
-TILESLC_HOST_DEVICE int64_t min(int64_t a, int64_t b) { return a < b ? a : b; }
-TILESLC_HOST_DEVICE uint32_t min(uint32_t a, uint32_t b) { return a < b ? a : b; }
-TILESLC_HOST_DEVICE uint64_t min(uint64_t a, uint64_t b) { return a < b ? a : b; }
-TILESLC_HOST_DEVICE int32_t max(int32_t a, int32_t b) { return a > b ? a : b; }
-TILESLC_HOST_DEVICE int64_t max(int64_t a, int64_t b) { return a > b ? a : b; }
-TILESLC_HOST_DEVICE uint32_t max(uint32_t a, uint32_t b) { return a > b ? a : b; }
-TILESLC_HOST_DEVICE uint64_t max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+// Integer min and max for every integer type: the 8- and 16-bit ones too, or min(int16_t,
+// int16_t) would resolve to the int32_t one and the operations after it compute in 32 bits, not
+// wrapping to the type (difffuzz's GPU half).
+#define TILESLC_INT_MIN_MAX(T)                                  \
+  TILESLC_HOST_DEVICE T min(T a, T b) { return a < b ? a : b; } \
+  TILESLC_HOST_DEVICE T max(T a, T b) { return a > b ? a : b; }
+TILESLC_INT_MIN_MAX(int8_t)
+TILESLC_INT_MIN_MAX(int16_t)
+TILESLC_INT_MIN_MAX(int32_t)
+TILESLC_INT_MIN_MAX(int64_t)
+TILESLC_INT_MIN_MAX(uint8_t)
+TILESLC_INT_MIN_MAX(uint16_t)
+TILESLC_INT_MIN_MAX(uint32_t)
+TILESLC_INT_MIN_MAX(uint64_t)
+#undef TILESLC_INT_MIN_MAX
 
 }  // namespace dev
 }  // namespace tileslc
