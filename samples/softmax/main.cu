@@ -58,6 +58,16 @@ bool run_backward(SoftmaxBwdFn softmax_bwd, const sample::RowType& type, const s
   if (bandwidth) {
     sample::bandwidth_table(kName, sample::row_case_name(rows, cols, type) + " backward", 3 * y.bytes(), call, stream);
   }
+  // The backward's launch variants (softmax_variants.h), checked as the default on small row counts.
+  for (const sample::SoftmaxBwdVariant& v : bandwidth ? std::vector<sample::SoftmaxBwdVariant>{} : sample::softmax_bwd_variants(type.bytes, cols)) {
+    dx.poison_all();
+    CHECK_OK(v.fn(y.view(), dy.view(), dx.view(), stream));
+    CHECK(cudaStreamSynchronize(stream));
+    ok &= sample::check_rows_scaled(
+        (std::string("softmax backward ") + v.name).c_str(), type, dx,
+        [&](int64_t r, double* out) { sample::softmax_bwd_row_ref(y.row(r), dy.row(r), cols, out); },
+        [&](int64_t r) { return row_max(y, r) * row_max(dy, r); });
+  }
   return ok;
 }
 

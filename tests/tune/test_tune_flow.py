@@ -138,6 +138,13 @@ def main():
         out = json.loads(run([binary, "--param", f"t:Float32:{n}", "--param", f"t:Float32:{n}:w", "--iters", "1", "--warmup", "0",
                               "--reference", ref_dump]).stdout)
         check(out["ok"] and out["check"]["pass"], f"the tuned scale() computes the reference's result for N={n}")
+    # verify: the tuned function against the sweep's time, then alternately with the decided
+    # configuration built alone (--rounds 2: tuned, alone, tuned, alone).
+    r = run([a.tileslc, "tune", "verify", KERNEL, "--db", db_path, "--target", "cpu", "--runtime-lib", a.runtime_lib,
+             "--warmup", "1", "--iters", "2", "--rounds", "2", "--work-dir", os.path.join(a.work, "verify")])
+    inter = [x for x in r.stdout.splitlines() if "interleaved x2: tuned " in x and " alone " in x]
+    check(len(inter) == 2 and all(len(x.split("per round ")[1].split()) == 2 for x in inter),
+          "verify timed the tuned function and each decision alone, interleaved, on both buckets")
     # Metrics: the tuned runner again with TILESLC_METRICS (and a peak bandwidth, which the CPU
     # emulator has none of), then the summary, its Prometheus form, and the metrics file as the
     # tuner's shape list.

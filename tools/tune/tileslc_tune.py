@@ -31,6 +31,7 @@ import json
 import os
 import queue
 import shutil
+import statistics
 import subprocess
 import sys
 import threading
@@ -826,7 +827,35 @@ def verify(args):
             print(f"{fname} {fmt_config(dec['bucket'])}: tuned {res['time_ms']:.4g} ms, decision {fmt_config(dec['config'])} "
                   f"{dec['time_ms']:.4g} ms (x{ratio:.3f})" +
                   (f", reference {dec['reference_time_ms']:.4g} ms" if "reference_time_ms" in dec else ""))
+            if args.rounds > 0:
+                failures += interleave(args, tc, kernel, fn, obj, d, binary, dec, shape)
     return 1 if failures else 0
+
+
+def interleave(args, tc, kernel, fn, runner_obj, work, tuned_binary, dec, shape):
+    """Times the tuned host function and the decided configuration built alone, alternately, for
+    args.rounds rounds in this one process tree: the sweep's recorded time was measured minutes
+    earlier, at whatever clocks the GPU then ran (a long GEMM sweep warms it), so only runs
+    side by side tell the dispatch's cost from the GPU's state. Returns 1 if a run failed."""
+    d = os.path.join(work, "config-" + hashlib.sha256(json.dumps(dec["config"], sort_keys=True).encode()).hexdigest()[:12])
+    os.makedirs(d, exist_ok=True)
+    binary, err = tc.build_config(kernel, dec["config"], runner_obj, d)
+    if not binary:
+        print(f"{fn['name']} {fmt_config(dec['bucket'])}: the decided configuration does not build alone:\n{err}")
+        return 1
+    tuned, alone = [], []
+    for _ in range(args.rounds):
+        for times, b in ((tuned, tuned_binary), (alone, binary)):
+            res = run_one(args, b, fn, shape, None, None, None)
+            if res["status"] != "ok":
+                print(f"{fn['name']} {fmt_config(dec['bucket'])}: an interleaved run failed: {res.get('error')}")
+                return 1
+            times.append(res["time_ms"])
+    t, a = statistics.median(tuned), statistics.median(alone)
+    print(f"{fn['name']} {fmt_config(dec['bucket'])}: interleaved x{args.rounds}: tuned {t:.4g} ms, "
+          f"{fmt_config(dec['config'])} alone {a:.4g} ms (x{t / a:.3f}; per round "
+          + " ".join(f"{x / y:.3f}" for x, y in zip(tuned, alone)) + ")")
+    return 0
 
 
 # ---- bench ----------------------------------------------------------------------------------
@@ -1114,6 +1143,9 @@ def main(argv):
         p = argparse.ArgumentParser(prog="tileslc tune verify", description="time the --tuned host function on each decided bucket")
         p.add_argument("kernel")
         p.add_argument("--db", required=True)
+        p.add_argument("--rounds", type=_whole(0), default=3,
+                       help="rounds of the tuned function and the decided configuration built alone, run alternately "
+                            "(0: only the tuned function, against the sweep's recorded time)")
         add_build_options(p)
         return verify(p.parse_args(argv[1:]))
     if argv and argv[0] == "show":

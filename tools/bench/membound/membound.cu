@@ -7,7 +7,7 @@
 // Prints one table (TB/s counted as bytes read + written: x, y, and the
 // weight and bias once) and writes the rows as JSON (issue 17).
 // --variants also checks and times each launch variant of the 262144-column
-// forwards (samples/*/<op>_variants.h: cluster size, threads, blocks per SM)
+// forwards and the softmax backward (samples/*/<op>_variants.h: cluster size, threads, blocks per SM)
 // on the same input as the default, each against the copy in the same run;
 // --ops softmax,rmsnorm,... and --cols N keep only those operations and column
 // counts (xent for both cross-entropy rows), to fit one short device call.
@@ -193,7 +193,8 @@ std::vector<BackwardCase> backward_cases() {
 // Checks one backward against float64 (dx row by row; RMSNorm's dw too), then times it. Bytes:
 // softmax y, dy read and dx written; RMSNorm x, dy read, dx written, w read and dw written once,
 // and the Float32 dw partials (1024 rows) written and read once.
-bool run_backward(const BackwardCase& k, sample::Rng& rng, cudaStream_t stream, nlohmann::ordered_json& out) {
+bool run_backward(const BackwardCase& k, bool with_variants, sample::Rng& rng, cudaStream_t stream,
+                  nlohmann::ordered_json& out) {
   constexpr int64_t kSlots = 1024;
   const bool softmax = k.softmax_bwd != nullptr;
   sample::RowTensor x(*k.type, k.rows, k.cols), w(*k.type, 1, k.cols), dy(*k.type, k.rows, k.cols);
@@ -239,7 +240,20 @@ bool run_backward(const BackwardCase& k, sample::Rng& rng, cudaStream_t stream, 
     ok &= sample::check_rows(kName, *k.type, dw, [&](int64_t, double* ref) { std::copy(dw_ref.begin(), dw_ref.end(), ref); });
     bytes += 2 * w.bytes() + 2 * partial.bytes();
   }
-  return time_and_print(k.op, *k.type, k.rows, k.cols, bytes, call, ok, stream, out);
+  ok = time_and_print(k.op, *k.type, k.rows, k.cols, bytes, call, ok, stream, out);
+  // The softmax backward's launch variants (softmax_variants.h), each checked and timed the same way.
+  for (const auto& v : with_variants && softmax ? sample::softmax_bwd_variants(k.type->bytes, k.cols)
+                                                : std::vector<sample::SoftmaxBwdVariant>{}) {
+    dx.poison_all();
+    auto vcall = [&] { CHECK_OK(v.fn(in.view(), dy.view(), dx.view(), stream)); };
+    vcall();
+    CHECK(cudaStreamSynchronize(stream));
+    const bool vok = sample::check_rows_scaled(
+        kName, *k.type, dx, [&](int64_t r, double* ref) { sample::softmax_bwd_row_ref(in.row(r), dy.row(r), k.cols, ref); },
+        [&](int64_t r) { return row_max(in, r) * row_max(dy, r); });
+    ok &= time_and_print(k.op, *k.type, k.rows, k.cols, bytes, vcall, vok, stream, out, v.name);
+  }
+  return ok;
 }
 
 // Cross-entropy with ignore_index -100 (the rows r with r % 17 == 1), random targets and dloss:
@@ -326,7 +340,7 @@ int usage(const char* argv0, const std::string& why) {
   std::fprintf(why.empty() ? stdout : stderr,
                "usage: %s [--json PATH] [--ops softmax,rmsnorm,layernorm,softmax_bwd,rmsnorm_bwd,xent] [--cols N] [--variants]\n"
                "  (default: every operation and shape to membound.json; --variants also times the launch variants of\n"
-               "  the 262144-column forwards)\n",
+               "  the 262144-column forwards and softmax backward)\n",
                argv0);
   return why.empty() ? 0 : 2;
 }
@@ -374,7 +388,7 @@ int main(int argc, char** argv) {
     for (const Case& k : cases())
       if (sel.wants(k.op, k.cols)) ok &= run(k, sel.variants, rng, stream, rows);
     for (const BackwardCase& k : backward_cases())
-      if (sel.wants(k.op, k.cols)) ok &= run_backward(k, rng, stream, rows);
+      if (sel.wants(k.op, k.cols)) ok &= run_backward(k, sel.variants, rng, stream, rows);
     for (const CrossEntropyCase& k : cross_entropy_cases())
       if (sel.wants("xent", k.cols)) ok &= run_cross_entropy(k, rng, stream, rows);
     std::ofstream json(json_path);
