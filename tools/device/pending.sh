@@ -11,12 +11,15 @@
 #   b  issue 19: gemm_sm90's sweep (72 configurations x 4 shapes; the progress lines kept in
 #      $OUT/gemm_sweep.log), merged and verified with the tuned function and each decision built
 #      alone run alternately (tune verify --rounds), then the softmax sweep and its verify
+#   c  issue 17: the RMSNorm backward (next row staged while this one is reduced; long rows over a
+#      cluster with staged shares) against torch eager and torch.compile, compute-sanitizer on
+#      the rmsnorm sample at --small, then tileslc_membound's whole default table
 #
 # Each step prints what the issue's "done when" asks for; logs go to $OUT.
 set -uo pipefail
 case "${1:-}" in
-  a|b) step=$1; shift ;;
-  *) echo "usage: pending.sh a|b [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
+  a|b|c) step=$1; shift ;;
+  *) echo "usage: pending.sh a|b|c [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/common.sh" "$@"
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -40,6 +43,14 @@ case "$step" in
     echo "=== softmax sweep and verify"
     TUNE_LIMIT=80 timeout 150 bash tools/tune/device_sweep.sh softmax > "$out/softmax_sweep.log" 2>&1 || failed=$((failed + 1))
     grep '^\[' "$out/softmax_sweep.log" | sed -n '1p;$p'; grep -v '^\[' "$out/softmax_sweep.log" | tail -14; elapsed ;;
+  c)
+    echo "=== torch_membound --compile: rmsnorm_bwd"
+    pylib_python 150 tools/bench/membound/torch_membound.py --prebuilt "$pack/pylib" --compile --ops rmsnorm_bwd 2>&1 |
+      grep -v -E "^(W|I)[0-9]{4}|warn" | tail -8; elapsed
+    for t in memcheck racecheck; do sanitize $t rmsnorm --small; done; elapsed
+    echo "=== tileslc_membound (every default)"
+    timeout 330 "$pack/bin/tileslc_membound" --json "$out/membound_c.json" 2>&1 | grep -v PASS | tail -40
+    [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed ;;
 esac
 echo "pending.sh $step: $failed failed"
 exit $((failed > 0))
