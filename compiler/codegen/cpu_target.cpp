@@ -45,7 +45,7 @@ ir::ExprRef checked_accesses(const ir::ExprRef& e) {
     if (const auto* a = x->get_if<ir::AddressOf>(); a && a->offset)
       return ir::call("TILESLC_ADDR", {ir::var_ref(a->ptr, x->type), a->offset}, x->type);
     // A float converted to an integer saturates (needs_cvt_rzi: in host C++, always a call).
-    if (const auto* c = x->get_if<ir::Cast>(); c && needs_cvt_rzi(c->value->type, x->type, true))
+    if (const auto* c = x->get_if<ir::Cast>(); c && needs_cvt_rzi(c->value->type, x->type))
       return ir::call(cvt_rzi_callee(x->type), {c->value}, x->type);
     if (const char* fn = checked_division(*x)) {
       const auto& b = x->as<ir::Binary>();

@@ -129,7 +129,7 @@ Printed print_intrinsic(const ir::IntrinsicCall& c, ScalarType t, const HostName
 
 }  // namespace
 
-bool needs_cvt_rzi(ScalarType from, ScalarType to, bool /*host_cpp*/) {
+bool needs_cvt_rzi(ScalarType from, ScalarType to) {
   return ir::is_float(from) && ir::is_integer(to);
 }
 
@@ -149,7 +149,7 @@ Printed print_cast(const ir::ExprRef& op, ScalarType to, const HostNames* host) 
   if (to == ScalarType::BFloat16) return {"__float2bfloat16_rn(" + in.text + ")", kPrimary};
   if (to == ScalarType::Float8E4M3FN || to == ScalarType::Float8E5M2)
     return {std::string(ir::cpp_type(to)) + "(" + in.text + ")", kPrimary};
-  if (needs_cvt_rzi(from, to, host != nullptr)) return {cvt_rzi_callee(to) + "(" + in.text + ")", kPrimary};
+  if (needs_cvt_rzi(from, to)) return {cvt_rzi_callee(to) + "(" + in.text + ")", kPrimary};
   return {std::string("static_cast<") + ir::cpp_type(to) + ">(" + in.text + ")", kPrimary};
 }
 

@@ -70,9 +70,8 @@ using ir::c_string;
 /// both targets. Host C++ leaves out-of-range values undefined; on the GPU nvcc's static_cast to 8
 /// or 16 bits converts to 32 keeping the low bits, and the H100 gave INT_MIN for NaN to Int32 and
 /// 2^63 for NaN or a negative value to Int64 and Uint64 (tools/difffuzz.py's GPU half, 10,000
-/// programs, 2026-12-05). `host_cpp` is kept for callers that ask per target. The one place this is
-/// decided.
-bool needs_cvt_rzi(ir::ScalarType from, ir::ScalarType to, bool host_cpp);
+/// programs, 2026-12-05). The one place this is decided.
+bool needs_cvt_rzi(ir::ScalarType from, ir::ScalarType to);
 /// `tileslc::dev::cvt_rzi<int8_t>` ...: the saturating conversion to integer type `to`.
 std::string cvt_rzi_callee(ir::ScalarType to);
 

@@ -78,8 +78,9 @@ std::optional<unsigned __int128> nonneg_bound(const ir::ExprRef& e) {
   }
   const B unsigned_any = ir::is_signed(t) ? B() : B(top);
   if (const auto* c = e->get_if<ir::Cast>()) {
-    if (auto v = ir::is_integer(c->value->type) ? nonneg_bound(c->value) : B()) return fits(*v) ? fits(*v) : unsigned_any;
-    return unsigned_any;
+    const B v = ir::is_integer(c->value->type) ? nonneg_bound(c->value) : B();
+    const B kept = v ? fits(*v) : B();
+    return kept ? kept : unsigned_any;
   }
   const auto* b = e->get_if<ir::Binary>();
   if (!b) return unsigned_any;

@@ -27,11 +27,10 @@ int run(const std::string& what, std::string& refusal) {
   if (cudaMemcpy(pb, b.data(), m * sizeof(float), cudaMemcpyHostToDevice) != cudaSuccess) return 2;
   auto mA = tileslc::make_tensor_view(pa, tileslc::DType::Float32, {m});
   auto mB = tileslc::make_tensor_view(pb, tileslc::DType::Float32, {m});
-  tileslc::Status s = scale(mA, mB, (m + 63) / 64);
-  if (s.ok()) {
-    const cudaError_t e = cudaDeviceSynchronize();
-    if (e != cudaSuccess) s = tileslc::Status::error(cudaGetErrorString(e));
-  }
+  const tileslc::Status launched = scale(mA, mB, (m + 63) / 64);
+  const cudaError_t e = launched.ok() ? cudaDeviceSynchronize() : cudaSuccess;
+  // (Status is [[nodiscard]]: nvcc warns of an assignment's discarded result, so no assignment.)
+  const tileslc::Status s = e == cudaSuccess ? launched : tileslc::Status::error(cudaGetErrorString(e));
   if (s.ok() && cudaMemcpy(b.data(), pb, m * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess) return 2;
   cudaFree(pa);
   cudaFree(pb);

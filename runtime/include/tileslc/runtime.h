@@ -254,7 +254,8 @@ class CallScope {
   bool timed() const { return timed_; }
   unsigned long long number() const { return call_; }
   const char* function() const { return function_; }
-  void add_launch(bool ok, float gpu_ms);
+  // (The launch's GPU time joins the call's line when the queue is written: metrics.cpp.)
+  void add_launch(bool ok, bool timed);
 
  private:
   void begin(const char* function);
@@ -266,7 +267,7 @@ class CallScope {
   CallScope* outer_ = nullptr;
   unsigned long long call_ = 0;
   unsigned launches_ = 0, timed_launches_ = 0;
-  double gpu_ms_ = 0, bytes_ = -1, flops_ = -1;
+  double bytes_ = -1, flops_ = -1;
   std::string extents_;  // a JSON object's members: "M": 128, "N": 8192
 };
 }  // namespace metrics
