@@ -50,23 +50,29 @@ bool run_backward(RmsnormBwdFn rmsnorm_bwd, const sample::RowType& type, const s
   sample::RowTensor dy(type, rows, cols), dx(type, rows, cols, kGuard), dw(type, 1, cols, kGuard);
   sample::RowTensor partial(sample::kRowFp32, slots, cols);
   dy.fill_nonzero(rng, 0.25f, 2.0f);
-  dx.poison_all();
-  dw.poison_all();
-  partial.poison_all();
+  std::vector<double> dw_ref(cols, 0.0);
+  for (int64_t r = 0; r < rows; ++r) sample::rmsnorm_dw_accumulate(x.row(r), dy.row(r), cols, kEps, dw_ref.data());
+  // One backward (the default or a variant) on poisoned outputs, dx and dw checked.
+  auto run_and_check = [&](RmsnormBwdFn fn, const std::string& what) {
+    dx.poison_all();
+    dw.poison_all();
+    partial.poison_all();
+    CHECK_OK(fn(x.view(), w.vector_view(), dy.view(), dx.view(), partial.view(), dw.vector_view(), kEps, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    bool ok = sample::check_rows(what.c_str(), type, dx, [&](int64_t r, double* out) {
+      sample::rmsnorm_bwd_row_ref(x.row(r), w.row(0), dy.row(r), cols, kEps, out);
+    });
+    return ok & sample::check_rows((what + " dw").c_str(), type, dw, [&](int64_t, double* out) {
+      std::copy(dw_ref.begin(), dw_ref.end(), out);
+    });
+  };
+  bool ok = run_and_check(rmsnorm_bwd, "rmsnorm backward");
+  // The backward's launch variants (rmsnorm_variants.h), checked as the default on small row counts.
+  for (const sample::RmsnormBwdVariant& v : bandwidth ? std::vector<sample::RmsnormBwdVariant>{} : sample::rmsnorm_bwd_variants(type.bytes, cols))
+    ok &= run_and_check(v.fn, std::string("rmsnorm backward ") + v.name);
   auto call = [&] {
     CHECK_OK(rmsnorm_bwd(x.view(), w.vector_view(), dy.view(), dx.view(), partial.view(), dw.vector_view(), kEps, stream));
   };
-  call();
-  CHECK(cudaStreamSynchronize(stream));
-  const std::string what = "rmsnorm backward";
-  bool ok = sample::check_rows(what.c_str(), type, dx, [&](int64_t r, double* out) {
-    sample::rmsnorm_bwd_row_ref(x.row(r), w.row(0), dy.row(r), cols, kEps, out);
-  });
-  std::vector<double> dw_ref(cols, 0.0), dx_row(cols);
-  for (int64_t r = 0; r < rows; ++r) sample::rmsnorm_dw_accumulate(x.row(r), dy.row(r), cols, kEps, dw_ref.data());
-  ok &= sample::check_rows((what + " dw").c_str(), type, dw, [&](int64_t, double* out) {
-    std::copy(dw_ref.begin(), dw_ref.end(), out);
-  });
   if (bandwidth) {
     sample::bandwidth_table(kName, sample::row_case_name(rows, cols, type) + " backward",
                             3 * x.bytes() + 2 * w.bytes() + 2 * partial.bytes(), call, stream);

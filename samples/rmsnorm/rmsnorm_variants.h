@@ -1,6 +1,6 @@
 // The launch variants of rmsnorm.tpy's 262144-column forward (rmsnorm_<type>_262144_c<cluster
 // blocks>_t<threads>_m<blocks per SM>, and _c<cluster blocks>_t<threads>_smem: the share staged
-// in shared memory; issue 17), for the driver (each checked like the default)
+// in shared memory; the backward's rmsnorm_bwd_<type>_<COLS>_rows; issue 17), for the driver (each checked like the default)
 // and tileslc_membound --variants (each timed against the default and a copy in one run).
 #pragma once
 #include <cstdint>
@@ -26,6 +26,20 @@ inline std::vector<RmsnormVariant> rmsnorm_variants(int64_t bytes, int64_t cols)
   }
   return {{"c16_t256_m2", rmsnorm_bf16_262144_c16_t256_m2}, {"c16_t512_m2", rmsnorm_bf16_262144_c16_t512_m2},
           {"c16_t256_smem", rmsnorm_bf16_262144_c16_t256_smem}, {"c8_t256_smem", rmsnorm_bf16_262144_c8_t256_smem}};
+}
+
+struct RmsnormBwdVariant {
+  const char* name;  // "rows": the backward before its prefetch and cluster path
+  tileslc::Status (*fn)(tileslc::TensorView x, tileslc::TensorView w, tileslc::TensorView dy, tileslc::TensorView dx,
+                        tileslc::TensorView dw_partial, tileslc::TensorView dw, float eps, cudaStream_t);
+};
+
+// The backward's variants of (element bytes, cols): `rows`, rmsnorm_bwd_kernel without the next
+// row staged (8192) or walking the long rows in chunks (262144), the defaults until 2026-12-05.
+inline std::vector<RmsnormBwdVariant> rmsnorm_bwd_variants(int64_t bytes, int64_t cols) {
+  if (cols == 8192) return {{"rows", bytes == 4 ? rmsnorm_bwd_fp32_8192_rows : rmsnorm_bwd_bf16_8192_rows}};
+  if (cols == 262144) return {{"rows", bytes == 4 ? rmsnorm_bwd_fp32_262144_rows : rmsnorm_bwd_bf16_262144_rows}};
+  return {};
 }
 
 }  // namespace sample

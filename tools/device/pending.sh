@@ -11,9 +11,11 @@
 #   b  issue 19: gemm_sm90's sweep (72 configurations x 4 shapes; the progress lines kept in
 #      $OUT/gemm_sweep.log), merged and verified with the tuned function and each decision built
 #      alone run alternately (tune verify --rounds), then the softmax sweep and its verify
-#   c  issue 17: the RMSNorm backward (next row staged while this one is reduced; long rows over a
-#      cluster with staged shares) against torch eager and torch.compile, compute-sanitizer on
-#      the rmsnorm sample at --small, then tileslc_membound's whole default table
+#   c  issue 17 (not run yet: no device machine could be started after the first two calls of
+#      2026-12-05): the RMSNorm backward (next row staged while this one is reduced; long rows over
+#      a cluster with staged shares) against its `rows` variant (the kernels before) and a copy,
+#      then against torch eager and torch.compile, compute-sanitizer on the rmsnorm sample at
+#      --small, then tileslc_membound's whole default table
 #
 # Each step prints what the issue's "done when" asks for; logs go to $OUT.
 set -uo pipefail
@@ -44,6 +46,9 @@ case "$step" in
     TUNE_LIMIT=80 timeout 150 bash tools/tune/device_sweep.sh softmax > "$out/softmax_sweep.log" 2>&1 || failed=$((failed + 1))
     grep '^\[' "$out/softmax_sweep.log" | sed -n '1p;$p'; grep -v '^\[' "$out/softmax_sweep.log" | tail -14; elapsed ;;
   c)
+    echo "=== tileslc_membound --variants: rmsnorm_bwd"
+    timeout 90 "$pack/bin/tileslc_membound" --ops rmsnorm_bwd --variants --json "$out/membound_rn.json" 2>&1 | grep -v PASS | tail -10
+    [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed
     echo "=== torch_membound --compile: rmsnorm_bwd"
     pylib_python 150 tools/bench/membound/torch_membound.py --prebuilt "$pack/pylib" --compile --ops rmsnorm_bwd 2>&1 |
       grep -v -E "^(W|I)[0-9]{4}|warn" | tail -8; elapsed

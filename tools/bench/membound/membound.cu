@@ -7,7 +7,7 @@
 // Prints one table (TB/s counted as bytes read + written: x, y, and the
 // weight and bias once) and writes the rows as JSON (issue 17).
 // --variants also checks and times each launch variant of the 262144-column
-// forwards and the softmax backward (samples/*/<op>_variants.h: cluster size, threads, blocks per SM)
+// forwards and the softmax and RMSNorm backwards (samples/*/<op>_variants.h: cluster size, threads, blocks per SM)
 // on the same input as the default, each against the copy in the same run;
 // --ops softmax,rmsnorm,... and --cols N keep only those operations and column
 // counts (xent for both cross-entropy rows), to fit one short device call.
@@ -203,8 +203,6 @@ bool run_backward(const BackwardCase& k, bool with_variants, sample::Rng& rng, c
   x.fill_nonzero(rng, 0.25f, 4.0f);
   w.fill_nonzero(rng, 0.5f, 1.5f);
   dy.fill_nonzero(rng, 0.25f, 2.0f);
-  dx.poison_all();
-  dw.poison_all();
   sample::RowTensor y(*k.type, softmax ? k.rows : 1, k.cols);  // softmax_bwd's input: softmax(x)
   if (softmax) {
     CHECK_OK(k.softmax_fwd(x.view(), y.view(), stream));
@@ -212,48 +210,50 @@ bool run_backward(const BackwardCase& k, bool with_variants, sample::Rng& rng, c
     y.download();
   }
   const sample::RowTensor& in = softmax ? y : x;  // y (softmax) or x (RMSNorm)
-  std::function<void()> call = [&] {
-    if (softmax) {
-      CHECK_OK(k.softmax_bwd(in.view(), dy.view(), dx.view(), stream));
-    } else {
-      CHECK_OK(k.rmsnorm_bwd(x.view(), w.vector_view(), dy.view(), dx.view(), partial.view(), dw.vector_view(), kEps, stream));
-    }
-  };
-  call();
-  CHECK(cudaStreamSynchronize(stream));
+  // The default, then with --variants each launch variant (samples/*/<op>_variants.h), as calls.
+  std::vector<std::pair<std::string, std::function<void()>>> calls;
+  calls.push_back({"", [&] {
+                     if (softmax) CHECK_OK(k.softmax_bwd(in.view(), dy.view(), dx.view(), stream));
+                     else CHECK_OK(k.rmsnorm_bwd(x.view(), w.vector_view(), dy.view(), dx.view(), partial.view(),
+                                                 dw.vector_view(), kEps, stream));
+                   }});
+  if (with_variants && softmax)
+    for (const auto& v : sample::softmax_bwd_variants(k.type->bytes, k.cols))
+      calls.push_back({v.name, [&, fn = v.fn] { CHECK_OK(fn(in.view(), dy.view(), dx.view(), stream)); }});
+  if (with_variants && !softmax)
+    for (const auto& v : sample::rmsnorm_bwd_variants(k.type->bytes, k.cols))
+      calls.push_back({v.name, [&, fn = v.fn] {
+                         CHECK_OK(fn(x.view(), w.vector_view(), dy.view(), dx.view(), partial.view(), dw.vector_view(), kEps, stream));
+                       }});
   auto row_max = [&](const sample::RowTensor& t, int64_t r) {
     double m = 0;
     for (int64_t c = 0; c < k.cols; ++c) m = std::max(m, std::fabs(static_cast<double>(t.at(r, c))));
     return m;
   };
-  bool ok = sample::check_rows_scaled(
-      kName, *k.type, dx,
-      [&](int64_t r, double* ref) {
-        if (softmax) sample::softmax_bwd_row_ref(in.row(r), dy.row(r), k.cols, ref);
-        else sample::rmsnorm_bwd_row_ref(x.row(r), w.row(0), dy.row(r), k.cols, kEps, ref);
-      },
-      [&](int64_t r) { return softmax ? row_max(in, r) * row_max(dy, r) : 0.0; });
-  size_t bytes = 3 * x.bytes();
+  std::vector<double> dw_ref;
   if (!softmax) {
-    std::vector<double> dw_ref(k.cols, 0.0);
+    dw_ref.assign(k.cols, 0.0);
     for (int64_t r = 0; r < k.rows; ++r) sample::rmsnorm_dw_accumulate(x.row(r), dy.row(r), k.cols, kEps, dw_ref.data());
-    ok &= sample::check_rows(kName, *k.type, dw, [&](int64_t, double* ref) { std::copy(dw_ref.begin(), dw_ref.end(), ref); });
-    bytes += 2 * w.bytes() + 2 * partial.bytes();
   }
-  ok = time_and_print(k.op, *k.type, k.rows, k.cols, bytes, call, ok, stream, out);
-  // The softmax backward's launch variants (softmax_variants.h), each checked and timed the same way.
-  for (const auto& v : with_variants && softmax ? sample::softmax_bwd_variants(k.type->bytes, k.cols)
-                                                : std::vector<sample::SoftmaxBwdVariant>{}) {
+  size_t bytes = 3 * x.bytes() + (softmax ? 0 : 2 * w.bytes() + 2 * partial.bytes());
+  bool all_ok = true;
+  for (const auto& [variant, call] : calls) {
     dx.poison_all();
-    auto vcall = [&] { CHECK_OK(v.fn(in.view(), dy.view(), dx.view(), stream)); };
-    vcall();
+    dw.poison_all();
+    call();
     CHECK(cudaStreamSynchronize(stream));
-    const bool vok = sample::check_rows_scaled(
-        kName, *k.type, dx, [&](int64_t r, double* ref) { sample::softmax_bwd_row_ref(in.row(r), dy.row(r), k.cols, ref); },
-        [&](int64_t r) { return row_max(in, r) * row_max(dy, r); });
-    ok &= time_and_print(k.op, *k.type, k.rows, k.cols, bytes, vcall, vok, stream, out, v.name);
+    bool ok = sample::check_rows_scaled(
+        kName, *k.type, dx,
+        [&](int64_t r, double* ref) {
+          if (softmax) sample::softmax_bwd_row_ref(in.row(r), dy.row(r), k.cols, ref);
+          else sample::rmsnorm_bwd_row_ref(x.row(r), w.row(0), dy.row(r), k.cols, kEps, ref);
+        },
+        [&](int64_t r) { return softmax ? row_max(in, r) * row_max(dy, r) : 0.0; });
+    if (!softmax)
+      ok &= sample::check_rows(kName, *k.type, dw, [&](int64_t, double* ref) { std::copy(dw_ref.begin(), dw_ref.end(), ref); });
+    all_ok &= time_and_print(k.op, *k.type, k.rows, k.cols, bytes, call, ok, stream, out, variant);
   }
-  return ok;
+  return all_ok;
 }
 
 // Cross-entropy with ignore_index -100 (the rows r with r % 17 == 1), random targets and dloss:
@@ -340,7 +340,7 @@ int usage(const char* argv0, const std::string& why) {
   std::fprintf(why.empty() ? stdout : stderr,
                "usage: %s [--json PATH] [--ops softmax,rmsnorm,layernorm,softmax_bwd,rmsnorm_bwd,xent] [--cols N] [--variants]\n"
                "  (default: every operation and shape to membound.json; --variants also times the launch variants of\n"
-               "  the 262144-column forwards and softmax backward)\n",
+               "  the 262144-column forwards and the backwards)\n",
                argv0);
   return why.empty() ? 0 : 2;
 }
