@@ -127,8 +127,11 @@ Options parse(int argc, char** argv) {
       }
       const std::vector<bench::GemmEntry> known = bench::gemm_entries();
       for (const std::string& entry : o.only) {
-        if (std::none_of(known.begin(), known.end(), [&](const bench::GemmEntry& e) { return entry == e.name; }))
-          bad_arguments("--entries: no entry named `" + entry + "`");
+        if (std::none_of(known.begin(), known.end(), [&](const bench::GemmEntry& e) { return entry == e.name; })) {
+          std::string names;  // the entries this build has, on a line of their own (a typo's fix)
+          for (const bench::GemmEntry& e : known) names += (names.empty() ? "" : ", ") + std::string(e.name);
+          bad_arguments("--entries: no entry named `" + entry + "`\n" + kName + ": the entries of this build: " + names);
+        }
       }
     } else {
       o.launch_calls = whole_number(name, value, 1);
