@@ -13,6 +13,7 @@
 #                     TMA, wgmma, elect.sync);
 #   emu.cluster.*     unit tests of thread-block clusters (cluster indices,
 #                     barrier.cluster, a peer's mbarrier, TMA multicast);
+#   emu.cluster_exchange  tileslc.reduction.cluster_reduce_pair over a run-time loop;
 #   emu.racecheck.*   unit tests of the shared-memory race checker;
 #   emu.fail_*        planted bugs whose report (the .tpy line, thread and
 #                     block) the test checks word for word;
@@ -244,3 +245,7 @@ set_tests_properties(emu.pipeline_classes PROPERTIES LABELS emu TIMEOUT 60 PASS_
 # tma_partition's per-CTA slice over a 2-CTA cluster, each CTA holding the whole tile; exact.
 tileslc_emu_driver(tma_multicast "${CMAKE_CURRENT_SOURCE_DIR}/emu/tma_multicast.tpy"
                    "${CMAKE_CURRENT_SOURCE_DIR}/emu/tma_multicast_main.cpp")
+# tileslc.reduction.cluster_reduce_pair in a run-time loop (cluster_exchange_main.cpp): clusters of
+# 2, 4 and 16 blocks, 7 exchanges each, so both buffers and mbarriers are reused at later phases; exact.
+tileslc_emu_driver(cluster_exchange "${CMAKE_CURRENT_SOURCE_DIR}/emu/cluster_exchange.tpy"
+                   "${CMAKE_CURRENT_SOURCE_DIR}/emu/cluster_exchange_main.cpp")
