@@ -5,7 +5,7 @@
 // inputs spread over [-8, 8) (never zero: |x| >= 0.25) plus rows that stress
 // the maximum (a row of equal values, a row with one large outlier), outputs
 // poisoned with NaN and guard elements after y that must stay untouched.
-// Without --small it also times 16384x8192 and 512x262144 against a
+// Without --small it also times 16384x4096, 16384x8192 and 512x262144 against a
 // device-to-device copy moving the same bytes (read x, write y).
 // Exit: 0 all passed, 1 a check failed, 77 no CUDA device (built, not run).
 #include <algorithm>

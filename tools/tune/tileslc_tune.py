@@ -1103,7 +1103,8 @@ def add_build_options(p):
     p.add_argument("--rtol", type=float, default=2e-2)
     p.add_argument("--atol", type=float, default=1e-2)
     p.add_argument("--timeout", type=float, default=300, help="seconds per run")
-    p.add_argument("--work-dir", help="where configurations are built (default .tileslc-tune/STEM-TARGET, .tileslc-bench/...)")
+    p.add_argument("--work-dir", help="where configurations are built (default: the sweep .tileslc-tune/STEM-TARGET, "
+                                           "verify .tileslc-tune/verify, bench .tileslc-bench/...)")
     p.add_argument("-D", dest="define", action="append", default=[], help="NAME=VALUE for Constexpr parameters (not tuned ones)")
     p.add_argument("-I", dest="include", action="append", default=[], help="module search path")
     p.add_argument("--tileslc", help="the tileslc executable (default: the one running this)")
