@@ -114,7 +114,7 @@ std::vector<Value> launch_dims(Evaluator& ev, const Value& v, const char* what, 
   return xs;
 }
 
-/// The block's dims when all three are static (E0707 over CUDA's limits), else 0s.
+/// The block's dims when all three are static (E0702, BlockTooLarge, over CUDA's limits), else 0s.
 void static_block_dims(Evaluator& ev, const std::vector<Value>& b, source::SourceRange at, int64_t out[3]) {
   for (int k = 0; k < 3; ++k) {
     if (b[k].kind() != Value::Kind::Int) {

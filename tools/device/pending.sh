@@ -11,17 +11,20 @@
 #   b  issue 19: gemm_sm90's sweep (72 configurations x 4 shapes; the progress lines kept in
 #      $OUT/gemm_sweep.log), merged and verified with the tuned function and each decision built
 #      alone run alternately (tune verify --rounds), then the softmax sweep and its verify
-#   c  issue 17 (not run yet: no device machine could be started after the first two calls of
-#      2026-12-05): the RMSNorm backward (next row staged while this one is reduced; long rows over
+#   c  issue 17: the RMSNorm backward (next row staged while this one is reduced; long rows over
 #      a cluster with staged shares) against its `rows` variant (the kernels before) and a copy,
 #      then against torch eager and torch.compile, compute-sanitizer on the rmsnorm sample at
-#      --small, then tileslc_membound's whole default table
+#      --small; with FULL=1 also tileslc_membound's whole default table (~5 more minutes)
+#   d  issue 20: gemm_fp8_sm90's sweep (80 configurations: tile width, stages, grouping, promotion
+#      interval, staggered promotion, 2x1 clusters; 4096^3 and 8192^3) and verify, what promotion
+#      costs (tileslc bench with PROMOTE=0 against the default), then tileslc_bench's FP8 entries
+#      against cuBLASLt in one process. Needs .tunekit
 #
 # Each step prints what the issue's "done when" asks for; logs go to $OUT.
 set -uo pipefail
 case "${1:-}" in
-  a|b|c) step=$1; shift ;;
-  *) echo "usage: pending.sh a|b|c [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
+  a|b|c|d) step=$1; shift ;;
+  *) echo "usage: pending.sh a|b|c|d [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/common.sh" "$@"
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -53,9 +56,25 @@ case "$step" in
     pylib_python 150 tools/bench/membound/torch_membound.py --prebuilt "$pack/pylib" --compile --ops rmsnorm_bwd 2>&1 |
       grep -v -E "^(W|I)[0-9]{4}|warn" | tail -8; elapsed
     for t in memcheck racecheck; do sanitize $t rmsnorm --small; done; elapsed
-    echo "=== tileslc_membound (every default)"
-    timeout 330 "$pack/bin/tileslc_membound" --json "$out/membound_c.json" 2>&1 | grep -v PASS | tail -40
-    [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed ;;
+    if [[ -n "${FULL:-}" ]]; then
+      echo "=== tileslc_membound (every default)"
+      timeout 330 "$pack/bin/tileslc_membound" --json "$out/membound_c.json" 2>&1 | grep -v PASS | tail -40
+      [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed
+    fi ;;
+  d)
+    echo "=== gemm_fp8_sm90 sweep"
+    TUNE_LIMIT=300 timeout 400 bash tools/tune/device_sweep.sh fp8 > "$out/fp8_sweep.log" 2>&1 || failed=$((failed + 1))
+    grep '^\[' "$out/fp8_sweep.log" | sed -n '1p;$p'; grep -v '^\[' "$out/fp8_sweep.log" | tail -16; elapsed
+    echo "=== what promotion costs: tileslc bench gemm_fp8_sm90, PROMOTE=0 (none) against the default"
+    for d in PROMOTE=0 PROMOTE=4; do
+      LD_LIBRARY_PATH="$PWD/.tunekit/lib:$LD_LIBRARY_PATH" timeout 90 .tunekit/bin/tileslc bench samples/gemm_fp8_sm90/gemm_fp8_sm90.tpy \
+        -I samples/gemm_sm90 --function gemm_fp8_sm90 -D "$d" --work-dir "build/bench-work/fp8-$d" \
+        --shapes 'M=4096,N=4096,K=4096,scale_a=1,scale_b=1;M=8192,N=8192,K=8192,scale_a=1,scale_b=1' 2>&1 | tail -4
+    done; elapsed
+    echo "=== tileslc_bench: FP8 against cuBLASLt"
+    timeout 200 "$pack/bin/tileslc_bench" --entries gemm_fp8_sm90,gemm_fp8_sm90_cluster,gemm_fp8_e4m3_e5m2_sm90 \
+      --settle-ms 60 --json "$out/bench_fp8.json" > "$out/bench_fp8.log" 2>&1 || failed=$((failed + 1))
+    grep -E "fastest|gemm_fp8|cuBLASLt|FAIL" "$out/bench_fp8.log" | head -30; elapsed ;;
 esac
 echo "pending.sh $step: $failed failed"
 exit $((failed > 0))

@@ -12,6 +12,7 @@
 #   gemm-quick   gemm_sm90 over its 72 configurations on tune_shapes_quick.json (no 8192^3), unsharded,
 #                then verify
 #   softmax      softmax_8192_tuned, unsharded, then verify
+#   fp8          gemm_fp8_sm90 over its 80 configurations on 4096^3 and 8192^3, then verify
 #   softmax-shards  the softmax sweep again as 3 shards, merged: its decisions against `softmax`'s
 #   bench        tileslc bench: gemm_sm90 (hand-picked defaults) on the 4 tuning shapes and softmax_8192_tuned
 #                on 3, as the sweep times them
@@ -64,6 +65,12 @@ case "${1:-}" in
     "$T" tune merge -o "$R/gemm_sm90.tune.json" "$R"/gemm_sm90.shard*.json
     "$T" tune verify samples/gemm_sm90/gemm_sm90.tpy --db "$R/gemm_sm90.tune.json" --work-dir build/tune-work/gemm-verify
     cp "$R/gemm_sm90.tune.json" "$OUT/" ;;
+  fp8)
+    sweep "$R/gemm_fp8_sm90.tune.json" samples/gemm_fp8_sm90/gemm_fp8_sm90.tpy --function gemm_fp8_sm90 -I samples/gemm_sm90 \
+      --shapes samples/gemm_fp8_sm90/tune_shapes.json --work-dir build/tune-work/fp8 -j "$(nproc)"
+    "$T" tune verify samples/gemm_fp8_sm90/gemm_fp8_sm90.tpy -I samples/gemm_sm90 --db "$R/gemm_fp8_sm90.tune.json" \
+      --work-dir build/tune-work/fp8-verify
+    ;;
   softmax)
     sweep "$R/softmax.tune.json" "${SOFTMAX[@]}" -j "$(nproc)"
     "$T" tune verify samples/softmax/softmax.tpy --db "$R/softmax.tune.json" --work-dir build/tune-work/softmax-verify
@@ -110,5 +117,5 @@ PY
         cp "$m" "$OUT/metrics.$k.jsonl"
       fi
     done ;;
-  *) echo "usage: $0 pack | gemm I/N | gemm-merge | gemm-quick | softmax | softmax-shards | bench | metrics" >&2; exit 2 ;;
+  *) echo "usage: $0 pack | gemm I/N | gemm-merge | gemm-quick | fp8 | softmax | softmax-shards | bench | metrics" >&2; exit 2 ;;
 esac

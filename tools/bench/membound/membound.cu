@@ -335,13 +335,31 @@ size_t selected_cases(const Selection& sel) {
   return n;
 }
 
+// The operations the case tables hold, in table order: what --ops accepts.
+std::vector<std::string> operation_names() {
+  std::vector<std::string> ops;
+  auto add = [&ops](const std::string& op) {
+    if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(op);
+  };
+  for (const Case& k : cases()) add(k.op);
+  for (const BackwardCase& k : backward_cases()) add(k.op);
+  if (!cross_entropy_cases().empty()) add("xent");
+  return ops;
+}
+
+std::string join(const std::vector<std::string>& parts, const char* separator) {
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : separator) + p;
+  return out;
+}
+
 int usage(const char* argv0, const std::string& why) {
   if (!why.empty()) std::fprintf(stderr, "%s: %s\n", kName, why.c_str());
   std::fprintf(why.empty() ? stdout : stderr,
-               "usage: %s [--json PATH] [--ops softmax,rmsnorm,layernorm,softmax_bwd,rmsnorm_bwd,xent] [--cols N] [--variants]\n"
+               "usage: %s [--json PATH] [--ops %s] [--cols N] [--variants]\n"
                "  (default: every operation and shape to membound.json; --variants also times the launch variants of\n"
                "  the 262144-column forwards and the backwards)\n",
-               argv0);
+               argv0, join(operation_names(), ",").c_str());
   return why.empty() ? 0 : 2;
 }
 
@@ -350,7 +368,7 @@ int usage(const char* argv0, const std::string& why) {
 int main(int argc, char** argv) {
   std::string json_path = "membound.json";
   Selection sel;
-  const std::vector<std::string> known_ops = {"softmax", "rmsnorm", "layernorm", "softmax_bwd", "rmsnorm_bwd", "xent"};
+  const std::vector<std::string> known_ops = operation_names();
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -362,7 +380,7 @@ int main(int argc, char** argv) {
       sel.ops = split_list(argv[++i]);
       for (const std::string& op : sel.ops)
         if (std::find(known_ops.begin(), known_ops.end(), op) == known_ops.end())
-          return usage(argv[0], "--ops: no operation named `" + op + "` (softmax, rmsnorm, layernorm, softmax_bwd, rmsnorm_bwd, xent)");
+          return usage(argv[0], "--ops: no operation named `" + op + "` (" + join(known_ops, ", ") + ")");
     } else if (arg == "--cols" && has_value) {
       const std::string text = argv[++i];
       char* end = nullptr;
