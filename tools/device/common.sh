@@ -31,3 +31,29 @@ sanitize() {
   [[ $rc -ne 0 && $rc -ne 124 ]] && failed=$((failed + 1))
   return 0
 }
+
+# cluster_sass SAMPLE...: the SASS of each packed sample (cuobjdump, when the machine has it): per
+# cluster kernel (a name with _cluster_) its count of STAS, the SASS of st.async.shared::cluster
+# (the distributed-shared-memory stores of the cluster exchange; SASS has no ST.ASYNC mnemonic),
+# and its registers (cuobjdump -res-usage). A sample with no STAS at all counts in $failed.
+cluster_sass() {
+  local cuobjdump s
+  cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null || true)
+  [[ -n "$cuobjdump" ]] || { echo "cuobjdump: not on this machine: no SASS"; return 0; }
+  for s in "$@"; do
+    echo "=== SASS of $s's cluster kernels: STAS count, registers"
+    "$cuobjdump" -sass "$pack/bin/$s" >"$out/$s.sass" 2>&1 || { failed=$((failed + 1)); continue; }
+    "$cuobjdump" -res-usage "$pack/bin/$s" >"$out/$s.res" 2>&1 || true
+    # One line per cluster kernel: STAS count, then the kernel's register line from -res-usage.
+    awk '/Function : /{f=$3} f ~ /_cluster_/ && /[[:space:]]STAS[[:space:].]/{n[f]++}
+         END{for (k in n) print n[k], k}' "$out/$s.sass" | sort -k2 | while read -r n f; do
+      regs=$(grep -A1 "Function $f:" "$out/$s.res" | grep -o "REG:[0-9]*" | head -1)
+      echo "STAS=$n $regs $f"
+    done
+    if ! grep -q "[[:space:]]STAS[[:space:].]" "$out/$s.sass"; then
+      echo "$s: no STAS in its SASS; its store and sync mnemonics:"
+      grep -oE "[[:space:]](ST|RED|SYNCS)[A-Z0-9_.]*" "$out/$s.sass" | sort | uniq -c
+      failed=$((failed + 1))
+    fi
+  done
+}

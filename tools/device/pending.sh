@@ -14,7 +14,8 @@
 #   c  issue 17: the RMSNorm backward (next row staged while this one is reduced; long rows over
 #      a cluster with staged shares) against its `rows` variant (the kernels before) and a copy,
 #      then against torch eager and torch.compile, compute-sanitizer on the rmsnorm sample at
-#      --small; with FULL=1 also tileslc_membound's whole default table (~5 more minutes)
+#      --small, the STAS count of every cluster kernel of softmax, rmsnorm and cross_entropy
+#      (the new backward and cross-entropy ones included); with FULL=1 also tileslc_membound's whole default table (~5 more minutes)
 #   d  issue 20: gemm_fp8_sm90's sweep (80 configurations: tile width, stages, grouping, promotion
 #      interval, staggered promotion, 2x1 clusters; 4096^3 and 8192^3) and verify, what promotion
 #      costs (tileslc bench with PROMOTE=0 against the default), then tileslc_bench's FP8 entries
@@ -56,6 +57,7 @@ case "$step" in
     pylib_python 150 tools/bench/membound/torch_membound.py --prebuilt "$pack/pylib" --compile --ops rmsnorm_bwd 2>&1 |
       grep -v -E "^(W|I)[0-9]{4}|warn" | tail -8; elapsed
     for t in memcheck racecheck; do sanitize $t rmsnorm --small; done; elapsed
+    cluster_sass softmax rmsnorm cross_entropy
     if [[ -n "${FULL:-}" ]]; then
       echo "=== tileslc_membound (every default)"
       timeout 330 "$pack/bin/tileslc_membound" --json "$out/membound_c.json" 2>&1 | grep -v PASS | tail -40
