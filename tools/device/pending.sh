@@ -65,7 +65,7 @@ case "$step" in
     fi ;;
   d)
     echo "=== gemm_fp8_sm90 sweep"
-    TUNE_LIMIT=300 timeout 400 bash tools/tune/device_sweep.sh fp8 > "$out/fp8_sweep.log" 2>&1 || failed=$((failed + 1))
+    TUNE_LIMIT=${TUNE_LIMIT:-300} timeout $((${TUNE_LIMIT:-300} + 100)) bash tools/tune/device_sweep.sh fp8 > "$out/fp8_sweep.log" 2>&1 || failed=$((failed + 1))
     grep '^\[' "$out/fp8_sweep.log" | sed -n '1p;$p'; grep -v '^\[' "$out/fp8_sweep.log" | tail -16; elapsed
     echo "=== what promotion costs: tileslc bench gemm_fp8_sm90, PROMOTE=0 (none) against the default"
     for d in PROMOTE=0 PROMOTE=4; do
