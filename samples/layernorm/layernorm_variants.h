@@ -7,15 +7,14 @@
 #include <cstdint>
 #include <vector>
 
+#include "launch_variant.h"
 #include "layernorm.h"
 
 namespace sample {
 
-struct LayernormVariant {
-  const char* name;  // the launch, e.g. "c16_t512_m2"
-  tileslc::Status (*fn)(tileslc::TensorView x, tileslc::TensorView w, tileslc::TensorView b, tileslc::TensorView y,
-                        float eps, cudaStream_t);
-};
+using LayernormVariant =
+    LaunchVariant<tileslc::Status (*)(tileslc::TensorView x, tileslc::TensorView w, tileslc::TensorView b,
+                                      tileslc::TensorView y, float eps, cudaStream_t)>;
 
 // The variants of (element bytes, cols); empty where there are none.
 inline std::vector<LayernormVariant> layernorm_variants(int64_t bytes, int64_t cols) {
@@ -29,7 +28,8 @@ inline std::vector<LayernormVariant> layernorm_variants(int64_t bytes, int64_t c
   }
   return {{"c16_t256_m2", layernorm_bf16_262144_c16_t256_m2},
           {"c16_t512_m2", layernorm_bf16_262144_c16_t512_m2},
-          {"c16_t256_smem", layernorm_bf16_262144_c16_t256_smem}, {"c8_t256_smem", layernorm_bf16_262144_c8_t256_smem},
+          {"c16_t256_smem", layernorm_bf16_262144_c16_t256_smem},
+          {"c8_t256_smem", layernorm_bf16_262144_c8_t256_smem},
           {"cta", layernorm_bf16_262144_cta}};
 }
 
