@@ -20,17 +20,60 @@
 #      interval, staggered promotion, 2x1 clusters; 4096^3 and 8192^3) and verify, what promotion
 #      costs (tileslc bench with PROMOTE=0 against the default), then tileslc_bench's FP8 entries
 #      against cuBLASLt in one process. Needs .tunekit
+#   e  c and d's most wanted steps in one call (~9 minutes, for a session that may get one): the
+#      RMSNorm backward's variants, the FP8 sweep (TUNE_LIMIT=150), torch for the RMSNorm backward,
+#      FP8 against cuBLASLt, then the sanitizers and the SASS
 #
 # Each step prints what the issue's "done when" asks for; logs go to $OUT.
 set -uo pipefail
 case "${1:-}" in
-  a|b|c|d) step=$1; shift ;;
-  *) echo "usage: pending.sh a|b|c|d [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
+  a|b|c|d|e) step=$1; shift ;;
+  *) echo "usage: pending.sh a|b|c|d|e [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/common.sh" "$@"
 export PATH="/usr/local/cuda/bin:$PATH"
 t0=$SECONDS
 elapsed() { echo "--- ${step}: t=$((SECONDS - t0)) s"; }
+# The steps of c and d (e runs the most wanted of both in one call).
+rn_variants() {
+  echo "=== tileslc_membound --variants: rmsnorm_bwd"
+  timeout 90 "$pack/bin/tileslc_membound" --ops rmsnorm_bwd --variants --json "$out/membound_rn.json" 2>&1 | grep -v PASS | tail -10
+  [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed
+}
+rn_torch() {
+  echo "=== torch_membound --compile: rmsnorm_bwd"
+  pylib_python 150 tools/bench/membound/torch_membound.py --prebuilt "$pack/pylib" --compile --ops rmsnorm_bwd 2>&1 |
+    grep -v -E "^(W|I)[0-9]{4}|warn" | tail -8; elapsed
+}
+rn_sanitize() {
+  for t in memcheck racecheck; do sanitize $t rmsnorm --small; done
+  cluster_sass softmax rmsnorm cross_entropy; elapsed
+}
+membound_all() {
+  echo "=== tileslc_membound (every default)"
+  timeout 330 "$pack/bin/tileslc_membound" --json "$out/membound_c.json" 2>&1 | grep -v PASS | tail -40
+  [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed
+}
+fp8_sweep() {
+  echo "=== gemm_fp8_sm90 sweep"
+  TUNE_LIMIT=${TUNE_LIMIT:-300} timeout $((${TUNE_LIMIT:-300} + 100)) bash tools/tune/device_sweep.sh fp8 > "$out/fp8_sweep.log" 2>&1 ||
+    failed=$((failed + 1))
+  grep '^\[' "$out/fp8_sweep.log" | sed -n '1p;$p'; grep -v '^\[' "$out/fp8_sweep.log" | tail -16; elapsed
+}
+fp8_promote() {
+  echo "=== what promotion costs: tileslc bench gemm_fp8_sm90, PROMOTE=0 (none) against the default"
+  for d in PROMOTE=0 PROMOTE=4; do
+    LD_LIBRARY_PATH="$PWD/.tunekit/lib:$LD_LIBRARY_PATH" timeout 90 .tunekit/bin/tileslc bench samples/gemm_fp8_sm90/gemm_fp8_sm90.tpy \
+      -I samples/gemm_sm90 --function gemm_fp8_sm90 -D "$d" --work-dir "build/bench-work/fp8-$d" \
+      --shapes 'M=4096,N=4096,K=4096,scale_a=1,scale_b=1;M=8192,N=8192,K=8192,scale_a=1,scale_b=1' 2>&1 | tail -4
+  done; elapsed
+}
+fp8_bench() {
+  echo "=== tileslc_bench: FP8 against cuBLASLt"
+  timeout 200 "$pack/bin/tileslc_bench" --entries gemm_fp8_sm90,gemm_fp8_sm90_cluster,gemm_fp8_e4m3_e5m2_sm90 \
+    --settle-ms 60 --json "$out/bench_fp8.json" > "$out/bench_fp8.log" 2>&1 || failed=$((failed + 1))
+  grep -E "fastest|gemm_fp8|cuBLASLt|FAIL" "$out/bench_fp8.log" | head -30; elapsed
+}
 case "$step" in
   a)
     echo "=== tileslc_membound --variants: softmax_bwd, xent"
@@ -49,34 +92,9 @@ case "$step" in
     echo "=== softmax sweep and verify"
     TUNE_LIMIT=80 timeout 150 bash tools/tune/device_sweep.sh softmax > "$out/softmax_sweep.log" 2>&1 || failed=$((failed + 1))
     grep '^\[' "$out/softmax_sweep.log" | sed -n '1p;$p'; grep -v '^\[' "$out/softmax_sweep.log" | tail -14; elapsed ;;
-  c)
-    echo "=== tileslc_membound --variants: rmsnorm_bwd"
-    timeout 90 "$pack/bin/tileslc_membound" --ops rmsnorm_bwd --variants --json "$out/membound_rn.json" 2>&1 | grep -v PASS | tail -10
-    [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed
-    echo "=== torch_membound --compile: rmsnorm_bwd"
-    pylib_python 150 tools/bench/membound/torch_membound.py --prebuilt "$pack/pylib" --compile --ops rmsnorm_bwd 2>&1 |
-      grep -v -E "^(W|I)[0-9]{4}|warn" | tail -8; elapsed
-    for t in memcheck racecheck; do sanitize $t rmsnorm --small; done; elapsed
-    cluster_sass softmax rmsnorm cross_entropy
-    if [[ -n "${FULL:-}" ]]; then
-      echo "=== tileslc_membound (every default)"
-      timeout 330 "$pack/bin/tileslc_membound" --json "$out/membound_c.json" 2>&1 | grep -v PASS | tail -40
-      [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed
-    fi ;;
-  d)
-    echo "=== gemm_fp8_sm90 sweep"
-    TUNE_LIMIT=${TUNE_LIMIT:-300} timeout $((${TUNE_LIMIT:-300} + 100)) bash tools/tune/device_sweep.sh fp8 > "$out/fp8_sweep.log" 2>&1 || failed=$((failed + 1))
-    grep '^\[' "$out/fp8_sweep.log" | sed -n '1p;$p'; grep -v '^\[' "$out/fp8_sweep.log" | tail -16; elapsed
-    echo "=== what promotion costs: tileslc bench gemm_fp8_sm90, PROMOTE=0 (none) against the default"
-    for d in PROMOTE=0 PROMOTE=4; do
-      LD_LIBRARY_PATH="$PWD/.tunekit/lib:$LD_LIBRARY_PATH" timeout 90 .tunekit/bin/tileslc bench samples/gemm_fp8_sm90/gemm_fp8_sm90.tpy \
-        -I samples/gemm_sm90 --function gemm_fp8_sm90 -D "$d" --work-dir "build/bench-work/fp8-$d" \
-        --shapes 'M=4096,N=4096,K=4096,scale_a=1,scale_b=1;M=8192,N=8192,K=8192,scale_a=1,scale_b=1' 2>&1 | tail -4
-    done; elapsed
-    echo "=== tileslc_bench: FP8 against cuBLASLt"
-    timeout 200 "$pack/bin/tileslc_bench" --entries gemm_fp8_sm90,gemm_fp8_sm90_cluster,gemm_fp8_e4m3_e5m2_sm90 \
-      --settle-ms 60 --json "$out/bench_fp8.json" > "$out/bench_fp8.log" 2>&1 || failed=$((failed + 1))
-    grep -E "fastest|gemm_fp8|cuBLASLt|FAIL" "$out/bench_fp8.log" | head -30; elapsed ;;
+  c) rn_variants; rn_torch; rn_sanitize; [[ -n "${FULL:-}" ]] && membound_all ;;
+  d) fp8_sweep; fp8_promote; fp8_bench ;;
+  e) rn_variants; TUNE_LIMIT=${TUNE_LIMIT:-150} fp8_sweep; rn_torch; fp8_bench; rn_sanitize ;;
 esac
 echo "pending.sh $step: $failed failed"
 exit $((failed > 0))
