@@ -47,6 +47,7 @@ enum { kTensor = 't' };
 /* torch's objects, set once by set_torch(): the Tensor type, a dict from torch dtypes to
  * tileslc_dtype codes, and torch._C._cuda_getCurrentRawStream (None on a CPU-only torch). */
 static PyTypeObject* g_tensor_type = NULL;
+static int g_has_neg = 0; /* torch.Tensor has is_neg() (torch 1.10 on: tensors may carry the negative bit) */
 static PyObject* g_dtype_codes = NULL;
 static PyObject* g_last_dtype = NULL; /* a key of g_dtype_codes (borrowed) and its code */
 static long g_last_code = 0;
@@ -66,10 +67,12 @@ static PyObject* g_reader_capsule = NULL;
 static unsigned long long g_reader_reads = 0;
 
 /* What the fast path reads of a torch tensor. Methods first, then attributes (getset
- * descriptors); is_cuda / is_cpu say the device type, get_device() the CUDA ordinal. */
-enum { kGetDevice, kStride, kDataPtr, kMethods, kDtype = kMethods, kShape, kIsCuda, kIsCpu, kDevice, kAccessors };
-static const char* const kAccessorNames[kAccessors] = {"get_device", "stride", "data_ptr", "dtype", "shape",
-                                                       "is_cuda",    "is_cpu", "device"};
+ * descriptors); is_cuda / is_cpu say the device type, get_device() the CUDA ordinal, is_neg()
+ * whether the tensor's negative bit is set (its memory holds the negated values: such a tensor
+ * goes to the slow path, which refuses it). */
+enum { kGetDevice, kStride, kDataPtr, kIsNeg, kMethods, kDtype = kMethods, kShape, kIsCuda, kIsCpu, kDevice, kAccessors };
+static const char* const kAccessorNames[kAccessors] = {"get_device", "stride",  "data_ptr", "is_neg", "dtype",
+                                                       "shape",      "is_cuda", "is_cpu",   "device"};
 static PyObject* g_accessor_names[kAccessors]; /* interned */
 
 /* torch.Tensor's own accessors (torch._C.TensorBase's C functions), looked up on the type once
@@ -83,7 +86,7 @@ static struct {
   unsigned int version; /* torch.Tensor's tp_version_tag when resolved (0: not resolved) */
   int ok;               /* the accessors are torch's C ones: exact tensors read through them */
   int gave_up;          /* the type got no version tag: generic reads from now on */
-  PyObject* descr[kAccessors]; /* new references; is_cpu may be NULL (torch before 1.13) */
+  PyObject* descr[kAccessors]; /* new references; is_cpu may be NULL (torch before 1.13), is_neg (before 1.10) */
 } g_direct;
 
 static void direct_clear(void) {
@@ -102,7 +105,9 @@ static int direct_resolve(void) {
     if (d == NULL) {
       if (!PyErr_ExceptionMatches(PyExc_AttributeError)) return -1;
       PyErr_Clear();
-      if (i != kIsCpu) ok = 0; /* is_cpu: torch before 1.13, whose CPU tensors take the ctypes path */
+      /* is_cpu: torch before 1.13, whose CPU tensors take the ctypes path; is_neg: torch before
+       * 1.10, which has no negative bit (g_has_neg) */
+      if (i != kIsCpu && i != kIsNeg) ok = 0;
       continue;
     }
     g_direct.descr[i] = d;
@@ -315,6 +320,14 @@ static int torch_view(PyObject* t, int cuda, tileslc_tensor_view* view, long* de
   int on = cuda ? cuda_index(t, direct, &index) : on_target_device(t, 0, direct);
   if (on < 0) goto error;
   if (on == 0) goto done;
+  if (g_has_neg) {
+    PyObject* neg = tensor_method(t, kIsNeg, direct);
+    if (neg == NULL) goto error;
+    int is_neg = PyObject_IsTrue(neg);
+    Py_DECREF(neg);
+    if (is_neg < 0) goto error;
+    if (is_neg) goto done; /* the slow path refuses it, naming the argument */
+  }
   dtype = tensor_attr(t, kDtype, direct);
   if (dtype == NULL) goto error;
   long code;
@@ -656,6 +669,7 @@ static PyObject* set_torch(PyObject* mod, PyObject* args) {
                         ? PyCFunction_GET_FUNCTION(raw_stream)
                         : NULL;
   probe_device_layout(device_probes);
+  g_has_neg = PyObject_HasAttrString(tensor_type, "is_neg");
   direct_clear();
   g_direct.gave_up = 0;
   Py_RETURN_NONE;

@@ -38,6 +38,13 @@ _TORCH_DTYPES = {
 }
 
 
+def _negative_bit(t):
+    """Whether `t` is a torch tensor whose negative bit is set (torch 1.10 on: a lazy negation such
+    as z.conj().imag; its memory holds -t). DLPack and data_ptr() both give that memory as is."""
+    is_neg = getattr(t, "is_neg", None)
+    return callable(is_neg) and bool(is_neg())
+
+
 def _torch_cuda_view(t):
     """A TensorView of a torch CUDA tensor read from its attributes, or None when
     `t` is something else (the DLPack path then imports or refuses it). Why not
@@ -196,6 +203,10 @@ class HostFunction:
             if p["kind"] != "tensor":
                 c_args.append(v)
                 continue
+            if _negative_bit(v):
+                raise TileslcError("%s: %s has torch's negative bit set (a view such as z.conj().imag or "
+                                   "torch._neg_view(x)): its memory holds the negated values, which the kernel "
+                                   "would read and write as they are; pass x.resolve_neg() (a copy)" % (self.name, p["name"]))
             view = _torch_cuda_view(v) if self._library.target == "cuda" else None
             if view is not None:
                 # Launched on torch's current stream (or the caller's `stream=`): ordered after

@@ -11,7 +11,7 @@
 // Same results, same errors: it reads only what the accessors would return without running
 // any Python code, and defers (returns 1, _torch_reader.h) whenever an accessor could do
 // something else: a torch function mode is active (the accessors would call it), the layout
-// is not strided (stride() raises), a read throws (symbolic sizes, no storage), the device is
+// is not strided (stride() raises), the negative bit is set (the slow path refuses the tensor), a read throws (symbolic sizes, no storage), the device is
 // not the target's, the dtype is outside the fast path's table, the rank is over
 // TILESLC_MAX_RANK. _fastcall.c calls it only for objects of exactly torch.Tensor whose
 // accessors are torch's own (not monkeypatched), so no subclass override is skipped.
@@ -59,6 +59,7 @@ int read(PyObject* t, int cuda, tileslc_tensor_view* view, long* device) noexcep
     } else if (!d.is_cpu()) {
       return 1;
     }
+    if (x.is_neg()) return 1;  // its memory holds the negated values: the slow path refuses it
     const int type = static_cast<int>(x.scalar_type());
     if (type < 0 || type >= kScalarTypes || g_codes[type] < 0) return 1;
     const c10::IntArrayRef sizes = x.sizes();  // throws for symbolic sizes: deferred below

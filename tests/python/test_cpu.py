@@ -137,6 +137,27 @@ class CpuTarget(unittest.TestCase):
         self.assertTrue(torch.equal(c_fast, expected))
         self.assertTrue(torch.equal(c_ctypes, expected))
 
+    @unittest.skipIf(torch is None or not hasattr(torch, "_neg_view"), "needs PyTorch 1.10 or later (the negative bit)")
+    def test_negative_bit_refused_on_both_paths(self):
+        # A tensor with torch's negative bit (z.conj().imag, torch._neg_view) reads as -x while its
+        # memory holds x: passed as memory it would give wrong sums silently. Both paths refuse it,
+        # naming the argument; its resolve_neg() copy is read as the values torch shows.
+        fn = self.vector_add.vector_add
+        a = torch.arange(1, 17, dtype=torch.float32)
+        b = torch.full((16,), 0.25)
+        c = torch.full((16,), float("nan"))
+        neg = torch._neg_view(a)
+        self.assertTrue(neg.is_neg())
+        before = fn.fast_calls if hasattr(fn, "fast_calls") else None
+        for call in (lambda: fn(neg, b, c), lambda: fn(neg, b, mC=c), lambda: fn(b, a, torch._neg_view(c))):
+            with self.assertRaisesRegex(tileslc.TileslcError, "has torch's negative bit set"):
+                call()
+        self.assertTrue(torch.isnan(c).all(), "nothing ran")
+        if before is not None:
+            self.assertEqual(fn.fast_calls, before)
+        fn(neg.resolve_neg(), b, c)
+        self.assertTrue(torch.equal(c, 0.25 - a))
+
     @unittest.skipIf(torch is None, "PyTorch is not installed (Debian: python3-torch)")
     def test_torch_fast_path_reads(self):
         # How the fast path reads tensors: torch.Tensor's own C accessors for exact tensors, cached
