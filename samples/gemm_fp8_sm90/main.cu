@@ -123,6 +123,17 @@ bool run_all(const Case& c, sample::Rng& rng, cudaStream_t stream) {
                                   return gemm_fp8_e4m3_e5m2_sm90_cluster(a, b, cc, sa, sb, s);
                                 },
                                 c, rng, stream);
+  // Tiles chosen by shape: 128 x 192 in 2x1 clusters where they make >= 8 waves, else 128 x 128.
+  ok &= run_case<__nv_fp8_e4m3>("gemm_fp8_sm90_auto (E4M3 x E4M3)", DType::Float8E4M3FN,
+                                [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) {
+                                  return gemm_fp8_sm90_auto(a, b, cc, sa, sb, s);
+                                },
+                                c, rng, stream);
+  ok &= run_case<__nv_fp8_e5m2>("gemm_fp8_e4m3_e5m2_sm90_auto", DType::Float8E5M2,
+                                [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) {
+                                  return gemm_fp8_e4m3_e5m2_sm90_auto(a, b, cc, sa, sb, s);
+                                },
+                                c, rng, stream);
   return ok;
 }
 

@@ -70,11 +70,15 @@
 #define TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER &unit_scales<&gemm_fp8_sm90_cluster>
 #define TILESLC_BENCH_GEMM_FP8_E5M2 &unit_scales<&gemm_fp8_e4m3_e5m2_sm90>
 #define TILESLC_BENCH_GEMM_FP8_E5M2_CLUSTER &unit_scales<&gemm_fp8_e4m3_e5m2_sm90_cluster>
+#define TILESLC_BENCH_GEMM_FP8_SM90_AUTO &unit_scales<&gemm_fp8_sm90_auto>
+#define TILESLC_BENCH_GEMM_FP8_E5M2_AUTO &unit_scales<&gemm_fp8_e4m3_e5m2_sm90_auto>
 #else
 #define TILESLC_BENCH_GEMM_FP8_SM90 nullptr
 #define TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER nullptr
 #define TILESLC_BENCH_GEMM_FP8_E5M2 nullptr
 #define TILESLC_BENCH_GEMM_FP8_E5M2_CLUSTER nullptr
+#define TILESLC_BENCH_GEMM_FP8_SM90_AUTO nullptr
+#define TILESLC_BENCH_GEMM_FP8_E5M2_AUTO nullptr
 #endif
 
 namespace bench {
@@ -185,7 +189,7 @@ std::vector<GemmEntry> gemm_entries() {
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_BM64_BN64},
       {"gemm_sm90_auto", "one entry point, tiles chosen by M at run time: bm64_bn64 (M <= 64), bn64 (<= 128), bn128 (<= 256), else gemm_sm90's 128x256",
        DType::BFloat16, DType::BFloat16, TILESLC_BENCH_GEMM_SM90_AUTO},
-      {"gemm_fp8_sm90", "E4M3 x E4M3 -> BF16 (scales 1), gemm_sm90's kernel on 8-bit operands: 128x128x128 tiles, wgmma m64n128k32, Float32 promotion every 4 k-tiles",
+      {"gemm_fp8_sm90", "E4M3 x E4M3 -> BF16 (scales 1), gemm_sm90's kernel on 8-bit operands: 128x128x128 tiles, 6 stages, wgmma m64n128k32, Float32 promotion every 4 k-tiles (the two consumer warpgroups staggered)",
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90},
       {"gemm_fp8_sm90_cluster", "gemm_fp8_sm90 in 2x1 thread-block clusters, each CTA loading half of the shared B tile and multicasting it",
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90_CLUSTER},
@@ -193,6 +197,10 @@ std::vector<GemmEntry> gemm_entries() {
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_E5M2, 1, 1, 1, DType::Float8E5M2},
       {"gemm_fp8_e4m3_e5m2_sm90_cluster", "gemm_fp8_e4m3_e5m2_sm90 in 2x1 thread-block clusters multicasting B",
        DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_E5M2_CLUSTER, 1, 1, 1, DType::Float8E5M2},
+      {"gemm_fp8_sm90_auto", "gemm_fp8_sm90 with tiles chosen by shape: 128x192 in 2x1 clusters, 5 stages, where those tiles make >= 8 waves (8192^3), else 128x128, 6 stages",
+       DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_SM90_AUTO},
+      {"gemm_fp8_e4m3_e5m2_sm90_auto", "gemm_fp8_e4m3_e5m2_sm90 with tiles chosen by shape (gemm_fp8_sm90_auto's rule)",
+       DType::Float8E4M3FN, DType::BFloat16, TILESLC_BENCH_GEMM_FP8_E5M2_AUTO, 1, 1, 1, DType::Float8E5M2},
   };
 }
 
