@@ -101,39 +101,29 @@ bool run_case(const char* what, tileslc::DType b_dtype, Fn gemm, const Case& c, 
   return ok;
 }
 
+// Every FP8 entry point, in the order the driver runs them: the cluster ones in 2x1 clusters
+// multicasting B, where an odd tile count along M (128, 100 rows: one tile) leaves the cluster's
+// second CTA without a tile of its own (it still loads and multicasts its half of B); the _auto ones
+// choose their tiles by shape (128 x 192 in 2x1 clusters where those make >= 8 waves, else 128 x 128).
+struct Entry {
+  const char* what;
+  bool e5m2;  // B is E5M2 (else E4M3)
+  tileslc::Status (*fn)(tileslc::TensorView, tileslc::TensorView, tileslc::TensorView, float, float, cudaStream_t);
+};
+const Entry kEntries[] = {
+    {"gemm_fp8_sm90 (E4M3 x E4M3)", false, gemm_fp8_sm90},
+    {"gemm_fp8_e4m3_e5m2_sm90", true, gemm_fp8_e4m3_e5m2_sm90},
+    {"gemm_fp8_sm90_cluster (E4M3 x E4M3)", false, gemm_fp8_sm90_cluster},
+    {"gemm_fp8_e4m3_e5m2_sm90_cluster", true, gemm_fp8_e4m3_e5m2_sm90_cluster},
+    {"gemm_fp8_sm90_auto (E4M3 x E4M3)", false, gemm_fp8_sm90_auto},
+    {"gemm_fp8_e4m3_e5m2_sm90_auto", true, gemm_fp8_e4m3_e5m2_sm90_auto},
+};
+
 bool run_all(const Case& c, sample::Rng& rng, cudaStream_t stream) {
-  using tileslc::DType;
-  bool ok = run_case<__nv_fp8_e4m3>("gemm_fp8_sm90 (E4M3 x E4M3)", DType::Float8E4M3FN,
-                                    [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) { return gemm_fp8_sm90(a, b, cc, sa, sb, s); },
-                                    c, rng, stream);
-  ok &= run_case<__nv_fp8_e5m2>("gemm_fp8_e4m3_e5m2_sm90", DType::Float8E5M2,
-                                [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) {
-                                  return gemm_fp8_e4m3_e5m2_sm90(a, b, cc, sa, sb, s);
-                                },
-                                c, rng, stream);
-  // 2x1 clusters multicasting B; an odd tile count along M (128, 100 rows: one tile) leaves the
-  // cluster's second CTA without a tile of its own (it still loads and multicasts its half of B).
-  ok &= run_case<__nv_fp8_e4m3>("gemm_fp8_sm90_cluster (E4M3 x E4M3)", DType::Float8E4M3FN,
-                                [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) {
-                                  return gemm_fp8_sm90_cluster(a, b, cc, sa, sb, s);
-                                },
-                                c, rng, stream);
-  ok &= run_case<__nv_fp8_e5m2>("gemm_fp8_e4m3_e5m2_sm90_cluster", DType::Float8E5M2,
-                                [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) {
-                                  return gemm_fp8_e4m3_e5m2_sm90_cluster(a, b, cc, sa, sb, s);
-                                },
-                                c, rng, stream);
-  // Tiles chosen by shape: 128 x 192 in 2x1 clusters where they make >= 8 waves, else 128 x 128.
-  ok &= run_case<__nv_fp8_e4m3>("gemm_fp8_sm90_auto (E4M3 x E4M3)", DType::Float8E4M3FN,
-                                [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) {
-                                  return gemm_fp8_sm90_auto(a, b, cc, sa, sb, s);
-                                },
-                                c, rng, stream);
-  ok &= run_case<__nv_fp8_e5m2>("gemm_fp8_e4m3_e5m2_sm90_auto", DType::Float8E5M2,
-                                [](auto a, auto b, auto cc, float sa, float sb, cudaStream_t s) {
-                                  return gemm_fp8_e4m3_e5m2_sm90_auto(a, b, cc, sa, sb, s);
-                                },
-                                c, rng, stream);
+  bool ok = true;
+  for (const Entry& e : kEntries)
+    ok &= e.e5m2 ? run_case<__nv_fp8_e5m2>(e.what, tileslc::DType::Float8E5M2, e.fn, c, rng, stream)
+                 : run_case<__nv_fp8_e4m3>(e.what, tileslc::DType::Float8E4M3FN, e.fn, c, rng, stream);
   return ok;
 }
 
