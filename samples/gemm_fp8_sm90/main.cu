@@ -1,8 +1,8 @@
 // gemm_fp8_sm90 driver: runs the tileslc-generated FP8 GEMMs (C = scale_a *
 // scale_b * A * B^T, A (M, K) E4M3 and B (N, K) E4M3 or E5M2 row-major, C
 // (M, N) BFloat16 row-major; Float32 accumulation promoted every 4 k-tiles of
-// 128), without clusters and in 2x1 clusters multicasting B (_cluster), on
-// ragged and square shapes. Inputs are random fp8 values (non-zero,
+// 128), without clusters, in 2x1 clusters multicasting B (_cluster) and with
+// the tiles chosen by shape (_auto), on ragged and square shapes. Inputs are random fp8 values (non-zero,
 // in [-2, 2)) with rows padded where K is not a multiple of 16 (the padding
 // holds NaN: a read of it shows); the reference is the float64 sum of the
 // products of the decoded values times the scales. C, its padding and a guard
