@@ -70,7 +70,7 @@ fp8_promote() {
 }
 fp8_bench() {
   echo "=== tileslc_bench: FP8 against cuBLASLt"
-  timeout 200 "$pack/bin/tileslc_bench" --entries gemm_fp8_sm90,gemm_fp8_sm90_cluster,gemm_fp8_e4m3_e5m2_sm90 \
+  timeout 200 "$pack/bin/tileslc_bench" --entries gemm_fp8_sm90,gemm_fp8_sm90_auto,gemm_fp8_e4m3_e5m2_sm90,gemm_fp8_e4m3_e5m2_sm90_auto \
     --settle-ms 60 --json "$out/bench_fp8.json" > "$out/bench_fp8.log" 2>&1 || failed=$((failed + 1))
   grep -E "fastest|gemm_fp8|cuBLASLt|FAIL" "$out/bench_fp8.log" | head -30; elapsed
 }
