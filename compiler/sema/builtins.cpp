@@ -424,14 +424,43 @@ Value core_sync_threads(Evaluator& ev, BuiltinCall& c) {
 
 // ---- tileslc.cute.math
 
+/// fastmath=True (CuTe DSL's flag: approximations allowed) on a run-time Float32 (or narrower)
+/// value: exp2 and log2 become PTX's ex2 / lg2.approx.ftz.f32, exp(x) ex2(x log2 e) and log(x)
+/// lg2(x) ln 2 (what CUDA's __expf and __logf compute). Null where the flag changes nothing: the
+/// other functions, Float64, static values (folded exactly), host code (no such instructions).
+ir::ExprRef fast_math(Evaluator& ev, BuiltinCall& c, const Value& x) {
+  const BuiltinId id = c.id();
+  if (!ev.fn_ || !ev.fn_->is_kernel) return nullptr;
+  if (id != BuiltinId::MathExp && id != BuiltinId::MathExp2 && id != BuiltinId::MathLog && id != BuiltinId::MathLog2) return nullptr;
+  if (x.kind() != Value::Kind::Dyn || (ir::is_float(x.type()) && ir::bit_width(x.type()) == 64)) return nullptr;
+  const ScalarType f32 = ScalarType::Float32;
+  ir::ExprRef arg = ev.to_expr_as(x, f32, c.range(0));
+  const bool exp = id == BuiltinId::MathExp || id == BuiltinId::MathExp2;
+  if (id == BuiltinId::MathExp) arg = ir::binary(ir::Op::Mul, arg, ir::float_const(1.4426950408889634, f32), f32);
+  ir::ExprRef y = ir::intrinsic(exp ? ir::Intrinsic::Exp2ApproxFtz : ir::Intrinsic::Log2ApproxFtz, {}, {arg}, f32);
+  if (id == BuiltinId::MathLog) y = ir::binary(ir::Op::Mul, y, ir::float_const(0.6931471805599453, f32), f32);
+  return ir::is_float(x.type()) && x.type() != f32 ? ir::cast(y, x.type()) : y;
+}
+
 Value core_math(Evaluator& ev, BuiltinCall& c) {
   const MathFn* f = nullptr;
   for (const auto& m : kMathFns)
     if (m.id == c.id()) f = &m;
+  bool fast = false;
+  if (c.given(1)) {
+    const Value& flag = ev.require_static(c[1], c.range(1), c.name() + "'s fastmath=");
+    if (flag.kind() != Value::Kind::Bool)
+      ev.fail(diag::Kind::TypeMismatch, c.range(1), c.name() + "'s fastmath= must be True or False, found " + describe(flag));
+    fast = flag.i() != 0;
+  }
+  auto apply = [&](const Value& x) {
+    if (fast)
+      if (ir::ExprRef y = fast_math(ev, c, x)) return Value::dyn(y, c.site.range);
+    return math_apply(ev, c, f->fn, f->fold, {x});
+  };
   if (c[0].kind() == Value::Kind::TensorSSA)
-    return ev.ssa_map(c[0], nullptr, [&](const Value& x, const Value*) { return math_apply(ev, c, f->fn, f->fold, {x}); },
-                      c.site.range);
-  return math_apply(ev, c, f->fn, f->fold, {c[0]});
+    return ev.ssa_map(c[0], nullptr, [&](const Value& x, const Value*) { return apply(x); }, c.site.range);
+  return apply(c[0]);
 }
 
 Value core_fma(Evaluator& ev, BuiltinCall& c) {

@@ -32,6 +32,11 @@ struct SwizzleSplit {
   ir::ExprRef inside, outside;
 };
 
+/// An Int64 offset as (the sum of its non-constant terms, the sum of its constant ones), reading
+/// through Int64 additions only: `(x + 16) + y` is (x + y, 16). The first is null when every
+/// term is constant.
+std::pair<ir::ExprRef, int64_t> split_constant(const ir::ExprRef& e);
+
 /// The IR function under construction (a kernel or a host function).
 struct FnCtx {
   bool is_kernel = false;

@@ -799,17 +799,40 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
     e.note("A is ((64, " + std::to_string(atom.k) + "), M, K), B ((N, " + std::to_string(atom.k) + "), N, K) and C (V, M, N) with equal M, N and K");
     abort_entry();
   }
-  auto off = [&](const TensorValue& t, int64_t x, int64_t y) -> ir::ExprRef {
-    Value o = layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x), Value::integer(y)}), r);
-    auto stat = ir::int_const(o.i(), ScalarType::Int64);
-    return t.offset ? ir::binary(ir::Op::Add, t.offset, stat, ScalarType::Int64) : stat;
+  // Each shared-memory operand's descriptor is encoded once, at the operand's origin (its run-time
+  // offset: the pipeline stage), into a local; a k-block, m- or n-step adds its static offset in
+  // 16-byte units to the start-address field (bits 0-13), as CUTLASS's descriptor iterator does.
+  // The sum is the encoding of the moved address: an operand lies inside the CTA's shared memory
+  // (< 256 KB), so the field (address >> 4, 14 bits) never carries into the next one. Without it
+  // every wgmma paid the address's encoding again (cvta, mask, shift, or: attention's main loop
+  // spent about 60 instructions a key block on it).
+  auto static_offset = [&](const TensorValue& t, int64_t x, int64_t y) {
+    return layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x), Value::integer(y)}), r).i();
   };
-  auto desc = [&](const TensorValue& t, const WgmmaOperand& o, int64_t x, int64_t k) {
-    return ir::intrinsic(ir::Intrinsic::WgmmaDesc, {},
-                         {ir::address_of(t.ptr, off(t, x, k), t.dtype), ir::int_const(o.lbo, ScalarType::Int32),
-                          ir::int_const(o.sbo, ScalarType::Int32), ir::int_const(o.mode, ScalarType::Int32)},
-                         ScalarType::Uint64);
+  // A sliced operand (tCsA[None, None, k] in a k-block loop) carries its step as a constant
+  // addend of its offset (Evaluator::materialize_offset): it goes to the encoding's addend too, so
+  // the k-blocks' calls encode the same run-time base, which the C++ compiler computes once.
+  auto base_desc = [&](const TensorValue& t, const WgmmaOperand& o) -> std::pair<std::string, int64_t> {
+    const std::string var = new_local("desc", ScalarType::Uint64);
+    auto [rest, constant] = t.offset ? split_constant(ir::cast(t.offset, ScalarType::Int64)) : std::pair<ir::ExprRef, int64_t>{nullptr, 0};
+    auto origin = rest ? rest : ir::int_const(0, ScalarType::Int64);
+    emit(ir::assign(r, var,
+                    ir::intrinsic(ir::Intrinsic::WgmmaDesc, {},
+                                  {ir::address_of(t.ptr, origin, t.dtype), ir::int_const(o.lbo, ScalarType::Int32),
+                                   ir::int_const(o.sbo, ScalarType::Int32), ir::int_const(o.mode, ScalarType::Int32)},
+                                  ScalarType::Uint64)));
+    return {var, constant};
   };
+  auto desc = [&](const std::pair<std::string, int64_t>& base, const TensorValue& t, int64_t x, int64_t k) -> ir::ExprRef {
+    const int64_t bytes = (base.second + static_offset(t, x, k)) * ir::bit_width(t.dtype) / 8;
+    if (bytes % 16 != 0)
+      fail(diag::Kind::BadCopyAtom, r, "a wgmma operand's k-block or tile starts " + std::to_string(bytes) +
+                                           " bytes from the operand's origin: descriptors need 16-byte steps");
+    auto v = ir::var_ref(base.first, ScalarType::Uint64);
+    return bytes == 0 ? v : ir::binary(ir::Op::Add, v, ir::int_const(bytes / 16, ScalarType::Uint64), ScalarType::Uint64);
+  };
+  const auto desc_a = atom.a_rmem ? std::pair<std::string, int64_t>{} : base_desc(a, oa);
+  const auto desc_b = base_desc(b, ob);
   // B MN-major (V stored (keys, head_dim) in attention's P * V): the imm-trans-b = 1 form of the same instruction.
   ir::IntrinsicOp device = *atom.device;
   if (ob.mn) device.id = atom.a_rmem ? ir::Intrinsic::WgmmaRSTransB : ir::Intrinsic::WgmmaSSTransB;
@@ -822,11 +845,11 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
           Value ao = layout_offset(a.layout, Value::tuple({Value::integer(0), Value::integer(m), Value::integer(k)}), r);
           a_operand = ir::address_of(a.ptr, ir::int_const(ao.i(), ScalarType::Int64), a.dtype);
         } else {
-          a_operand = desc(a, oa, m, k);
+          a_operand = desc(desc_a, a, m, k);
         }
         emit_effect(ir::intrinsic(device,
                                   {ir::address_of(d.ptr, ir::int_const(o.i(), ScalarType::Int64), d.dtype),
-                                   std::move(a_operand), desc(b, ob, n, k), scale_d ? scale_d : ir::int_const(1, ScalarType::Int32)},
+                                   std::move(a_operand), desc(desc_b, b, n, k), scale_d ? scale_d : ir::int_const(1, ScalarType::Int32)},
                                   ScalarType::Int32),
                     r);
       }

@@ -35,6 +35,24 @@ int64_t static_size(const layout::IntTuple& shape) {
 
 }  // namespace
 
+std::pair<ir::ExprRef, int64_t> split_constant(const ir::ExprRef& e) {
+  int64_t c = 0;
+  ir::ExprRef rest;
+  std::function<void(const ir::ExprRef&)> walk = [&](const ir::ExprRef& x) {
+    if (const auto* b = x->get_if<ir::Binary>(); b && b->op == ir::Op::Add && x->type == ScalarType::Int64) {
+      walk(b->lhs);
+      walk(b->rhs);
+    } else if (auto k = ir::as_int_const(x)) {
+      c += *k;
+    } else {
+      auto term = ir::cast(x, ScalarType::Int64);
+      rest = rest ? ir::binary(ir::Op::Add, rest, term, ScalarType::Int64) : term;
+    }
+  };
+  walk(e);
+  return {rest, c};
+}
+
 SwizzleSplit Evaluator::split_at_swizzle_span(const layout::Swizzle& sw, const ir::ExprRef& off) {
   // The swizzle reads and writes only the bits of the offset below `span`; a term that is a
   // multiple of span changes none of them.
@@ -88,14 +106,26 @@ Value Evaluator::swizzled(const TensorValue& t, const Value& off, source::Source
 
 Value Evaluator::materialize_offset(const TensorValue& t, const Value& off, source::SourceRange r) {
   if (off.kind() != Value::Kind::Dyn) return off;
-  if (!t.swizzle || t.swizzle->bits == 0) return materialize(off, "offset", r);
+  // The offset's constant (a k-block's step: `x + 16` inside a swizzle row, `y + 8192` past it)
+  // stays an addend, not folded into a new local: views that differ only by constants keep one
+  // run-time base, which a wgmma descriptor encodes once (Evaluator::wgmma_gemm adds the
+  // constant to the encoding) and an address carries as an immediate.
+  auto [rest, c] = split_constant(to_expr_as(off, ScalarType::Int64, r));
+  if (c == 0) rest = to_expr_as(off, ScalarType::Int64, r);  // as written: no constant to keep apart
+  auto plus_c = [&](ir::ExprRef e) {
+    if (c == 0) return Value::dyn(e, r);
+    auto k = ir::int_const(c, ScalarType::Int64);
+    return Value::dyn(e ? ir::binary(ir::Op::Add, e, k, ScalarType::Int64) : k, r);
+  };
+  if (!rest) return plus_c(nullptr);
+  if (!t.swizzle || t.swizzle->bits == 0) return plus_c(materialize(Value::dyn(rest, r), "offset", r).expr());
   // Two locals, the part inside the swizzle and the multiple of its span, so that swizzled()
   // still tells them apart when the tensor is indexed (the second keeps its known divisor).
-  SwizzleSplit parts = split_at_swizzle_span(*t.swizzle, to_expr_as(off, ScalarType::Int64, r));
-  if (!parts.inside || !parts.outside) return materialize(off, "offset", r);
+  SwizzleSplit parts = split_at_swizzle_span(*t.swizzle, rest);
+  if (!parts.inside || !parts.outside) return plus_c(materialize(Value::dyn(rest, r), "offset", r).expr());
   Value inside = materialize(Value::dyn(parts.inside, r), "offset", r);
   Value outside = materialize(Value::dyn(parts.outside, r), "offset", r);
-  return Value::dyn(ir::binary(ir::Op::Add, inside.expr(), outside.expr(), ScalarType::Int64), r);
+  return plus_c(ir::binary(ir::Op::Add, inside.expr(), outside.expr(), ScalarType::Int64));
 }
 
 void Evaluator::unroll_limit(int64_t n, const std::string& what, source::SourceRange r) {

@@ -6,6 +6,7 @@
 // report.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -480,3 +481,17 @@ TEST(CpuPrelude, NarrowFloatConversionsRoundToNearestEven) {
 }
 
 }  // namespace
+
+// cute.math's fastmath=True (ex2 / lg2.approx.ftz.f32): subnormal inputs count as zero and
+// subnormal results become +0, as on the GPU; normal values are exact here.
+TEST(CpuPrelude, ApproxFtzExp2AndLog2FlushSubnormals) {
+  EXPECT_EQ(tileslc::dev::exp2_approx_ftz(3.0f), 8.0f);
+  EXPECT_EQ(tileslc::dev::exp2_approx_ftz(-126.0f), 1.1754943508222875e-38f);  // the smallest normal stays
+  EXPECT_EQ(tileslc::dev::exp2_approx_ftz(-130.0f), 0.0f);                     // 2^-130 is subnormal: +0
+  EXPECT_FALSE(std::signbit(tileslc::dev::exp2_approx_ftz(-130.0f)));
+  EXPECT_EQ(tileslc::dev::exp2_approx_ftz(-INFINITY), 0.0f);
+  EXPECT_EQ(tileslc::dev::exp2_approx_ftz(1e-40f), 1.0f);  // a subnormal input is 0
+  EXPECT_EQ(tileslc::dev::log2_approx_ftz(0.25f), -2.0f);
+  EXPECT_EQ(tileslc::dev::log2_approx_ftz(1e-40f), -INFINITY);  // a subnormal input is 0
+  EXPECT_TRUE(std::isnan(tileslc::dev::log2_approx_ftz(-1.0f)));
+}

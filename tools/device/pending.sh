@@ -23,12 +23,18 @@
 #   e  c and d's most wanted steps in one call (~9 minutes, for a session that may get one): the
 #      RMSNorm backward's variants, the FP8 sweep (TUNE_LIMIT=150), torch for the RMSNorm backward,
 #      FP8 against cuBLASLt, then the sanitizers and the SASS
+#   f  issue 18 after fastmath exp2, the first k-block's wgmma overwriting S and descriptors encoded
+#      once per operand: attention_sm90's driver (every variant against the reference), ncu of
+#      the _pp kernel at head dim 128 / 4096 tokens (tools/device/attention_ncu.sh: tensor-pipe use,
+#      issue slots, the SASS opcode counts), torch_attention.py (pp, ppnb, persistent, dynamic
+#      against cuDNN and flash), compute-sanitizer at --small, then tileslc_bench's BF16 and FP8
+#      GEMMs against cuBLAS (the descriptor change is theirs too)
 #
 # Each step prints what the issue's "done when" asks for; logs go to $OUT.
 set -uo pipefail
 case "${1:-}" in
-  a|b|c|d|e) step=$1; shift ;;
-  *) echo "usage: pending.sh a|b|c|d|e [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
+  a|b|c|d|e|f) step=$1; shift ;;
+  *) echo "usage: pending.sh a|b|c|d|e|f [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/common.sh" "$@"
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -95,6 +101,21 @@ case "$step" in
   c) rn_variants; rn_torch; rn_sanitize; [[ -n "${FULL:-}" ]] && membound_all ;;
   d) fp8_sweep; fp8_promote; fp8_bench ;;
   e) rn_variants; TUNE_LIMIT=${TUNE_LIMIT:-150} fp8_sweep; rn_torch; fp8_bench; rn_sanitize ;;
+  f)
+    echo "=== attention_sm90 (every variant against the float64 reference)"
+    timeout 150 "$pack/bin/attention_sm90" >"$out/attention_sm90.log" 2>&1; rc=$?
+    [[ $rc -ne 0 && $rc -ne 124 ]] && failed=$((failed + 1))
+    echo "rc=$rc PASS=$(grep -c PASS "$out/attention_sm90.log") FAIL=$(grep -c FAIL "$out/attention_sm90.log")"
+    grep FAIL "$out/attention_sm90.log" | head -5; elapsed
+    mkdir -p "$out/ncu"; OUT="$out/ncu" timeout 200 bash tools/device/attention_ncu.sh "$pack" 2>&1 | head -24; elapsed
+    echo "=== torch_attention"
+    pylib_python 300 tools/bench/attention/torch_attention.py --prebuilt "$pack/pylib" --variants pp,ppnb,persistent,dynamic \
+      --json "$out/attention.json" 2>&1 | tail -32 || failed=$((failed + 1)); elapsed
+    for t in memcheck racecheck; do sanitize $t attention_sm90 --small; done; elapsed
+    echo "=== tileslc_bench: BF16 and FP8 GEMMs against cuBLAS"
+    timeout 150 "$pack/bin/tileslc_bench" --entries gemm_sm90,gemm_sm90_cluster,gemm_fp8_sm90,gemm_fp8_sm90_auto \
+      --settle-ms 60 --json "$out/bench_gemm.json" > "$out/bench_gemm.log" 2>&1 || failed=$((failed + 1))
+    grep -E "fastest|gemm_|cuBLAS|FAIL" "$out/bench_gemm.log" | head -30; elapsed ;;
 esac
 echo "pending.sh $step: $failed failed"
 exit $((failed > 0))

@@ -19,6 +19,7 @@
 #define TILESLC_CPU_PRELUDE_H
 
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -73,6 +74,13 @@ inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_
 
 namespace tileslc {
 namespace dev {
+
+// ex2.approx.ftz.f32 and lg2.approx.ftz.f32 (device/prelude.h): the GPU's instructions flush a
+// subnormal input to zero (of its sign) and a subnormal result to +0; so do these, computing the
+// rest exactly (the GPU's are within 2^-22 of it).
+inline float flush_subnormal(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+inline float exp2_approx_ftz(float x) { return flush_subnormal(std::exp2(flush_subnormal(x))); }
+inline float log2_approx_ftz(float x) { return std::log2(flush_subnormal(x)); }
 
 // %laneid, and the warp index of the calling thread within its CTA.
 inline int32_t lane_idx() { return cpu::this_thread().linear & 31; }

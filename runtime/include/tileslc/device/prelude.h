@@ -110,6 +110,23 @@ TILESLC_DEVICE float atomic_cas(float* p, float c, float v) {
   return __uint_as_float(atomicCAS(reinterpret_cast<unsigned int*>(p), __float_as_uint(c), __float_as_uint(v)));
 }
 
+// cute.math.exp2 / log2 (and exp / log) with fastmath=True on Float32: PTX's approximate forms
+// with subnormals flushed to zero (PTX ISA "ex2", "lg2": .approx.ftz.f32, maximum relative error
+// 2^-22 for ex2 and absolute 2^-22.6 for lg2 on normal inputs). One MUFU instruction each, where
+// exp2f / log2f add a range check and two predicated multiplies to keep subnormals: the
+// online softmax calls exp2 once per score, so those three instructions were a quarter of
+// attention's softmax.
+TILESLC_DEVICE float exp2_approx_ftz(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+TILESLC_DEVICE float log2_approx_ftz(float x) {
+  float y;
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
 // A pair of 16-bit floats added to p[0] and p[1] as one atomic
 // red.add.noftz.{f16x2,bf16x2} (PTX ISA "red", the result-less form of
 // "atom"; generic addressing, so global or shared memory): p is 4-byte

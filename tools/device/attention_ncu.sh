@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# tools/device/attention_ncu.sh [PACK]: where attention_sm90's time goes, on a GPU machine whose
+# runtime lets Nsight Compute read the counters (Firecracker; not gVisor): one launch of one
+# variant (VARIANT, default pp; SHAPE hd:seq, default 128:4096; CAUSAL=1 for the causal kernel),
+# called from tools/bench/attention/torch_attention.py, under
+# `ncu --clock-control none` with the SpeedOfLight, ComputeWorkloadAnalysis, InstructionStats,
+# WarpStateStats and SchedulerStats sections (tensor-pipe use, issue slots, stall reasons), then
+# the opcode histogram of that kernel's SASS (cuobjdump of PACK/pylib/libattention_sm90.so: MUFU,
+# FSETP, F2FP, FMNMX, HGMMA counts). About 90 s. Files in $OUT (or /tmp). Exit 77 without ncu.
+set -uo pipefail
+source "$(dirname "$0")/common.sh" "$@"
+shape="${SHAPE:-128:4096}"
+variant="${VARIANT:-pp}"
+hd="${shape%%:*}"
+causal=""
+[[ "${CAUSAL:-0}" == 1 ]] && causal="_causal"
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)
+[[ -n "$ncu" ]] || { echo "attention_ncu: no ncu: not run"; exit 77; }
+suffix=""
+case "$variant" in base) ;; *) suffix="_$variant" ;; esac
+fn="attention_sm90_bf16_hd${hd}${causal}${suffix}"
+echo "=== ncu: $fn at $shape (one launch after two)"
+LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 300 "$ncu" --clock-control none \
+  --kernel-name regex:attention_kernel --launch-skip 2 --launch-count 1 \
+  --section SpeedOfLight --section ComputeWorkloadAnalysis --section InstructionStats \
+  --section WarpStateStats --section SchedulerStats --section LaunchStats --section Occupancy \
+  python3 tools/bench/attention/torch_attention.py --prebuilt "$pack/pylib" --shapes "$shape" \
+  --variants "$variant" --reps 3 >"$out/attention_ncu.log" 2>&1 || failed=$((failed + 1))
+grep -E "attention_kernel|Duration|Compute \(SM\) Throughput|Memory Throughput|Executed Ipc|Issue Slots Busy|SM Busy|Stall|Warp Cycles Per|No Eligible|Active Warps Per|Registers Per|Shared Memory Config|One or More|Eligible Warps" \
+  "$out/attention_ncu.log" | head -60
+cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null || true)
+if [[ -n "$cuobjdump" ]]; then
+  echo "=== SASS opcode histogram of the kernels in libattention_sm90.so (top 25 of each of the first two)"
+  "$cuobjdump" -sass "$pack/pylib/libattention_sm90.so" >"$out/attention_pylib.sass" 2>&1 || failed=$((failed + 1))
+  python3 - "$out/attention_pylib.sass" <<'PY'
+import collections, re, sys
+hist, fn, order = {}, None, []
+for line in open(sys.argv[1]):
+    m = re.search(r"Function : (\S+)", line)
+    if m:
+        fn = m.group(1); hist[fn] = collections.Counter(); order.append(fn); continue
+    m = re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+    if m and fn:
+        hist[fn][m.group(1)] += 1
+for fn in order[:40]:
+    h = hist[fn]
+    keys = ("MUFU.EX2", "FSETP.GEU.AND", "F2FP.BF16.F32.PACK_AB", "FMNMX", "FADD", "FMUL", "FFMA", "HGMMA.64x128x16.F32.BF16", "STG.E.U16", "BAR.SYNC.DEFER_BLOCKING", "MOV")
+    print(sum(h.values()), fn[-60:], " ".join("%s=%d" % (k, h[k]) for k in keys if h[k]))
+    print("   top:", " ".join("%s=%d" % kv for kv in h.most_common(14)))
+PY
+fi
+echo "attention_ncu: $failed failed"
+exit $((failed > 0))
