@@ -7,6 +7,8 @@
 # WarpStateStats and SchedulerStats sections (tensor-pipe use, issue slots, stall reasons), then
 # the opcode histogram of that kernel's SASS (cuobjdump of PACK/pylib/libattention_sm90.so: MUFU,
 # FSETP, F2FP, FMNMX, HGMMA counts). About 90 s. Files in $OUT (or /tmp). Exit 77 without ncu.
+# SOURCE=1 instead profiles with PC sampling (WarpStateStats, SourceCounters): the kernel's stall
+# reasons, the samples by SASS opcode and the 40 SASS instructions with the most samples.
 set -uo pipefail
 source "$(dirname "$0")/common.sh" "$@"
 shape="${SHAPE:-128:4096}"
@@ -19,15 +21,54 @@ ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)
 suffix=""
 case "$variant" in base) ;; *) suffix="_$variant" ;; esac
 fn="attention_sm90_bf16_hd${hd}${causal}${suffix}"
-echo "=== ncu: $fn at $shape (one launch after two)"
-LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 300 "$ncu" --clock-control none \
-  --kernel-name regex:attention_kernel --launch-skip 2 --launch-count 1 \
-  --section SpeedOfLight --section ComputeWorkloadAnalysis --section InstructionStats \
-  --section WarpStateStats --section SchedulerStats --section LaunchStats --section Occupancy \
-  python3 tools/bench/attention/torch_attention.py --prebuilt "$pack/pylib" --shapes "$shape" \
-  --variants "$variant" --reps 3 >"$out/attention_ncu.log" 2>&1 || failed=$((failed + 1))
-grep -E "attention_kernel|Duration|Compute \(SM\) Throughput|Memory Throughput|Executed Ipc|Issue Slots Busy|SM Busy|Stall|Warp Cycles Per|No Eligible|Active Warps Per|Registers Per|Shared Memory Config|One or More|Eligible Warps" \
-  "$out/attention_ncu.log" | head -60
+if [[ "${SOURCE:-0}" != 1 ]]; then
+  echo "=== ncu: $fn at $shape (one launch after two)"
+  LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 300 "$ncu" --clock-control none \
+    --kernel-name regex:attention_kernel --launch-skip 2 --launch-count 1 \
+    --section SpeedOfLight --section ComputeWorkloadAnalysis --section InstructionStats \
+    --section WarpStateStats --section SchedulerStats --section LaunchStats --section Occupancy \
+    python3 tools/bench/attention/torch_attention.py --prebuilt "$pack/pylib" --shapes "$shape" \
+    --variants "$variant" --reps 3 >"$out/attention_ncu.log" 2>&1 || failed=$((failed + 1))
+  grep -E "attention_kernel|Duration|Compute \(SM\) Throughput|Memory Throughput|Executed Ipc|Issue Slots Busy|SM Busy|Stall|Warp Cycles Per|No Eligible|Active Warps Per|Registers Per|Shared Memory Config|One or More|Eligible Warps" \
+    "$out/attention_ncu.log" | head -60
+fi
+if [[ "${SOURCE:-0}" == 1 ]]; then
+  # Where the warps wait: the stall-reason samples of the whole kernel (raw page) and the SASS
+  # instructions that drew the most samples (source page), from a second profile of the same launch.
+  echo "=== ncu SourceCounters: stall reasons and the SASS lines with the most samples"
+  LD_LIBRARY_PATH="$PWD/$pack/pylib:$LD_LIBRARY_PATH" timeout 300 "$ncu" --clock-control none \
+    --kernel-name regex:attention_kernel --launch-skip 2 --launch-count 1 --section WarpStateStats --section SourceCounters \
+    -f -o "$out/attention_src" python3 tools/bench/attention/torch_attention.py --prebuilt "$pack/pylib" --shapes "$shape" \
+    --variants "$variant" --reps 3 >"$out/attention_src.log" 2>&1 || failed=$((failed + 1))
+  "$ncu" -i "$out/attention_src.ncu-rep" --page raw --csv >"$out/attention_raw.csv" 2>&1
+  "$ncu" -i "$out/attention_src.ncu-rep" --page source --csv --print-source sass >"$out/attention_sass_src.csv" 2>&1
+  python3 - "$out/attention_raw.csv" "$out/attention_sass_src.csv" <<'PY'
+import csv, collections, sys
+rows = list(csv.reader(open(sys.argv[1])))
+if len(rows) >= 3:
+    head, vals = rows[0], rows[-1]
+    stalls = sorted(((float(v.replace(",", "")), h) for h, v in zip(head, vals)
+                     if "pcsamp_warps_issue_stalled" in h and not h.endswith("not_issued") and v.replace(",", "").replace(".", "").isdigit()),
+                    reverse=True)
+    total = sum(v for v, _ in stalls) or 1
+    print("stall samples:", " ".join("%s=%.1f%%" % (h.split("stalled_")[-1], 100 * v / total) for v, h in stalls[:12]))
+src = list(csv.reader(open(sys.argv[2])))
+hdr = next((i for i, r in enumerate(src) if "Source" in r and "Address" in r), None)
+if hdr is not None:
+    h = src[hdr]
+    col = next(i for i, c in enumerate(h) if c.startswith("Warp Stall Sampling (All"))
+    si, ai = h.index("Source"), h.index("Address")
+    body = [r for r in src[hdr + 1:] if len(r) == len(h)]
+    num = lambda r: float(r[col].replace(",", "") or 0)
+    total = sum(num(r) for r in body) or 1
+    byop = collections.Counter()
+    for r in body:
+        byop[r[si].split()[0] if not r[si].startswith("@") else r[si].split()[1]] += num(r)
+    print("samples by opcode:", " ".join("%s=%.1f%%" % (k, 100 * v / total) for k, v in byop.most_common(16)))
+    for r in sorted(body, key=num, reverse=True)[:40]:
+        print("%5.1f%% %s %s" % (100 * num(r) / total, r[ai], r[si][:110]))
+PY
+fi
 cuobjdump=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null || true)
 if [[ -n "$cuobjdump" ]]; then
   echo "=== SASS opcode histogram of the kernels in libattention_sm90.so (top 25 of each of the first two)"
