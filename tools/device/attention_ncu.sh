@@ -83,6 +83,23 @@ for line in open(sys.argv[1]):
     m = re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
     if m and fn:
         hist[fn][m.group(1)] += 1
+# The order of the waits, GEMMs, exponentials, conversions and multiplies in the first kernels:
+# runs of one kind collapsed (D = WARPGROUP.DEPBAR, H = HGMMA, E = MUFU.EX2, P = F2FP, X = FMUL,
+# B = a barrier wait or arrive), to see whether the softmax sits between the waits.
+kinds = (("WARPGROUP.DEPBAR", "D"), ("HGMMA", "H"), ("MUFU.EX2", "E"), ("F2FP", "P"), ("FMUL", "X"), ("SYNCS", "B"), ("BAR.", "B"))
+seq, fn = {}, None
+for line in open(sys.argv[1]):
+    m = re.search(r"Function : (\S+)", line)
+    if m:
+        fn = m.group(1); seq[fn] = []; continue
+    m = re.match(r"\s+/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+    if m and fn:
+        k = next((c for p, c in kinds if m.group(1).startswith(p)), None)
+        if k:
+            if seq[fn] and seq[fn][-1][0] == k: seq[fn][-1][1] += 1
+            else: seq[fn].append([k, 1])
+for fn in order[:int(__import__("os").environ.get("ORDER_KERNELS", "2"))]:
+    print("order", fn[-40:], " ".join("%s%d" % (k, n) for k, n in seq[fn]))
 for fn in order[:40]:
     h = hist[fn]
     keys = ("MUFU.EX2", "FSETP.GEU.AND", "F2FP.BF16.F32.PACK_AB", "FMNMX", "FADD", "FMUL", "FFMA", "HGMMA.64x128x16.F32.BF16", "STG.E.U16", "BAR.SYNC.DEFER_BLOCKING", "MOV")
