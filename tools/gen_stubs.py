@@ -152,6 +152,21 @@ def read_rows():
     return rows
 
 
+def read_enum_members():
+    """{BuiltinId name: [member, ...]}: CuTe DSL's enums as compiler/sema/compat_ops.cpp's table
+    declares them (`{BuiltinId::WarpgroupField, "Field", {{"ACCUMULATE", "accum_c"}}}`), so that a
+    stub class has its members (warpgroup.Field.ACCUMULATE) without a second list of them."""
+    text = (ROOT / "compiler/sema/compat_ops.cpp").read_text()
+    table = text[text.index("const std::vector<EnumInfo>& enums()"):]
+    table = table[:table.index("return table;")]
+    members = {}
+    for m in re.finditer(r'\{BuiltinId::(\w+),\s*"\w+",\s*\{((?:\{"\w+",\s*"[^"]*"\},?\s*)+)\}\}', table):
+        members[m.group(1)] = re.findall(r'\{"(\w+)",', m.group(2))
+    if not members:
+        raise SystemExit("gen_stubs: no enums read from compiler/sema/compat_ops.cpp")
+    return members
+
+
 def row_doc(row) -> str:
     return f"{row['name']}({row['params']}).{CONTEXT[row['context']]}{ARCH[row['arch']]}".replace('"', "'")
 
@@ -168,6 +183,7 @@ def builtins_stub(rows, native) -> str:
                 methods.setdefault(cls, []).append((meth, r))
     lines = [PRELUDE]
     classes = set()
+    enum_members = read_enum_members()
     for r in rows:
         if r["kind"] != "BUILTIN" or not module_of(r["name"]):
             continue  # methods below; Python's own builtins (range, len, ...) editors know
@@ -176,7 +192,8 @@ def builtins_stub(rows, native) -> str:
             lines.append(SPECIAL[r["id"]].format(name=export, doc=doc))
         elif export[:1].isupper():
             classes.add(export)
-            lines.append(f'class {export}(_Value):\n    """{doc}"""\n')
+            members = "".join(f"    {member}: {export}\n" for member in enum_members.get(r["id"], []))
+            lines.append(f'class {export}(_Value):\n    """{doc}"""\n{members}')
             for meth, m in methods.get(export, []):
                 lines.append(method_stub(meth, m))
         else:

@@ -107,10 +107,14 @@ Value Evaluator::swizzled(const TensorValue& t, const Value& off, source::Source
 Value Evaluator::materialize_offset(const TensorValue& t, const Value& off, source::SourceRange r) {
   if (off.kind() != Value::Kind::Dyn) return off;
   // The offset's constant (a k-block's step: `x + 16` inside a swizzle row, `y + 8192` past it)
-  // stays an addend, not folded into a new local: views that differ only by constants keep one
+  // stays an addend of swizzled shared-memory views, not folded into a new local: views that differ only by constants keep one
   // run-time base, which a wgmma descriptor encodes once (Evaluator::wgmma_gemm adds the
   // constant to the encoding) and an address carries as an immediate.
-  auto [rest, c] = split_constant(to_expr_as(off, ScalarType::Int64, r));
+  // Only for swizzled shared memory (the operands of wgmma and TMA): elsewhere the constant stays
+  // folded into the local, as before, which the C++ compiler allocates better (a layernorm
+  // cluster kernel at its 64-register bound spilled 8 bytes with the constants kept apart).
+  const bool keep_constant = t.space == MemSpace::Smem && t.swizzle && t.swizzle->bits > 0;
+  auto [rest, c] = keep_constant ? split_constant(to_expr_as(off, ScalarType::Int64, r)) : std::pair<ir::ExprRef, int64_t>{nullptr, 0};
   if (c == 0) rest = to_expr_as(off, ScalarType::Int64, r);  // as written: no constant to keep apart
   auto plus_c = [&](ir::ExprRef e) {
     if (c == 0) return Value::dyn(e, r);
