@@ -46,7 +46,11 @@ class Sim {
   void run(const ir::Block& body) {
     for (const auto& s : body) {
       if (const auto* a = s->get_if<ir::Assign>()) {
-        for (int t = 0; t < threads_; ++t) vars_[t][a->var] = eval(a->value, t);
+        // A wgmma's shared-memory descriptor, encoded once into a local: not an element this
+        // simulation follows (it checks register A fragments), so any value does.
+        const auto* call = a->value->get_if<ir::IntrinsicCall>();
+        const bool descriptor = call && call->id == ir::Intrinsic::WgmmaDesc;
+        for (int t = 0; t < threads_; ++t) vars_[t][a->var] = descriptor ? 0 : eval(a->value, t);
       } else if (const auto* st = s->get_if<ir::Store>()) {
         // A fragment element loaded from memory: remember where from.
         const auto* l = st->value->get_if<ir::Load>();
