@@ -171,11 +171,11 @@ Value sm90_wait_group(Evaluator& ev, BuiltinCall& c) {
       ev.abort_entry();
     }
   }
-  // The accumulators are fenced on both sides of a wgmma wait: after it, no read of them moves
-  // above it; before it, what the program computed into them (a softmax of S while P V is in
-  // flight) is not sunk below it. Without the first fence ptxas interleaved attention's softmax
-  // with the O rescale that follows the wait, and so waited for P V before the exponentials: the
-  // intra-warpgroup overlap was gone (3259 of 72659 loop samples on that wait, ncu on the H100).
+  // The accumulators are fenced on both sides of a wgmma wait: after it, so that no read of them
+  // moves above it; before it, so that what the program computed into them before the wait (a
+  // softmax of S while P V is in flight) is not moved below it by the C++ compiler. The fences
+  // are empty asm statements: ptxas schedules the PTX on its own, and may still move a wait up to
+  // the first instruction that needs it (docs/attention.md, "Where the time goes").
   if (wgmma) wgmma_operand_fences(ev, c.site.range);
   ev.emit_effect(ir::intrinsic(wgmma ? ir::Intrinsic::WgmmaWaitGroup : ir::Intrinsic::BulkWaitGroupRead, {n}, {},
                                ScalarType::Int32),
@@ -810,8 +810,7 @@ void Evaluator::wgmma_gemm(const TiledMma& tm, const Value& dv, const Value& av,
   // 16-byte units to the start-address field (bits 0-13), as CUTLASS's descriptor iterator does.
   // The sum is the encoding of the moved address: an operand lies inside the CTA's shared memory
   // (< 256 KB), so the field (address >> 4, 14 bits) never carries into the next one. Without it
-  // every wgmma paid the address's encoding again (cvta, mask, shift, or: attention's main loop
-  // spent about 60 instructions a key block on it).
+  // every wgmma paid the address's encoding again (cvta, mask, shift and or).
   auto static_offset = [&](const TensorValue& t, int64_t x, int64_t y) {
     return layout_offset(t.layout, Value::tuple({Value::integer(0), Value::integer(x), Value::integer(y)}), r).i();
   };
