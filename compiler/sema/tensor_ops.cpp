@@ -106,23 +106,22 @@ Value Evaluator::swizzled(const TensorValue& t, const Value& off, source::Source
 
 Value Evaluator::materialize_offset(const TensorValue& t, const Value& off, source::SourceRange r) {
   if (off.kind() != Value::Kind::Dyn) return off;
-  // The offset's constant (a k-block's step: `x + 16` inside a swizzle row, `y + 8192` past it)
-  // stays an addend of swizzled shared-memory views, not folded into a new local: views that differ only by constants keep one
-  // run-time base, which a wgmma descriptor encodes once (Evaluator::wgmma_gemm adds the
-  // constant to the encoding) and an address carries as an immediate.
-  // Only for swizzled shared memory (the operands of wgmma and TMA): elsewhere the constant stays
-  // folded into the local, as before, which the C++ compiler allocates better (a layernorm
+  if (!t.swizzle || t.swizzle->bits == 0) return materialize(off, "offset", r);
+  // Swizzled shared-memory views (the operands of wgmma and TMA) keep their offset's constant (a
+  // k-block's step: `x + 16` inside a swizzle row, `y + 8192` past it) as an addend, not folded
+  // into a new local: views that differ only by constants keep one run-time base, which a wgmma
+  // descriptor encodes once (Evaluator::wgmma_gemm adds the constant to the encoding). Elsewhere
+  // the constant folds into the local, which the C++ compiler allocates better (a layernorm
   // cluster kernel at its 64-register bound spilled 8 bytes with the constants kept apart).
-  const bool keep_constant = t.space == MemSpace::Smem && t.swizzle && t.swizzle->bits > 0;
-  auto [rest, c] = keep_constant ? split_constant(to_expr_as(off, ScalarType::Int64, r)) : std::pair<ir::ExprRef, int64_t>{nullptr, 0};
-  if (c == 0) rest = to_expr_as(off, ScalarType::Int64, r);  // as written: no constant to keep apart
+  const ir::ExprRef whole = to_expr_as(off, ScalarType::Int64, r);
+  auto [rest, c] = t.space == MemSpace::Smem ? split_constant(whole) : std::pair<ir::ExprRef, int64_t>{nullptr, 0};
+  if (c == 0) rest = whole;  // as written: no constant to keep apart
   auto plus_c = [&](ir::ExprRef e) {
     if (c == 0) return Value::dyn(e, r);
     auto k = ir::int_const(c, ScalarType::Int64);
     return Value::dyn(e ? ir::binary(ir::Op::Add, e, k, ScalarType::Int64) : k, r);
   };
   if (!rest) return plus_c(nullptr);
-  if (!t.swizzle || t.swizzle->bits == 0) return plus_c(materialize(Value::dyn(rest, r), "offset", r).expr());
   // Two locals, the part inside the swizzle and the multiple of its span, so that swizzled()
   // still tells them apart when the tensor is indexed (the second keeps its known divisor).
   SwizzleSplit parts = split_at_swizzle_span(*t.swizzle, rest);
