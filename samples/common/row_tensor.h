@@ -128,13 +128,14 @@ struct RowCase {
 // an instance for (type, cols): one row alone (1x4096), every plan of tileslc.utils.row_tiling in
 // both types (a warp per row with a partial CTA, 37x256, and with guarded vectors, COLS 1000; a
 // CTA per row, 3000 (guarded), 4096 and 8192; rows walked in chunks, with guarded vectors at 20000 and without at
-// 262144), with 3 or more rows so that a driver's special rows 0 and 1 leave random ones; without
+// 262144), with 3 or more rows so that a driver's special rows 0 and 1 leave random ones; 100x256
+// (the RMSNorm backward's 100 row slots: more than its column sum's 32 groups); without
 // --small (small = false) also 100000x256 and the timed shapes of issue 17's table, 16384x8192
 // and 512x262144 (and 16384x4096).
 inline std::vector<RowCase> row_cases(bool small) {
   std::vector<RowCase> cases = {
       {&kRowFp32, 1, 4096, false},  {&kRowFp32, 37, 256, false},    {&kRowFp32, 9, 1000, false},
-      {&kRowFp32, 5, 3000, false},
+      {&kRowFp32, 5, 3000, false},    {&kRowFp32, 100, 256, false},
       {&kRowFp32, 3, 4096, false},  {&kRowFp32, 5, 8192, false},    {&kRowFp32, 3, 20000, false},
       {&kRowFp32, 3, 262144, false}, {&kRowBf16, 11, 1000, false},  {&kRowBf16, 3, 8192, false},
       {&kRowBf16, 3, 262144, false},

@@ -38,8 +38,9 @@ struct Instance {
 };
 
 // Row slots of the backward (rows of its dw partials): a third of the rows for the small cases
-// (so that slots take 1 to 3 rows, the first stored, the next added), else 1024 (about the rows
-// an H100 or H200 runs at once).
+// (so that slots take 1 to 3 rows, the first stored, the next added), else up to 1024 (about the
+// rows an H100 or H200 runs at once; 100x256: 100 slots, so that the column sum's 32 groups of
+// slots take 3 or 4 each).
 int64_t backward_slots(int64_t rows) { return rows <= 64 ? (rows + 2) / 3 : std::min<int64_t>(rows, 1024); }
 
 // The backward on the forward's x and w with a random dy: dx row by row, and dw (summed over the

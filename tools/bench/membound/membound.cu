@@ -10,7 +10,8 @@
 // forwards and the softmax and RMSNorm backwards (samples/*/<op>_variants.h: cluster size, threads, blocks per SM)
 // on the same input as the default, each against the copy in the same run;
 // --ops softmax,rmsnorm,... and --cols N keep only those operations and column
-// counts (xent for both cross-entropy rows), to fit one short device call.
+// counts (xent for both cross-entropy rows), to fit one short device call;
+// --slots S sets the RMSNorm backward's dw partial rows (min(rows, S); 1024).
 // Exit: 0 all checks passed, 1 a check failed, 2 bad arguments, 77 no CUDA
 // device (built, not run).
 #include <algorithm>
@@ -45,11 +46,13 @@ using View = tileslc::TensorView;
 
 using ForwardCall = std::function<tileslc::Status(View x, View w, View b, View y, cudaStream_t)>;
 
-// What to run: --ops (empty: all), --cols (0: all), --variants.
+// What to run: --ops (empty: all), --cols (0: all), --variants, --slots (the RMSNorm backward's
+// dw partial rows S: min(rows, slots)).
 struct Selection {
   std::vector<std::string> ops;
   int64_t cols = 0;
   bool variants = false;
+  int64_t slots = 1024;
   bool wants(const std::string& op, int64_t c) const {
     return (ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end()) && (cols == 0 || cols == c);
   }
@@ -192,14 +195,13 @@ std::vector<BackwardCase> backward_cases() {
 
 // Checks one backward against float64 (dx row by row; RMSNorm's dw too), then times it. Bytes:
 // softmax y, dy read and dx written; RMSNorm x, dy read, dx written, w read and dw written once,
-// and the Float32 dw partials (1024 rows) written and read once.
-bool run_backward(const BackwardCase& k, bool with_variants, sample::Rng& rng, cudaStream_t stream,
+// and the Float32 dw partials (min(rows, slots) rows) written and read once.
+bool run_backward(const BackwardCase& k, bool with_variants, int64_t slots, sample::Rng& rng, cudaStream_t stream,
                   nlohmann::ordered_json& out) {
-  constexpr int64_t kSlots = 1024;
   const bool softmax = k.softmax_bwd != nullptr;
   sample::RowTensor x(*k.type, k.rows, k.cols), w(*k.type, 1, k.cols), dy(*k.type, k.rows, k.cols);
   sample::RowTensor dx(*k.type, k.rows, k.cols, 64), dw(*k.type, 1, k.cols, 64);
-  sample::RowTensor partial(sample::kRowFp32, softmax ? 1 : std::min(k.rows, kSlots), k.cols);
+  sample::RowTensor partial(sample::kRowFp32, softmax ? 1 : std::min(k.rows, slots), k.cols);
   x.fill_nonzero(rng, 0.25f, 4.0f);
   w.fill_nonzero(rng, 0.5f, 1.5f);
   dy.fill_nonzero(rng, 0.25f, 2.0f);
@@ -356,9 +358,9 @@ std::string join(const std::vector<std::string>& parts, const char* separator) {
 int usage(const char* argv0, const std::string& why) {
   if (!why.empty()) std::fprintf(stderr, "%s: %s\n", kName, why.c_str());
   std::fprintf(why.empty() ? stdout : stderr,
-               "usage: %s [--json PATH] [--ops %s] [--cols N] [--variants]\n"
+               "usage: %s [--json PATH] [--ops %s] [--cols N] [--variants] [--slots S]\n"
                "  (default: every operation and shape to membound.json; --variants also times the launch variants of\n"
-               "  the 262144-column forwards and the backwards)\n",
+               "  the 262144-column forwards and the backwards; --slots: the RMSNorm backward's dw partial rows, default 1024)\n",
                argv0, join(operation_names(), ",").c_str());
   return why.empty() ? 0 : 2;
 }
@@ -381,18 +383,18 @@ int main(int argc, char** argv) {
       for (const std::string& op : sel.ops)
         if (std::find(known_ops.begin(), known_ops.end(), op) == known_ops.end())
           return usage(argv[0], "--ops: no operation named `" + op + "` (" + join(known_ops, ", ") + ")");
-    } else if (arg == "--cols" && has_value) {
+    } else if ((arg == "--cols" || arg == "--slots") && has_value) {
       const std::string text = argv[++i];
       char* end = nullptr;
       errno = 0;
       const long long c = std::strtoll(text.c_str(), &end, 10);
       if (text.empty() || *end != '\0' || errno == ERANGE || c <= 0)
-        return usage(argv[0], "--cols: expected a positive column count, found `" + text + "`");
-      sel.cols = c;
+        return usage(argv[0], arg + ": expected a positive count, found `" + text + "`");
+      (arg == "--cols" ? sel.cols : sel.slots) = c;
     } else if (arg == "--variants") {
       sel.variants = true;
     } else {
-      const bool takes_value = arg == "--json" || arg == "--ops" || arg == "--cols";
+      const bool takes_value = arg == "--json" || arg == "--ops" || arg == "--cols" || arg == "--slots";
       return usage(argv[0], takes_value ? "`" + arg + "` needs a value" : "unknown argument `" + arg + "`");
     }
   }
@@ -406,7 +408,7 @@ int main(int argc, char** argv) {
     for (const Case& k : cases())
       if (sel.wants(k.op, k.cols)) ok &= run(k, sel.variants, rng, stream, rows);
     for (const BackwardCase& k : backward_cases())
-      if (sel.wants(k.op, k.cols)) ok &= run_backward(k, sel.variants, rng, stream, rows);
+      if (sel.wants(k.op, k.cols)) ok &= run_backward(k, sel.variants, sel.slots, rng, stream, rows);
     for (const CrossEntropyCase& k : cross_entropy_cases())
       if (sel.wants("xent", k.cols)) ok &= run_cross_entropy(k, rng, stream, rows);
     std::ofstream json(json_path);
