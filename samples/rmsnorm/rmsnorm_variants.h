@@ -35,10 +35,15 @@ using RmsnormBwdVariant = LaunchVariant<tileslc::Status (*)(
     tileslc::TensorView dw_partial, tileslc::TensorView dw, float eps, cudaStream_t)>;
 
 // The backward's variants of (element bytes, cols): `rows`, rmsnorm_bwd_kernel without the next
-// row staged (8192) or walking the long rows in chunks (262144), the defaults until 2026-12-05.
+// row staged (8192) or walking the long rows in chunks (262144), the defaults until 2026-12-05;
+// `xonly` (Float32 262144), the cluster kernel staging x's share alone (dy read twice), the
+// default until 2026-12-06.
 inline std::vector<RmsnormBwdVariant> rmsnorm_bwd_variants(int64_t bytes, int64_t cols) {
   if (cols == 8192) return {{"rows", bytes == 4 ? rmsnorm_bwd_fp32_8192_rows : rmsnorm_bwd_bf16_8192_rows}};
-  if (cols == 262144) return {{"rows", bytes == 4 ? rmsnorm_bwd_fp32_262144_rows : rmsnorm_bwd_bf16_262144_rows}};
+  if (cols == 262144)
+    return bytes == 4 ? std::vector<RmsnormBwdVariant>{{"rows", rmsnorm_bwd_fp32_262144_rows},
+                                                       {"xonly", rmsnorm_bwd_fp32_262144_xonly}}
+                      : std::vector<RmsnormBwdVariant>{{"rows", rmsnorm_bwd_bf16_262144_rows}};
   return {};
 }
 
