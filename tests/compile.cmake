@@ -25,6 +25,19 @@ if(TILESLC_HAVE_CUDA AND TILESLC_NVCC)
       endif()
     endforeach()
   endforeach()
+  # tileslc_membound --sweep's instances of the row samples (tools/bench/membound/membound_sweep.tpy).
+  foreach(_arch sm_80 sm_90a)
+    add_test(NAME compile.membound_sweep.${_arch}
+             COMMAND ${CMAKE_COMMAND}
+                     -DTILESLC=$<TARGET_FILE:tileslc> -DNVCC=${TILESLC_NVCC}
+                     -DTPY=${PROJECT_SOURCE_DIR}/tools/bench/membound/membound_sweep.tpy -DARCH=${_arch}
+                     -DRUNTIME_INCLUDE=${PROJECT_SOURCE_DIR}/runtime/include
+                     "-DIMPORT_DIR=${PROJECT_SOURCE_DIR}/samples/softmax,${PROJECT_SOURCE_DIR}/samples/rmsnorm,${PROJECT_SOURCE_DIR}/samples/layernorm"
+                     -DOUT_DIR=${CMAKE_CURRENT_BINARY_DIR}/compile/membound_sweep.${_arch}
+                     -P ${CMAKE_CURRENT_LIST_DIR}/compile/compile_sample.cmake)
+    set_tests_properties(compile.membound_sweep.${_arch} PROPERTIES LABELS "compile" TIMEOUT 300
+                         REQUIRED_FILES $<TARGET_FILE:tileslc>)
+  endforeach()
   # The GPU feature tests' kernels (tests/gpu/), so ptxas sees every atom they issue on every
   # architecture that has it (stmatrix and BFloat16 pairs are sm_90).
   foreach(_case IN ITEMS mma_sm80_ext:sm_80 mma_sm80_ext:sm_90a stmatrix:sm_90a wgmma_epilogue:sm_90a warp_redux:sm_90a named_barrier:sm_80)

@@ -127,7 +127,8 @@ struct RowCase {
 // The shapes the row-kernel drivers (softmax, rmsnorm, layernorm) run, each where the sample has
 // an instance for (type, cols): one row alone (1x4096), every plan of tileslc.utils.row_tiling in
 // both types (a warp per row with a partial CTA, 37x256, and with guarded vectors, COLS 1000; a
-// CTA per row, 3000 (guarded), 4096 and 8192; rows walked in chunks, with guarded vectors at 20000 and without at
+// CTA per row, 3000 (guarded), 4096 and 8192; 16384 (the RMSNorm backward's one- and two-block
+// clusters); rows walked in chunks, with guarded vectors at 20000 and without at
 // 262144), with 3 or more rows so that a driver's special rows 0 and 1 leave random ones; 100x256
 // (the RMSNorm backward's 100 row slots: more than its column sum's 32 groups); without
 // --small (small = false) also 100000x256 and the timed shapes of issue 17's table, 16384x8192
@@ -137,6 +138,7 @@ inline std::vector<RowCase> row_cases(bool small) {
       {&kRowFp32, 1, 4096, false},  {&kRowFp32, 37, 256, false},    {&kRowFp32, 9, 1000, false},
       {&kRowFp32, 5, 3000, false},    {&kRowFp32, 100, 256, false},
       {&kRowFp32, 3, 4096, false},  {&kRowFp32, 5, 8192, false},    {&kRowFp32, 3, 20000, false},
+      {&kRowFp32, 3, 16384, false},  {&kRowBf16, 3, 16384, false},
       {&kRowFp32, 3, 262144, false}, {&kRowBf16, 11, 1000, false},  {&kRowBf16, 3, 8192, false},
       {&kRowBf16, 3, 262144, false},
   };

@@ -125,9 +125,9 @@ Instance instance(const sample::RowType& type, int64_t cols) {
   if (cols == n) return {rmsnorm_##t##_##n, rmsnorm_bwd_##t##_##n};
   if (type.bytes == 4) {
     TILESLC_RMS(fp32, 256) TILESLC_RMS(fp32, 1000) TILESLC_RMS(fp32, 3000) TILESLC_RMS(fp32, 8192)
-    TILESLC_RMS(fp32, 20000) TILESLC_RMS(fp32, 262144)
+    TILESLC_RMS(fp32, 16384) TILESLC_RMS(fp32, 20000) TILESLC_RMS(fp32, 262144)
   } else {
-    TILESLC_RMS(bf16, 1000) TILESLC_RMS(bf16, 8192) TILESLC_RMS(bf16, 262144)
+    TILESLC_RMS(bf16, 1000) TILESLC_RMS(bf16, 8192) TILESLC_RMS(bf16, 16384) TILESLC_RMS(bf16, 262144)
   }
 #undef TILESLC_RMS
   return {};

@@ -1,7 +1,7 @@
 # Compiles one sample through tileslc and nvcc (run by the compile.* ctests,
 # see tests/compile.cmake):
 #   cmake -DTILESLC=... -DNVCC=... -DTPY=sample.tpy -DARCH=sm_80|sm_90a
-#         -DRUNTIME_INCLUDE=<repo>/runtime/include -DOUT_DIR=<dir> [-DIMPORT_DIR=<dir>] -P compile_sample.cmake
+#         -DRUNTIME_INCLUDE=<repo>/runtime/include -DOUT_DIR=<dir> [-DIMPORT_DIR=<dir>[,<dir>...]] -P compile_sample.cmake
 # Fails when tileslc or nvcc fails, when ptxas reports no kernel, or when any
 # kernel spills registers (ptxas -v must say "0 bytes spill stores, 0 bytes
 # spill loads" for every function).
@@ -21,10 +21,14 @@ file(MAKE_DIRECTORY "${OUT_DIR}")
 set(_cu "${OUT_DIR}/${_name}.cu")
 set(_h "${OUT_DIR}/${_name}.h")
 
-# IMPORT_DIR (optional): where imported .tpy modules live (gemm_fp8_sm90 imports gemm_sm90).
+# IMPORT_DIR (optional): where imported .tpy modules live (gemm_fp8_sm90 imports gemm_sm90), a
+# comma-separated list for several (tools/bench/membound/membound_sweep.tpy imports three samples).
 set(_import)
 if(DEFINED IMPORT_DIR)
-  set(_import -I "${IMPORT_DIR}")
+  string(REPLACE "," ";" _import_dirs "${IMPORT_DIR}")
+  foreach(_dir IN LISTS _import_dirs)
+    list(APPEND _import -I "${_dir}")
+  endforeach()
 endif()
 execute_process(
   COMMAND "${TILESLC}" "${TPY}" ${_import} --arch "${ARCH}" -o "${_cu}" -H "${_h}" --color=never

@@ -29,12 +29,15 @@
 #      issue slots, the SASS opcode counts), torch_attention.py (pp, ppnb, persistent, dynamic
 #      against cuDNN and flash), compute-sanitizer at --small, then tileslc_bench's BF16 and FP8
 #      GEMMs against cuBLAS (the descriptor change is theirs too)
+#   g  issue 17: tileslc_membound --sweep (softmax, RMSNorm, LayerNorm and the softmax and RMSNorm
+#      backwards at N = 256 to 65536, about 1 GiB each, against a copy), then the RMSNorm
+#      backward's table with its variants and compute-sanitizer on the rmsnorm sample at --small
 #
 # Each step prints what the issue's "done when" asks for; logs go to $OUT.
 set -uo pipefail
 case "${1:-}" in
-  a|b|c|d|e|f) step=$1; shift ;;
-  *) echo "usage: pending.sh a|b|c|d|e|f [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
+  a|b|c|d|e|f|g) step=$1; shift ;;
+  *) echo "usage: pending.sh a|b|c|d|e|f|g [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/common.sh" "$@"
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -116,6 +119,12 @@ case "$step" in
     timeout 150 "$pack/bin/tileslc_bench" --entries gemm_sm90,gemm_sm90_cluster,gemm_fp8_sm90,gemm_fp8_sm90_auto \
       --settle-ms 60 --json "$out/bench_gemm.json" > "$out/bench_gemm.log" 2>&1 || failed=$((failed + 1))
     grep -E "fastest|gemm_|cuBLAS|FAIL" "$out/bench_gemm.log" | head -30; elapsed ;;
+  g)
+    echo "=== tileslc_membound --sweep"
+    timeout 420 "$pack/bin/tileslc_membound" --sweep --json "$out/membound_sweep.json" 2>&1 | grep -v PASS | tail -56
+    [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed
+    rn_variants
+    for t in memcheck racecheck; do sanitize $t rmsnorm --small; done; elapsed ;;
 esac
 echo "pending.sh $step: $failed failed"
 exit $((failed > 0))

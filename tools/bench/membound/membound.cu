@@ -11,7 +11,10 @@
 // on the same input as the default, each against the copy in the same run;
 // --ops softmax,rmsnorm,... and --cols N keep only those operations and column
 // counts (xent for both cross-entropy rows), to fit one short device call;
-// --slots S sets the RMSNorm backward's dw partial rows (min(rows, S); 1024).
+// --slots S sets the RMSNorm backward's dw partial rows (min(rows, S); 1024);
+// --sweep runs instead softmax, RMSNorm and LayerNorm (and the softmax and
+// RMSNorm backwards) at N = 256, 1024, 4096, 16384 and 65536 columns, each with
+// about 1 GiB of input (membound_sweep.tpy instantiates them).
 // Exit: 0 all checks passed, 1 a check failed, 2 bad arguments, 77 no CUDA
 // device (built, not run).
 #include <algorithm>
@@ -30,6 +33,7 @@
 #include "cross_entropy.h"
 #include "layernorm.h"
 #include "layernorm/layernorm_variants.h"
+#include "membound_sweep.h"
 #include "rmsnorm.h"
 #include "rmsnorm/rmsnorm_variants.h"
 #include "row_refs.h"
@@ -53,6 +57,7 @@ struct Selection {
   int64_t cols = 0;
   bool variants = false;
   int64_t slots = 1024;
+  bool sweep = false;
   bool wants(const std::string& op, int64_t c) const {
     return (ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end()) && (cols == 0 || cols == c);
   }
@@ -82,12 +87,23 @@ std::vector<std::pair<std::string, ForwardCall>> variants(const Case& k) {
   return out;
 }
 
+// The samples' host functions as ForwardCall: softmax (x, y), RMSNorm (x, w, y, eps), LayerNorm (x, w, b, y, eps).
+template <class Fn>
+ForwardCall sm(Fn fn) {
+  return [fn](View x, View, View, View y, cudaStream_t s) { return fn(x, y, s); };
+}
+template <class Fn>
+ForwardCall rms(Fn fn) {
+  return [fn](View x, View w, View, View y, cudaStream_t s) { return fn(x, w, y, kEps, s); };
+}
+template <class Fn>
+ForwardCall ln(Fn fn) {
+  return [fn](View x, View w, View b, View y, cudaStream_t s) { return fn(x, w, b, y, kEps, s); };
+}
+
 std::vector<Case> cases() {
   const auto* f32 = &sample::kRowFp32;
   const auto* bf16 = &sample::kRowBf16;
-  auto sm = [](auto fn) { return [fn](View x, View, View, View y, cudaStream_t s) { return fn(x, y, s); }; };
-  auto rms = [](auto fn) { return [fn](View x, View w, View, View y, cudaStream_t s) { return fn(x, w, y, kEps, s); }; };
-  auto ln = [](auto fn) { return [fn](View x, View w, View b, View y, cudaStream_t s) { return fn(x, w, b, y, kEps, s); }; };
   return {
       {"softmax", f32, 16384, 8192, sm(softmax_8192)},
       {"softmax", bf16, 16384, 8192, sm(softmax_bf16_8192)},
@@ -102,6 +118,26 @@ std::vector<Case> cases() {
       {"layernorm", f32, 512, 262144, ln(layernorm_fp32_262144)},
       {"layernorm", bf16, 512, 262144, ln(layernorm_bf16_262144)},
   };
+}
+
+// Rows of about 1 GiB of input at `cols` columns of `bytes`-byte elements (--sweep).
+int64_t sweep_rows(int64_t cols, int64_t bytes) { return (int64_t{1} << 30) / (cols * bytes); }
+
+// --sweep's forwards: membound_sweep.tpy's instances at each N, Float32 and BFloat16.
+std::vector<Case> sweep_cases() {
+  const auto* f32 = &sample::kRowFp32;
+  const auto* bf16 = &sample::kRowBf16;
+  std::vector<Case> out;
+#define TILESLC_SWEEP(n)                                                                                         \
+  out.push_back({"softmax", f32, sweep_rows(n, 4), n, sm(softmax_sweep_fp32_##n)});                             \
+  out.push_back({"softmax", bf16, sweep_rows(n, 2), n, sm(softmax_sweep_bf16_##n)});                            \
+  out.push_back({"rmsnorm", f32, sweep_rows(n, 4), n, rms(rmsnorm_sweep_fp32_##n)});                            \
+  out.push_back({"rmsnorm", bf16, sweep_rows(n, 2), n, rms(rmsnorm_sweep_bf16_##n)});                           \
+  out.push_back({"layernorm", f32, sweep_rows(n, 4), n, ln(layernorm_sweep_fp32_##n)});                         \
+  out.push_back({"layernorm", bf16, sweep_rows(n, 2), n, ln(layernorm_sweep_bf16_##n)});
+  TILESLC_SWEEP(256) TILESLC_SWEEP(1024) TILESLC_SWEEP(4096) TILESLC_SWEEP(16384) TILESLC_SWEEP(65536)
+#undef TILESLC_SWEEP
+  return out;
 }
 
 // Times `call` (moving `bytes` read + written) against a device-to-device copy of as many bytes,
@@ -191,6 +227,23 @@ std::vector<BackwardCase> backward_cases() {
       {"rmsnorm_bwd", f32, 512, 262144, nullptr, nullptr, rmsnorm_bwd_fp32_262144},
       {"rmsnorm_bwd", bf16, 512, 262144, nullptr, nullptr, rmsnorm_bwd_bf16_262144},
   };
+}
+
+// --sweep's backwards (softmax's y from the sweep's forward), as sweep_cases().
+std::vector<BackwardCase> sweep_backward_cases() {
+  const auto* f32 = &sample::kRowFp32;
+  const auto* bf16 = &sample::kRowBf16;
+  std::vector<BackwardCase> out;
+#define TILESLC_SWEEP(n)                                                                                         \
+  out.push_back({"softmax_bwd", f32, sweep_rows(n, 4), n, softmax_sweep_fp32_##n, softmax_bwd_sweep_fp32_##n,     \
+                 nullptr});                                                                                      \
+  out.push_back({"softmax_bwd", bf16, sweep_rows(n, 2), n, softmax_sweep_bf16_##n, softmax_bwd_sweep_bf16_##n,    \
+                 nullptr});                                                                                      \
+  out.push_back({"rmsnorm_bwd", f32, sweep_rows(n, 4), n, nullptr, nullptr, rmsnorm_bwd_sweep_fp32_##n});         \
+  out.push_back({"rmsnorm_bwd", bf16, sweep_rows(n, 2), n, nullptr, nullptr, rmsnorm_bwd_sweep_bf16_##n});
+  TILESLC_SWEEP(256) TILESLC_SWEEP(1024) TILESLC_SWEEP(4096) TILESLC_SWEEP(16384) TILESLC_SWEEP(65536)
+#undef TILESLC_SWEEP
+  return out;
 }
 
 // Checks one backward against float64 (dx row by row; RMSNorm's dw too), then times it. Bytes:
@@ -331,9 +384,10 @@ std::vector<std::string> split_list(const std::string& text) {
 // any GPU work so that a misspelt operation cannot pass as an empty table).
 size_t selected_cases(const Selection& sel) {
   size_t n = 0;
-  for (const Case& k : cases()) n += sel.wants(k.op, k.cols);
-  for (const BackwardCase& k : backward_cases()) n += sel.wants(k.op, k.cols);
-  for (const CrossEntropyCase& k : cross_entropy_cases()) n += sel.wants("xent", k.cols);
+  for (const Case& k : sel.sweep ? sweep_cases() : cases()) n += sel.wants(k.op, k.cols);
+  for (const BackwardCase& k : sel.sweep ? sweep_backward_cases() : backward_cases()) n += sel.wants(k.op, k.cols);
+  if (!sel.sweep)
+    for (const CrossEntropyCase& k : cross_entropy_cases()) n += sel.wants("xent", k.cols);
   return n;
 }
 
@@ -358,9 +412,10 @@ std::string join(const std::vector<std::string>& parts, const char* separator) {
 int usage(const char* argv0, const std::string& why) {
   if (!why.empty()) std::fprintf(stderr, "%s: %s\n", kName, why.c_str());
   std::fprintf(why.empty() ? stdout : stderr,
-               "usage: %s [--json PATH] [--ops %s] [--cols N] [--variants] [--slots S]\n"
+               "usage: %s [--json PATH] [--ops %s] [--cols N] [--variants] [--slots S] [--sweep]\n"
                "  (default: every operation and shape to membound.json; --variants also times the launch variants of\n"
-               "  the 262144-column forwards and the backwards; --slots: the RMSNorm backward's dw partial rows, default 1024)\n",
+               "  the 262144-column forwards and the backwards; --slots: the RMSNorm backward's dw partial rows, default 1024; --sweep: N = 256 to 65536 at\n"
+               "  about 1 GiB of input instead of the table's shapes)\n",
                argv0, join(operation_names(), ",").c_str());
   return why.empty() ? 0 : 2;
 }
@@ -389,28 +444,33 @@ int main(int argc, char** argv) {
       errno = 0;
       const long long c = std::strtoll(text.c_str(), &end, 10);
       if (text.empty() || *end != '\0' || errno == ERANGE || c <= 0)
-        return usage(argv[0], arg + ": expected a positive count, found `" + text + "`");
+        return usage(argv[0], arg + (arg == "--cols" ? ": expected a positive column count" : ": expected a positive slot count") +
+                                  ", found `" + text + "`");
       (arg == "--cols" ? sel.cols : sel.slots) = c;
     } else if (arg == "--variants") {
       sel.variants = true;
+    } else if (arg == "--sweep") {
+      sel.sweep = true;
     } else {
       const bool takes_value = arg == "--json" || arg == "--ops" || arg == "--cols" || arg == "--slots";
       return usage(argv[0], takes_value ? "`" + arg + "` needs a value" : "unknown argument `" + arg + "`");
     }
   }
   if (selected_cases(sel) == 0)
-    return usage(argv[0], "no case has the columns " + std::to_string(sel.cols) + " for the operations selected");
+    return usage(argv[0], sel.cols != 0 ? "no case has the columns " + std::to_string(sel.cols) + " for the operations selected"
+                                        : std::string("no case for the operations selected") + (sel.sweep ? " (--sweep has no xent)" : ""));
   return sample::run_sample(kName, [&](sample::Rng& rng, cudaStream_t stream) {
     std::printf("%-22s %-5s %14s %10s %9s %9s %7s\n", "kernel", "dtype", "shape", "time (us)", "TB/s", "copy TB/s",
                 "ratio");
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     bool ok = true;
-    for (const Case& k : cases())
+    for (const Case& k : sel.sweep ? sweep_cases() : cases())
       if (sel.wants(k.op, k.cols)) ok &= run(k, sel.variants, rng, stream, rows);
-    for (const BackwardCase& k : backward_cases())
+    for (const BackwardCase& k : sel.sweep ? sweep_backward_cases() : backward_cases())
       if (sel.wants(k.op, k.cols)) ok &= run_backward(k, sel.variants, sel.slots, rng, stream, rows);
-    for (const CrossEntropyCase& k : cross_entropy_cases())
-      if (sel.wants("xent", k.cols)) ok &= run_cross_entropy(k, rng, stream, rows);
+    if (!sel.sweep)
+      for (const CrossEntropyCase& k : cross_entropy_cases())
+        if (sel.wants("xent", k.cols)) ok &= run_cross_entropy(k, rng, stream, rows);
     std::ofstream json(json_path);
     json << nlohmann::ordered_json{{"benchmark", "membound"}, {"rows", rows}}.dump(2) << "\n";
     json.close();
