@@ -7,7 +7,8 @@
 #   bin/    every sample, *_gpu_test, runtime_test, dlpack_test_cuda, tileslc_bench and tileslc_membound, stripped
 #           (the fatbins stay: ~7 MB in all instead of ~70);
 #   lib/    the non-system shared libraries they need, except CUDA's own (the machine has CUDA);
-#   pylib/  vector_add, gemm_sm90, softmax, rmsnorm, layernorm, cross_entropy and attention_sm90 built for
+#   pylib/  vector_add, gemm_sm90, softmax, rmsnorm, layernorm, cross_entropy, attention_sm90 and
+#           tools/bench/membound/membound_sweep built for
 #           sm_90a by tileslc.build, with their metadata and libtileslc_rt.so, for python/examples/torch_demo.py,
 #           tools/bench/membound/torch_membound.py and tools/bench/attention/torch_attention.py (--prebuilt);
 #   tc/     tileslc itself with its libspdlog and libfmt, so that the GPU machine's nvcc can build
@@ -38,6 +39,10 @@ cache = tempfile.mkdtemp()
 for name in ("vector_add", "gemm_sm90", "softmax", "rmsnorm", "layernorm", "cross_entropy", "attention_sm90"):
     tileslc.build(os.path.join("samples", name, name + ".tpy"), arch="sm_90a", cache_dir=cache,
                   tileslc=os.path.join(build, "bin", "tileslc"))
+# torch_membound.py --sweep's instances of the row samples.
+tileslc.build(os.path.join("tools", "bench", "membound", "membound_sweep.tpy"), arch="sm_90a", cache_dir=cache,
+              include_dirs=[os.path.join("samples", n) for n in ("softmax", "rmsnorm", "layernorm")],
+              tileslc=os.path.join(build, "bin", "tileslc"))
 for f in glob.glob(os.path.join(cache, "*", "lib*")):
     shutil.copy(f, out)
 shutil.rmtree(cache)

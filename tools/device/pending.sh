@@ -30,14 +30,16 @@
 #      against cuDNN and flash), compute-sanitizer at --small, then tileslc_bench's BF16 and FP8
 #      GEMMs against cuBLAS (the descriptor change is theirs too)
 #   g  issue 17: tileslc_membound --sweep (softmax, RMSNorm, LayerNorm and the softmax and RMSNorm
-#      backwards at N = 256 to 65536, about 1 GiB each, against a copy), then the RMSNorm
-#      backward's table with its variants and compute-sanitizer on the rmsnorm sample at --small
+#      backwards at N = 256 to 65536, about 1 GiB each, against a copy), then compute-sanitizer
+#      on the rmsnorm sample at --small (its 16384-column backward is new)
+#   h  issue 17: torch_membound.py --sweep --compile (g's shapes against torch eager and
+#      torch.compile in the same process)
 #
 # Each step prints what the issue's "done when" asks for; logs go to $OUT.
 set -uo pipefail
 case "${1:-}" in
-  a|b|c|d|e|f|g) step=$1; shift ;;
-  *) echo "usage: pending.sh a|b|c|d|e|f|g [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
+  a|b|c|d|e|f|g|h) step=$1; shift ;;
+  *) echo "usage: pending.sh a|b|c|d|e|f|g|h [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/common.sh" "$@"
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -123,8 +125,11 @@ case "$step" in
     echo "=== tileslc_membound --sweep"
     timeout 420 "$pack/bin/tileslc_membound" --sweep --json "$out/membound_sweep.json" 2>&1 | grep -v PASS | tail -56
     [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed
-    rn_variants
     for t in memcheck racecheck; do sanitize $t rmsnorm --small; done; elapsed ;;
+  h)
+    echo "=== torch_membound --sweep --compile"
+    pylib_python 540 tools/bench/membound/torch_membound.py --prebuilt "$pack/pylib" --sweep --compile --reps 10 2>&1 |
+      grep -v -E "^(W|I)[0-9]{4}|warn" | tail -52; elapsed ;;
 esac
 echo "pending.sh $step: $failed failed"
 exit $((failed > 0))

@@ -12,7 +12,11 @@ times are medians of cudaEvent-timed calls after a warm-up.
 
     python3 tools/bench/membound/torch_membound.py --prebuilt DIR   # DIR/lib{softmax,rmsnorm,layernorm,cross_entropy}.so
     python3 tools/bench/membound/torch_membound.py                  # builds them with tileslc.build
-    ... [--compile] [--reps N] [--ops softmax,rmsnorm,layernorm,softmax_bwd,rmsnorm_bwd,xent]
+    ... [--compile] [--reps N] [--ops softmax,rmsnorm,layernorm,softmax_bwd,rmsnorm_bwd,xent] [--sweep]
+
+--sweep runs instead the row kernels and the softmax and RMSNorm backwards at N = 256, 1024, 4096,
+16384 and 65536 columns with about 1 GiB of input each (the instances of
+tools/bench/membound/membound_sweep.tpy, DIR/libmembound_sweep.so with --prebuilt).
 
 tools/device/pack.sh builds the libraries into its pylib/ and tools/device/run.sh runs this.
 Exit 0 when every check passes, 1 otherwise, 77 without a CUDA GPU or without PyTorch."""
@@ -41,11 +45,18 @@ ROW_OPS = ("softmax", "rmsnorm", "layernorm")
 XENT_SHAPES = ((16384, 8192), (8192, 131072), (512, 262144))
 IGNORE_INDEX = -100
 SHAPES = ((16384, 8192), (512, 262144))
+SWEEP_COLS = (256, 1024, 4096, 16384, 65536)
 ALL_OPS = ROW_OPS + ("softmax_bwd", "rmsnorm_bwd", "xent")
 EPS = 1e-5
 
 
-def libraries(prebuilt):
+def libraries(prebuilt, sweep):
+    """The samples' libraries by name, or with `sweep` the one of membound_sweep.tpy."""
+    if sweep:
+        if prebuilt:
+            return {"membound_sweep": tileslc.load(os.path.join(prebuilt, "libmembound_sweep.so"))}
+        imports = [os.path.join(REPO, "samples", name) for name in ROW_OPS]
+        return {"membound_sweep": tileslc.build(os.path.join(HERE, "membound_sweep.tpy"), arch="sm_90a", include_dirs=imports)}
     libs = {}
     for name in SAMPLES:
         if prebuilt:
@@ -55,16 +66,23 @@ def libraries(prebuilt):
     return libs
 
 
-def tileslc_fn(libs, op, dtype, cols):
-    """The sample's host function for (op, dtype, cols), as f(x, w, b, y)."""
+def host_function(libs, op, dtype, cols):
+    """The host function of (op, dtype, cols): the sample's (softmax_8192 keeps its first name), or
+    with --sweep's library loaded its <op>_sweep_<type>_<cols>."""
     t = "fp32" if dtype == torch.float32 else "bf16"
+    if "membound_sweep" in libs:
+        return getattr(libs["membound_sweep"], "%s_sweep_%s_%d" % (op, t, cols))
+    name = "softmax_%d" % cols if (op == "softmax" and t == "fp32" and cols == 8192) else "%s_%s_%d" % (op, t, cols)
+    return getattr(libs[op.replace("_bwd", "")], name)
+
+
+def tileslc_fn(libs, op, dtype, cols):
+    """The host function for (op, dtype, cols), as f(x, w, b, y)."""
+    f = host_function(libs, op, dtype, cols)
     if op == "softmax":
-        f = getattr(libs["softmax"], "softmax_%d" % cols if (t == "fp32" and cols == 8192) else "softmax_%s_%d" % (t, cols))
         return lambda x, w, b, y: f(x, y)
     if op == "rmsnorm":
-        f = getattr(libs["rmsnorm"], "rmsnorm_%s_%d" % (t, cols))
         return lambda x, w, b, y: f(x, w, y, EPS)
-    f = getattr(libs["layernorm"], "layernorm_%s_%d" % (t, cols))
     return lambda x, w, b, y: f(x, w, b, y, EPS)
 
 
@@ -159,13 +177,12 @@ def rmsnorm_bwd_formula(x, w, dy):
 def run_backward(libs, op, dtype, rows, cols, args):
     """softmax_bwd (from y = softmax(x)) or rmsnorm_bwd (dx and dw): checked against float64
     autograd, then timed against torch's autograd backward of the same function and a copy."""
-    t = "fp32" if dtype == torch.float32 else "bf16"
     x = nonzero((rows, cols), dtype, 0.25, 4.0)
     w = nonzero((cols,), dtype, 0.5, 1.5)
     dy = nonzero((rows, cols), dtype, 0.25, 2.0)
     dx = torch.full_like(x, float("nan"))
     if op == "softmax_bwd":
-        f = getattr(libs["softmax"], "softmax_bwd_%s_%d" % (t, cols))
+        f = host_function(libs, op, dtype, cols)
         y = torch.softmax(x.float(), -1).to(dtype)
         ours = lambda: f(y, dy, dx)  # noqa: E731
         yd = y.double()
@@ -181,7 +198,7 @@ def run_backward(libs, op, dtype, rows, cols, args):
         torch.cuda.synchronize()
         err = ((dx.double() - ref).abs().amax(-1) / scale).max().item()
     else:
-        f = getattr(libs["rmsnorm"], "rmsnorm_bwd_%s_%d" % (t, cols))
+        f = host_function(libs, op, dtype, cols)
         slots = min(rows, 1024)
         partial = torch.empty((slots, cols), device="cuda")
         dw = torch.full_like(w, float("nan"))
@@ -283,6 +300,8 @@ def main():
     p.add_argument("--compile", action="store_true", help="also time torch.compile of the torch function")
     p.add_argument("--reps", type=int, default=20)
     p.add_argument("--ops", default=",".join(ALL_OPS), help="which kernels, comma-separated (default: all): " + ",".join(ALL_OPS))
+    p.add_argument("--sweep", action="store_true",
+                   help="N = %s columns at about 1 GiB of input each instead (no xent)" % ", ".join(map(str, SWEEP_COLS)))
     args = p.parse_args()
     ops = args.ops.split(",")
     unknown = [o for o in ops if o not in ALL_OPS]
@@ -292,7 +311,7 @@ def main():
         print("torch_membound: no CUDA GPU: not run")
         return 77
     torch.manual_seed(0)
-    libs = libraries(args.prebuilt)
+    libs = libraries(args.prebuilt, args.sweep)
     head = "%-10s %-5s %14s %9s %9s %9s" % ("kernel", "dtype", "shape", "tileslc", "eager", "copy")
     if args.compile:
         head += " %9s" % "compile"
@@ -302,15 +321,22 @@ def main():
     else:
         print(head + "  %6s %6s   (TB/s; ratios tileslc/copy, tileslc/eager)" % ("/copy", "/eager"))
     ok = True
+
+    def shapes(dtype):
+        if not args.sweep:
+            return SHAPES
+        size = torch.tensor([], dtype=dtype).element_size()
+        return tuple(((1 << 30) // (cols * size), cols) for cols in SWEEP_COLS)
+
     for op in (o for o in ROW_OPS if o in ops):
         for dtype in (torch.float32, torch.bfloat16):
-            for rows, cols in SHAPES:
+            for rows, cols in shapes(dtype):
                 ok &= run(libs, op, dtype, rows, cols, args)
     for op in (o for o in ("softmax_bwd", "rmsnorm_bwd") if o in ops):
         for dtype in (torch.float32, torch.bfloat16):
-            for rows, cols in SHAPES:
+            for rows, cols in shapes(dtype):
                 ok &= run_backward(libs, op, dtype, rows, cols, args)
-    for dtype in (torch.float32, torch.bfloat16) if "xent" in ops else ():
+    for dtype in (torch.float32, torch.bfloat16) if "xent" in ops and not args.sweep else ():
         for rows, cols in XENT_SHAPES:
             if dtype == torch.bfloat16 or cols != 131072:  # Float32 has no 131072 instance
                 ok &= run_cross_entropy(libs, dtype, rows, cols, args)
