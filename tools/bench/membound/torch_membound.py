@@ -29,16 +29,24 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(REPO, "python"))
 sys.path.insert(0, os.path.dirname(HERE))  # tools/bench: torch_timing
 
-try:
-    import torch  # noqa: E402
-    import torch.nn.functional as F  # noqa: E402
-except ImportError:  # no PyTorch here: nothing to compare with (the same exit as without a GPU)
-    print("torch_membound: PyTorch is not installed: not run")
-    sys.exit(77)
-
 import tileslc  # noqa: E402
-from torch_timing import median_ms  # noqa: E402
-import tileslc.torch  # noqa: E402, F401  (tensor arguments from torch)
+
+torch = F = median_ms = None  # import_torch(), after the command line is parsed
+
+
+def import_torch():
+    """PyTorch and what needs it, imported once the arguments parsed (so --help and a bad option
+    answer without it); False when PyTorch is not installed."""
+    global torch, F, median_ms
+    try:
+        import torch as torch_module
+        import torch.nn.functional as functional
+    except ImportError:
+        return False
+    from torch_timing import median_ms as timing
+    import tileslc.torch  # noqa: F401  (tensor arguments from torch)
+    torch, F, median_ms = torch_module, functional, timing
+    return True
 
 SAMPLES = ("softmax", "rmsnorm", "layernorm", "cross_entropy")
 ROW_OPS = ("softmax", "rmsnorm", "layernorm")
@@ -296,17 +304,25 @@ def run_cross_entropy(libs, dtype, rows, cols, args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--prebuilt", help="directory holding lib{softmax,rmsnorm,layernorm,cross_entropy}.so")
+    p.add_argument("--prebuilt", help="directory holding lib{softmax,rmsnorm,layernorm,cross_entropy}.so "
+                   "(libmembound_sweep.so with --sweep)")
     p.add_argument("--compile", action="store_true", help="also time torch.compile of the torch function")
-    p.add_argument("--reps", type=int, default=20)
-    p.add_argument("--ops", default=",".join(ALL_OPS), help="which kernels, comma-separated (default: all): " + ",".join(ALL_OPS))
+    p.add_argument("--reps", type=int, default=20, help="timed calls per median (at least 1)")
+    p.add_argument("--ops", help="which kernels, comma-separated (default: all; with --sweep all but xent): " + ",".join(ALL_OPS))
     p.add_argument("--sweep", action="store_true",
                    help="N = %s columns at about 1 GiB of input each instead (no xent)" % ", ".join(map(str, SWEEP_COLS)))
     args = p.parse_args()
-    ops = args.ops.split(",")
+    ops = args.ops.split(",") if args.ops is not None else [o for o in ALL_OPS if not (args.sweep and o == "xent")]
     unknown = [o for o in ops if o not in ALL_OPS]
     if unknown:
         p.error("--ops: no kernel named %s (%s)" % (", ".join(unknown), ", ".join(ALL_OPS)))
+    if args.sweep and "xent" in ops:
+        p.error("--sweep has no xent (its operations: %s)" % ", ".join(o for o in ALL_OPS if o != "xent"))
+    if args.reps < 1:
+        p.error("--reps is %d, expected at least 1" % args.reps)
+    if not import_torch():  # nothing to compare with (the same exit as without a GPU)
+        print("torch_membound: PyTorch is not installed: not run")
+        return 77
     if not torch.cuda.is_available():
         print("torch_membound: no CUDA GPU: not run")
         return 77
@@ -336,7 +352,7 @@ def main():
         for dtype in (torch.float32, torch.bfloat16):
             for rows, cols in shapes(dtype):
                 ok &= run_backward(libs, op, dtype, rows, cols, args)
-    for dtype in (torch.float32, torch.bfloat16) if "xent" in ops and not args.sweep else ():
+    for dtype in (torch.float32, torch.bfloat16) if "xent" in ops else ():
         for rows, cols in XENT_SHAPES:
             if dtype == torch.bfloat16 or cols != 131072:  # Float32 has no 131072 instance
                 ok &= run_cross_entropy(libs, dtype, rows, cols, args)
