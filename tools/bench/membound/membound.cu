@@ -120,6 +120,9 @@ std::vector<Case> cases() {
   };
 }
 
+// The column counts --sweep runs (membound_sweep.tpy has an instance of each): X(n) for each.
+#define TILESLC_SWEEP_COLUMNS(X) X(256) X(1024) X(4096) X(16384) X(65536)
+
 // Rows of about 1 GiB of input at `cols` columns of `bytes`-byte elements (--sweep).
 int64_t sweep_rows(int64_t cols, int64_t bytes) { return (int64_t{1} << 30) / (cols * bytes); }
 
@@ -135,7 +138,7 @@ std::vector<Case> sweep_cases() {
   out.push_back({"rmsnorm", bf16, sweep_rows(n, 2), n, rms(rmsnorm_sweep_bf16_##n)});                           \
   out.push_back({"layernorm", f32, sweep_rows(n, 4), n, ln(layernorm_sweep_fp32_##n)});                         \
   out.push_back({"layernorm", bf16, sweep_rows(n, 2), n, ln(layernorm_sweep_bf16_##n)});
-  TILESLC_SWEEP(256) TILESLC_SWEEP(1024) TILESLC_SWEEP(4096) TILESLC_SWEEP(16384) TILESLC_SWEEP(65536)
+  TILESLC_SWEEP_COLUMNS(TILESLC_SWEEP)
 #undef TILESLC_SWEEP
   return out;
 }
@@ -241,7 +244,7 @@ std::vector<BackwardCase> sweep_backward_cases() {
                  nullptr});                                                                                      \
   out.push_back({"rmsnorm_bwd", f32, sweep_rows(n, 4), n, nullptr, nullptr, rmsnorm_bwd_sweep_fp32_##n});         \
   out.push_back({"rmsnorm_bwd", bf16, sweep_rows(n, 2), n, nullptr, nullptr, rmsnorm_bwd_sweep_bf16_##n});
-  TILESLC_SWEEP(256) TILESLC_SWEEP(1024) TILESLC_SWEEP(4096) TILESLC_SWEEP(16384) TILESLC_SWEEP(65536)
+  TILESLC_SWEEP_COLUMNS(TILESLC_SWEEP)
 #undef TILESLC_SWEEP
   return out;
 }
