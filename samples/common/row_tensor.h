@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sample_util.h"
@@ -35,12 +36,21 @@ class RowTensor {
   }
 
   // Every element random with |v| in [lo, hi) (lo > 0: never zero) and a random sign,
-  // rounded to the element type, then uploaded; the guard is poisoned.
+  // rounded to the element type, then uploaded; the guard is poisoned. Blocks of kFillBlock
+  // elements each draw from their own generator, seeded by one draw of `rng` and the block's
+  // index: the same values on any number of threads (parallel_ranges).
   void fill_nonzero(Rng& rng, float lo, float hi) {
-    for (int64_t i = 0; i < rows_ * cols_; ++i) {
-      const float v = rng.uniform(lo, hi);
-      values_[i] = round(rng.uniform(0.0f, 1.0f) < 0.5f ? -v : v);
-    }
+    const uint32_t seed = rng.next();
+    const int64_t n = rows_ * cols_;
+    parallel_ranges((n + kFillBlock - 1) / kFillBlock, kParallelBlocks, [&](int64_t first, int64_t last) {
+      for (int64_t b = first; b < last; ++b) {
+        Rng block(seed, static_cast<uint64_t>(b));
+        for (int64_t i = b * kFillBlock; i < std::min(n, (b + 1) * kFillBlock); ++i) {
+          const float v = block.uniform(lo, hi);
+          values_[i] = round(block.uniform(0.0f, 1.0f) < 0.5f ? -v : v);
+        }
+      }
+    });
     upload();
     if (guard_) poison_range(rows_ * cols_, guard_);
   }
@@ -54,10 +64,11 @@ class RowTensor {
   void poison_all() { poison(buffer_.data(), buffer_.size()); }
   // Copies the device storage back (guard included) into the host copy.
   void download() {
-    std::vector<uint8_t> bytes(buffer_.size());
-    CHECK_OK(buffer_.copy_to_host(bytes.data(), bytes.size()));
-    raw_ = bytes;
-    for (size_t i = 0; i < values_.size(); ++i) values_[i] = decode(bytes.data() + i * type_.bytes);
+    raw_.resize(buffer_.size());
+    CHECK_OK(buffer_.copy_to_host(raw_.data(), raw_.size()));
+    parallel_ranges(static_cast<int64_t>(values_.size()), kParallelElements, [&](int64_t first, int64_t last) {
+      for (int64_t i = first; i < last; ++i) values_[i] = decode(raw_.data() + i * type_.bytes);
+    });
   }
   // Guard elements no longer holding the poison (after download()): writes past the end.
   int64_t written_past_end() const {
@@ -78,6 +89,9 @@ class RowTensor {
   tileslc::TensorView vector_view() const { return tileslc::make_tensor_view(buffer_.data(), type_.dtype, {cols_}); }
 
  private:
+  static constexpr int64_t kFillBlock = 1 << 16;            // elements per generator of fill_nonzero
+  static constexpr int64_t kParallelBlocks = 16;            // fill blocks from which threads pay off
+  static constexpr int64_t kParallelElements = int64_t{1} << 20;  // elements, likewise
   float round(float v) const { return type_.bytes == 2 ? bf16_to_float(float_to_bf16(v)) : v; }
   float decode(const uint8_t* p) const {
     if (type_.bytes == 2) {
@@ -91,14 +105,16 @@ class RowTensor {
   }
   std::vector<uint8_t> encode() const {
     std::vector<uint8_t> bytes(rows_ * cols_ * type_.bytes);
-    for (int64_t i = 0; i < rows_ * cols_; ++i) {
-      if (type_.bytes == 2) {
-        const uint16_t b = float_to_bf16(values_[i]);
-        std::memcpy(&bytes[i * 2], &b, 2);
-      } else {
-        std::memcpy(&bytes[i * 4], &values_[i], 4);
+    parallel_ranges(rows_ * cols_, kParallelElements, [&](int64_t first, int64_t last) {
+      for (int64_t i = first; i < last; ++i) {
+        if (type_.bytes == 2) {
+          const uint16_t b = float_to_bf16(values_[i]);
+          std::memcpy(&bytes[i * 2], &b, 2);
+        } else {
+          std::memcpy(&bytes[i * 4], &values_[i], 4);
+        }
       }
-    }
+    });
     return bytes;
   }
   void poison_range(int64_t first, int64_t count) {
@@ -191,16 +207,33 @@ inline double row_tolerance(const RowType& type) { return type.bytes == 2 ? 6e-3
 template <class Ref, class Scale>
 bool check_rows_scaled(const char* sample_name, const RowType& type, RowTensor& y, Ref&& ref, Scale&& scale) {
   y.download();
+  // Rows in blocks of about 2^20 elements, on several threads when there are several blocks (ref
+  // and scale only read); each block's worst row (the first of the largest error), then the
+  // blocks' in order: the result of one pass over the rows.
+  struct Worst {
+    ErrorStats e;
+    int64_t unwritten = 0;
+  };
+  const int64_t block_rows = std::max<int64_t>(1, (int64_t{1} << 20) / std::max<int64_t>(1, y.cols()));
+  std::vector<Worst> worst((y.rows() + block_rows - 1) / block_rows);
+  parallel_ranges(static_cast<int64_t>(worst.size()), 2, [&](int64_t first, int64_t last) {
+    std::vector<double> expected(y.cols());
+    for (int64_t b = first; b < last; ++b) {
+      for (int64_t r = b * block_rows; r < std::min(y.rows(), (b + 1) * block_rows); ++r) {
+        ref(r, expected.data());
+        ErrorStats row;
+        for (int64_t c = 0; c < y.cols(); ++c) row.add(y.at(r, c), expected[c]);
+        row.max_abs_ref = std::max(row.max_abs_ref, static_cast<double>(scale(r)));
+        worst[b].unwritten += row.unwritten;
+        if (r == b * block_rows || row.relative_error() > worst[b].e.relative_error()) worst[b].e = row;
+      }
+    }
+  });
   ErrorStats e;
   int64_t unwritten = 0;
-  std::vector<double> expected(y.cols());
-  for (int64_t r = 0; r < y.rows(); ++r) {
-    ref(r, expected.data());
-    ErrorStats row;
-    for (int64_t c = 0; c < y.cols(); ++c) row.add(y.at(r, c), expected[c]);
-    row.max_abs_ref = std::max(row.max_abs_ref, static_cast<double>(scale(r)));
-    unwritten += row.unwritten;
-    if (r == 0 || row.relative_error() > e.relative_error()) e = row;
+  for (size_t b = 0; b < worst.size(); ++b) {
+    unwritten += worst[b].unwritten;
+    if (b == 0 || worst[b].e.relative_error() > e.relative_error()) e = worst[b].e;
   }
   e.unwritten = unwritten;
   const std::string what = row_case_name(y.rows(), y.cols(), type);

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -77,10 +78,34 @@ inline void require_compute_capability_or_skip(const char* name, int major, cons
   }
 }
 
+// Calls fn(begin, end) on contiguous ranges that cover [0, n) once: in the caller when n <
+// min_parallel, else on up to std::thread::hardware_concurrency() threads at once, one range
+// each. fn must not write what another range reads. For the host side of the 1 GiB bench
+// tensors (random fills, float64 references, checks), which one core takes tens of seconds for.
+template <class F>
+void parallel_ranges(int64_t n, int64_t min_parallel, F&& fn) {
+  const int64_t threads = std::min<int64_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  if (n < min_parallel || threads <= 1) {
+    if (n > 0) fn(int64_t{0}, n);
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (int64_t i = 0; i < threads; ++i) pool.emplace_back([&, i] { fn(n * i / threads, n * (i + 1) / threads); });
+  for (std::thread& t : pool) t.join();
+}
+
 // Fixed-seed uniform floats; the same sequence on every run.
 class Rng {
  public:
   explicit Rng(uint32_t seed = 20240611u) : gen_(seed) {}
+  // The generator of block `block` of a stream seeded by `seed`: independent of the other blocks,
+  // so that blocks are filled in any order, on any thread, with the same values.
+  Rng(uint32_t seed, uint64_t block) {
+    std::seed_seq seq{seed, static_cast<uint32_t>(block), static_cast<uint32_t>(block >> 32)};
+    gen_.seed(seq);
+  }
+  // The next 32 random bits (a seed for Rng(seed, block)).
+  uint32_t next() { return gen_(); }
   // Uniform in [lo, hi).
   float uniform(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(gen_); }
   // Fills `v` with uniform values in [lo, hi).

@@ -118,6 +118,7 @@ Instance instance(const sample::RowType& type, int64_t cols) {
   if (fp32 && cols == 20000) return {softmax_fp32_20000, softmax_bwd_fp32_20000};
   if (fp32 && cols == 262144) return {softmax_fp32_262144, softmax_bwd_fp32_262144};
   if (!fp32 && cols == 8192) return {softmax_bf16_8192, softmax_bwd_bf16_8192};
+  if (!fp32 && cols == 16384) return {softmax_bf16_16384, nullptr};
   if (!fp32 && cols == 262144) return {softmax_bf16_262144, softmax_bwd_bf16_262144};
   return {};
 }

@@ -247,6 +247,23 @@ TEST(CpuClusterDeathTest, StAsyncToARankOutsideTheClusterIsReported) {
               "blocks \\(ranks 0 to 1\\)");
 }
 
+void st_async_alone_kernel(float*) {
+  TILESLC_DYNAMIC_SMEM(smem);
+  auto* bar = reinterpret_cast<uint64_t*>(smem + 8);
+  dev::mbarrier_init(bar, 1);
+  dev::st_async_cluster(reinterpret_cast<float*>(smem), 1.0f, bar, 0);
+}
+
+// Rank 0 is the block itself, but the GPU faults on st.async in a cluster of one block (the
+// RMSNorm backward's 16384-column BFloat16 launch did, 2026-12-06; the emulator had run it).
+TEST(CpuClusterDeathTest, StAsyncInAClusterOfOneBlockIsReported) {
+  float out[1];
+  EXPECT_EXIT(launch_cluster<&st_async_alone_kernel>(dim3(2), dim3(1), dim3(1), 16, static_cast<float*>(out)),
+              testing::ExitedWithCode(1),
+              "error: st.async.shared::cluster \\(mapa\\) in a cluster of 1 block: the GPU needs a cluster of at "
+              "least 2 blocks for it");
+}
+
 // ---- TMA multicast
 
 constexpr int kRows = 64, kCols = 64;  // a 64 x 64 BFloat16 tensor, no swizzle

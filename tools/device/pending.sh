@@ -30,7 +30,7 @@
 #      against cuDNN and flash), compute-sanitizer at --small, then tileslc_bench's BF16 and FP8
 #      GEMMs against cuBLAS (the descriptor change is theirs too)
 #   g  issue 17: compute-sanitizer on the rmsnorm sample at --small (its 16384-column backward is
-#      new), then tileslc_membound --sweep (softmax, RMSNorm, LayerNorm and the softmax and RMSNorm
+#      new), the 8192-column forwards and softmax backward (BFloat16's new plan), then tileslc_membound --sweep (softmax, RMSNorm, LayerNorm and the softmax and RMSNorm
 #      backwards at N = 256 to 65536, about 1 GiB each, against a copy; not yet timed: stopped at
 #      its 420 s limit, it has printed the rows it finished)
 #   h  issue 17: torch_membound.py --sweep --compile for the forwards, i for the backwards (g's
@@ -124,6 +124,9 @@ case "$step" in
     grep -E "fastest|gemm_|cuBLAS|FAIL" "$out/bench_gemm.log" | head -30; elapsed ;;
   g)
     for t in memcheck racecheck; do sanitize $t rmsnorm --small; done; elapsed
+    echo "=== tileslc_membound --cols 8192 (BFloat16 rows now over 256 threads of 4 vectors)"
+    timeout 120 "$pack/bin/tileslc_membound" --cols 8192 --ops softmax,rmsnorm,layernorm,softmax_bwd 2>&1 | grep -v PASS | tail -10
+    [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed
     echo "=== tileslc_membound --sweep"
     timeout 420 "$pack/bin/tileslc_membound" --sweep --json "$out/membound_sweep.json" 2>&1 | grep -v PASS | tail -56
     [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed ;;

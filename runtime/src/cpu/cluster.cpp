@@ -56,6 +56,12 @@ void mbarrier_arrive_cluster(uint64_t* bar, int32_t rank, const std::string& nam
 void st_async_cluster(void* dst, const void* value, uint64_t* bar, int32_t rank, const std::string& dst_name,
                       const std::string& bar_name, const SrcLoc& loc) {
   const char* op = "st.async.shared::cluster (mapa)";
+  // The GPU raises an illegal instruction for st.async in a cluster of one block, a launch
+  // without clusters included (compute-sanitizer: "Cluster needs to have at least 2 blocks";
+  // H100, 2026-12-06), so the emulator refuses it too.
+  if (this_thread().cluster_ctas < 2)
+    fail(loc, std::string(op) + " in a cluster of " + std::to_string(this_thread().cluster_ctas) +
+                  " block: the GPU needs a cluster of at least 2 blocks for it");
   unsigned char* peer_dst = peer_shared(dst, 4, rank, op, loc);
   auto* peer_bar = reinterpret_cast<uint64_t*>(peer_shared(bar, 8, rank, op, loc));
   std::memcpy(peer_dst, value, 4);

@@ -176,20 +176,11 @@ bool run(const Case& k, bool with_variants, sample::Rng& rng, cudaStream_t strea
   x.fill_nonzero(rng, 0.25f, 4.0f);
   w.fill_nonzero(rng, 0.5f, 1.5f);
   b.fill_nonzero(rng, 0.5f, 1.5f);
-  // Every row's float64 reference, computed once for the default and its variants (1 GiB at
-  // 512x262144: the reference, not the check, is what takes seconds).
-  std::vector<double> expected;
+  // Row r's float64 reference (check_rows calls it from several threads at once).
   auto ref = [&](int64_t r, double* row) {
-    if (expected.empty()) {
-      expected.resize(static_cast<size_t>(k.rows * k.cols));
-      for (int64_t i = 0; i < k.rows; ++i) {
-        double* out = expected.data() + i * k.cols;
-        if (op == "softmax") sample::softmax_row_ref(x.row(i), k.cols, out);
-        if (op == "rmsnorm") sample::rmsnorm_row_ref(x.row(i), w.row(0), k.cols, kEps, out);
-        if (op == "layernorm") sample::layernorm_row_ref(x.row(i), w.row(0), b.row(0), k.cols, kEps, out);
-      }
-    }
-    std::copy(expected.begin() + r * k.cols, expected.begin() + (r + 1) * k.cols, row);
+    if (op == "softmax") sample::softmax_row_ref(x.row(r), k.cols, row);
+    if (op == "rmsnorm") sample::rmsnorm_row_ref(x.row(r), w.row(0), k.cols, kEps, row);
+    if (op == "layernorm") sample::layernorm_row_ref(x.row(r), w.row(0), b.row(0), k.cols, kEps, row);
   };
   const size_t params = op == "softmax" ? 0 : op == "rmsnorm" ? w.bytes() : 2 * w.bytes();
   bool all_ok = true;
@@ -290,8 +281,18 @@ bool run_backward(const BackwardCase& k, bool with_variants, int64_t slots, samp
   };
   std::vector<double> dw_ref;
   if (!softmax) {
+    // Over kDwGroups groups of rows on several threads, the groups' sums then added in order (the
+    // same float64 result on any number of threads).
+    constexpr int64_t kDwGroups = 64;
+    std::vector<double> group_dw(kDwGroups * k.cols, 0.0);
+    sample::parallel_ranges(kDwGroups, 2, [&](int64_t first, int64_t last) {
+      for (int64_t g = first; g < last; ++g)
+        for (int64_t r = k.rows * g / kDwGroups; r < k.rows * (g + 1) / kDwGroups; ++r)
+          sample::rmsnorm_dw_accumulate(x.row(r), dy.row(r), k.cols, kEps, group_dw.data() + g * k.cols);
+    });
     dw_ref.assign(k.cols, 0.0);
-    for (int64_t r = 0; r < k.rows; ++r) sample::rmsnorm_dw_accumulate(x.row(r), dy.row(r), k.cols, kEps, dw_ref.data());
+    for (int64_t g = 0; g < kDwGroups; ++g)
+      for (int64_t c = 0; c < k.cols; ++c) dw_ref[c] += group_dw[g * k.cols + c];
   }
   size_t bytes = 3 * x.bytes() + (softmax ? 0 : 2 * w.bytes() + 2 * partial.bytes());
   bool all_ok = true;

@@ -14,8 +14,9 @@
 //     peer CTA and completes them on the peer's barrier at the barrier's offset;
 //   - tma_load_2d_multicast copies the box into each CTA of the mask and
 //     completes its bytes on the barrier at the same offset in each.
-// A peer rank or mask bit outside the cluster, and a peer CTA that has
-// already exited, are reported at the .tpy line with fail().
+// A peer rank or mask bit outside the cluster, a peer CTA that has already
+// exited, and st.async in a cluster of one block (an illegal instruction on
+// the GPU) are reported at the .tpy line with fail().
 #ifndef TILESLC_CPU_CLUSTER_H
 #define TILESLC_CPU_CLUSTER_H
 
@@ -44,7 +45,8 @@ void mbarrier_arrive_cluster(uint64_t* bar, int32_t rank, const std::string& nam
 
 /// st.async.shared::cluster.mbarrier::complete_tx::bytes.b32: the 4 bytes at
 /// `value` land at `dst`'s offset in the CTA of rank `rank`, then complete 4
-/// transaction bytes on the mbarrier at `bar`'s offset there.
+/// transaction bytes on the mbarrier at `bar`'s offset there. Reported, as
+/// well as peer_shared's cases: a cluster of one block (the GPU faults).
 void st_async_cluster(void* dst, const void* value, uint64_t* bar, int32_t rank, const std::string& dst_name,
                       const std::string& bar_name, const SrcLoc& loc);
 
