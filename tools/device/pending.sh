@@ -29,18 +29,23 @@
 #      issue slots, the SASS opcode counts), torch_attention.py (pp, ppnb, persistent, dynamic
 #      against cuDNN and flash), compute-sanitizer at --small, then tileslc_bench's BF16 and FP8
 #      GEMMs against cuBLAS (the descriptor change is theirs too)
-#   g  issue 17: compute-sanitizer on the rmsnorm sample at --small (its 16384-column backward is
-#      new), the 8192-column forwards and softmax backward (BFloat16's new plan), then tileslc_membound --sweep (softmax, RMSNorm, LayerNorm and the softmax and RMSNorm
-#      backwards at N = 256 to 65536, about 1 GiB each, against a copy; not yet timed: stopped at
-#      its 420 s limit, it has printed the rows it finished)
+#   g  issue 17: compute-sanitizer on the rmsnorm sample at --small, the 8192-column forwards and
+#      softmax backward, then tileslc_membound --sweep (softmax, RMSNorm, LayerNorm and the softmax
+#      and RMSNorm backwards at N = 256 to 65536, about 1 GiB each, against a copy; ~350 s on an
+#      H100 machine's 16 cores, 2026-12-06; stopped at its 420 s limit, it has printed the rows it finished)
 #   h  issue 17: torch_membound.py --sweep --compile for the forwards, i for the backwards (g's
 #      shapes against torch eager and torch.compile in the same process; one torch.compile a row)
+#   j  issue 17: the RMSNorm backward after stage_dw (the Float32 dw partial kept in shared memory
+#      over a slot's rows at 16384 and 65536 columns) and the default slots of short rows:
+#      compute-sanitizer on the rmsnorm sample at --small, tileslc_membound --sweep --ops
+#      rmsnorm_bwd (before, 2026-12-06: 0.735/0.653 at 16384, 0.812/0.510 at 65536), then its
+#      default table (8192 and 262144 unchanged: 0.991, 0.972, 0.949, 0.883)
 #
 # Each step prints what the issue's "done when" asks for; logs go to $OUT.
 set -uo pipefail
 case "${1:-}" in
-  a|b|c|d|e|f|g|h|i) step=$1; shift ;;
-  *) echo "usage: pending.sh a|b|c|d|e|f|g|h|i [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
+  a|b|c|d|e|f|g|h|i|j) step=$1; shift ;;
+  *) echo "usage: pending.sh a|b|c|d|e|f|g|h|i|j [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/common.sh" "$@"
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -130,6 +135,12 @@ case "$step" in
     echo "=== tileslc_membound --sweep"
     timeout 420 "$pack/bin/tileslc_membound" --sweep --json "$out/membound_sweep.json" 2>&1 | grep -v PASS | tail -56
     [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed ;;
+  j)
+    for t in memcheck racecheck; do sanitize $t rmsnorm --small; done; elapsed
+    echo "=== tileslc_membound --sweep --ops rmsnorm_bwd"
+    timeout 200 "$pack/bin/tileslc_membound" --sweep --ops rmsnorm_bwd --json "$out/membound_rn_sweep.json" 2>&1 | grep -v PASS
+    [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed
+    rn_variants ;;
   h|i)
     ops=softmax,rmsnorm,layernorm
     [[ $step == i ]] && ops=softmax_bwd,rmsnorm_bwd

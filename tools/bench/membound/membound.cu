@@ -11,7 +11,8 @@
 // on the same input as the default, each against the copy in the same run;
 // --ops softmax,rmsnorm,... and --cols N keep only those operations and column
 // counts (xent for both cross-entropy rows), to fit one short device call;
-// --slots S sets the RMSNorm backward's dw partial rows (min(rows, S); 1024);
+// --slots S sets the RMSNorm backward's dw partial rows (min(rows, S); default
+// default_slots(rows, cols));
 // --sweep runs instead softmax, RMSNorm and LayerNorm (and the softmax and
 // RMSNorm backwards) at N = 256, 1024, 4096, 16384 and 65536 columns, each with
 // about 1 GiB of input (membound_sweep.tpy instantiates them).
@@ -51,12 +52,12 @@ using View = tileslc::TensorView;
 using ForwardCall = std::function<tileslc::Status(View x, View w, View b, View y, cudaStream_t)>;
 
 // What to run: --ops (empty: all), --cols (0: all), --variants, --slots (the RMSNorm backward's
-// dw partial rows S: min(rows, slots)).
+// dw partial rows S: min(rows, slots); 0: default_slots()).
 struct Selection {
   std::vector<std::string> ops;
   int64_t cols = 0;
   bool variants = false;
-  int64_t slots = 1024;
+  int64_t slots = 0;
   bool sweep = false;
   bool wants(const std::string& op, int64_t c) const {
     return (ops.empty() || std::find(ops.begin(), ops.end(), op) != ops.end()) && (cols == 0 || cols == c);
@@ -240,6 +241,14 @@ std::vector<BackwardCase> sweep_backward_cases() {
   return out;
 }
 
+// The RMSNorm backward's dw partial rows S for (rows, cols): min(rows, max(1024, 2^21 / cols)), so
+// that the warp-per-row kernel of short rows runs enough warps (256 columns: 8192 slots, 8 MB of
+// partials: 0.969 and 0.957 of a copy against 0.848 and 0.620 at 1024 slots; 1024 columns: 2048;
+// H100, 2026-12-06, --sweep --slots) and the partials stay within 8 MB; torch_membound.py's too.
+int64_t default_slots(int64_t rows, int64_t cols) {
+  return std::min(rows, std::max<int64_t>(1024, (int64_t{1} << 21) / cols));
+}
+
 // Checks one backward against float64 (dx row by row; RMSNorm's dw too), then times it. Bytes:
 // softmax y, dy read and dx written; RMSNorm x, dy read, dx written, w read and dw written once,
 // and the Float32 dw partials (min(rows, slots) rows) written and read once.
@@ -248,7 +257,8 @@ bool run_backward(const BackwardCase& k, bool with_variants, int64_t slots, samp
   const bool softmax = k.softmax_bwd != nullptr;
   sample::RowTensor x(*k.type, k.rows, k.cols), w(*k.type, 1, k.cols), dy(*k.type, k.rows, k.cols);
   sample::RowTensor dx(*k.type, k.rows, k.cols, 64), dw(*k.type, 1, k.cols, 64);
-  sample::RowTensor partial(sample::kRowFp32, softmax ? 1 : std::min(k.rows, slots), k.cols);
+  const int64_t s = slots > 0 ? std::min(k.rows, slots) : default_slots(k.rows, k.cols);
+  sample::RowTensor partial(sample::kRowFp32, softmax ? 1 : s, k.cols);
   x.fill_nonzero(rng, 0.25f, 4.0f);
   w.fill_nonzero(rng, 0.5f, 1.5f);
   dy.fill_nonzero(rng, 0.25f, 2.0f);
@@ -426,7 +436,7 @@ int usage(const char* argv0, const std::string& why) {
   std::fprintf(why.empty() ? stdout : stderr,
                "usage: %s [--json PATH] [--ops %s] [--cols N] [--variants] [--slots S] [--sweep]\n"
                "  (default: every operation and shape to membound.json; --variants also times the launch variants of\n"
-               "  the 262144-column forwards and the backwards; --slots: the RMSNorm backward's dw partial rows, default 1024; --sweep: N = 256 to 65536 at\n"
+               "  the 262144-column forwards and the backwards; --slots: the RMSNorm backward's dw partial rows, default min(rows, max(1024, 2^21 / N)); --sweep: N = 256 to 65536 at\n"
                "  about 1 GiB of input instead of the table's shapes)\n",
                argv0, join(operation_names(), ",").c_str());
   return why.empty() ? 0 : 2;

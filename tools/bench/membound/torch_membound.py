@@ -207,7 +207,7 @@ def run_backward(libs, op, dtype, rows, cols, args):
         err = ((dx.double() - ref).abs().amax(-1) / scale).max().item()
     else:
         f = host_function(libs, op, dtype, cols)
-        slots = min(rows, 1024)
+        slots = min(rows, max(1024, (1 << 21) // cols))  # tileslc_membound's default_slots()
         partial = torch.empty((slots, cols), device="cuda")
         dw = torch.full_like(w, float("nan"))
         ours = lambda: f(x, w, dy, dx, partial, dw, EPS)  # noqa: E731
