@@ -45,6 +45,7 @@
 set -uo pipefail
 case "${1:-}" in
   a|b|c|d|e|f|g|h|i|j) step=$1; shift ;;
+  -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
   *) echo "usage: pending.sh a|b|c|d|e|f|g|h|i|j [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/common.sh" "$@"

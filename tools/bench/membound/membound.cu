@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <string>
@@ -455,6 +456,14 @@ int main(int argc, char** argv) {
       return usage(argv[0], "");
     } else if (arg == "--json" && has_value) {
       json_path = argv[++i];
+      // `--json --sweep` would write the table to a file named --sweep and skip the sweep.
+      if (json_path.empty() || json_path.rfind("--", 0) == 0)
+        return usage(argv[0], "--json needs a file path, found `" + json_path + "`");
+      // Refused now, not after minutes of GPU work: a file in a folder that does not exist.
+      const std::filesystem::path dir = std::filesystem::path(json_path).parent_path();
+      std::error_code ec;
+      if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+        return usage(argv[0], "--json: no folder `" + dir.string() + "` to write " + json_path + " in");
     } else if (arg == "--ops" && has_value) {
       sel.ops = split_list(argv[++i]);
       for (const std::string& op : sel.ops)
