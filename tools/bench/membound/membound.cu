@@ -252,7 +252,8 @@ int64_t default_slots(int64_t rows, int64_t cols) {
 
 // Checks one backward against float64 (dx row by row; RMSNorm's dw too), then times it. Bytes:
 // softmax y, dy read and dx written; RMSNorm x, dy read, dx written, w read and dw written once,
-// and the Float32 dw partials (min(rows, slots) rows) written and read once.
+// and the Float32 dw partials (S rows: min(rows, slots), or default_slots() for slots 0)
+// written and read once.
 bool run_backward(const BackwardCase& k, bool with_variants, int64_t slots, sample::Rng& rng, cudaStream_t stream,
                   nlohmann::ordered_json& out) {
   const bool softmax = k.softmax_bwd != nullptr;
