@@ -143,8 +143,8 @@ struct RowCase {
 // The shapes the row-kernel drivers (softmax, rmsnorm, layernorm) run, each where the sample has
 // an instance for (type, cols): one row alone (1x4096), every plan of tileslc.utils.row_tiling in
 // both types (a warp per row with a partial CTA, 37x256, and with guarded vectors, COLS 1000; a
-// CTA per row, 3000 (guarded), 4096 and 8192; 16384 (the RMSNorm backward's one- and two-block
-// clusters); rows walked in chunks, with guarded vectors at 20000 and without at
+// CTA per row, 3000 (guarded), 4096 and 8192; 16384 (softmax's BFloat16 two-block staged cluster,
+// the RMSNorm backward's two- and four-block clusters with stage_dw); rows walked in chunks, with guarded vectors at 20000 and without at
 // 262144), with 3 or more rows so that a driver's special rows 0 and 1 leave random ones; 100x256
 // (the RMSNorm backward's 100 row slots: more than its column sum's 32 groups); without
 // --small (small = false) also 100000x256 and the timed shapes of issue 17's table, 16384x8192

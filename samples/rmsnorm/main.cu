@@ -68,6 +68,17 @@ bool run_backward(RmsnormBwdFn rmsnorm_bwd, const sample::RowType& type, const s
     });
   };
   bool ok = run_and_check(rmsnorm_bwd, "rmsnorm backward");
+  if (!bandwidth) {  // more slots than rows: the slots past the last row add 0 (not the poison)
+    sample::RowTensor over(sample::kRowFp32, rows + 2, cols);
+    over.poison_all();
+    dx.poison_all();
+    dw.poison_all();
+    CHECK_OK(rmsnorm_bwd(x.view(), w.vector_view(), dy.view(), dx.view(), over.view(), dw.vector_view(), kEps, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    ok &= sample::check_rows("rmsnorm backward S > rows dw", type, dw, [&](int64_t, double* out) {
+      std::copy(dw_ref.begin(), dw_ref.end(), out);
+    });
+  }
   // The backward's launch variants (rmsnorm_variants.h), checked as the default on small row counts.
   for (const sample::RmsnormBwdVariant& v : bandwidth ? std::vector<sample::RmsnormBwdVariant>{} : sample::rmsnorm_bwd_variants(type.bytes, cols))
     ok &= run_and_check(v.fn, std::string("rmsnorm backward ") + v.name);

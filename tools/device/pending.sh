@@ -32,7 +32,7 @@
 #   g  issue 17: compute-sanitizer on the rmsnorm sample at --small, the 8192-column forwards and
 #      softmax backward, then tileslc_membound --sweep (softmax, RMSNorm, LayerNorm and the softmax
 #      and RMSNorm backwards at N = 256 to 65536, about 1 GiB each, against a copy; ~350 s on an
-#      H100 machine's 16 cores, 2026-12-06; stopped at its 420 s limit, it has printed the rows it finished)
+#      H100 machine's 16 cores, 2026-12-06; stopped at its 390 s limit, it has printed the rows it finished)
 #   h  issue 17: torch_membound.py --sweep --compile for the forwards, i for the backwards (g's
 #      shapes against torch eager and torch.compile in the same process; one torch.compile a row)
 #   j  issue 17: the RMSNorm backward after stage_dw (the Float32 dw partial kept in shared memory
@@ -46,7 +46,7 @@ set -uo pipefail
 case "${1:-}" in
   a|b|c|d|e|f|g|h|i|j) step=$1; shift ;;
   -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
-  *) echo "usage: pending.sh a|b|c|d|e|f|g|h|i|j [PACK]${1:+ (no step '$1')}" >&2; exit 2 ;;
+  *) echo "usage: pending.sh a|b|c|d|e|f|g|h|i|j [PACK] (--help: what each step runs)${1:+ (no step '$1')}" >&2; exit 2 ;;
 esac
 source "$(dirname "$0")/common.sh" "$@"
 export PATH="/usr/local/cuda/bin:$PATH"
@@ -131,10 +131,10 @@ case "$step" in
   g)
     for t in memcheck racecheck; do sanitize $t rmsnorm --small; done; elapsed
     echo "=== tileslc_membound --cols 8192 (BFloat16 rows now over 256 threads of 4 vectors)"
-    timeout 120 "$pack/bin/tileslc_membound" --cols 8192 --ops softmax,rmsnorm,layernorm,softmax_bwd 2>&1 | grep -v PASS | tail -10
+    timeout 60 "$pack/bin/tileslc_membound" --cols 8192 --ops softmax,rmsnorm,layernorm,softmax_bwd 2>&1 | grep -v PASS | tail -10
     [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed
     echo "=== tileslc_membound --sweep"
-    timeout 420 "$pack/bin/tileslc_membound" --sweep --json "$out/membound_sweep.json" 2>&1 | grep -v PASS | tail -56
+    timeout 390 "$pack/bin/tileslc_membound" --sweep --json "$out/membound_sweep.json" 2>&1 | grep -v PASS | tail -56
     [[ ${PIPESTATUS[0]} -ne 0 ]] && failed=$((failed + 1)); elapsed ;;
   j)
     for t in memcheck racecheck; do sanitize $t rmsnorm --small; done; elapsed

@@ -245,7 +245,8 @@ std::vector<BackwardCase> sweep_backward_cases() {
 // The RMSNorm backward's dw partial rows S for (rows, cols): min(rows, max(1024, 2^21 / cols)), so
 // that the warp-per-row kernel of short rows runs enough warps (256 columns: 8192 slots, 8 MB of
 // partials: 0.969 and 0.957 of a copy against 0.848 and 0.620 at 1024 slots; 1024 columns: 2048;
-// H100, 2026-12-06, --sweep --slots) and the partials stay within 8 MB; torch_membound.py's too.
+// H100, 2026-12-06, --sweep --slots) while the slots past 1024 add at most 8 MB of partials;
+// torch_membound.py's too.
 int64_t default_slots(int64_t rows, int64_t cols) {
   return std::min(rows, std::max<int64_t>(1024, (int64_t{1} << 21) / cols));
 }
@@ -465,6 +466,8 @@ int main(int argc, char** argv) {
       std::error_code ec;
       if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
         return usage(argv[0], "--json: no folder `" + dir.string() + "` to write " + json_path + " in");
+      if (std::filesystem::is_directory(json_path, ec))
+        return usage(argv[0], "--json: `" + json_path + "` is a folder, not a file path");
     } else if (arg == "--ops" && has_value) {
       sel.ops = split_list(argv[++i]);
       for (const std::string& op : sel.ops)
