@@ -428,6 +428,19 @@ std::vector<std::string> sweep_columns() {
   return out;
 }
 
+// The column counts of the default table's cases of the selected operations, in table order.
+std::vector<std::string> table_columns(const Selection& sel) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& op, int64_t cols) {
+    const bool wanted = sel.ops.empty() || std::find(sel.ops.begin(), sel.ops.end(), op) != sel.ops.end();
+    if (wanted && std::find(out.begin(), out.end(), std::to_string(cols)) == out.end()) out.push_back(std::to_string(cols));
+  };
+  for (const Case& k : cases()) add(k.op, k.cols);
+  for (const BackwardCase& k : backward_cases()) add(k.op, k.cols);
+  for (const CrossEntropyCase& k : cross_entropy_cases()) add("xent", k.cols);
+  return out;
+}
+
 std::string join(const std::vector<std::string>& parts, const char* separator) {
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : separator) + p;
@@ -497,7 +510,8 @@ int main(int argc, char** argv) {
   if (sel.sweep && sel.variants) return usage(argv[0], "--sweep has no launch variants (--variants: the table's shapes)");
   if (selected_cases(sel) == 0)
     return usage(argv[0], "no case has the columns " + std::to_string(sel.cols) + " for the operations selected" +
-                              (sel.sweep ? " (--sweep: " + join(sweep_columns(), ", ") + ")" : ""));
+                              (sel.sweep ? " (--sweep: " + join(sweep_columns(), ", ") + ")"
+                                         : " (" + join(table_columns(sel), ", ") + "; --sweep: " + join(sweep_columns(), ", ") + ")"));
   return sample::run_sample(kName, [&](sample::Rng& rng, cudaStream_t stream) {
     std::printf("%-22s %-5s %14s %10s %9s %9s %7s\n", "kernel", "dtype", "shape", "time (us)", "TB/s", "copy TB/s",
                 "ratio");

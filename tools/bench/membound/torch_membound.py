@@ -303,7 +303,8 @@ def run_cross_entropy(libs, dtype, rows, cols, args):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    # allow_abbrev=False: `--sw` is not taken for --sweep.
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0], allow_abbrev=False)
     p.add_argument("--prebuilt", help="directory holding lib{softmax,rmsnorm,layernorm,cross_entropy}.so "
                    "(libmembound_sweep.so with --sweep)")
     p.add_argument("--compile", action="store_true", help="also time torch.compile of the torch function")
@@ -313,9 +314,14 @@ def main():
                    help="N = %s columns at about 1 GiB of input each instead (no xent)" % ", ".join(map(str, SWEEP_COLS)))
     args = p.parse_args()
     ops = args.ops.split(",") if args.ops is not None else [o for o in ALL_OPS if not (args.sweep and o == "xent")]
+    if "" in ops:
+        p.error("--ops %r has an empty name (%s)" % (args.ops, ", ".join(ALL_OPS)))
     unknown = [o for o in ops if o not in ALL_OPS]
     if unknown:
         p.error("--ops: no kernel named %s (%s)" % (", ".join(unknown), ", ".join(ALL_OPS)))
+    # An empty --prebuilt would read as "not given" and build the libraries instead.
+    if args.prebuilt is not None and not os.path.isdir(args.prebuilt):
+        p.error("--prebuilt %r is not a folder (the one tools/device/pack.sh fills: .devbin/pylib)" % args.prebuilt)
     if args.sweep and "xent" in ops:
         p.error("--sweep has no xent (its operations: %s)" % ", ".join(o for o in ALL_OPS if o != "xent"))
     if args.reps < 1:
